@@ -1,0 +1,186 @@
+"""One seat's tiles: the concealed part plus pongs and kongs; waits, wins and 查大叫 value.
+
+The text form used by ``chuanma hand`` is the concealed tiles in compact form, then
+optional space-separated melds of three (pong) or four (kong) identical tiles:
+``"12345678999p 1111m"``. A meld counts as three tiles toward a hand's 13 or 14.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
+from engine.rules import Rules
+from engine.shapes import regular_wait_mask, seven_pairs_wait_mask
+from engine.tiles import (
+    COPIES,
+    NUM_KINDS,
+    TileCountError,
+    TileError,
+    parse_tiles,
+    suits_used,
+    tile_name,
+    to_counts,
+)
+
+
+class HandError(ValueError):
+    """A hand whose text or size cannot be analysed (finding code ``tile_count``)."""
+
+    code = "tile_count"
+
+
+@dataclass(frozen=True)
+class Hand:
+    concealed: tuple[int, ...]  # in the order written
+    pongs: tuple[int, ...] = ()
+    kongs: tuple[int, ...] = ()
+
+    @property
+    def meld_count(self) -> int:
+        return len(self.pongs) + len(self.kongs)
+
+    @property
+    def size(self) -> int:
+        """Tiles toward 13/14: every meld, a kong too, counts three."""
+        return len(self.concealed) + 3 * self.meld_count
+
+    def counts(self) -> list[int]:
+        return to_counts(self.concealed, check=False)
+
+    def held(self) -> list[int]:
+        """Copies of each kind the seat holds, melds included (a kong is four)."""
+        return held_counts(self.counts(), self.pongs, self.kongs)
+
+
+def held_counts(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int]) -> list[int]:
+    held = list(concealed)
+    for tile in pongs:
+        held[tile] += 3
+    for tile in kongs:
+        held[tile] += 4
+    return held
+
+
+def parse_hand(text: str) -> Hand:
+    """Read ``"1123m456p 555s 7777m"``; raises :class:`TileError`, :class:`TileCountError`
+    or :class:`HandError` with a message that says what is wrong."""
+    tokens = text.split()
+    if not tokens:
+        raise HandError("empty hand: give the concealed tiles, e.g. '1123456789m99p'")
+    concealed = tuple(parse_tiles(tokens[0]))
+    pongs: list[int] = []
+    kongs: list[int] = []
+    for token in tokens[1:]:
+        meld = parse_tiles(token)
+        if len(meld) not in (3, 4) or len(set(meld)) != 1:
+            raise HandError(f"meld {token!r} must be three (pong) or four (kong) identical tiles")
+        (kongs if len(meld) == 4 else pongs).append(meld[0])
+    hand = Hand(concealed, tuple(pongs), tuple(kongs))
+    held = hand.held()
+    for tile in range(NUM_KINDS):
+        if held[tile] > COPIES:
+            raise TileCountError(
+                f"{text!r} holds {held[tile]} copies of {tile_name(tile)}; the set has only {COPIES}"
+            )
+    if hand.size not in (13, 14):
+        raise HandError(
+            f"{text!r} counts {hand.size} tiles (melds count three each): a hand has 13 tiles, or 14 with its winning tile"
+        )
+    return hand
+
+
+def wait_mask(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int]) -> int:
+    """27-bit mask of the tiles that complete a 13-tile hand into a win.
+
+    Never a tile whose four copies the seat already holds, and none for a hand that
+    holds three suits (缺一门).
+    """
+    held = held_counts(concealed, pongs, kongs)
+    if suits_used(held) > 2:
+        return 0
+    mask = regular_wait_mask(concealed)
+    if not pongs and not kongs:
+        mask |= seven_pairs_wait_mask(concealed)
+    for tile in range(NUM_KINDS):
+        if mask >> tile & 1 and held[tile] >= COPIES:
+            mask &= ~(1 << tile)
+    return mask
+
+
+def mask_tiles(mask: int) -> list[int]:
+    return [tile for tile in range(NUM_KINDS) if mask >> tile & 1]
+
+
+def waits(concealed: Sequence[int], pongs: Sequence[int] = (), kongs: Sequence[int] = ()) -> list[int]:
+    """Tiles that complete the hand, in tile order (m, p, s, then rank)."""
+    return mask_tiles(wait_mask(concealed, pongs, kongs))
+
+
+def ready_value(
+    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], rules: Rules
+) -> int | None:
+    """查大叫 value of a ready hand: its highest or lowest fan over its waits, as
+    ``no_ting_pays`` says, with roots and the cap but no situational extra;
+    ``None`` when the hand has no wait."""
+    fans = []
+    for tile in waits(concealed, pongs, kongs):
+        with_tile = list(concealed)
+        with_tile[tile] += 1
+        result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN)
+        if result is not None:
+            fans.append(result.fan)
+    if not fans:
+        return None
+    return max(fans) if rules.no_ting_pays == "max" else min(fans)
+
+
+@dataclass(frozen=True)
+class HandReport:
+    """What ``chuanma hand`` answers for one hand."""
+
+    hand: str
+    is_win: bool
+    fan: int | None
+    patterns: tuple[str, ...]
+    waits: tuple[int, ...]
+    ready_fan: int | None
+    hand_size: int
+    result: FanResult | None = None
+
+
+def analyse_hand(
+    text: str, rules: Rules, context: WinContext = DISCARD_WIN, win_tile: int | None = None
+) -> HandReport:
+    """A 14-tile hand: is it a win and its fan; a 13-tile hand: its waits and 查大叫 value."""
+    hand = parse_hand(text)
+    counts = hand.counts()
+    if hand.size == 13:
+        if win_tile is not None:
+            raise HandError("--win-tile applies to a 14-tile hand only")
+        hand_waits = tuple(waits(counts, hand.pongs, hand.kongs))
+        value = ready_value(counts, hand.pongs, hand.kongs, rules) if hand_waits else None
+        return HandReport(text, False, None, (), hand_waits, value, 13)
+    if win_tile is not None and win_tile not in hand.concealed:
+        raise HandError(
+            f"the winning tile {tile_name(win_tile)} is not among the concealed tiles of {text!r}"
+        )
+    result = score_win(counts, hand.pongs, hand.kongs, rules, context)
+    if result is None:
+        return HandReport(text, False, None, (), (), None, 14)
+    return HandReport(text, True, result.fan, result.patterns, (), None, 14, result)
+
+
+__all__ = [
+    "Hand",
+    "HandError",
+    "HandReport",
+    "TileCountError",
+    "TileError",
+    "analyse_hand",
+    "parse_hand",
+    "ready_value",
+    "wait_mask",
+    "waits",
+]

@@ -1,0 +1,214 @@
+"""Rule sets: one frozen dataclass of knobs; presets are TOML tables in ``presets/``.
+
+``load_rules("chengdu")`` or ``load_rules({"preset": "standard", "max_fan": 4})``. Adding
+a preset means adding a TOML file; the engine never branches on a preset's name.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import cache
+from importlib import resources
+from typing import Any, Literal
+
+#: Base pattern ids, in the order of rules.md section 4.
+PATTERN_IDS: tuple[str, ...] = (
+    "pinghu", "duiduihu", "qingyise", "daiyaojiu", "qidui", "qingdui", "jiangdui",
+    "jingoudiao", "qingdaiyao", "longqidui", "qingqidui", "qinglongqidui", "tianhu", "dihu",
+)  # fmt: skip
+
+FanValue = int | Literal["cap"] | None
+
+
+class RulesError(ValueError):
+    """A preset that does not exist or a knob with a value the rules do not know."""
+
+
+# knob -> allowed values (a tuple of literals) or a type
+_CHOICES: dict[str, tuple[Any, ...] | type] = {
+    "void_declaration": ("none", "required"),
+    "void_discard_first": bool,
+    "multiple_hu": bool,
+    "pass_rule": ("any", "same_tile", "off"),
+    "pass_rule_higher_fan_ok": bool,
+    "last_four_must_hu": bool,
+    "end_condition": ("bloody", "first_hu"),
+    "max_fan": int,  # or None ("none")
+    "self_draw_bonus": ("none", "add_base", "add_fan"),
+    "kong_bloom_after_exposed": ("self_draw", "discard"),
+    "kong_discard_transfer": bool,
+    "exposed_kong_discarder": int,
+    "exposed_kong_others": int,
+    "added_kong_each": int,
+    "concealed_kong_each": int,
+    "added_kong_same_turn_only": bool,
+    "flower_pig_payment": int,  # or "cap": the multiplier of max_fan (满格)
+    "no_ting_pays": ("max", "min"),
+    "dead_wait_counts": bool,
+    "haidi": bool,
+    "exchange_three": bool,
+}
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every knob of rules.md section 7, plus the fan of each base pattern."""
+
+    name: str
+    void_declaration: Literal["none", "required"]
+    void_discard_first: bool
+    multiple_hu: bool
+    pass_rule: Literal["any", "same_tile", "off"]
+    pass_rule_higher_fan_ok: bool
+    last_four_must_hu: bool
+    end_condition: Literal["bloody", "first_hu"]
+    max_fan: int | None
+    self_draw_bonus: Literal["none", "add_base", "add_fan"]
+    kong_bloom_after_exposed: Literal["self_draw", "discard"]
+    kong_discard_transfer: bool
+    exposed_kong_discarder: int
+    exposed_kong_others: int
+    added_kong_each: int
+    concealed_kong_each: int
+    added_kong_same_turn_only: bool
+    flower_pig_payment: int | Literal["cap"]
+    no_ting_pays: Literal["max", "min"]
+    dead_wait_counts: bool
+    haidi: bool
+    exchange_three: bool
+    fan: tuple[tuple[str, FanValue], ...]
+
+    def pattern_fan(self, pattern: str) -> int | None:
+        """Fan of a base pattern under these rules; ``None`` when it is not scored.
+
+        ``cap`` is the rule set's ``max_fan``; without a cap it is the highest fan any
+        pattern has here (天胡/地胡 "按满格处理").
+        """
+        value = dict(self.fan)[pattern]
+        if value != "cap":
+            return value
+        if self.max_fan is not None:
+            return self.max_fan
+        return max(v for v in dict(self.fan).values() if isinstance(v, int))
+
+    @property
+    def flower_pig_points(self) -> int:
+        """Base units a 花猪 pays each other seat (``cap``: 2^(max_fan-1), 满格)."""
+        if self.flower_pig_payment == "cap":
+            if self.max_fan is None:
+                raise RulesError("flower_pig_payment 'cap' needs a max_fan")
+            return 1 << (self.max_fan - 1)
+        return self.flower_pig_payment
+
+    def knobs(self) -> dict[str, Any]:
+        """The knob values as plain JSON-ready data (``fan`` as a mapping)."""
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["fan"] = dict(self.fan)
+        return out
+
+
+def preset_names() -> list[str]:
+    folder = resources.files("engine") / "presets"
+    return sorted(p.name.removesuffix(".toml") for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+@cache
+def _preset_table(name: str) -> dict[str, Any]:
+    path = resources.files("engine") / "presets" / f"{name}.toml"
+    if not path.is_file():
+        raise RulesError(f"unknown preset {name!r}; known presets: {', '.join(preset_names())}")
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _check_knob(knob: str, value: Any) -> Any:
+    if knob not in _CHOICES:
+        raise RulesError(f"unknown knob {knob!r}; knobs: {', '.join(sorted(_CHOICES))}")
+    allowed = _CHOICES[knob]
+    if knob == "max_fan" and value in (None, "none"):
+        return None
+    if knob == "flower_pig_payment" and value == "cap":
+        return value
+    if isinstance(allowed, tuple):
+        if value not in allowed:
+            raise RulesError(f"knob {knob!r} must be one of {list(allowed)}, not {value!r}")
+    elif allowed is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise RulesError(f"knob {knob!r} must be a whole number >= 0, not {value!r}")
+    elif not isinstance(value, allowed):
+        raise RulesError(f"knob {knob!r} must be true or false, not {value!r}")
+    if knob == "max_fan" and value < 1:
+        raise RulesError("knob 'max_fan' must be at least 1 (or 'none')")
+    return value
+
+
+def _check_fan(pattern: str, value: Any) -> FanValue:
+    if pattern not in PATTERN_IDS:
+        raise RulesError(f"unknown pattern {pattern!r} in 'fan'; patterns: {', '.join(PATTERN_IDS)}")
+    if value in (None, "none"):
+        return None
+    if value == "cap" or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
+        return value  # type: ignore[no-any-return]
+    raise RulesError(f"fan of {pattern!r} must be a whole number >= 1, 'cap' or 'none', not {value!r}")
+
+
+def load_rules(spec: str | Mapping[str, Any] | Rules) -> Rules:
+    """A preset name, a JSON object text, or a mapping ``{"preset": ..., knob: value, ...}``.
+
+    Unnamed knobs come from the preset (``standard`` when none is named). ``fan`` may
+    override single patterns: ``{"preset": "chengdu", "fan": {"jiangdui": 4}}``.
+    """
+    if isinstance(spec, Rules):
+        return spec
+    if isinstance(spec, str):
+        text = spec.strip()
+        if not text.startswith("{"):
+            return _load_mapping({"preset": text})
+        try:
+            spec = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise RulesError(f"rules JSON cannot be read: {error}") from None
+        if not isinstance(spec, dict):
+            raise RulesError("rules must be a preset name or a JSON object")
+    return _load_mapping(spec)
+
+
+@cache
+def _load_frozen(items: str) -> Rules:
+    mapping: dict[str, Any] = json.loads(items)
+    preset = mapping.pop("preset", "standard")
+    if not isinstance(preset, str):
+        raise RulesError(f"'preset' must be a preset name, not {preset!r}")
+    table = dict(_preset_table(preset))
+    fan = dict(table.pop("fan"))
+    overrides = {k: v for k, v in mapping.items() if k != "fan"}
+    fan_overrides = mapping.get("fan", {})
+    if not isinstance(fan_overrides, dict):
+        raise RulesError("'fan' must be an object of pattern -> fan")
+    values = {knob: _check_knob(knob, v) for knob, v in {**table, **overrides}.items()}
+    missing = set(_CHOICES) - set(values)
+    if missing:
+        raise RulesError(f"preset {preset!r} lacks knobs {sorted(missing)}")
+    fan_values = {p: _check_fan(p, v) for p, v in {**fan, **fan_overrides}.items()}
+    name = preset
+    changed = {**overrides, **({"fan": fan_overrides} if fan_overrides else {})}
+    if changed:
+        name += "+" + json.dumps(changed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    rules = Rules(
+        name=name,
+        fan=tuple((p, fan_values.get(p)) for p in PATTERN_IDS),
+        **values,
+    )
+    if rules.flower_pig_payment == "cap":
+        _ = rules.flower_pig_points  # raises early when there is no cap to pay
+    return rules
+
+
+def _load_mapping(mapping: Mapping[str, Any]) -> Rules:
+    try:
+        key = json.dumps(dict(mapping), sort_keys=True)
+    except TypeError as error:
+        raise RulesError(f"rules must be plain JSON data: {error}") from None
+    return _load_frozen(key)

@@ -1,0 +1,137 @@
+"""Per-suit lookup tables: win shapes and waits as dictionary look-ups, not searches.
+
+A suit's nine counts form one base-5 key (``sum(count[r] * 5**r)``). Every count vector
+that splits into sets (triplets or runs) plus at most one pair is enumerated once at
+import (a few tens of ms); its flags say which readings exist. A concealed hand is a
+regular win when every suit's key is in the table and the tile total is 2 mod 3, which
+leaves exactly one suit holding the pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+POW5: tuple[int, ...] = tuple(5**rank for rank in range(9))
+
+#: some reading of the suit uses triplets only (plus the pair): 对对胡
+ALL_TRIPLETS = 1
+#: some reading has a 1 or a 9 in every set and in the pair: 带幺九
+ALL_TERMINAL = 2
+
+_Shape = tuple[int, ...]
+
+
+def _sets() -> list[tuple[_Shape, bool, bool]]:
+    """Every set of one suit as (counts, is a triplet, holds a 1 or 9)."""
+    sets = []
+    for rank in range(9):
+        counts = [0] * 9
+        counts[rank] = 3
+        sets.append((tuple(counts), True, rank in (0, 8)))
+    for rank in range(7):
+        counts = [0] * 9
+        counts[rank] = counts[rank + 1] = counts[rank + 2] = 1
+        sets.append((tuple(counts), False, rank in (0, 6)))
+    return sets
+
+
+def _key(counts: Sequence[int]) -> int:
+    return sum(count * POW5[rank] for rank, count in enumerate(counts))
+
+
+def _build() -> tuple[dict[int, int], dict[int, int]]:
+    sets = _sets()
+    flags: dict[int, int] = {}
+    # Depth-first over multisets of 0-4 sets (non-decreasing index), never above 4 copies.
+    stack: list[tuple[_Shape, int, int, int]] = [((0,) * 9, 0, 0, ALL_TRIPLETS | ALL_TERMINAL)]
+    while stack:
+        counts, start, depth, bits = stack.pop()
+        key = _key(counts)
+        flags[key] = flags.get(key, 0) | bits
+        for rank in range(9):
+            if counts[rank] <= 2:
+                pair_bits = bits if rank in (0, 8) else bits & ~ALL_TERMINAL
+                pair_key = key + 2 * POW5[rank]
+                flags[pair_key] = flags.get(pair_key, 0) | pair_bits
+        if depth == 4:
+            continue
+        for index in range(start, len(sets)):
+            shape, is_triplet, has_terminal = sets[index]
+            merged = tuple(a + b for a, b in zip(counts, shape, strict=True))
+            if max(merged) > 4:
+                continue
+            new_bits = bits
+            if not is_triplet:
+                new_bits &= ~ALL_TRIPLETS
+            if not has_terminal:
+                new_bits &= ~ALL_TERMINAL
+            stack.append((merged, index, depth + 1, new_bits))
+    waits: dict[int, int] = {}
+    for key in flags:
+        rest = key
+        for rank in range(9):
+            if rest % 5:
+                missing = key - POW5[rank]
+                waits[missing] = waits.get(missing, 0) | (1 << rank)
+            rest //= 5
+    return flags, waits
+
+
+#: complete suit key -> ALL_TRIPLETS / ALL_TERMINAL bits (present means "complete")
+SHAPE_FLAGS, _WAIT_MASK = _build()
+#: suit key -> bitmask of ranks whose addition makes the key complete
+WAIT_MASK: dict[int, int] = _WAIT_MASK
+
+
+def suit_keys(counts: Sequence[int]) -> tuple[int, int, int]:
+    """The three suit keys of a 27-long count vector."""
+    return (
+        _key(counts[0:9]),
+        _key(counts[9:18]),
+        _key(counts[18:27]),
+    )
+
+
+def regular_win_flags(counts: Sequence[int]) -> int | None:
+    """Flags shared by all suits when ``counts`` (concealed tiles, 3n+2 of them) form sets
+    plus one pair; ``None`` when they do not."""
+    if sum(counts) % 3 != 2:
+        return None
+    combined = ALL_TRIPLETS | ALL_TERMINAL
+    for key in suit_keys(counts):
+        bits = SHAPE_FLAGS.get(key)
+        if bits is None:
+            return None
+        combined &= bits
+    return combined
+
+
+def is_seven_pairs(counts: Sequence[int]) -> bool:
+    """Fourteen concealed tiles in pairs; four of a kind counts as two pairs (龙七对)."""
+    return sum(counts) == 14 and all(count % 2 == 0 for count in counts)
+
+
+def regular_wait_mask(counts: Sequence[int]) -> int:
+    """27-bit mask of tiles that make ``counts`` (3n+1 concealed tiles) sets plus a pair.
+
+    The tile must go into a suit whose key has a wait entry while the other two suits
+    are already complete; the residues then leave exactly one pair.
+    """
+    if sum(counts) % 3 != 1:
+        return 0
+    keys = suit_keys(counts)
+    complete = [key in SHAPE_FLAGS for key in keys]
+    mask = 0
+    for suit in range(3):
+        others_complete = all(complete[other] for other in range(3) if other != suit)
+        if others_complete:
+            mask |= WAIT_MASK.get(keys[suit], 0) << (9 * suit)
+    return mask
+
+
+def seven_pairs_wait_mask(counts: Sequence[int]) -> int:
+    """For 13 concealed tiles: the one odd kind, if every other kind is paired."""
+    if sum(counts) != 13:
+        return 0
+    odd = [tile for tile, count in enumerate(counts) if count % 2]
+    return 1 << odd[0] if len(odd) == 1 else 0

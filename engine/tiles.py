@@ -1,0 +1,115 @@
+"""Tiles: ids 0-26, names such as ``"5p"``, the compact form ``"1123m456p"``, count vectors.
+
+A tile id is ``suit * 9 + rank - 1`` with suits in the order 万 ``m``, 筒 ``p``, 条 ``s``
+(rules.md section 1), so ``0`` is ``1m`` and ``26`` is ``9s``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+SUITS = "mps"
+SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
+NUM_KINDS = 27
+COPIES = 4
+ALL_TILES: tuple[int, ...] = tuple(range(NUM_KINDS))
+
+
+class TileError(ValueError):
+    """A tile or list of tiles that cannot be read (finding code ``bad_tile``)."""
+
+    code = "bad_tile"
+
+
+class TileCountError(ValueError):
+    """A fifth copy of a tile, or a hand of the wrong size (finding code ``tile_count``)."""
+
+    code = "tile_count"
+
+
+_NAMES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
+_IDS: dict[str, int] = {name: tile for tile, name in enumerate(_NAMES)}
+
+
+def tile_name(tile: int) -> str:
+    """``4`` -> ``"5m"``."""
+    return _NAMES[tile]
+
+
+def parse_tile(name: str) -> int:
+    """``"5p"`` -> ``13``; raises :class:`TileError` for anything that is not one of the 27."""
+    try:
+        return _IDS[name]
+    except (KeyError, TypeError):
+        raise TileError(f"{name!r} is not a tile: write a rank 1-9 then m, p or s, e.g. '5p'") from None
+
+
+def suit_of(tile: int) -> int:
+    return tile // 9
+
+
+def rank_of(tile: int) -> int:
+    """1-9."""
+    return tile % 9 + 1
+
+
+def parse_tiles(text: str | Sequence[str]) -> list[int]:
+    """Read ``"1123m456p"`` (digits, then their suit letter) or a list of names.
+
+    Spaces are not allowed inside the compact form; an empty string is an empty list.
+    """
+    if not isinstance(text, str):
+        return [parse_tile(name) for name in text]
+    tiles: list[int] = []
+    pending: list[int] = []
+    for position, char in enumerate(text):
+        if char in "123456789":
+            pending.append(int(char))
+        elif char in SUITS:
+            if not pending:
+                raise TileError(
+                    f"{text!r}: suit letter {char!r} at position {position} has no digits before it"
+                )
+            base = SUITS.index(char) * 9
+            tiles.extend(base + rank - 1 for rank in pending)
+            pending = []
+        else:
+            raise TileError(
+                f"{text!r}: unexpected {char!r} at position {position}; "
+                "write digits 1-9 followed by their suit m, p or s, e.g. '1123m456p'"
+            )
+    if pending:
+        raise TileError(f"{text!r}: digits at the end have no suit letter (m, p or s)")
+    return tiles
+
+
+def format_tiles(tiles: Iterable[int]) -> str:
+    """Sorted compact form: ``[13, 0, 0]`` -> ``"11m5p"``."""
+    counts = to_counts(tiles, check=False)
+    parts = []
+    for suit_index, suit in enumerate(SUITS):
+        digits = "".join(str(rank + 1) * counts[suit_index * 9 + rank] for rank in range(9))
+        if digits:
+            parts.append(digits + suit)
+    return "".join(parts)
+
+
+def to_counts(tiles: Iterable[int], *, check: bool = True) -> list[int]:
+    """A 27-long count vector; with ``check``, a fifth copy raises :class:`TileCountError`."""
+    counts = [0] * NUM_KINDS
+    for tile in tiles:
+        counts[tile] += 1
+    if check:
+        check_copies(counts)
+    return counts
+
+
+def check_copies(counts: Sequence[int]) -> None:
+    for tile, count in enumerate(counts):
+        if count > COPIES:
+            raise TileCountError(f"{count} copies of {tile_name(tile)}: the set has only {COPIES}")
+
+
+def suits_used(counts: Sequence[int]) -> int:
+    """How many of the three suits appear in a count vector."""
+    return sum(1 for suit in range(3) if any(counts[suit * 9 : suit * 9 + 9]))
