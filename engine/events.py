@@ -1,0 +1,156 @@
+"""The events of log format v1 (spec/log-format.md) as typed, immutable records.
+
+Tiles are ids (``engine.tiles``); ``line`` is the event's line in its file (0 when the
+event did not come from a file). ``ingest`` builds these from JSON; the simulator builds
+them directly; the deal state machine consumes them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+KongKind = Literal["exposed", "added", "concealed"]
+Direction = Literal["clockwise", "counterclockwise", "across"]
+EndReason = Literal["three_won", "wall_exhausted", "first_hu"]
+
+
+@dataclass(frozen=True, slots=True)
+class SessionStart:
+    session_id: str
+    players: tuple[str, str, str, str]
+    rules: str | dict[str, Any] | None = None
+    base: int = 1
+    club: str | None = None
+    table: str | None = None
+    started_at: str | None = None
+    line: int = 0
+    type: Literal["session"] = "session"
+
+
+@dataclass(frozen=True, slots=True)
+class DealStart:
+    deal_id: str
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]  # four lists, in the order recorded
+    wall: tuple[int, ...] | None = None  # drawing order; replacement draws from the back
+    dice: tuple[int, ...] | None = None
+    line: int = 0
+    type: Literal["deal"] = "deal"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    direction: Direction
+    tiles: tuple[tuple[int, ...], ...]  # what each seat gives, four lists of three
+    line: int = 0
+    type: Literal["exchange"] = "exchange"
+
+
+@dataclass(frozen=True, slots=True)
+class Void:
+    seat: int
+    suit: int  # 0 m, 1 p, 2 s
+    line: int = 0
+    type: Literal["void"] = "void"
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    seat: int
+    tile: int
+    line: int = 0
+    type: Literal["draw"] = "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    tile: int
+    line: int = 0
+    type: Literal["discard"] = "discard"
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    seat: int
+    tile: int
+    line: int = 0
+    type: Literal["pong"] = "pong"
+
+
+@dataclass(frozen=True, slots=True)
+class Kong:
+    seat: int
+    tile: int
+    kind: KongKind
+    deltas: tuple[int, int, int, int] | None = None
+    line: int = 0
+    type: Literal["kong"] = "kong"
+
+
+@dataclass(frozen=True, slots=True)
+class Hu:
+    seat: int
+    tile: int
+    from_seat: int | None  # JSON "from"; None for a self-draw
+    fan: int | None = None
+    patterns: tuple[str, ...] | None = None
+    deltas: tuple[int, int, int, int] | None = None
+    line: int = 0
+    type: Literal["hu"] = "hu"
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnd:
+    reason: str  # a known EndReason, or what the recorder wrote (checked by the replay)
+    settlement: tuple[int, int, int, int] | None = None
+    scores: tuple[int, int, int, int] | None = None
+    line: int = 0
+    type: Literal["deal_end"] = "deal_end"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnd:
+    totals: tuple[int, int, int, int] | None = None
+    line: int = 0
+    type: Literal["session_end"] = "session_end"
+
+
+PlayEvent = Exchange | Void | Draw | Discard | Pong | Kong | Hu
+Event = SessionStart | DealStart | PlayEvent | DealEnd | SessionEnd
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One disagreement between a log and the rules (spec/log-format.md, finding codes).
+
+    ``severity`` is ``error`` for the codes of the spec and ``warning`` for what the spec
+    says to keep but report (an unknown field); only errors change a deal's status.
+    """
+
+    code: str
+    line: int | None
+    seat: int | None
+    message: str
+    expected: Any = None
+    recorded: Any = None
+    severity: Literal["error", "warning"] = "error"
+    rule: str | None = None  # the rules.md knob or section that decides it
+    file: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "line": self.line,
+            "seat": self.seat,
+            "message": self.message,
+            "expected": self.expected,
+            "recorded": self.recorded,
+        }
+        if self.rule is not None:
+            out["rule"] = self.rule
+        if self.severity != "error":
+            out["severity"] = self.severity
+        return out
