@@ -12,14 +12,13 @@ from dataclasses import dataclass
 
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.rules import Rules
-from engine.shapes import regular_wait_mask, seven_pairs_wait_mask
+from engine.shapes import concealed_wait_mask
 from engine.tiles import (
     COPIES,
     NUM_KINDS,
     TileCountError,
     TileError,
     parse_tiles,
-    suits_used,
     tile_name,
     to_counts,
 )
@@ -91,21 +90,28 @@ def parse_hand(text: str) -> Hand:
     return hand
 
 
-def wait_mask(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int]) -> int:
+def wait_mask(concealed: Sequence[int], pongs: Sequence[int] = (), kongs: Sequence[int] = ()) -> int:
     """27-bit mask of the tiles that complete a 13-tile hand into a win.
 
     Never a tile whose four copies the seat already holds, and none for a hand that
     holds three suits (缺一门).
     """
-    held = held_counts(concealed, pongs, kongs)
-    if suits_used(held) > 2:
+    melded = (*pongs, *kongs)
+    mask = concealed_wait_mask(concealed, seven_pairs=not melded)
+    if not mask:
         return 0
-    mask = regular_wait_mask(concealed)
-    if not pongs and not kongs:
-        mask |= seven_pairs_wait_mask(concealed)
-    for tile in range(NUM_KINDS):
-        if mask >> tile & 1 and held[tile] >= COPIES:
+    suits = {tile // 9 for tile in melded}
+    for suit in range(3):
+        if any(concealed[suit * 9 : suit * 9 + 9]):
+            suits.add(suit)
+    if len(suits) > 2:
+        return 0
+    # A concealed fifth copy never completes a shape; only melded tiles can be exhausted.
+    for tile in pongs:
+        if concealed[tile]:
             mask &= ~(1 << tile)
+    for tile in kongs:
+        mask &= ~(1 << tile)
     return mask
 
 

@@ -83,13 +83,28 @@ SHAPE_FLAGS, _WAIT_MASK = _build()
 WAIT_MASK: dict[int, int] = _WAIT_MASK
 
 
-def suit_keys(counts: Sequence[int]) -> tuple[int, int, int]:
-    """The three suit keys of a 27-long count vector."""
+def suit_keys(c: Sequence[int]) -> tuple[int, int, int]:
+    """The three suit keys of a 27-long count vector (unrolled: this is the hot path)."""
     return (
-        _key(counts[0:9]),
-        _key(counts[9:18]),
-        _key(counts[18:27]),
-    )
+        c[0] + 5 * c[1] + 25 * c[2] + 125 * c[3] + 625 * c[4]
+        + 3125 * c[5] + 15625 * c[6] + 78125 * c[7] + 390625 * c[8],
+        c[9] + 5 * c[10] + 25 * c[11] + 125 * c[12] + 625 * c[13]
+        + 3125 * c[14] + 15625 * c[15] + 78125 * c[16] + 390625 * c[17],
+        c[18] + 5 * c[19] + 25 * c[20] + 125 * c[21] + 625 * c[22]
+        + 3125 * c[23] + 15625 * c[24] + 78125 * c[25] + 390625 * c[26],
+    )  # fmt: skip
+
+
+def _even_keys() -> frozenset[int]:
+    """Suit keys whose every count is even (0, 2 or 4): the suits of a seven-pairs hand."""
+    keys = [0]
+    for rank in range(9):
+        keys = [key + count * POW5[rank] for key in keys for count in (0, 2, 4)]
+    return frozenset(keys)
+
+
+#: suit keys with every count even
+EVEN_KEYS = _even_keys()
 
 
 def regular_win_flags(counts: Sequence[int]) -> int | None:
@@ -97,35 +112,53 @@ def regular_win_flags(counts: Sequence[int]) -> int | None:
     plus one pair; ``None`` when they do not."""
     if sum(counts) % 3 != 2:
         return None
-    combined = ALL_TRIPLETS | ALL_TERMINAL
-    for key in suit_keys(counts):
-        bits = SHAPE_FLAGS.get(key)
-        if bits is None:
-            return None
-        combined &= bits
-    return combined
+    k0, k1, k2 = suit_keys(counts)
+    f0 = SHAPE_FLAGS.get(k0)
+    f1 = SHAPE_FLAGS.get(k1)
+    f2 = SHAPE_FLAGS.get(k2)
+    if f0 is None or f1 is None or f2 is None:
+        return None
+    return f0 & f1 & f2
 
 
 def is_seven_pairs(counts: Sequence[int]) -> bool:
     """Fourteen concealed tiles in pairs; four of a kind counts as two pairs (龙七对)."""
-    return sum(counts) == 14 and all(count % 2 == 0 for count in counts)
+    if sum(counts) != 14:
+        return False
+    k0, k1, k2 = suit_keys(counts)
+    return k0 in EVEN_KEYS and k1 in EVEN_KEYS and k2 in EVEN_KEYS
 
 
-def regular_wait_mask(counts: Sequence[int]) -> int:
-    """27-bit mask of tiles that make ``counts`` (3n+1 concealed tiles) sets plus a pair.
-
-    The tile must go into a suit whose key has a wait entry while the other two suits
-    are already complete; the residues then leave exactly one pair.
-    """
-    if sum(counts) % 3 != 1:
-        return 0
+def is_win_shape(counts: Sequence[int]) -> bool:
+    """Sets plus a pair, or seven pairs, of the concealed tiles (缺一门 not checked)."""
+    total = sum(counts)
     keys = suit_keys(counts)
-    complete = [key in SHAPE_FLAGS for key in keys]
+    if total % 3 == 2 and keys[0] in SHAPE_FLAGS and keys[1] in SHAPE_FLAGS and keys[2] in SHAPE_FLAGS:
+        return True
+    return total == 14 and keys[0] in EVEN_KEYS and keys[1] in EVEN_KEYS and keys[2] in EVEN_KEYS
+
+
+def concealed_wait_mask(counts: Sequence[int], *, seven_pairs: bool) -> int:
+    """27-bit mask of tiles that make ``counts`` (3n+1 concealed tiles) a win shape: sets
+    plus a pair, or, with ``seven_pairs``, seven pairs. 缺一门 and copies are not checked.
+
+    A tile goes into a suit whose key has a wait entry while the other two suits are
+    already complete; the residues then leave exactly one pair.
+    """
+    total = sum(counts)
+    if total % 3 != 1:
+        return 0
+    k0, k1, k2 = suit_keys(counts)
+    c0, c1, c2 = k0 in SHAPE_FLAGS, k1 in SHAPE_FLAGS, k2 in SHAPE_FLAGS
     mask = 0
-    for suit in range(3):
-        others_complete = all(complete[other] for other in range(3) if other != suit)
-        if others_complete:
-            mask |= WAIT_MASK.get(keys[suit], 0) << (9 * suit)
+    if c1 and c2:
+        mask |= WAIT_MASK.get(k0, 0)
+    if c0 and c2:
+        mask |= WAIT_MASK.get(k1, 0) << 9
+    if c0 and c1:
+        mask |= WAIT_MASK.get(k2, 0) << 18
+    if seven_pairs and total == 13:
+        mask |= seven_pairs_wait_mask(counts)
     return mask
 
 
