@@ -48,8 +48,10 @@ class IllegalEvent(ValueError):
         rule: str | None = None,
         expected: object = None,
         recorded: object = None,
+        line: int | None = None,
     ) -> None:
         super().__init__(message)
+        self.line = line  # where it happened, when not the event being applied
         self.code = code
         self.message = message
         self.seat = seat
@@ -87,6 +89,7 @@ class Win:
     order: int  # 1, 2, 3
     turn: int  # the winner's draws so far
     deltas: tuple[int, int, int, int]
+    transfers: tuple[Transfer, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +150,7 @@ class Deal:
         self.settlement: list[Transfer] = []
         self.end_reason: str | None = None
         self.events_applied = 0
+        self._wait_cache: list[int | None] = [None] * 4
         self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
         self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
         self.pigs: set[int] = set()  # 花猪 at an empty wall
@@ -208,6 +212,19 @@ class Deal:
         else:
             self.phase = Phase.ACT
 
+    def _move(self, seat: int, tile: int, count: int) -> None:
+        """Every change of a concealed hand goes through here, so cached waits stay true."""
+        self.hands[seat][tile] += count
+        self._wait_cache[seat] = None
+
+    def waits_of(self, seat: int) -> int:
+        """27-bit wait mask of a seat's 3n+1 tiles (cached until its hand changes)."""
+        cached = self._wait_cache[seat]
+        if cached is None:
+            cached = wait_mask(self.hands[seat], self.pongs(seat), self.kong_tiles(seat))
+            self._wait_cache[seat] = cached
+        return cached
+
     # ----------------------------------------------------------------- queries
     @property
     def in_play(self) -> list[int]:
@@ -249,6 +266,8 @@ class Deal:
     def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
         """The fan of ``seat`` winning with ``tile`` added to its hand, or ``None`` when the
         tiles are no win or break 定缺 (the pass rule is checked separately)."""
+        if not self.waits_of(seat) >> tile & 1:
+            return None
         counts = list(self.hands[seat])
         counts[tile] += 1
         return self._win_counts(seat, counts, context)
@@ -357,8 +376,8 @@ class Deal:
         step = EXCHANGE_STEP[event.direction]
         for seat, given in enumerate(event.tiles):
             for tile in given:
-                self.hands[seat][tile] -= 1
-                self.hands[(seat + step) % 4][tile] += 1
+                self._move(seat, tile, -1)
+                self._move((seat + step) % 4, tile, 1)
         self.phase = Phase.VOID if self.rules.void_declaration == "required" else Phase.ACT
 
     def _on_void(self, event: Void) -> None:
@@ -425,7 +444,7 @@ class Deal:
         else:
             self._front += 1
             self._after_kong = False
-        self.hands[seat][event.tile] += 1
+        self._move(seat, event.tile, 1)
         self.draws[seat] += 1
         self._last_draw = event.tile
         self._passed[seat] = None  # 过水不胡 lasts until the seat's own next draw
@@ -461,7 +480,7 @@ class Deal:
                 )
             )
         self._check_missed_self_draw(seat)
-        self.hands[seat][event.tile] -= 1
+        self._move(seat, event.tile, -1)
         self.discards[seat].append(event.tile)
         self._any_discard = True
         self._open = _OpenTile(
@@ -510,6 +529,8 @@ class Deal:
     def _record_passes(self, open_tile: _OpenTile) -> None:
         """Every seat that could have won the open tile and did not has passed it (过水),
         or, on one of the last four tiles, missed a forced win."""
+        if open_tile.winners and not self.rules.multiple_hu:
+            return  # nobody else could win it
         context = self._claim_context(open_tile)
         for seat in self.in_play:
             if seat == open_tile.seat or seat in open_tile.winners:
@@ -526,6 +547,7 @@ class Deal:
                             "four tiles, though it could: 最后四张 must be won (last_four_must_hu)",
                             seat,
                             rule="last_four_must_hu",
+                            line=open_tile.line,
                         )
                     )
                 continue  # the pass rule does not apply to the last four
@@ -549,12 +571,27 @@ class Deal:
         if self.wall_left == 0:
             self._end("wall_exhausted")
             return
-        # after wins: the first seat still in after the winner furthest from the discarder
-        after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4, default=open_tile.seat)
-        following = next_seat(after, self.won)
+        following = self._next_after(open_tile)
         assert following is not None
         self.current = following
         self.phase = Phase.DRAW
+
+    def _next_after(self, open_tile: _OpenTile) -> int | None:
+        """The first seat still in after the discarder, or after the winner furthest from
+        the discarder in turn order when the tile was won."""
+        after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4, default=open_tile.seat)
+        return next_seat(after, self.won)
+
+    def next_drawer(self) -> int | None:
+        """Who draws next if nobody (else) claims the open discard; ``None`` at an empty wall."""
+        if self._open is None:
+            return self.current if self.phase in (Phase.DRAW, Phase.REPLACEMENT) else None
+        if self._open.rob and not self._open.winners:
+            return self._open.seat  # the konger's replacement draw
+        ends = self._open.winners and (self.rules.end_condition == "first_hu" or self.won.count(True) >= 3)
+        if self.wall_left == 0 or ends:
+            return None
+        return self._next_after(self._open)
 
     # -- pongs and kongs
     def _on_pong(self, event: Pong) -> None:
@@ -584,7 +621,7 @@ class Deal:
         self._record_passes(open_tile)  # a pong instead of a possible win is a pass
         self._open = None
         self.discards[open_tile.seat].pop()
-        self.hands[seat][event.tile] -= 2
+        self._move(seat, event.tile, -2)
         self.melds[seat].append(Meld("pong", event.tile, open_tile.seat))
         self._any_claim = True
         self.current = seat
@@ -645,7 +682,7 @@ class Deal:
         self._record_passes(open_tile)
         self._open = None
         self.discards[open_tile.seat].pop()
-        self.hands[seat][event.tile] -= 3
+        self._move(seat, event.tile, -3)
         self.melds[seat].append(Meld("exposed", event.tile, open_tile.seat))
         self._any_claim = True
         payers = [(open_tile.seat, self.rules.exposed_kong_discarder)] + [
@@ -663,7 +700,7 @@ class Deal:
                 f"seat {seat} makes a concealed kong of {tile_name(event.tile)} without four",
                 seat,
             )
-        self.hands[seat][event.tile] -= 4
+        self._move(seat, event.tile, -4)
         self.melds[seat].append(Meld("concealed", event.tile, None))
         self._any_claim = True
         payers = [(other, self.rules.concealed_kong_each) for other in self.in_play if other != seat]
@@ -684,7 +721,7 @@ class Deal:
                 f"seat {seat} adds {tile_name(event.tile)} to its pong without holding it",
                 seat,
             )
-        self.hands[seat][event.tile] -= 1
+        self._move(seat, event.tile, -1)
         meld.kind = "added"
         self._any_claim = True
         self._pending_added = (event, meld, self._last_draw == event.tile)
@@ -732,15 +769,71 @@ class Deal:
         else:
             self._claim_win(event)
 
+    def _heavenly(self, seat: int) -> bool:
+        """天胡: the dealer's first 14 tiles, before any discard or claim."""
+        return seat == self.dealer and self.draws[seat] == 0 and not self._any_discard and not self._any_claim
+
+    def _self_draw_context(self, seat: int) -> WinContext:
+        heavenly = self._heavenly(seat)
+        earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it
+            seat != self.dealer
+            and self.draws[seat] == 1
+            and not self._any_claim
+            and self._last_draw is not None
+        )
+        return WinContext(
+            self_draw=True,
+            after_kong=self._after_kong,
+            last_tile=self.wall_left == 0,
+            first_turn=heavenly or earthly,
+            dealer=heavenly,
+        )
+
+    def self_draw_option(self) -> FanResult | None:
+        """What the seat to act would score by declaring 自摸 now; ``None``: no legal win."""
+        seat = self.current
+        if self.phase is not Phase.ACT or (self._last_draw is None and not self._heavenly(seat)):
+            return None
+        return self._win_counts(seat, self.hands[seat], self._self_draw_context(seat))
+
+    def claim_option(self, seat: int) -> FanResult | None:
+        """What ``seat`` would score by winning the open discard or added kong now, the
+        pass rule and 一炮多响 included; ``None``: it may not."""
+        open_tile = self._open
+        if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
+            return None
+        if seat == open_tile.seat or self.won[seat] or seat in open_tile.winners:
+            return None
+        if open_tile.winners and not self.rules.multiple_hu:
+            return None
+        result = self.win_on(seat, open_tile.tile, self._claim_context(open_tile))
+        if result is None or (
+            not open_tile.last_four and self._pass_blocks(seat, open_tile.tile, result.fan)
+        ):
+            return None
+        return result
+
+    @property
+    def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
+        """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
+        o = self._open
+        return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
+
+    @property
+    def last_draw(self) -> int | None:
+        """The tile the seat to act drew this turn (``None`` after a pong or at the start)."""
+        return self._last_draw
+
+    def in_last_four(self) -> bool:
+        return self._in_last_four()
+
     def _self_draw_win(self, event: Hu) -> None:
         seat = event.seat
         if self.phase is Phase.ROB:
             raise self._out_of_turn(seat, "win by self-draw")
         if self.phase is not Phase.ACT or seat != self.current:
             raise self._out_of_turn(seat, "win by self-draw")
-        heavenly = (
-            seat == self.dealer and self.draws[seat] == 0 and not self._any_discard and not self._any_claim
-        )
+        heavenly = self._heavenly(seat)
         if self._last_draw is None and not heavenly:
             raise IllegalEvent(
                 "illegal_hu", f"seat {seat} claims a self-drawn win without having drawn", seat
@@ -754,20 +847,8 @@ class Deal:
                 expected=drawn,
                 recorded=tile_name(event.tile),
             )
-        earthly = (
-            seat != self.dealer
-            and self.draws[seat] == 1
-            and not self._any_claim
-            and self._last_draw is not None
-        )
         bloom_feeder = self._last_kong_feeder if self._after_kong else None
-        context = WinContext(
-            self_draw=True,
-            after_kong=self._after_kong,
-            last_tile=self.wall_left == 0,
-            first_turn=heavenly or earthly,
-            dealer=heavenly,
-        )
+        context = self._self_draw_context(seat)
         result = self._legal_win(seat, self.hands[seat], context, event.tile)
         transfers: list[Transfer] = []
         unit = self.base * multiplier(result.fan)
@@ -852,7 +933,7 @@ class Deal:
             if not open_tile.winners:
                 self.discards[open_tile.seat].pop()  # the tile goes to the winner
         if not open_tile.winners:
-            self.hands[seat][event.tile] += 1  # one tile, several winners: it goes to the first
+            self._move(seat, event.tile, 1)  # one tile, several winners: it goes to the first
         open_tile.winners.append(seat)
         self._record_win(event, result, kind, transfers)
         # 一炮多响 may add winners of this tile; the turn and the end are decided when it closes
@@ -863,6 +944,7 @@ class Deal:
             return  # a second robber of the same kong
         event, meld, _ = self._pending_added
         meld.kind = "pong"
+        self._wait_cache[event.seat] = None
         self.kongs.append(KongMade(event.seat, event.tile, "added", event.line, (0, 0, 0, 0), robbed=True))
         self._pending_added = None
 
@@ -904,6 +986,7 @@ class Deal:
                 len(self.wins) + 1,
                 self.draws[event.seat],
                 deltas(transfers),
+                tuple(transfers),
             )
         )
 
@@ -946,13 +1029,12 @@ class Deal:
         self.pigs = pigs
 
     def _on_deal_end(self, event: DealEnd) -> None:
-        if self.phase is Phase.ROB:
-            raise IllegalEvent("wrong_end", "the deal ends on an added kong before its replacement draw")
-        if self.phase is Phase.CLAIM:
-            open_tile = self._open
-            assert open_tile is not None
-            if open_tile.winners or self.wall_left == 0:
+        open_tile = self._open
+        if self.phase in (Phase.CLAIM, Phase.ROB) and open_tile is not None:
+            if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
                 self._close_claims()
+            elif open_tile.rob:
+                raise IllegalEvent("wrong_end", "the deal ends on an added kong before its replacement draw")
         if self.phase is Phase.ACT and self.wall_left == 0 and self._last_draw is not None:
             # the last tile was drawn and not won: some recorders stop before its discard
             self._check_missed_self_draw(self.current)

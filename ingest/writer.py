@@ -1,0 +1,85 @@
+"""Events back to log format v1 JSON: the inverse of the reader, used by the simulator."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.events import (
+    DealEnd,
+    DealStart,
+    Discard,
+    Draw,
+    Event,
+    Exchange,
+    Hu,
+    Kong,
+    Pong,
+    SessionEnd,
+    SessionStart,
+    Void,
+)
+from engine.tiles import SUITS, format_tiles, tile_name
+
+
+def _tiles_in_order(tiles: tuple[int, ...]) -> list[str]:
+    return [tile_name(t) for t in tiles]
+
+
+def event_json(event: Event, t: int | str | None = None) -> dict[str, Any]:
+    """One event as the JSON object of its log line (optional claims only when known)."""
+    out: dict[str, Any] = {"type": event.type}
+    if isinstance(event, SessionStart):
+        out["session_id"] = event.session_id
+        out["players"] = list(event.players)
+        if event.rules is not None:
+            out["rules"] = event.rules
+        out["base"] = event.base
+        for key in ("club", "table", "started_at"):
+            value = getattr(event, key)
+            if value is not None:
+                out[key] = value
+    elif isinstance(event, DealStart):
+        out["deal_id"] = event.deal_id
+        out["dealer"] = event.dealer
+        out["hands"] = [format_tiles(hand) for hand in event.hands]
+        if event.wall is not None:
+            out["wall"] = _tiles_in_order(event.wall)  # drawing order matters: no sorting
+        if event.dice is not None:
+            out["dice"] = list(event.dice)
+    elif isinstance(event, Exchange):
+        out["direction"] = event.direction
+        out["tiles"] = [format_tiles(given) for given in event.tiles]
+    elif isinstance(event, Void):
+        out["seat"] = event.seat
+        out["suit"] = SUITS[event.suit]
+    elif isinstance(event, Draw | Discard | Pong):
+        out["seat"] = event.seat
+        out["tile"] = tile_name(event.tile)
+    elif isinstance(event, Kong):
+        out["seat"] = event.seat
+        out["tile"] = tile_name(event.tile)
+        out["kind"] = event.kind
+        if event.deltas is not None:
+            out["deltas"] = list(event.deltas)
+    elif isinstance(event, Hu):
+        out["seat"] = event.seat
+        out["tile"] = tile_name(event.tile)
+        out["from"] = event.from_seat
+        if event.fan is not None:
+            out["fan"] = event.fan
+        if event.patterns is not None:
+            out["patterns"] = list(event.patterns)
+        if event.deltas is not None:
+            out["deltas"] = list(event.deltas)
+    elif isinstance(event, DealEnd):
+        out["reason"] = event.reason
+        if event.settlement is not None:
+            out["settlement"] = list(event.settlement)
+        if event.scores is not None:
+            out["scores"] = list(event.scores)
+    elif isinstance(event, SessionEnd):
+        if event.totals is not None:
+            out["totals"] = list(event.totals)
+    if t is not None:
+        out["t"] = t
+    return out
