@@ -118,7 +118,7 @@ def preset_names() -> list[str]:
 @cache
 def _preset_table(name: str) -> dict[str, Any]:
     path = resources.files("engine") / "presets" / f"{name}.toml"
-    if not path.is_file():
+    if name not in preset_names() or not path.is_file():
         raise RulesError(f"unknown preset {name!r}; known presets: {', '.join(preset_names())}")
     return tomllib.loads(path.read_text(encoding="utf-8"))
 

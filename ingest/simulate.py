@@ -130,7 +130,9 @@ class _Recorder:
     def play_win(self, event: Hu) -> None:
         self.play(event)
         win = self.deal.wins[-1]
-        self.events[-1] = replace(self.events[-1], fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas)
+        self.events[-1] = replace(
+            self.events[-1], fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas
+        )
 
     def _patch_kongs(self) -> None:
         """A kong's payment is known once it stands (an added kong may be robbed first)."""
@@ -237,7 +239,7 @@ def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random
         return False  # its winners have been recorded; the turn moves on
     order = [(source + step) % 4 for step in (1, 2, 3)]
     must = deal.rules.last_four_must_hu and deal.in_last_four() and not rob
-    winners = []
+    winners: list[int] = []
     for seat in order:
         option = deal.claim_option(seat)
         if option is None:
@@ -245,10 +247,10 @@ def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random
         early = deal.wall_left > 20
         declines = early and option.fan <= 1 and rng.random() < bots[seat].style.pass_small
         if must or not declines:
-            winners.append((seat, option))
+            winners.append(seat)
             if not deal.rules.multiple_hu:
                 break
-    for seat, option in winners:
+    for seat in winners:
         rec.play_win(Hu(seat, tile, source))
     if winners:
         return True

@@ -77,9 +77,8 @@ def event_json(event: Event, t: int | str | None = None) -> dict[str, Any]:
             out["settlement"] = list(event.settlement)
         if event.scores is not None:
             out["scores"] = list(event.scores)
-    elif isinstance(event, SessionEnd):
-        if event.totals is not None:
-            out["totals"] = list(event.totals)
+    elif isinstance(event, SessionEnd) and event.totals is not None:
+        out["totals"] = list(event.totals)
     if t is not None:
         out["t"] = t
     return out
