@@ -17,6 +17,7 @@ from engine.deal import Deal, Phase
 from engine.events import (
     DealEnd,
     DealStart,
+    Direction,
     Discard,
     Draw,
     Event,
@@ -163,7 +164,8 @@ def simulate_deal(
     rec = _Recorder(deal)
     if rules.exchange_three:
         given = tuple(bots[seat].exchange_tiles(deal.hands[seat]) for seat in range(4))
-        direction = rng.choice(("clockwise", "counterclockwise", "across"))
+        directions: tuple[Direction, ...] = ("clockwise", "counterclockwise", "across")
+        direction = rng.choice(directions)
         rec.play(Exchange(direction, given))
     dumps = [bots[seat].choose_dump(deal.hands[seat]) for seat in range(4)]
     if rules.void_declaration == "required":
