@@ -131,8 +131,10 @@ class _Recorder:
     def play_win(self, event: Hu) -> None:
         self.play(event)
         win = self.deal.wins[-1]
+        recorded = self.events[-1]
+        assert isinstance(recorded, Hu)
         self.events[-1] = replace(
-            self.events[-1], fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas
+            recorded, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas
         )
 
     def _patch_kongs(self) -> None:
