@@ -4,7 +4,8 @@ that a quick call such as ``chuanma hand`` starts in well under a second."""
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -17,6 +18,9 @@ app = typer.Typer(
 )
 
 EXIT_USAGE = 2
+
+if TYPE_CHECKING:
+    from engine.rules import Rules
 
 RulesOption = Annotated[
     str,
@@ -120,6 +124,132 @@ def hand(
     if not as_json:
         out.insert(0, f"rules: {rule_set.name}")
     typer.echo("\n".join(out))
+
+
+EXIT_FINDINGS = 3
+
+
+def _rules_or_fail(spec: str | None) -> Rules | None:
+    from engine.rules import RulesError, load_rules
+
+    if spec is None:
+        return None
+    try:
+        return load_rules(spec)
+    except RulesError as error:
+        raise fail(str(error)) from None
+
+
+@app.command()
+def validate(
+    paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders of them.")],
+    rules: Annotated[
+        str | None,
+        typer.Option(help="Replay every deal under these rules instead of the log's (a preset or JSON)."),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The validation report as one JSON object.")
+    ] = False,
+    strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+) -> None:
+    """Replay every deal and recheck every win, fan, payment and settlement.
+
+    Exit 0 when every deal is ok, 3 when anything has findings, 2 for a usage error
+    or a path that cannot be read."""
+    from dashboard.text_views import finding_line, validation_text
+    from engine.replay import StrictStop
+    from ingest.validate import validate_paths
+
+    override = _rules_or_fail(rules)
+    try:
+        report = validate_paths(paths, override, strict=strict)
+    except FileNotFoundError as error:
+        raise fail(str(error)) from None
+    except StrictStop as stop:
+        if as_json:
+            typer.echo(json.dumps({"strict_stop": stop.finding.to_json(), "file": stop.finding.file}))
+        else:
+            typer.echo(f"{stop.finding.file}: " + finding_line(stop.finding, ""))
+        raise typer.Exit(EXIT_FINDINGS) from None
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
+    else:
+        typer.echo(validation_text(report))
+    raise typer.Exit(0 if report.ok else EXIT_FINDINGS)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A log file (.jsonl or .jsonl.gz).")],
+    deal: Annotated[str, typer.Option("--deal", help="The deal_id to replay.")],
+    rules: Annotated[str | None, typer.Option(help="Replay under these rules instead of the log's.")] = None,
+) -> None:
+    """Show one deal turn by turn: hands, melds, the wall, each payment and why, each finding.
+
+    Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
+    from dashboard.text_views import replay_printer
+    from engine.replay import replay_deal
+    from engine.rules import RulesError
+    from ingest.reader import read_log
+    from ingest.validate import session_rules
+
+    override = _rules_or_fail(rules)
+    if not file.is_file():
+        raise fail(f"{file}: no such file")
+    log = read_log(file)
+    for session in log.sessions:
+        for deal_log in session.deals:
+            if deal_log.deal.deal_id != deal:
+                continue
+            try:
+                rule_set = session_rules(session, override)
+            except RulesError as error:
+                raise fail(f"the session's rules cannot be used: {error}") from None
+            typer.echo(f"deal {deal} under {rule_set.name}; dealer seat {deal_log.deal.dealer}")
+            players = session.session.players if session.session else ("?",) * 4
+            typer.echo("seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players)))
+            base = session.session.base if session.session else 1
+            report = replay_deal(
+                deal_log.deal,
+                deal_log.events,
+                deal_log.end,
+                rule_set,
+                base=base,
+                read_findings=deal_log.findings,
+                on_step=replay_printer(typer.echo),
+            )
+            scores = " ".join(f"{s:+d}" for s in report.scores)
+            typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
+            raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)
+    raise fail(f"{file}: no deal {deal!r}")
+
+
+@app.command()
+def simulate(
+    out: Annotated[Path, typer.Option("--out", help="Log file to write (.jsonl, or .jsonl.gz to gzip).")],
+    players: Annotated[int, typer.Option(min=4, help="Club members; four sit at each session.")] = 12,
+    sessions: Annotated[int, typer.Option(min=1)] = 10,
+    deals_per_session: Annotated[int, typer.Option(min=1)] = 8,
+    rules: RulesOption = "standard",
+    seed: Annotated[int, typer.Option(help="Same seed, same bytes.")] = 1,
+    start: Annotated[str, typer.Option(help="First evening, YYYY-MM-DD.")] = "2026-06-01",
+) -> None:
+    """Play legal deals through the rules engine and write them as log format v1."""
+    import json as json_module
+    from datetime import date
+
+    from ingest.simulate import ClubPlan, simulate_club
+    from ingest.writer import write_log
+
+    _rules_or_fail(rules)
+    rule_spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
+    try:
+        first = date.fromisoformat(start)
+    except ValueError:
+        raise fail(f"--start {start!r} is not a date (YYYY-MM-DD)") from None
+    plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
+    lines = write_log(simulate_club(plan), out)
+    typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
 
 
 def main() -> None:

@@ -9,7 +9,7 @@ reported and the replay goes on with the computed values.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +21,8 @@ from engine.settlement import REASONS, Transfer, deltas, multiplier
 from engine.tiles import tile_name
 
 END_REASONS = ("three_won", "wall_exhausted", "first_hu")
+
+StepHook = Callable[[PlayEvent | DealEnd, Deal, "FindingSink"], None]
 
 
 class StrictStop(Exception):
@@ -113,11 +115,18 @@ def replay_deal(
     sink: FindingSink | None = None,
     session_id: str | None = None,
     keep_state: bool = False,
+    read_findings: Sequence[Finding] = (),
+    on_step: StepHook | None = None,
 ) -> DealReport:
-    """Replay a deal's events under ``rules``; every difference becomes a finding."""
+    """Replay a deal's events under ``rules``; every difference becomes a finding.
+
+    ``read_findings`` (lines of the deal the reader could not use) open its report;
+    ``on_step(event, deal, sink)`` sees the state after every event (the replay views)."""
     sink = sink if sink is not None else FindingSink()
     start_count = len(sink.findings)
     warn_count = len(sink.warnings)
+    for finding in read_findings:
+        sink.add(finding)
     deal: Deal | None = None
     complete = False
     try:
@@ -125,7 +134,7 @@ def replay_deal(
     except IllegalEvent as error:
         sink.add(_illegal(error, start.line, sink.file))
     if deal is not None:
-        complete = _run(deal, events, end, rules, sink, start.line)
+        complete = _run(deal, events, end, rules, sink, start.line, on_step)
     scores = deltas(deal.ledger) if deal is not None else (0, 0, 0, 0)
     return DealReport(
         deal_id=start.deal_id,
@@ -153,6 +162,7 @@ def _run(
     rules: Rules,
     sink: FindingSink,
     deal_line: int,
+    on_step: StepHook | None,
 ) -> bool:
     recorded_kongs: dict[int, Kong] = {}
     wins_seen = kongs_seen = breaches_seen = 0
@@ -162,8 +172,10 @@ def _run(
         try:
             deal.apply(event)
         except IllegalEvent as error:
-            _flush_breaches(deal, breaches_seen, sink)
+            _flush_breaches(deal, breaches_seen, sink, event.line)
             sink.add(_illegal(error, event.line, sink.file))
+            if on_step is not None:
+                on_step(event, deal, sink)
             return False
         if len(deal.breaches) > breaches_seen:
             _flush_breaches(deal, breaches_seen, sink, event.line)
@@ -177,6 +189,10 @@ def _run(
             wins_seen += 1
             if isinstance(event, Hu) and event.line == win.line:
                 _check_win(win, event, rules, sink)
+        if isinstance(event, DealEnd):
+            _check_end(deal, event, rules, sink)
+        if on_step is not None:
+            on_step(event, deal, sink)
     if end is None:
         sink.add(
             Finding(
@@ -190,7 +206,6 @@ def _run(
             )
         )
         return False
-    _check_end(deal, end, rules, sink)
     return True
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+import gzip
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO, Any
 
 from engine.events import (
     DealEnd,
@@ -82,3 +86,37 @@ def event_json(event: Event, t: int | str | None = None) -> dict[str, Any]:
     if t is not None:
         out["t"] = t
     return out
+
+
+def log_lines(events: Iterable[Event]) -> Iterator[str]:
+    """JSON lines with ``t``: ISO time on session lines, milliseconds into the deal otherwise."""
+    clock = 0
+    for event in events:
+        if isinstance(event, DealStart):
+            clock = 0
+        elif not isinstance(event, SessionStart | SessionEnd):
+            clock += 2500 if isinstance(event, Draw) else 4000
+        t = None if isinstance(event, SessionStart | SessionEnd) else clock
+        yield json.dumps(event_json(event, t), ensure_ascii=False, separators=(",", ":"))
+
+
+def write_log(events: Iterable[Event], path: str | Path) -> int:
+    """Write events as log v1 (gzip when the name ends in ``.gz``, reproducibly: no
+    timestamp in the gzip header); returns the number of lines."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as raw:
+        if path.name.endswith(".gz"):
+            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as zipped:
+                count = _write_lines(zipped, events)
+        else:
+            count = _write_lines(raw, events)
+    return count
+
+
+def _write_lines(stream: IO[bytes] | gzip.GzipFile, events: Iterable[Event]) -> int:
+    count = 0
+    for line in log_lines(events):
+        stream.write(line.encode("utf-8") + b"\n")
+        count += 1
+    return count
