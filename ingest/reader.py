@@ -1,0 +1,696 @@
+"""Read game logs (spec/log-format.md, v1) into typed engine events, grouped by session and deal.
+
+This is the I/O shell around ``engine``: it never raises on bad input. Every problem is a
+``Finding`` and every non-blank line ends up in exactly one place, so quarantine can keep
+all of it with a reason:
+
+- a deal's ``raw_lines`` (its ``deal`` line, every line up to its ``deal_end``, that line);
+- a session's ``raw_lines`` (its ``session`` and ``session_end`` lines);
+- ``LogFile.stray``, with the finding that explains why the line belongs to no deal.
+
+Decisions where the spec is silent:
+
+- A bad line inside a deal (not JSON, unknown ``type``, missing field, bad value, bad tile)
+  is a finding of that deal; the line stays in the deal's ``raw_lines`` and the deal keeps
+  its other events. The replay then sees the deal without that event.
+- A ``deal`` line that cannot be read (bad value or bad tile) opens no deal: it is stray
+  with its own finding, and its lines up to its ``deal_end`` (or the next ``deal``,
+  ``session`` or ``session_end``) are stray with one shared finding that points at it.
+- A ``session`` line that cannot be read still opens a session: ``SessionLog.session`` is
+  None, the finding is in ``SessionLog.findings``, and the following deals are read as
+  usual, so a caller may still replay them (with default rules) or quarantine them all.
+- Deals before any ``session`` line, or after a ``session_end`` and before the next
+  ``session``, are grouped in a ``SessionLog`` with ``session=None`` and ``line=None``;
+  each such deal gets a ``bad_record`` finding in ``LogFile.findings``.
+- A deal with no ``deal_end`` (the next deal, session, session_end or end of file came
+  first) has ``end=None``; the replay reports it (``wrong_end``). A ``deal_end`` that
+  cannot be read still closes its deal, also with ``end=None`` and a finding.
+- A ``session_end`` closes the open deal and the session (one that cannot be read too,
+  leaving ``end=None``); one with no open session line is stray.
+- Unknown fields are warnings (``unknown_field``): reported at the first line of a deal
+  that has them (once per field name per deal, so a recorder that adds a field to every
+  line does not bury the real findings), and kept in ``DealLog.extras`` by line number
+  (``SessionLog.extras`` for session lines).
+- Blank lines are skipped (they are in no ``raw_lines``); line numbers count them.
+- Gzip is detected by its magic bytes. Truncated or corrupt gzip data: the complete lines
+  before the break are read, a cut-off last line is stray, and ``LogFile.findings`` says
+  where the data stopped.
+- Lines that are not UTF-8 are ``bad_record`` findings; the raw text keeps them with
+  replacement characters.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+
+from engine.events import (
+    DealEnd,
+    DealStart,
+    Discard,
+    Draw,
+    Event,
+    Exchange,
+    Finding,
+    Hu,
+    Kong,
+    PlayEvent,
+    Pong,
+    SessionEnd,
+    SessionStart,
+    Void,
+)
+from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
+from ingest.records import (
+    FIELD_MEANING,
+    KNOWN_FIELDS,
+    RECORD_TYPES,
+    AnyRecord,
+    DealEndRec,
+    DealRec,
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PongRec,
+    Record,
+    SessionEndRec,
+    SessionRec,
+    VoidRec,
+)
+
+__all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes"]
+
+
+@dataclass
+class DealLog:
+    """One deal as read: its events in file order and what was wrong with its lines."""
+
+    deal: DealStart
+    events: list[PlayEvent]
+    end: DealEnd | None
+    findings: list[Finding]
+    raw_lines: list[tuple[int, str]]
+    last_line: int
+    extras: dict[int, dict[str, Any]] = field(default_factory=dict)  # unknown fields by line
+
+
+@dataclass
+class SessionLog:
+    """A session's deals; ``session`` is None when its line was missing or unreadable."""
+
+    session: SessionStart | None
+    deals: list[DealLog]
+    end: SessionEnd | None
+    findings: list[Finding]
+    line: int | None = None  # the session line; None when the file had none for these deals
+    raw_lines: list[tuple[int, str]] = field(default_factory=list)  # session + session_end lines
+    extras: dict[int, dict[str, Any]] = field(default_factory=dict)
+
+
+@dataclass
+class LogFile:
+    """Everything read from one file; ``stray`` holds the lines that belong to no deal."""
+
+    path: str
+    sessions: list[SessionLog]
+    stray: list[tuple[int, str, Finding]]
+    findings: list[Finding]
+
+    def iter_deals(self) -> Iterator[tuple[SessionLog, DealLog]]:
+        for session in self.sessions:
+            for deal in session.deals:
+                yield session, deal
+
+
+# --- tiles -----------------------------------------------------------------------------
+
+_TILE_IDS: Final[dict[str, int]] = {tile_name(t): t for t in ALL_TILES}
+
+
+class _BadTile(Exception):
+    """A tile field that names no tile; carries the finding's message."""
+
+
+@lru_cache(maxsize=16384)
+def _compact(text: str) -> tuple[int, ...]:
+    # Hands and walls repeat little, but single names and short lists repeat a lot.
+    return tuple(parse_tiles(text))
+
+
+def _tile(name: str, where: str) -> int:
+    tile = _TILE_IDS.get(name)
+    if tile is None:
+        try:
+            return parse_tile(name)
+        except TileError as err:
+            raise _BadTile(f"'{where}': {err}") from None
+    return tile
+
+
+def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
+    try:
+        if isinstance(value, str):
+            return _compact(value)
+        return tuple([_TILE_IDS[name] for name in value])
+    except KeyError:
+        try:
+            return tuple(parse_tiles(value))
+        except TileError as err:
+            raise _BadTile(f"'{where}': {err}") from None
+    except TileError as err:
+        raise _BadTile(f"'{where}': {err}") from None
+
+
+# --- records -> engine events ----------------------------------------------------------
+
+
+def _session(r: SessionRec, n: int) -> SessionStart:
+    return SessionStart(
+        session_id=r.session_id,
+        players=r.players,
+        rules=r.rules,
+        base=r.base,
+        club=r.club,
+        table=r.table,
+        started_at=r.started_at,
+        line=n,
+    )
+
+
+def _deal(r: DealRec, n: int) -> DealStart:
+    hands = tuple(_tiles(hand, f"hands[{i}]") for i, hand in enumerate(r.hands))
+    wall = None if r.wall is None else _tiles(r.wall, "wall")
+    dice = None if r.dice is None else (r.dice,) if isinstance(r.dice, int) else tuple(r.dice)
+    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=hands, wall=wall, dice=dice, line=n)
+
+
+def _exchange(r: ExchangeRec, n: int) -> Exchange:
+    tiles = tuple(_tiles(given, f"tiles[{i}]") for i, given in enumerate(r.tiles))
+    return Exchange(direction=r.direction, tiles=tiles, line=n)
+
+
+def _void(r: VoidRec, n: int) -> Void:
+    return Void(seat=r.seat, suit=SUITS.index(r.suit), line=n)
+
+
+def _draw(r: DrawRec, n: int) -> Draw:
+    return Draw(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
+
+
+def _discard(r: DiscardRec, n: int) -> Discard:
+    return Discard(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
+
+
+def _pong(r: PongRec, n: int) -> Pong:
+    return Pong(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
+
+
+def _kong(r: KongRec, n: int) -> Kong:
+    return Kong(seat=r.seat, tile=_tile(r.tile, "tile"), kind=r.kind, deltas=r.deltas, line=n)
+
+
+def _hu(r: HuRec, n: int) -> Hu:
+    patterns = None if r.patterns is None else tuple(r.patterns)
+    return Hu(
+        seat=r.seat,
+        tile=_tile(r.tile, "tile"),
+        from_seat=r.from_,
+        fan=r.fan,
+        patterns=patterns,
+        deltas=r.deltas,
+        line=n,
+    )
+
+
+def _deal_end(r: DealEndRec, n: int) -> DealEnd:
+    return DealEnd(reason=r.reason, settlement=r.settlement, scores=r.scores, line=n)
+
+
+def _session_end(r: SessionEndRec, n: int) -> SessionEnd:
+    return SessionEnd(totals=r.totals, line=n)
+
+
+_Converter = Callable[[Any, int], Event]
+_CONVERT: Final[dict[type[Record], _Converter]] = {
+    SessionRec: _session,
+    DealRec: _deal,
+    ExchangeRec: _exchange,
+    VoidRec: _void,
+    DrawRec: _draw,
+    DiscardRec: _discard,
+    PongRec: _pong,
+    KongRec: _kong,
+    HuRec: _hu,
+    DealEndRec: _deal_end,
+    SessionEndRec: _session_end,
+}
+_TAG: Final[dict[type[Record], str]] = {cls: tag for tag, cls in RECORD_TYPES.items()}
+_PLAY_TYPES: Final = frozenset({"exchange", "void", "draw", "discard", "pong", "kong", "hu"})
+_DECODER: Final = msgspec.json.Decoder(AnyRecord)
+# msgspec raises these on bad text: malformed JSON, lone surrogates, absurd nesting.
+_DECODE_ERRORS: Final = (msgspec.DecodeError, UnicodeError, RecursionError)
+
+
+# --- one line --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Line:
+    """What one line says: its event type if recognisable, the event if readable."""
+
+    kind: str | None
+    event: Event | None
+    findings: list[Finding]
+    extras: dict[str, Any] | None = None
+
+    @property
+    def error(self) -> Finding | None:
+        return next((f for f in self.findings if f.severity == "error"), None)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+def _show(value: Any, limit: int = 60) -> str:
+    try:
+        text = msgspec.json.encode(value).decode()
+    except (TypeError, ValueError, OverflowError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _seat_of(obj: dict[str, Any]) -> int | None:
+    seat = obj.get("seat")
+    return seat if type(seat) is int and 0 <= seat <= 3 else None
+
+
+_MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `\$(.*)`)?$")
+_AT = re.compile(r" - at `\$\.([^.\[`]+)(.*)`$")
+
+
+def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: int) -> str:
+    """Turn msgspec's terse message into plain words naming the field and what it must be."""
+    text = str(err)
+    missing = _MISSING.match(text)
+    if missing and not missing.group(2):
+        name = missing.group(1)
+        meaning = FIELD_MEANING.get(name)
+        hint = f" ({meaning})" if meaning else ""
+        return f"line {n}: the {kind} event has no '{name}' field{hint}"
+    at = _AT.search(text)
+    if at:
+        name, rest = at.group(1), at.group(2)
+        meaning = FIELD_MEANING.get(name)
+        if meaning:
+            where = f" (at {name}{rest})" if rest else ""
+            return f"line {n}: '{name}' must be {meaning}, got {_show(obj.get(name))}{where}"
+    return f"line {n}: the {kind} event is not valid: {text}"
+
+
+class _Parser:
+    """Decodes lines: a fast path for valid lines, a slow one that explains bad lines."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def finding(
+        self,
+        code: str,
+        n: int,
+        message: str,
+        seat: int | None = None,
+        *,
+        warning: bool = False,
+        extra: dict[str, Any] | None = None,
+    ) -> Finding:
+        return Finding(
+            code=code,
+            line=n,
+            seat=seat,
+            message=message,
+            severity="warning" if warning else "error",
+            file=self.name,
+            extra=extra or {},
+        )
+
+    def parse(self, n: int, text: str) -> _Line:
+        try:
+            rec = _DECODER.decode(text)
+        except _DECODE_ERRORS:
+            return self._slow(n, text)
+        return self._convert(rec, n, None, [])
+
+    def _convert(self, rec: Record, n: int, extras: dict[str, Any] | None, found: list[Finding]) -> _Line:
+        cls = type(rec)
+        kind = _TAG[cls]
+        try:
+            event = _CONVERT[cls](rec, n)
+        except _BadTile as bad:
+            seat = getattr(rec, "seat", None)
+            found.append(self.finding("bad_tile", n, f"line {n}: {bad}", seat))
+            return _Line(kind, None, found, extras)
+        return _Line(kind, event, found, extras)
+
+    def _slow(self, n: int, text: str) -> _Line:
+        try:
+            obj = msgspec.json.decode(text)
+        except _DECODE_ERRORS as err:
+            return _Line(None, None, [self.finding("bad_record", n, f"line {n}: not valid JSON ({err})")])
+        if not isinstance(obj, dict):
+            message = f"line {n}: expected a JSON object {{...}}, got {_json_kind(obj)}"
+            return _Line(None, None, [self.finding("bad_record", n, message)])
+        seat = _seat_of(obj)
+        if "type" not in obj:
+            message = f"line {n}: the object has no 'type' field, so it is no event of the log format"
+            return _Line(None, None, [self.finding("bad_record", n, message, seat)])
+        kind = obj["type"]
+        if not isinstance(kind, str) or kind not in RECORD_TYPES:
+            message = f"line {n}: unknown event type {_show(kind)}; expected {FIELD_MEANING['type']}"
+            return _Line(None, None, [self.finding("bad_record", n, message, seat)])
+        known = KNOWN_FIELDS[kind]
+        found: list[Finding] = []
+        extras: dict[str, Any] | None = None
+        unknown = [key for key in obj if key not in known]
+        if unknown:
+            extras = {key: obj.pop(key) for key in unknown}
+            for key in unknown:
+                message = f"line {n}: unknown field '{key}' on a {kind} event; kept, but not checked"
+                extra = {"field": key, "value": extras[key]}
+                found.append(self.finding("unknown_field", n, message, seat, warning=True, extra=extra))
+        try:
+            rec = msgspec.convert(obj, RECORD_TYPES[kind])
+        except msgspec.ValidationError as err:
+            found.append(self.finding("bad_record", n, _explain(err, obj, kind, n), seat))
+            return _Line(kind, None, found, extras)
+        return self._convert(rec, n, extras, found)
+
+
+# --- grouping lines into sessions and deals --------------------------------------------
+
+
+class _Builder:
+    """Routes each line to its deal, its session or ``stray`` (see the module docstring)."""
+
+    def __init__(self, name: str) -> None:
+        self.parser = _Parser(name)
+        self.log = LogFile(path=name, sessions=[], stray=[], findings=[])
+        self.session: SessionLog | None = None  # open to new deals
+        self.deal: DealLog | None = None
+        self.deal_unknown: set[str] = set()  # unknown field names already reported in self.deal
+        self.sweep: Finding | None = None  # set while skipping the lines of an unreadable deal
+        self.sweep_reported = False  # the sweep's finding is in log.findings once, when first used
+        self.last_end: int | None = None  # line of the last deal_end, for stray messages
+        self.last_session_end: int | None = None
+
+    def feed(self, n: int, text: str) -> None:
+        if not text or text.isspace():
+            return
+        parsed = self.parser.parse(n, text)
+        kind = parsed.kind
+        deal = self.deal
+        if deal is not None and (kind is None or kind in _PLAY_TYPES):
+            deal.raw_lines.append((n, text))
+            deal.last_line = n
+            if parsed.event is not None:
+                deal.events.append(parsed.event)  # type: ignore[arg-type]
+            if parsed.findings:
+                self._deal_findings(deal, n, parsed)
+        elif kind == "deal":
+            self._open_deal(n, text, parsed)
+        elif kind == "deal_end":
+            self._end_deal(n, text, parsed)
+        elif kind == "session":
+            self._open_session(n, text, parsed)
+        elif kind == "session_end":
+            self._end_session(n, text, parsed)
+        else:
+            self._outside(n, text, parsed)
+
+    def bad_line(self, n: int, text: str, message: str) -> None:
+        """A line that could not even be decoded as text: a finding wherever it falls."""
+        parsed = _Line(None, None, [self.parser.finding("bad_record", n, f"line {n}: {message}")])
+        if self.deal is not None:
+            self.deal.raw_lines.append((n, text))
+            self.deal.last_line = n
+            self.deal.findings.extend(parsed.findings)
+        else:
+            self._outside(n, text, parsed)
+
+    def finish(self) -> LogFile:
+        self.deal = None
+        return self.log
+
+    # -- deals
+
+    def _deal_findings(self, deal: DealLog, n: int, parsed: _Line) -> None:
+        if parsed.extras:
+            deal.extras[n] = parsed.extras
+        for finding in parsed.findings:
+            if finding.code == "unknown_field":
+                name = finding.extra["field"]
+                if name in self.deal_unknown:
+                    continue
+                self.deal_unknown.add(name)
+            deal.findings.append(finding)
+
+    def _open_deal(self, n: int, text: str, parsed: _Line) -> None:
+        self.deal = None
+        self.sweep = None
+        event = parsed.event
+        if not isinstance(event, DealStart):
+            error = parsed.error
+            assert error is not None
+            message = (
+                f"line {n}: the deal opened here could not be read, so its lines up to the next "
+                "deal or session line are set aside with it"
+            )
+            self.sweep = self.parser.finding("bad_record", n, message)
+            self.sweep_reported = False
+            self._stray(n, text, error, parsed.findings)
+            return
+        if self.session is None:
+            if self.last_session_end is not None:
+                where = f"after the session_end at line {self.last_session_end}, before a new session line"
+            else:
+                where = "before any session line"
+            message = f"line {n}: deal {_show(event.deal_id)} comes {where}, so it has no players or rules"
+            self.log.findings.append(self.parser.finding("bad_record", n, message))
+            self.session = SessionLog(session=None, deals=[], end=None, findings=[])
+            self.log.sessions.append(self.session)
+        deal = DealLog(deal=event, events=[], end=None, findings=[], raw_lines=[(n, text)], last_line=n)
+        self.deal = deal
+        self.deal_unknown = set()
+        self.session.deals.append(deal)
+        if parsed.findings:
+            self._deal_findings(deal, n, parsed)
+
+    def _end_deal(self, n: int, text: str, parsed: _Line) -> None:
+        deal = self.deal
+        if deal is None:
+            self._outside(n, text, parsed)
+            if self.sweep is not None:
+                self.sweep = None
+                self.last_end = n
+            return
+        deal.raw_lines.append((n, text))
+        deal.last_line = n
+        if isinstance(parsed.event, DealEnd):
+            deal.end = parsed.event
+        if parsed.findings:
+            self._deal_findings(deal, n, parsed)
+        self.deal = None
+        self.last_end = n
+
+    # -- sessions
+
+    def _open_session(self, n: int, text: str, parsed: _Line) -> None:
+        self.deal = None
+        self.sweep = None
+        event = parsed.event if isinstance(parsed.event, SessionStart) else None
+        session = SessionLog(
+            session=event, deals=[], end=None, findings=list(parsed.findings), line=n, raw_lines=[(n, text)]
+        )
+        if parsed.extras:
+            session.extras[n] = parsed.extras
+        self.log.sessions.append(session)
+        self.session = session
+
+    def _end_session(self, n: int, text: str, parsed: _Line) -> None:
+        self.deal = None
+        self.sweep = None
+        session = self.session
+        if session is None or session.line is None:
+            message = f"line {n}: a session_end with no session line before it"
+            self._stray(n, text, self.parser.finding("bad_record", n, message), parsed.findings)
+            self.session = None
+            return
+        session.raw_lines.append((n, text))
+        session.findings.extend(parsed.findings)
+        if parsed.extras:
+            session.extras[n] = parsed.extras
+        if isinstance(parsed.event, SessionEnd):
+            session.end = parsed.event
+        self.session = None
+        self.last_session_end = n
+
+    # -- lines that belong to no deal
+
+    def _outside(self, n: int, text: str, parsed: _Line) -> None:
+        if self.sweep is not None:
+            self._stray(n, text, parsed.error or self.sweep, parsed.findings)
+            return
+        error = parsed.error
+        if parsed.kind is not None:
+            seat = getattr(parsed.event, "seat", None)
+            if self.last_end is not None:
+                context = f"the last deal ended at line {self.last_end}"
+            else:
+                context = "no deal has started yet"
+            message = f"line {n}: a {parsed.kind} event outside any deal ({context})"
+            error = self.parser.finding("bad_record", n, message, seat)
+        assert error is not None
+        self._stray(n, text, error, parsed.findings)
+
+    def _stray(self, n: int, text: str, reason: Finding, others: list[Finding]) -> None:
+        self.log.stray.append((n, text, reason))
+        if reason is self.sweep:
+            if not self.sweep_reported:
+                self.log.findings.append(reason)
+                self.sweep_reported = True
+        else:
+            self.log.findings.append(reason)
+        self.log.findings.extend(f for f in others if f is not reason)
+
+
+# --- entry points ----------------------------------------------------------------------
+
+_GZIP_MAGIC: Final = b"\x1f\x8b"
+_CHUNK: Final = 1 << 16  # gzip input per step
+
+
+def _salvage(good: bytes, piece: bytes) -> list[bytes]:
+    """The output of a failing gzip step up to the bad byte: redo it one byte at a time.
+
+    ``good`` is the member's input before the step (its output is already kept). Only
+    runs on corrupt data, so replaying the member is an acceptable cost.
+    """
+    inflater = zlib.decompressobj(wbits=31)
+    inflater.decompress(good)
+    out: list[bytes] = []
+    for start in range(len(piece)):
+        try:
+            out.append(inflater.decompress(piece[start : start + 1]))
+        except zlib.error:
+            break
+    return out
+
+
+def _gunzip(data: bytes) -> tuple[bytes, str | None]:
+    """Decompress every gzip member; on a break return what came before it and why."""
+    out: list[bytes] = []
+    while True:
+        inflater = zlib.decompressobj(wbits=31)
+        start = 0
+        while start < len(data) and not inflater.eof:
+            piece = data[start : start + _CHUNK]
+            try:
+                out.append(inflater.decompress(piece))
+            except zlib.error as err:
+                out.extend(_salvage(data[:start], piece))
+                return b"".join(out), f"the gzip data is corrupt ({err})"
+            start += _CHUNK
+        if not inflater.eof:
+            return b"".join(out), "the gzip data is cut off (truncated file)"
+        data = inflater.unused_data + data[start:]
+        if not data.strip(b"\x00"):
+            return b"".join(out), None
+        if not data.startswith(_GZIP_MAGIC):
+            return b"".join(out), "the gzip data is followed by bytes that are not gzip"
+
+
+def read_lines(lines: Iterable[str], name: str) -> LogFile:
+    """Read lines of text (one event each, with or without line endings)."""
+    builder = _Builder(name)
+    for n, line in enumerate(lines, 1):
+        if n == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        builder.feed(n, line.rstrip("\r\n"))
+    return builder.finish()
+
+
+def read_log_bytes(data: bytes, name: str) -> LogFile:
+    """Read a whole file's bytes (plain or gzip JSON Lines), e.g. an upload."""
+    problem: str | None = None
+    notes: list[Finding] = []
+    if data.startswith(_GZIP_MAGIC):
+        data, problem = _gunzip(data)
+    elif name.endswith(".gz"):
+        message = f"{name}: named .gz but is not gzip data; read as plain text"
+        notes.append(Finding("bad_record", None, None, message, severity="warning", file=name))
+    partial = b""
+    if problem is not None:  # the break may cut a line in two: keep only whole lines
+        cut = data.rfind(b"\n") + 1
+        data, partial = data[:cut], data[cut:]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        log = _read_mixed(data.split(b"\n"), name)
+    else:
+        log = read_lines(text.split("\n"), name)
+    log.findings[:0] = notes
+    if problem is not None:
+        count = data.count(b"\n")
+        lost = f"after line {count}" if count else "before the first line"
+        message = f"{name}: {problem}; it stops {lost}, the complete lines before that were read"
+        finding = Finding("bad_record", count + 1, None, message, file=name)
+        log.findings.append(finding)
+        if partial.strip():
+            log.stray.append((count + 1, partial.decode("utf-8", "replace").rstrip("\r"), finding))
+    return log
+
+
+def _read_mixed(pieces: list[bytes], name: str) -> LogFile:
+    """The slow route for data with lines that are not UTF-8: each such line is a finding."""
+    builder = _Builder(name)
+    for n, piece in enumerate(pieces, 1):
+        if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
+            piece = piece[3:]
+        try:
+            text = piece.decode("utf-8")
+        except UnicodeDecodeError as err:
+            raw = piece.decode("utf-8", "replace").rstrip("\r")
+            builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
+            continue
+        builder.feed(n, text.rstrip("\r"))
+    return builder.finish()
+
+
+def read_log(path: str | Path) -> LogFile:
+    """Read a ``.jsonl`` or ``.jsonl.gz`` file; a file that cannot be opened is a finding."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except OSError as err:
+        message = f"{name}: cannot read the file ({err.strerror or err})"
+        return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name)])
+    return read_log_bytes(data, name)

@@ -1,0 +1,170 @@
+"""The wire schema of log format v1 (spec/log-format.md) as msgspec Structs.
+
+msgspec checks types, ranges and enum values while it decodes, in C, so the reader's
+fast path is one ``decode`` per line. Tiles stay text here (compact strings or lists of
+names); ``ingest.reader`` turns them into tile ids with a cache. ``forbid_unknown_fields``
+makes a line with an unknown field fail the fast path, so the reader can report it
+(msgspec would otherwise drop it silently) and then decode the rest on a slow path.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, Literal
+
+import msgspec
+from msgspec import Meta
+
+Seat = Annotated[int, Meta(ge=0, le=3)]
+TileName = str
+TileList = str | list[str]  # "1123m456p" or ["1m", "1m", ...]
+Four = tuple[int, int, int, int]
+FourTileLists = tuple[TileList, TileList, TileList, TileList]
+NonEmpty = Annotated[str, Meta(min_length=1)]
+
+
+class Record(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field="type", gc=False):
+    """Fields every event may carry; ``t`` (a time) is accepted in any form and ignored.
+
+    Records are transient (decoded, converted, dropped) and hold no cycles, hence ``gc=False``.
+    """
+
+    t: Any = None
+
+
+class SessionRec(Record, tag="session"):
+    session_id: NonEmpty
+    players: tuple[str, str, str, str]
+    rules: str | dict[str, Any] | None = None
+    base: Annotated[int, Meta(ge=1)] = 1
+    club: str | None = None
+    table: str | None = None
+    started_at: str | None = None
+
+
+class DealRec(Record, tag="deal"):
+    deal_id: NonEmpty
+    dealer: Seat
+    hands: FourTileLists
+    wall: TileList | None = None
+    dice: list[int] | int | None = None
+
+
+class ExchangeRec(Record, tag="exchange"):
+    direction: Literal["clockwise", "counterclockwise", "across"]
+    tiles: FourTileLists
+
+
+class VoidRec(Record, tag="void"):
+    seat: Seat
+    suit: Literal["m", "p", "s"]
+
+
+class DrawRec(Record, tag="draw"):
+    seat: Seat
+    tile: TileName
+
+
+class DiscardRec(Record, tag="discard"):
+    seat: Seat
+    tile: TileName
+
+
+class PongRec(Record, tag="pong"):
+    seat: Seat
+    tile: TileName
+
+
+class KongRec(Record, tag="kong"):
+    seat: Seat
+    tile: TileName
+    kind: Literal["exposed", "added", "concealed"]
+    deltas: Four | None = None
+
+
+class HuRec(Record, tag="hu"):
+    seat: Seat
+    tile: TileName
+    from_: Seat | None = msgspec.field(name="from")
+    fan: Annotated[int, Meta(ge=0)] | None = None
+    patterns: list[str] | None = None
+    deltas: Four | None = None
+
+
+class DealEndRec(Record, tag="deal_end"):
+    reason: str
+    settlement: Four | None = None
+    scores: Four | None = None
+
+
+class SessionEndRec(Record, tag="session_end"):
+    totals: Four | None = None
+
+
+AnyRecord = (
+    SessionRec
+    | DealRec
+    | ExchangeRec
+    | VoidRec
+    | DrawRec
+    | DiscardRec
+    | PongRec
+    | KongRec
+    | HuRec
+    | DealEndRec
+    | SessionEndRec
+)
+
+RECORD_TYPES: Final[dict[str, type[Record]]] = {
+    "session": SessionRec,
+    "deal": DealRec,
+    "exchange": ExchangeRec,
+    "void": VoidRec,
+    "draw": DrawRec,
+    "discard": DiscardRec,
+    "pong": PongRec,
+    "kong": KongRec,
+    "hu": HuRec,
+    "deal_end": DealEndRec,
+    "session_end": SessionEndRec,
+}
+
+
+def _wire_names(cls: type[Record]) -> frozenset[str]:
+    info = msgspec.structs.fields(cls)
+    return frozenset({"type", *(f.encode_name for f in info)})
+
+
+KNOWN_FIELDS: Final[dict[str, frozenset[str]]] = {
+    name: _wire_names(cls) for name, cls in RECORD_TYPES.items()
+}
+
+# What each field must hold, in plain words, for findings ("'seat' must be ...").
+FIELD_MEANING: Final[dict[str, str]] = {
+    "type": "one of " + ", ".join(RECORD_TYPES),
+    "session_id": "a non-empty string",
+    "deal_id": "a non-empty string",
+    "players": "a list of 4 player names (strings)",
+    "rules": 'a preset name such as "standard", or an object of rule knobs',
+    "base": "a whole number of at least 1",
+    "club": "a string",
+    "table": "a string",
+    "started_at": "a string (ISO-8601 time)",
+    "dealer": "a seat number 0-3",
+    "hands": 'a list of 4 tile lists (compact "1123m456p" or lists of tile names)',
+    "wall": 'a tile list (compact "1123m456p" or a list of tile names)',
+    "dice": "a list of whole numbers",
+    "direction": "one of clockwise, counterclockwise, across",
+    "tiles": 'a list of 4 tile lists (compact "123m" or lists of tile names)',
+    "seat": "a seat number 0-3",
+    "suit": "one of m, p, s",
+    "tile": "a tile name such as '5p'",
+    "kind": "one of exposed, added, concealed",
+    "deltas": "a list of 4 whole numbers (one per seat)",
+    "from": "a seat number 0-3, or null for a self-draw",
+    "fan": "a whole number of at least 0",
+    "patterns": "a list of pattern ids (strings)",
+    "reason": "a string such as three_won or wall_exhausted",
+    "settlement": "a list of 4 whole numbers (one per seat)",
+    "scores": "a list of 4 whole numbers (one per seat)",
+    "totals": "a list of 4 whole numbers (one per seat)",
+}
