@@ -186,6 +186,7 @@ class Deal:
             for tile in hand:
                 self.hands[seat][tile] += 1
         seen = self._seen_counts()
+        self._out_of_wall = list(seen)  # tiles leave the wall only by draws
         if self.wall is not None:
             if len(self.wall) != WALL_SIZE:
                 raise IllegalEvent(
@@ -431,14 +432,14 @@ class Deal:
                     expected=tile_name(expected),
                     recorded=tile_name(event.tile),
                 )
-        seen = self._seen_counts()
-        if seen[event.tile] >= COPIES:
+        if self._out_of_wall[event.tile] >= COPIES:
             raise IllegalEvent(
                 "tile_count",
                 f"seat {seat} draws a fifth {tile_name(event.tile)}: all four are already out of the wall",
                 seat,
             )
         self.wall_left -= 1
+        self._out_of_wall[event.tile] += 1
         if replacement:
             self._back += 1
         else:
