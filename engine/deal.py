@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
-from engine.fan import FanResult, WinContext, score_win
+from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
 from engine.rules import Rules
 from engine.settlement import (
@@ -28,6 +28,7 @@ from engine.settlement import (
     no_ting_transfers,
     refund_transfers,
 )
+from engine.shapes import is_win_shape
 from engine.tiles import COPIES, NUM_KINDS, SUITS, suits_used, tile_name
 
 WALL_SIZE = 55
@@ -114,6 +115,13 @@ class _OpenTile:
     last_four: bool
     rob: bool
     winners: list[int] = field(default_factory=list)
+    context: WinContext = DISCARD_WIN  # how a win on it would count
+
+    def __post_init__(self) -> None:
+        if self.after_kong or self.rob or self.last_tile:
+            self.context = WinContext(
+                after_kong=self.after_kong, robbing_kong=self.rob, last_tile=self.last_tile
+            )
 
 
 def next_seat(seat: int, won: list[bool]) -> int | None:
@@ -289,11 +297,7 @@ class Deal:
         return not (self.rules.pass_rule_higher_fan_ok and fan > max(relevant))
 
     def _claim_context(self, open_tile: _OpenTile) -> WinContext:
-        return WinContext(
-            after_kong=open_tile.after_kong,
-            robbing_kong=open_tile.rob,
-            last_tile=open_tile.last_tile,
-        )
+        return open_tile.context
 
     def ready_fan(self, seat: int) -> int | None:
         """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
@@ -794,6 +798,8 @@ class Deal:
         """What the seat to act would score by declaring 自摸 now; ``None``: no legal win."""
         seat = self.current
         if self.phase is not Phase.ACT or (self._last_draw is None and not self._heavenly(seat)):
+            return None
+        if not is_win_shape(self.hands[seat]):
             return None
         return self._win_counts(seat, self.hands[seat], self._self_draw_context(seat))
 

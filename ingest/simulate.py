@@ -121,9 +121,12 @@ class _Recorder:
         self.events: list[PlayEvent] = []
         self._kongs_seen = 0
 
+    @property
+    def next_line(self) -> int:
+        """Events carry their index here as ``line``, so a kong can be found to patch."""
+        return len(self.events)
+
     def play(self, event: PlayEvent) -> None:
-        """``line`` is the event's index here, so a kong can be found again to patch."""
-        event = replace(event, line=len(self.events))
         self.deal.apply(event)
         self.events.append(event)
         self._patch_kongs()
@@ -168,12 +171,12 @@ def simulate_deal(
         given = tuple(bots[seat].exchange_tiles(deal.hands[seat]) for seat in range(4))
         directions: tuple[Direction, ...] = ("clockwise", "counterclockwise", "across")
         direction = rng.choice(directions)
-        rec.play(Exchange(direction, given))
+        rec.play(Exchange(direction, given, line=rec.next_line))
     dumps = [bots[seat].choose_dump(deal.hands[seat]) for seat in range(4)]
     if rules.void_declaration == "required":
         for step in range(4):
             seat = (dealer + step) % 4
-            rec.play(Void(seat, dumps[seat]))
+            rec.play(Void(seat, dumps[seat], line=rec.next_line))
     front = back = 0
     while not deal.is_over():
         phase = deal.phase
@@ -184,20 +187,20 @@ def simulate_deal(
             else:
                 tile = wall[front]
                 front += 1
-            rec.play(Draw(deal.current, tile))
+            rec.play(Draw(deal.current, tile, line=rec.next_line))
         elif phase is Phase.ACT:
             _act(deal, rec, bots[deal.current], rng)
         elif phase in (Phase.CLAIM, Phase.ROB):
             if not _claims(deal, rec, bots, rng):
                 open_tile = deal.open_tile
                 if open_tile is not None and open_tile[2] and not open_tile[3]:
-                    rec.play(Draw(deal.current, wall[len(wall) - 1 - back]))
+                    rec.play(Draw(deal.current, wall[len(wall) - 1 - back], line=rec.next_line))
                     back += 1
                 else:
                     drawer = deal.next_drawer()
                     if drawer is None:
                         break  # the wall is empty: the deal ends on its deal_end line
-                    rec.play(Draw(drawer, wall[front]))
+                    rec.play(Draw(drawer, wall[front], line=rec.next_line))
                     front += 1
         else:  # pragma: no cover - exchange/void phases are played above
             raise AssertionError(f"unexpected phase {phase}")
@@ -219,19 +222,19 @@ def _act(deal: Deal, rec: _Recorder, bot: _Bot, rng: random.Random) -> None:
     if option is not None:
         drawn = deal.last_draw
         tile = drawn if drawn is not None else next(t for t in range(NUM_KINDS) if hand[t])
-        rec.play_win(Hu(seat, tile, None))
+        rec.play_win(Hu(seat, tile, None, line=rec.next_line))
         return
     if deal.wall_left > 0 and rng.random() < bot.style.kong:
         for tile in range(NUM_KINDS):
             if hand[tile] == 4 and bot.wants_tile(tile):
-                rec.play(Kong(seat, tile, "concealed"))
+                rec.play(Kong(seat, tile, "concealed", line=rec.next_line))
                 return
         for tile in deal.pongs(seat):
             if hand[tile] >= 1:
-                rec.play(Kong(seat, tile, "added"))
+                rec.play(Kong(seat, tile, "added", line=rec.next_line))
                 return
     void_suit = deal.void[seat] if deal.rules.void_declaration == "required" else None
-    rec.play(Discard(seat, bot.discard(hand, void_suit)))
+    rec.play(Discard(seat, bot.discard(hand, void_suit), line=rec.next_line))
 
 
 def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random) -> bool:
@@ -255,7 +258,7 @@ def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random
             if not deal.rules.multiple_hu:
                 break
     for seat in winners:
-        rec.play_win(Hu(seat, tile, source))
+        rec.play_win(Hu(seat, tile, source, line=rec.next_line))
     if winners:
         return True
     if rob:
@@ -268,10 +271,10 @@ def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random
         if not bot.wants_tile(tile) or count < 2:
             continue
         if count == 3 and deal.wall_left > 0 and rng.random() < bot.style.kong:
-            rec.play(Kong(seat, tile, "exposed"))
+            rec.play(Kong(seat, tile, "exposed", line=rec.next_line))
             return True
         if rng.random() < bot.style.pong:
-            rec.play(Pong(seat, tile))
+            rec.play(Pong(seat, tile, line=rec.next_line))
             return True
     return False
 
