@@ -288,26 +288,37 @@ class ClubPlan:
     seed: int = 1
     start: date = date(2026, 6, 1)
     club: str = "sample-club"
+    days: int = 182  # the sessions are spread over this many days
+    tables: int = 3  # tables playing on one evening
 
 
 def simulate_club(plan: ClubPlan) -> Iterator[Event]:
-    """Sessions of four players drawn from the club, one evening every two or three days."""
+    """Sessions of four players drawn from the club, spread evenly over ``plan.days`` days,
+    up to ``plan.tables`` tables an evening, each evening's tables with different players."""
     rng = random.Random(plan.seed)
     rules = load_rules(plan.rules)
     names = [_player_name(index) for index in range(plan.players)]
     styles = {name: STYLES[index % len(STYLES)] for index, name in enumerate(names)}
-    day = plan.start
+    evening: list[str] = []
+    previous_day = None
+    table_no = 0
     for session_index in range(plan.sessions):
-        table = rng.sample(names, 4)
+        day = plan.start + timedelta(days=session_index * plan.days // plan.sessions)
+        if day != previous_day or len(evening) < 4 or table_no >= plan.tables:
+            evening = rng.sample(names, len(names))  # who is free tonight, in table order
+            previous_day = day
+            table_no = 0
+        table, evening = evening[:4], evening[4:]
+        table_no += 1
         when = datetime(day.year, day.month, day.day, 19, 30) + timedelta(minutes=rng.randint(0, 60))
-        session_id = f"{plan.club}-{day.isoformat()}-t{session_index % 3 + 1}-{session_index:05d}"
+        session_id = f"{plan.club}-{day.isoformat()}-{session_index:05d}"
         yield SessionStart(
             session_id,
             (table[0], table[1], table[2], table[3]),
             rules=plan.rules,
             base=1,
             club=plan.club,
-            table=f"t{session_index % 3 + 1}",
+            table=f"t{table_no}",
             started_at=when.isoformat(timespec="minutes"),
         )
         totals = [0, 0, 0, 0]
@@ -324,8 +335,6 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
             totals = [a + b for a, b in zip(totals, end.scores, strict=True)]
             dealer = deal.wins[0].seat if deal.wins else dealer  # 首胡者坐庄
         yield SessionEnd((totals[0], totals[1], totals[2], totals[3]))
-        if session_index % 3 == 2:
-            day += timedelta(days=rng.choice((2, 3, 4)))
 
 
 _GIVEN = ["Ann", "Bo", "Chen", "Du", "Eve", "Fang", "Gao", "Hui", "Ivy", "Jun", "Kai", "Li", "Mei", "Ning"]
