@@ -27,12 +27,27 @@ pytest: $(STAMP)
 
 test: lint typecheck pytest
 
-demo: $(STAMP)
-	$(BIN)/chuanma hand --rules standard '1112345678999m' '11122233399955m' '12345678999p 1111m' '1133446666m5588p'
-	$(BIN)/chuanma hand --rules chengdu '1133446666m5588p' '11224444557799m'
+# The embedded default: a club of 12 over six months, 20,000 deals (standard rules).
+DEMO_DIR := data/demo
+DEMO_LOG := $(DEMO_DIR)/club.jsonl.gz
+
+$(DEMO_LOG): | $(STAMP)
+	$(BIN)/chuanma simulate --out $@ --players 12 --sessions 500 --deals-per-session 40 \
+		--rules standard --seed 2026 --start 2026-05-01
+
+demo: $(STAMP) $(DEMO_LOG)
+	@echo "== validating $(DEMO_LOG) (every deal replayed and rechecked) =="
+	@$(BIN)/chuanma validate $(DEMO_LOG) > $(DEMO_DIR)/report.txt; \
+		status=$$?; tail -n 1 $(DEMO_DIR)/report.txt; \
+		echo "full report: $(DEMO_DIR)/report.txt (exit $$status: 0 all ok, 3 findings)"; \
+		grep -m 5 -A 2 '^FINDINGS' $(DEMO_DIR)/report.txt || true
+	@echo "== one deal, turn by turn: .venv/bin/chuanma replay $(DEMO_LOG) --deal <deal_id> =="
+	@echo "== a hand: =="
+	$(BIN)/chuanma hand '1112345678999m' '11122233399955m'
 
 bench: $(STAMP)
 	$(BIN)/python bench/waits.py
+	$(BIN)/python bench/replay.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO, Any
@@ -105,12 +106,14 @@ def write_log(events: Iterable[Event], path: str | Path) -> int:
     timestamp in the gzip header); returns the number of lines."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as raw:
+    partial = path.with_name(path.name + ".partial")
+    with open(partial, "wb") as raw:
         if path.name.endswith(".gz"):
             with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as zipped:
                 count = _write_lines(zipped, events)
         else:
             count = _write_lines(raw, events)
+    os.replace(partial, path)  # an interrupted run leaves no half file under the real name
     return count
 
 
