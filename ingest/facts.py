@@ -1,0 +1,712 @@
+"""Per-deal facts for the warehouse: one read file (or a piece of one) -> Arrow tables.
+
+This is the pure part of ``chuanma ingest``: it reads nothing from disk and writes
+nothing, so a Dask worker, the in-process path and the tests all run the same code and
+get the same rows. Every deal is replayed with ``keep_state=True`` because the per-seat
+facts (void suit, 花猪, ready at the wall's end, kongs by kind) live on the replayed
+:class:`engine.deal.Deal`, not in the report.
+
+Rows are built column-wise (lists per column, one ``pa.table`` at the end): converting
+per-row dicts is the slow way at millions of event rows. The schemas here are the
+warehouse's contract; ``analytics/README.md`` documents every column.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, Final
+
+import pyarrow as pa  # type: ignore[import-untyped]
+
+from engine.deal import Deal
+from engine.events import (
+    DealEnd,
+    DealStart,
+    Discard,
+    Draw,
+    Exchange,
+    Finding,
+    Hu,
+    Kong,
+    PlayEvent,
+    Pong,
+    Void,
+)
+from engine.replay import DealReport, FindingSink, replay_deal
+from engine.rules import Rules, RulesError
+from engine.tiles import SUITS, format_tiles, tile_name
+from ingest.reader import DealLog, LogFile, SessionLog
+from ingest.validate import session_rules
+
+NO_MONTH: Final = "none"  # partition of rows with no known date (stray lines, undated sessions)
+STATUSES: Final = ("ok", "findings", "invalid")
+#: engine win kinds -> the names players use
+WIN_KIND_ZH: Final[dict[str, str]] = {
+    "self_draw": "自摸",
+    "discard": "点炮",
+    "rob": "抢杠",
+    "kong_bloom": "杠上花",
+    "kong_discard": "杠上炮",
+}
+SETTLEMENT_REASONS: Final = frozenset({"flower_pig", "no_ting", "tax_refund"})
+KONG_REASONS: Final = frozenset({"kong_exposed", "kong_added", "kong_concealed"})
+
+_I8 = pa.int8()
+_I16 = pa.int16()
+_I32 = pa.int32()
+_I64 = pa.int64()
+_STR = pa.string()
+_BOOL = pa.bool_()
+_TS = pa.timestamp("s")
+_STRS = pa.list_(_STR)
+_I32S = pa.list_(_I32)
+
+SCHEMAS: Final[dict[str, pa.Schema]] = {
+    "sessions": pa.schema(
+        [
+            ("session_id", _STR),
+            ("month", _STR),
+            ("played_at", _TS),
+            ("club", _STR),
+            ("table", _STR),
+            ("rules", _STR),
+            ("base", _I32),
+            ("players", _STRS),
+            ("deals", _I32),
+            ("computed_totals", _I32S),
+            ("recorded_totals", _I32S),
+            ("findings", _I32),
+            ("file", _STR),
+            ("line", _I32),
+            ("source_sha256", _STR),
+        ]
+    ),
+    "deals": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("session_id", _STR),
+            ("played_at", _TS),
+            ("club", _STR),
+            ("table", _STR),
+            ("rules", _STR),
+            ("base", _I32),
+            ("dealer", _I8),
+            ("players", _STRS),
+            ("status", _STR),
+            ("end_reason", _STR),
+            ("recorded_end_reason", _STR),
+            ("events", _I32),
+            ("wins", _I8),
+            ("self_draws", _I8),
+            ("kongs", _I8),
+            ("still_in_at_end", _I8),
+            ("flower_pigs", _I8),
+            ("findings", _I32),
+            ("warnings", _I32),
+            ("finding_codes", _STRS),
+            ("scores", _I32S),
+            ("file", _STR),
+            ("line", _I32),
+            ("last_line", _I32),
+            ("content_sha256", _STR),
+            ("source_sha256", _STR),
+        ]
+    ),
+    "seats": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("session_id", _STR),
+            ("played_at", _TS),
+            ("club", _STR),
+            ("rules", _STR),
+            ("status", _STR),
+            ("seat", _I8),
+            ("player", _STR),
+            ("is_dealer", _BOOL),
+            ("void_suit", _STR),
+            ("won", _BOOL),
+            ("win_order", _I8),
+            ("win_turn", _I16),
+            ("win_kind", _STR),
+            ("win_kind_zh", _STR),
+            ("win_tile", _STR),
+            ("win_from_seat", _I8),
+            ("fan", _I16),
+            ("fan_uncapped", _I16),
+            ("capped", _BOOL),
+            ("base_pattern", _STR),
+            ("extras", _STRS),
+            ("roots", _I8),
+            ("win_points", _I32),
+            ("dealt_in", _I8),
+            ("deal_in_points", _I32),
+            ("kongs_exposed", _I8),
+            ("kongs_added", _I8),
+            ("kongs_concealed", _I8),
+            ("kongs_robbed", _I8),
+            ("kong_income", _I32),
+            ("kong_paid", _I32),
+            ("flower_pig", _BOOL),
+            ("ready_at_end", _BOOL),
+            ("ready_fan", _I16),
+            ("cha_jiao_paid", _I32),
+            ("cha_jiao_received", _I32),
+            ("no_ting_paid", _I32),
+            ("no_ting_received", _I32),
+            ("net", _I32),
+        ]
+    ),
+    "events": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("seq", _I32),
+            ("line", _I32),
+            ("type", _STR),
+            ("seat", _I8),
+            ("tile", _STR),
+            ("from_seat", _I8),
+            ("kind", _STR),
+            ("tiles", _STRS),
+            ("fan", _I16),
+            ("patterns", _STRS),
+            ("deltas", _I32S),
+            ("settlement", _I32S),
+        ]
+    ),
+    "ledger": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("seq", _I32),
+            ("line", _I32),
+            ("reason", _STR),
+            ("payer", _I8),
+            ("payee", _I8),
+            ("amount", _I32),
+            ("payer_player", _STR),
+            ("payee_player", _STR),
+        ]
+    ),
+    "findings": pa.schema(
+        [
+            ("scope", _STR),
+            ("deal_id", _STR),
+            ("session_id", _STR),
+            ("month", _STR),
+            ("file", _STR),
+            ("line", _I32),
+            ("code", _STR),
+            ("severity", _STR),
+            ("seat", _I8),
+            ("player", _STR),
+            ("message", _STR),
+            ("expected", _STR),
+            ("recorded", _STR),
+            ("rule", _STR),
+            ("extra", _STR),
+        ]
+    ),
+    "quarantine": pa.schema(
+        [
+            ("month", _STR),
+            ("reason", _STR),
+            ("detail", _STR),
+            ("deal_id", _STR),
+            ("session_id", _STR),
+            ("file", _STR),
+            ("source_sha256", _STR),
+            ("line", _I32),
+            ("raw", _STR),
+        ]
+    ),
+}
+TABLES: Final = tuple(SCHEMAS)
+
+
+class Columns:
+    """Column lists for one table; ``add`` takes a row in schema order."""
+
+    def __init__(self, schema: pa.Schema) -> None:
+        self.schema = schema
+        self.names = schema.names
+        self.data: list[list[Any]] = [[] for _ in self.names]
+
+    def add(self, *row: Any) -> None:
+        for column, value in zip(self.data, row, strict=True):
+            column.append(value)
+
+    def __len__(self) -> int:
+        return len(self.data[0])
+
+    def to_arrow(self) -> pa.Table:
+        arrays = [pa.array(col, type=f.type) for col, f in zip(self.data, self.schema, strict=True)]
+        return pa.Table.from_arrays(arrays, schema=self.schema)
+
+
+@dataclass
+class Facts:
+    """What one read file (or piece) gives: Arrow tables plus the counts of the summary.
+
+    ``deal_keys`` lists (deal_id, content_sha256, status, first line, last line) of every
+    deal read, in file order, so the writer can tell duplicates from conflicts without
+    opening the tables."""
+
+    tables: dict[str, pa.Table]
+    deal_keys: list[tuple[str, str, str, int, int]] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    session_id: str | None
+    month: str
+    played_at: datetime | None
+    club: str | None
+    table: str | None
+    rules: str
+    base: int
+    players: tuple[str | None, str | None, str | None, str | None]
+    key: str  # what a deal's content hash includes of its session
+
+
+def _json(value: Any) -> str | None:
+    if value is None:
+        return None
+    try:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        return json.dumps(repr(value))
+
+
+def parse_time(text: str | None) -> datetime | None:
+    """The session's ``started_at`` as a naive time (UTC when it carried an offset)."""
+    if not text:
+        return None
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if when.tzinfo is not None:
+        when = when.astimezone(UTC).replace(tzinfo=None)
+    return when.replace(microsecond=0)
+
+
+def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
+    start = session.session
+    played = parse_time(start.started_at) if start is not None else None
+    month = f"{played.year:04d}-{played.month:02d}" if played is not None else NO_MONTH
+    players: tuple[str | None, str | None, str | None, str | None] = (
+        (start.players[0], start.players[1], start.players[2], start.players[3])
+        if start is not None
+        else (None, None, None, None)
+    )
+    key = (
+        json.dumps(
+            [start.session_id, list(start.players), start.rules, start.base], ensure_ascii=False, default=str
+        )
+        if start is not None
+        else "null"
+    )
+    return SessionInfo(
+        session_id=start.session_id if start is not None else None,
+        month=month,
+        played_at=played,
+        club=start.club if start is not None else None,
+        table=start.table if start is not None else None,
+        rules=rules.name if rules is not None else "?",
+        base=start.base if start is not None else 1,
+        players=players,
+        key=key,
+    )
+
+
+def content_sha256(session_key: str, raw_lines: Sequence[tuple[int, str]]) -> str:
+    """A deal's identity for idempotence: its session's header and its lines' text (not
+    their numbers, so the same deal in another file is a duplicate, not a conflict)."""
+    digest = hashlib.sha256(session_key.encode())
+    for _, text in raw_lines:
+        digest.update(b"\n")
+        digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+class FactBuilder:
+    """Accumulates the rows of every table for one piece of a file."""
+
+    def __init__(self, file: str, source_sha256: str) -> None:
+        self.file = file
+        self.sha = source_sha256
+        self.cols = {name: Columns(schema) for name, schema in SCHEMAS.items()}
+        self.deal_keys: list[tuple[str, str, str, int, int]] = []
+        self.counts = {"read": 0, "ok": 0, "findings": 0, "invalid": 0, "stray_lines": 0}
+        # per table, the deal (index into deal_keys) each row belongs to; -1: no deal
+        self.owners: dict[str, list[int]] = {name: [] for name in SCHEMAS}
+
+    def _own(self, deal_no: int) -> None:
+        """Mark the rows added since the last call as ``deal_no``'s (-1: none)."""
+        for name, cols in self.cols.items():
+            owners = self.owners[name]
+            owners.extend([deal_no] * (len(cols) - len(owners)))
+
+    # ------------------------------------------------------------------ files
+    def add_log(self, log: LogFile) -> None:
+        """Validate and record every session and deal of a read file, then its stray lines."""
+        for finding in log.findings:
+            self._finding("file", finding, None, None, NO_MONTH, None)
+        for n, text, reason in log.stray:
+            self.cols["quarantine"].add(
+                NO_MONTH,
+                "stray",
+                f"{reason.code}: {reason.message}",
+                None,
+                None,
+                self.file,
+                self.sha,
+                n,
+                text,
+            )
+            self.counts["stray_lines"] += 1
+        for session in log.sessions:
+            self.add_session(session)
+
+    def add_session(self, session: SessionLog) -> None:
+        problems: list[Finding] = list(session.findings)
+        try:
+            rules: Rules | None = session_rules(session, None)
+        except RulesError as error:
+            rules = None
+            start = session.session
+            problems.append(
+                Finding(
+                    "bad_record",
+                    session.line,
+                    None,
+                    f"the session's rules cannot be used: {error}; its deals are not replayed",
+                    recorded=start.rules if start is not None else None,
+                    rule="rules",
+                    file=self.file,
+                )
+            )
+        info = _session_info(session, rules)
+        if session.session is None and session.raw_lines:
+            for n, text in session.raw_lines:
+                self.cols["quarantine"].add(
+                    info.month, "bad_session", "the session line cannot be read", None, None,
+                    self.file, self.sha, n, text,
+                )  # fmt: skip
+        totals = [0, 0, 0, 0]
+        for deal_log in session.deals:
+            scores = self.add_deal(deal_log, info, rules)
+            totals = [a + b for a, b in zip(totals, scores, strict=True)]
+        recorded = session.end.totals if session.end is not None else None
+        if recorded is not None and tuple(recorded) != tuple(totals):
+            problems.append(
+                Finding(
+                    "score_mismatch",
+                    session.end.line if session.end is not None else None,
+                    None,
+                    f"the session's totals are the sum of its deals' nets under {info.rules}: "
+                    f"{totals}; recorded {list(recorded)}",
+                    expected=totals,
+                    recorded=list(recorded),
+                    file=self.file,
+                )
+            )
+        for finding in problems:
+            self._finding("session", finding, None, info, info.month, None)
+        if session.session is not None:
+            self.cols["sessions"].add(
+                info.session_id, info.month, info.played_at, info.club, info.table, info.rules, info.base,
+                list(info.players), len(session.deals), totals,
+                list(recorded) if recorded is not None else None,
+                len(problems), self.file, session.line, self.sha,
+            )  # fmt: skip
+
+    # ------------------------------------------------------------------ deals
+    def add_deal(
+        self, deal_log: DealLog, info: SessionInfo, rules: Rules | None
+    ) -> tuple[int, int, int, int]:
+        """Replay one deal and add its rows; returns its computed net per seat."""
+        start = deal_log.deal
+        read_findings = [f if f.file == self.file else replace(f, file=self.file) for f in deal_log.findings]
+        self._own(-1)
+        deal_no = len(self.deal_keys)
+        try:
+            return self._add_deal(deal_log, info, rules, start, read_findings, deal_no)
+        finally:
+            self._own(deal_no)
+
+    def _add_deal(
+        self,
+        deal_log: DealLog,
+        info: SessionInfo,
+        rules: Rules | None,
+        start: DealStart,
+        read_findings: list[Finding],
+        deal_no: int,
+    ) -> tuple[int, int, int, int]:
+        if rules is None:
+            sink = FindingSink(file=self.file)
+            for finding in read_findings:
+                sink.add(finding)
+            report = DealReport(
+                start.deal_id, info.session_id, self.file, start.line, "?", sink.findings, sink.warnings,
+                (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), None, False,
+            )  # fmt: skip
+        else:
+            report = replay_deal(
+                start,
+                deal_log.events,
+                deal_log.end,
+                rules,
+                base=info.base,
+                sink=FindingSink(file=self.file),
+                session_id=info.session_id,
+                keep_state=True,
+                read_findings=read_findings,
+            )
+        status = "invalid" if not report.complete else report.status
+        self.counts["read"] += 1
+        self.counts[status] += 1
+        sha = content_sha256(info.key, deal_log.raw_lines)
+        self.deal_keys.append((start.deal_id, sha, status, start.line, deal_log.last_line))
+        deal = report.deal if report.complete else None
+        for finding in report.findings:
+            self._finding("deal", finding, start.deal_id, info, info.month, info.players)
+        for finding in report.warnings:
+            self._finding("deal", finding, start.deal_id, info, info.month, info.players)
+        still_in = pigs = self_draws = 0
+        if deal is not None:
+            still_in = len(deal.in_play) if deal.end_reason == "wall_exhausted" else 0
+            pigs = len(deal.pigs)
+            self_draws = sum(1 for w in deal.wins if w.kind in ("self_draw", "kong_bloom"))
+        scores = report.scores if deal is not None else (0, 0, 0, 0)
+        self.cols["deals"].add(
+            start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
+            info.base, start.dealer, list(info.players), status, report.end_reason,
+            deal_log.end.reason if deal_log.end is not None else None,
+            len(deal_log.events) + 1 + (deal_log.end is not None),
+            len(report.wins), self_draws, sum(1 for k in report.kongs if not k.robbed), still_in, pigs,
+            len(report.findings), len(report.warnings),
+            sorted({f.code for f in report.findings}), list(scores),
+            self.file, start.line, deal_log.last_line, sha, self.sha,
+        )  # fmt: skip
+        if deal is None:
+            first = report.findings[0] if report.findings else None
+            detail = f"{first.code}: {first.message}" if first is not None else "could not be replayed"
+            for n, text in deal_log.raw_lines:
+                self.cols["quarantine"].add(
+                    info.month,
+                    "invalid",
+                    detail,
+                    start.deal_id,
+                    info.session_id,
+                    self.file,
+                    self.sha,
+                    n,
+                    text,
+                )
+            return (0, 0, 0, 0)
+        self._seats(deal, report, info, status)
+        self._ledger(deal, start.deal_id, info)
+        self._events(start, deal_log.events, deal_log.end, info.month)
+        return scores
+
+    def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
+        deal_id = report.deal_id
+        wins = {w.seat: w for w in deal.wins}
+        fed = [0, 0, 0, 0]
+        fed_points = [0, 0, 0, 0]
+        for win in deal.wins:
+            if win.from_seat is not None:
+                fed[win.from_seat] += 1
+                fed_points[win.from_seat] += sum(t.amount for t in win.transfers if t.payer == win.from_seat)
+        kongs = [[0, 0, 0, 0] for _ in range(4)]  # exposed, added, concealed, robbed
+        kind_index = {"exposed": 0, "added": 1, "concealed": 2}
+        for kong in deal.kongs:
+            kongs[kong.seat][3 if kong.robbed else kind_index[kong.kind]] += 1
+        kong_in = [0, 0, 0, 0]
+        kong_out = [0, 0, 0, 0]
+        for t in deal.ledger:
+            if t.reason in KONG_REASONS:
+                kong_in[t.payee] += t.amount
+                kong_out[t.payer] += t.amount
+        settle_in = [0, 0, 0, 0]
+        settle_out = [0, 0, 0, 0]
+        ting_in = [0, 0, 0, 0]
+        ting_out = [0, 0, 0, 0]
+        for t in deal.settlement:
+            settle_in[t.payee] += t.amount
+            settle_out[t.payer] += t.amount
+            if t.reason == "no_ting":
+                ting_in[t.payee] += t.amount
+                ting_out[t.payer] += t.amount
+        cha_jiao = deal.end_reason == "wall_exhausted" and sum(not w for w in deal.won) >= 2
+        add = self.cols["seats"].add
+        for seat in range(4):
+            seat_win = wins.get(seat)
+            void = deal.void[seat]
+            ready: bool | None = None
+            ready_fan: int | None = None
+            if cha_jiao and not deal.won[seat]:
+                ready = seat in deal.ready_at_end
+                ready_fan = deal.ready_at_end.get(seat)
+            if seat_win is not None:
+                win = seat_win
+                result = win.result
+                add(
+                    deal_id, info.month, info.session_id, info.played_at, info.club, info.rules, status,
+                    seat, info.players[seat], seat == deal.dealer, SUITS[void] if void is not None else None,
+                    True, win.order, win.turn, win.kind, WIN_KIND_ZH.get(win.kind), tile_name(win.tile),
+                    win.from_seat, result.fan, result.uncapped, result.uncapped > result.fan, result.base,
+                    list(result.extras), result.extras.count("gen"),
+                    sum(t.amount for t in win.transfers if t.payee == seat),
+                    fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
+                    seat in deal.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
+                    ting_out[seat], ting_in[seat], report.scores[seat],
+                )  # fmt: skip
+            else:
+                add(
+                    deal_id, info.month, info.session_id, info.played_at, info.club, info.rules, status,
+                    seat, info.players[seat], seat == deal.dealer, SUITS[void] if void is not None else None,
+                    False, None, None, None, None, None, None, None, None, None, None, None, None, None,
+                    fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
+                    seat in deal.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
+                    ting_out[seat], ting_in[seat], report.scores[seat],
+                )  # fmt: skip
+
+    def _ledger(self, deal: Deal, deal_id: str, info: SessionInfo) -> None:
+        add = self.cols["ledger"].add
+        players = info.players
+        for seq, t in enumerate(deal.ledger):
+            add(deal_id, info.month, seq, t.line, t.reason, t.payer, t.payee, t.amount,
+                players[t.payer], players[t.payee])  # fmt: skip
+
+    def _events(self, start: DealStart, events: Iterable[PlayEvent], end: DealEnd | None, month: str) -> None:
+        c = self.cols["events"].data
+        (deal_ids, months, seqs, lines, types, seats, tiles, froms, kinds, lists, fans, patterns, deltas,
+         settlements) = c  # fmt: skip
+        deal_id = start.deal_id
+        seq = 0
+
+        def row(line: int, kind_: str, seat: int | None, tile: int | None) -> None:
+            deal_ids.append(deal_id)
+            months.append(month)
+            seqs.append(seq)
+            lines.append(line)
+            types.append(kind_)
+            seats.append(seat)
+            tiles.append(tile_name(tile) if tile is not None else None)
+
+        row(start.line, "deal", start.dealer, None)
+        hands = [format_tiles(hand) for hand in start.hands]
+        if start.wall is not None:
+            hands.append("".join(tile_name(t) for t in start.wall))  # drawing order kept
+        froms.append(None)
+        kinds.append(None)
+        lists.append(hands)
+        fans.append(None)
+        patterns.append(None)
+        deltas.append(list(start.dice) if start.dice is not None else None)
+        settlements.append(None)
+        for event in events:
+            seq += 1
+            if isinstance(event, Draw | Discard | Pong):
+                row(event.line, event.type, event.seat, event.tile)
+                froms.append(None)
+                kinds.append(None)
+                lists.append(None)
+                fans.append(None)
+                patterns.append(None)
+                deltas.append(None)
+            elif isinstance(event, Kong):
+                row(event.line, "kong", event.seat, event.tile)
+                froms.append(None)
+                kinds.append(event.kind)
+                lists.append(None)
+                fans.append(None)
+                patterns.append(None)
+                deltas.append(list(event.deltas) if event.deltas is not None else None)
+            elif isinstance(event, Hu):
+                row(event.line, "hu", event.seat, event.tile)
+                froms.append(event.from_seat)
+                kinds.append(None)
+                lists.append(None)
+                fans.append(event.fan)
+                patterns.append(list(event.patterns) if event.patterns is not None else None)
+                deltas.append(list(event.deltas) if event.deltas is not None else None)
+            elif isinstance(event, Void):
+                row(event.line, "void", event.seat, None)
+                froms.append(None)
+                kinds.append(SUITS[event.suit])
+                lists.append(None)
+                fans.append(None)
+                patterns.append(None)
+                deltas.append(None)
+            else:
+                assert isinstance(event, Exchange)
+                row(event.line, "exchange", None, None)
+                froms.append(None)
+                kinds.append(event.direction)
+                lists.append([format_tiles(given) for given in event.tiles])
+                fans.append(None)
+                patterns.append(None)
+                deltas.append(None)
+            settlements.append(None)
+        if end is not None:
+            seq += 1
+            row(end.line, "deal_end", None, None)
+            froms.append(None)
+            kinds.append(end.reason)
+            lists.append(None)
+            fans.append(None)
+            patterns.append(None)
+            deltas.append(list(end.scores) if end.scores is not None else None)
+            settlements.append(list(end.settlement) if end.settlement is not None else None)
+
+    # --------------------------------------------------------------- findings
+    def _finding(
+        self,
+        scope: str,
+        finding: Finding,
+        deal_id: str | None,
+        info: SessionInfo | None,
+        month: str,
+        players: Sequence[str | None] | None,
+    ) -> None:
+        seat = finding.seat if finding.seat is not None and 0 <= finding.seat <= 3 else None
+        player = players[seat] if players is not None and seat is not None else None
+        self.cols["findings"].add(
+            scope, deal_id, info.session_id if info is not None else None, month,
+            finding.file or self.file, finding.line, finding.code, finding.severity, seat, player,
+            finding.message, _json(finding.expected), _json(finding.recorded), finding.rule,
+            _json(finding.extra) if finding.extra else None,
+        )  # fmt: skip
+
+    def build(self) -> Facts:
+        """The Arrow tables, each with a ``_deal`` column (the row's index in ``deal_keys``,
+        -1 for rows of no deal) that the writer uses to drop duplicates, then removes."""
+        self._own(-1)
+        tables = {}
+        for name, cols in self.cols.items():
+            table = cols.to_arrow()
+            tables[name] = table.append_column("_deal", pa.array(self.owners[name], type=_I32))
+        return Facts(
+            tables=tables,
+            deal_keys=self.deal_keys,
+            counts=dict(self.counts),
+        )
+
+
+def facts_of_log(log: LogFile, source_sha256: str) -> Facts:
+    """All the rows of one read file (or piece of one)."""
+    builder = FactBuilder(log.path, source_sha256)
+    builder.add_log(log)
+    return builder.build()

@@ -1,0 +1,195 @@
+"""Validation spread over processes: files cut into chunks at session lines, each chunk
+read, replayed and turned into Arrow facts by :func:`validate_chunk`.
+
+The cut depends only on the data and ``target_lines``, never on the number of workers,
+so ``--workers 0`` (in process), a Dask ``LocalCluster`` and a remote Dask scheduler give
+the same chunks and therefore the same tables. A chunk is cut only before a line that
+parses as a ``session`` event, where the reader starts afresh anyway; a chunk keeps its
+line numbers by starting with as many empty lines as came before it (the reader skips
+empty lines but counts them). Damaged files (cut-off or corrupt gzip, bytes that are not
+UTF-8) are never cut: the reader sees them whole, as ``chuanma validate`` would.
+
+A remote scheduler's workers must have this package installed (``pip install chuanma``):
+chunks travel as data, so the workers need no access to the files.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import chain, repeat
+from typing import Any, Final, Protocol
+
+from ingest.facts import Facts, facts_of_log
+from ingest.reader import _GZIP_MAGIC, _gunzip, read_lines, read_log_bytes
+
+TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
+_SESSION_LINE = re.compile(r'"type"\s*:\s*"session"')
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A piece of one file: text cut at a session line, or a damaged file's bytes whole."""
+
+    index: int  # order over the whole run
+    file: str
+    sha256: str
+    text: str | None
+    data: bytes | None
+    line_offset: int  # lines of the file before this piece
+
+
+def _is_session_line(line: str) -> bool:
+    try:
+        obj = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(obj, dict) and obj.get("type") == "session"
+
+
+def _cut_points(text: str, target_lines: int) -> list[tuple[int, int]]:
+    """(character offset, line offset) of each piece's start after the first."""
+    points: list[tuple[int, int]] = []
+    last_pos = last_line = 0
+    for match in _SESSION_LINE.finditer(text):
+        start = text.rfind("\n", 0, match.start()) + 1
+        if start <= last_pos:
+            continue
+        lines = last_line + text.count("\n", last_pos, start)
+        if lines - last_line < target_lines:
+            continue
+        end = text.find("\n", start)
+        if not _is_session_line(text[start : end if end >= 0 else len(text)].rstrip("\r")):
+            continue
+        points.append((start, lines))
+        last_pos, last_line = start, lines
+    return points
+
+
+def plan_chunks(
+    name: str, sha256: str, data: bytes, first_index: int, target_lines: int = TARGET_LINES
+) -> list[Chunk]:
+    """Cut one file's bytes into chunks numbered from ``first_index``."""
+    raw = data
+    if data.startswith(_GZIP_MAGIC):
+        raw, problem = _gunzip(data)
+        if problem is not None:
+            return [Chunk(first_index, name, sha256, None, data, 0)]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return [Chunk(first_index, name, sha256, None, data, 0)]
+    if not data.startswith(_GZIP_MAGIC) and name.endswith(".gz"):
+        return [Chunk(first_index, name, sha256, None, data, 0)]  # the reader warns about the name
+    starts = [(0, 0), *_cut_points(text, target_lines)]
+    chunks = []
+    for number, (pos, line) in enumerate(starts):
+        end = starts[number + 1][0] if number + 1 < len(starts) else len(text)
+        chunks.append(Chunk(first_index + number, name, sha256, text[pos:end], None, line))
+    return chunks
+
+
+def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
+    """Read, replay and extract one chunk (runs on a worker; pure)."""
+    if chunk.data is not None:
+        log = read_log_bytes(chunk.data, chunk.file)
+    else:
+        assert chunk.text is not None
+        pieces = chunk.text.split("\n")
+        if pieces and pieces[-1] == "":
+            pieces.pop()
+        log = read_lines(chain(repeat("", chunk.line_offset), pieces), chunk.file)
+    return chunk.index, facts_of_log(log, chunk.sha256)
+
+
+class Runner(Protocol):
+    """Runs chunks somewhere and hands back their facts in chunk order."""
+
+    workers: int
+
+    def run(self, chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Facts]: ...
+
+
+class InProcess:
+    """``--workers 0``: this process, one chunk after another."""
+
+    workers = 0
+
+    def run(self, chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Facts]:
+        out = []
+        for chunk in chunks:
+            out.append(validate_chunk(chunk)[1])
+            done(1)
+        return out
+
+
+class DaskRunner:
+    """A Dask client: chunks are scattered to the workers, results gathered in order."""
+
+    def __init__(self, client: Any, workers: int) -> None:
+        self.client = client
+        self.workers = workers
+
+    def run(self, chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Facts]:
+        import distributed
+
+        as_completed: Any = distributed.as_completed
+        if not chunks:
+            return []
+        futures = []
+        for chunk in chunks:
+            data = self.client.scatter(chunk)
+            futures.append(self.client.submit(validate_chunk, data, pure=False))
+        results: dict[int, Facts] = {}
+        for future in as_completed(futures, loop=self.client.loop):
+            index, facts = future.result()
+            results[index] = facts
+            done(1)
+            future.release()
+        return [results[chunk.index] for chunk in chunks]
+
+
+def default_workers() -> int:
+    return os.cpu_count() or 1
+
+
+@contextmanager
+def runner(workers: int | None = None, scheduler: str | None = None) -> Iterator[Runner]:
+    """The runner for ``--workers N`` / ``--scheduler ADDR``; a LocalCluster it starts is
+    closed on the way out, so no worker process outlives the ingest."""
+    if scheduler is None and workers == 0:
+        yield InProcess()
+        return
+    import distributed
+
+    client_class: Any = distributed.Client
+    cluster_class: Any = distributed.LocalCluster
+    if scheduler is not None:
+        client = client_class(scheduler, set_as_default=False)
+        try:
+            count = len(client.scheduler_info().get("workers", {}))
+            yield DaskRunner(client, count)
+        finally:
+            client.close()
+        return
+    count = workers if workers is not None else default_workers()
+    cluster = cluster_class(
+        n_workers=count,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    )
+    try:
+        client = client_class(cluster, set_as_default=False)
+        try:
+            yield DaskRunner(client, count)
+        finally:
+            client.close()
+    finally:
+        cluster.close()

@@ -1,0 +1,503 @@
+"""The warehouse: Parquet batches, a catalog that lists them, and the one ingest that writes.
+
+Layout under the warehouse folder::
+
+    catalog.json                     the recorded batches; readers read only what it lists
+    ingest.lock                      held (flock) by the ingest that writes; holds its pid
+    staging/<batch>/...              a batch being written (removed by the next ingest)
+    batches/<batch>/<table>/month=YYYY-MM/part-0.parquet
+
+Why it survives ``kill -9`` at any moment: a batch is written whole into ``staging/``,
+renamed into ``batches/`` (one atomic rename), and only then added to the catalog, which
+is replaced atomically (temp file + ``os.replace``). A crash before the catalog write
+leaves an unlisted folder that no reader opens and the next ingest deletes. The lock is
+an ``flock``: the kernel drops it when its process dies, so a dead ingest's lock never
+blocks the next one.
+
+Nothing is dropped silently: every deal read is counted ``ok``, ``findings`` or
+``invalid``; an invalid deal is stored as a ``deals`` row and its raw lines go to
+``quarantine``; lines of no deal go to ``quarantine`` with the reader's reason; a
+``deal_id`` seen before with other content goes to ``quarantine`` as
+``conflicting_duplicate``; one seen with the same content is a counted duplicate.
+A file whose sha256 is in the catalog is skipped whole, which makes ingest idempotent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import socket
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Final
+
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+import pyarrow.dataset as ds  # type: ignore[import-untyped]
+import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+from ingest.facts import NO_MONTH, SCHEMAS, TABLES
+from ingest.parallel import TARGET_LINES, Chunk, Runner, plan_chunks, runner
+from ingest.reader import _GZIP_MAGIC, _gunzip
+from ingest.validate import find_logs
+
+DEFAULT_WAREHOUSE: Final = Path("data/warehouse")
+CATALOG: Final = "catalog.json"
+LOCK: Final = "ingest.lock"
+STAGING: Final = "staging"
+BATCHES: Final = "batches"
+FORMAT: Final = 1
+DEFAULT_BATCH_MB: Final = 256
+#: tables whose rows belong to one deal and go when the deal is a duplicate
+_DEAL_TABLES: Final = ("deals", "seats", "events", "ledger", "findings", "quarantine")
+
+
+class WarehouseError(RuntimeError):
+    """The warehouse cannot be used as asked (a usage error for the CLI)."""
+
+
+class WarehouseLocked(WarehouseError):
+    """Another ingest holds the warehouse's lock."""
+
+
+# ------------------------------------------------------------------------- catalog
+def read_catalog(root: str | Path) -> dict[str, Any]:
+    """The catalog, or an empty one for a warehouse that has none yet."""
+    path = Path(root) / CATALOG
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {"format": FORMAT, "batches": []}
+    catalog: dict[str, Any] = json.loads(text)
+    if catalog.get("format") != FORMAT:
+        raise WarehouseError(f"{path}: catalog format {catalog.get('format')!r}, expected {FORMAT}")
+    return catalog
+
+
+def catalog_version(catalog: dict[str, Any]) -> str:
+    """Changes whenever a batch is recorded: a cache key for readers."""
+    batches = catalog.get("batches", [])
+    return f"{len(batches)}:{batches[-1]['id']}" if batches else "0:empty"
+
+
+def table_files(root: str | Path, table: str, catalog: dict[str, Any] | None = None) -> list[str]:
+    """The Parquet files of one table in every recorded batch (what readers may open)."""
+    root = Path(root)
+    catalog = catalog if catalog is not None else read_catalog(root)
+    return [
+        str(root / BATCHES / batch["id"] / part)
+        for batch in catalog.get("batches", [])
+        for part in batch.get("parts", {}).get(table, [])
+    ]
+
+
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_catalog(root: Path, catalog: dict[str, Any]) -> None:
+    tmp = root / f"{CATALOG}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as out:
+        json.dump(catalog, out, ensure_ascii=False, indent=1)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, root / CATALOG)
+    _fsync_dir(root)
+
+
+# ------------------------------------------------------------------------- lock
+class IngestLock:
+    """One writer at a time: an exclusive ``flock`` on ``ingest.lock``, which also names
+    the holder's pid and start time for the message another ingest prints."""
+
+    def __init__(self, root: Path) -> None:
+        self.path = root / LOCK
+        self.fd: int | None = None
+
+    def __enter__(self) -> IngestLock:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = self._holder(fd)
+            os.close(fd)
+            raise WarehouseLocked(
+                f"another ingest is writing to {self.path.parent} ({holder}); "
+                "wait for it to finish, then run this one again"
+            ) from None
+        os.ftruncate(fd, 0)
+        info = {"pid": os.getpid(), "host": socket.gethostname(), "started": _now()}
+        os.write(fd, json.dumps(info).encode())
+        self.fd = fd
+        return self
+
+    @staticmethod
+    def _holder(fd: int) -> str:
+        try:
+            info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+        except ValueError:
+            return "holder unknown"
+        return f"pid {info.get('pid', '?')} on {info.get('host', '?')}, since {info.get('started', '?')}"
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.ftruncate(self.fd, 0)
+            fcntl.flock(self.fd, fcntl.LOCK_UN)
+            os.close(self.fd)
+            self.fd = None
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def cleanup(root: Path, catalog: dict[str, Any]) -> list[str]:
+    """Remove what a crashed ingest left: staging folders, batch folders the catalog does
+    not list, temporary catalogs. Only called while holding the lock."""
+    removed = []
+    staging = root / STAGING
+    if staging.is_dir():
+        for entry in staging.iterdir():
+            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+            removed.append(str(entry))
+    recorded = {batch["id"] for batch in catalog.get("batches", [])}
+    batches = root / BATCHES
+    if batches.is_dir():
+        for entry in batches.iterdir():
+            if entry.name not in recorded:
+                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+                removed.append(str(entry))
+    for entry in root.glob(f"{CATALOG}.tmp-*"):
+        entry.unlink(missing_ok=True)
+        removed.append(str(entry))
+    return removed
+
+
+# ------------------------------------------------------------------------- summary
+@dataclass
+class FileEntry:
+    file: str
+    sha256: str
+    bytes: int
+    status: str  # new, known (sha256 in the catalog), repeated (same bytes earlier in this run)
+    deals: int = 0
+    stray_lines: int = 0
+
+
+@dataclass
+class IngestSummary:
+    """What one ingest read and where each piece went (``chuanma ingest --json``)."""
+
+    warehouse: str
+    files: list[FileEntry] = field(default_factory=list)
+    read: int = 0
+    ok: int = 0
+    findings: int = 0
+    invalid: int = 0
+    stored: dict[str, int] = field(default_factory=lambda: {"ok": 0, "findings": 0, "invalid": 0})
+    duplicates: int = 0  # same deal_id, same content: already stored, skipped
+    conflicts: list[dict[str, Any]] = field(default_factory=list)  # same deal_id, other content
+    quarantine: dict[str, int] = field(default_factory=dict)  # lines by reason
+    rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TABLES, 0))
+    batches: list[str] = field(default_factory=list)
+    cleaned: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    workers: int = 0
+
+    @property
+    def all_ok(self) -> bool:
+        return self.read == self.ok and not self.conflicts and not self.quarantine
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.all_ok else 3
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "warehouse": self.warehouse,
+            "files": [vars(f) for f in self.files],
+            "deals": {
+                "read": self.read,
+                "ok": self.ok,
+                "findings": self.findings,
+                "invalid": self.invalid,
+                "stored": dict(self.stored),
+                "duplicates_skipped": self.duplicates,
+                "conflicting_duplicates": len(self.conflicts),
+            },
+            "where": {
+                "ok": "deals, seats, events, ledger",
+                "findings": "deals, seats, events, ledger; each finding in findings",
+                "invalid": "deals (status invalid) and findings; raw lines in quarantine (reason invalid)",
+                "duplicates_skipped": "already in the warehouse with the same content: not stored again",
+                "conflicting_duplicates": "quarantine (reason conflicting_duplicate), raw lines kept",
+                "stray_lines": "quarantine (reason stray), with the reader's reason",
+            },
+            "conflicts": self.conflicts,
+            "quarantine_lines": dict(sorted(self.quarantine.items())),
+            "rows": dict(self.rows),
+            "batches": self.batches,
+            "cleaned_up": self.cleaned,
+            "seconds": round(self.seconds, 3),
+            "deals_per_s": round(self.read / self.seconds, 1) if self.seconds > 0 else None,
+            "workers": self.workers,
+        }
+
+
+class Progress:
+    """What ingest reports while it runs; the CLI draws a bar from it. Default: silent."""
+
+    def add_total(self, chunks: int) -> None:
+        """More chunks are planned."""
+
+    def advance(self, chunks: int) -> None:
+        """Chunks are done."""
+
+    def note(self, text: str) -> None:
+        """A stage begins (reading, writing a batch, ...)."""
+
+
+# ------------------------------------------------------------------------- ingest
+@dataclass
+class _Pending:
+    """Files of the batch being built."""
+
+    entries: list[FileEntry] = field(default_factory=list)
+    data: dict[str, bytes] = field(default_factory=dict)  # file -> bytes, for quarantining conflicts
+    chunks: list[Chunk] = field(default_factory=list)
+    size: int = 0
+
+
+def _known(root: Path, catalog: dict[str, Any]) -> tuple[dict[str, str], set[str], set[str]]:
+    """deal_id -> content sha256, session ids, and file sha256s already recorded."""
+    deals: dict[str, str] = {}
+    files = table_files(root, "deals", catalog)
+    if files:
+        table = ds.dataset(files, format="parquet").to_table(columns=["deal_id", "content_sha256"])
+        deals = dict(zip(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist(), strict=True))
+    sessions: set[str] = set()
+    files = table_files(root, "sessions", catalog)
+    if files:
+        sessions = set(
+            ds.dataset(files, format="parquet").to_table(columns=["session_id"])["session_id"].to_pylist()
+        )
+    shas = {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
+    return deals, sessions, shas
+
+
+def ingest(
+    paths: Iterable[str | Path],
+    warehouse: str | Path = DEFAULT_WAREHOUSE,
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    batch_mb: float = DEFAULT_BATCH_MB,
+    target_lines: int = TARGET_LINES,
+    progress: Progress | None = None,
+) -> IngestSummary:
+    """Validate and store log files (see the module docstring); raises
+    :class:`WarehouseLocked` when another ingest runs and ``FileNotFoundError`` for a
+    path that does not exist."""
+    began = time.perf_counter()
+    progress = progress or Progress()
+    files = find_logs(paths)
+    root = Path(warehouse)
+    root.mkdir(parents=True, exist_ok=True)
+    summary = IngestSummary(warehouse=str(root))
+    with IngestLock(root):
+        catalog = read_catalog(root)
+        summary.cleaned = cleanup(root, catalog)
+        known_deals, known_sessions, known_shas = _known(root, catalog)
+        with runner(workers, scheduler) as run:
+            summary.workers = run.workers
+            pending = _Pending()
+            run_shas: set[str] = set()
+            index = 0
+            for path in files:
+                progress.note(f"reading {path}")
+                data = path.read_bytes()
+                sha = hashlib.sha256(data).hexdigest()
+                entry = FileEntry(str(path), sha, len(data), "new")
+                summary.files.append(entry)
+                if sha in known_shas or sha in run_shas:
+                    entry.status = "known" if sha in known_shas else "repeated"
+                    continue
+                run_shas.add(sha)
+                chunks = plan_chunks(str(path), sha, data, index, target_lines)
+                index += len(chunks)
+                progress.add_total(len(chunks))
+                pending.entries.append(entry)
+                pending.data[str(path)] = data
+                pending.chunks.extend(chunks)
+                pending.size += len(data)
+                if pending.size >= batch_mb * 1e6:
+                    _commit(root, catalog, run, pending, summary, known_deals, known_sessions, progress)
+                    pending = _Pending()
+            if pending.entries:
+                _commit(root, catalog, run, pending, summary, known_deals, known_sessions, progress)
+    summary.seconds = time.perf_counter() - began
+    return summary
+
+
+def _commit(
+    root: Path,
+    catalog: dict[str, Any],
+    run: Runner,
+    pending: _Pending,
+    summary: IngestSummary,
+    known_deals: dict[str, str],
+    known_sessions: set[str],
+    progress: Progress,
+) -> None:
+    """Validate the pending files, keep what is new, and record it as one batch."""
+    progress.note(f"validating {len(pending.entries)} file(s)")
+    results = run.run(pending.chunks, progress.advance)
+    entries = {entry.file: entry for entry in pending.entries}
+    kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
+    conflict_rows: list[tuple[Any, ...]] = []
+    for chunk, facts in zip(pending.chunks, results, strict=True):
+        entry = entries[chunk.file]
+        drop: list[int] = []
+        for number, (deal_id, sha, status, first, last) in enumerate(facts.deal_keys):
+            summary.read += 1
+            setattr(summary, status, getattr(summary, status) + 1)
+            entry.deals += 1
+            stored = known_deals.get(deal_id)
+            if stored is None:
+                known_deals[deal_id] = sha
+                summary.stored[status] += 1
+                continue
+            drop.append(number)
+            if stored == sha:
+                summary.duplicates += 1
+                continue
+            summary.conflicts.append(
+                {"deal_id": deal_id, "file": chunk.file, "line": first, "status": status}
+            )
+            for n, text in _source_lines(pending.data[chunk.file], first, last):
+                conflict_rows.append(
+                    (NO_MONTH, "conflicting_duplicate",
+                     f"deal_id {deal_id} is already stored with other content; this copy is kept here",
+                     deal_id, None, chunk.file, chunk.sha256, n, text)
+                )  # fmt: skip
+        entry.stray_lines += facts.counts.get("stray_lines", 0)
+        for name in TABLES:
+            table = facts.tables[name]
+            if name == "sessions":
+                ids = table["session_id"].to_pylist()
+                mask = [sid not in known_sessions for sid in ids]
+                known_sessions.update(ids)
+                table = table.filter(pa.array(mask, type=pa.bool_()))
+            elif drop and name in _DEAL_TABLES:
+                table = table.filter(pc.invert(pc.is_in(table["_deal"], pa.array(drop, type=pa.int32()))))
+            kept[name].append(table.drop_columns(["_deal"]))
+    if conflict_rows:
+        columns = list(zip(*conflict_rows, strict=True))
+        schema = SCHEMAS["quarantine"]
+        kept["quarantine"].append(
+            pa.Table.from_arrays(
+                [pa.array(col, type=f.type) for col, f in zip(columns, schema, strict=True)], schema=schema
+            )
+        )
+    tables = {
+        name: pa.concat_tables(parts) if parts else SCHEMAS[name].empty_table()
+        for name, parts in kept.items()
+    }
+    for reason, count in _count(tables["quarantine"]["reason"].to_pylist()).items():
+        summary.quarantine[reason] = summary.quarantine.get(reason, 0) + count
+    progress.note("writing batch")
+    batch = write_batch(root, catalog, tables, [vars(e) for e in pending.entries])
+    summary.batches.append(batch)
+    for name, table in tables.items():
+        summary.rows[name] += table.num_rows
+
+
+def _count(values: Sequence[Any]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for value in values:
+        out[str(value)] = out.get(str(value), 0) + 1
+    return out
+
+
+def _source_lines(data: bytes, first: int, last: int) -> Iterator[tuple[int, str]]:
+    """Lines ``first..last`` of a file's bytes, as the reader numbered them (blank lines
+    skipped); used only to quarantine a conflicting duplicate."""
+    if data.startswith(_GZIP_MAGIC):
+        data, _ = _gunzip(data)
+    text = data.decode("utf-8", "replace")
+    for n, line in enumerate(text.split("\n")[first - 1 : last], first):
+        line = line.rstrip("\r")
+        if n == 1 and line.startswith("\ufeff"):
+            line = line[1:]
+        if line and not line.isspace():
+            yield n, line
+
+
+def write_batch(
+    root: str | Path,
+    catalog: dict[str, Any],
+    tables: dict[str, pa.Table],
+    files: Sequence[dict[str, Any]],
+) -> str:
+    """Write tables as one batch: staging, rename into ``batches/``, then the catalog.
+
+    ``catalog`` is updated in place (the caller holds the lock). Also the way tests build
+    a hand-made warehouse from hand-written rows."""
+    root = Path(root)
+    batch_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{secrets.token_hex(4)}"
+    stage = root / STAGING / batch_id
+    stage.mkdir(parents=True)
+    parts: dict[str, list[str]] = {}
+    rows: dict[str, int] = {}
+    for name in TABLES:
+        table = tables.get(name)
+        if table is None or table.num_rows == 0:
+            continue
+        table = table.select(SCHEMAS[name].names).cast(SCHEMAS[name])
+        if table["month"].null_count:
+            month_col = pc.fill_null(table["month"], NO_MONTH)
+            table = table.set_column(table.schema.get_field_index("month"), "month", month_col)
+        rows[name] = table.num_rows
+        parts[name] = []
+        months = sorted(pc.unique(table["month"]).to_pylist())
+        for month in months:
+            label = month
+            part = table.filter(pc.equal(table["month"], month)) if len(months) > 1 else table
+            relative = f"{name}/month={label}/part-0.parquet"
+            target = stage / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            pq.write_table(part, target, compression="zstd", row_group_size=1 << 20)
+            with open(target, "rb") as handle:
+                os.fsync(handle.fileno())
+            parts[name].append(relative)
+    _fsync_dir(stage)
+    (root / BATCHES).mkdir(exist_ok=True)
+    os.rename(stage, root / BATCHES / batch_id)
+    _fsync_dir(root / BATCHES)
+    catalog.setdefault("batches", []).append(
+        {"id": batch_id, "created": _now(), "files": list(files), "rows": rows, "parts": parts}
+    )
+    catalog["format"] = FORMAT
+    _write_catalog(root, catalog)
+    return batch_id
+
+
+def open_for_write(root: str | Path) -> tuple[IngestLock, dict[str, Any]]:
+    """Lock a warehouse and read its catalog, for callers of :func:`write_batch`
+    (the hand-made test warehouses); use the lock as a context manager."""
+    path = Path(root)
+    path.mkdir(parents=True, exist_ok=True)
+    return IngestLock(path), read_catalog(path)
