@@ -1,0 +1,188 @@
+"""Statistics over the warehouse as DataFrames: one DuckDB connection per warehouse.
+
+The SQL lives in ``analytics/sql``: ``10_staging.sql`` (views over the Parquet files of
+the recorded batches), ``20_marts.sql`` (what the pages read), ``30_filters.sql`` (the
+shared filters as table macros) and ``queries/*.sql``, one file per question, which take
+bound parameters only (``$player``, ``$club``, ``$date_from``, ``$date_to``, ``$rules``,
+``$tablemates``). Nothing from a caller is ever formatted into SQL.
+
+The connection reads only what ``catalog.json`` lists, so a dashboard may read while an
+ingest writes; :meth:`Analytics.refresh` picks up batches recorded since (the dashboard
+calls it and keys its caches on :attr:`Analytics.version`).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+import pandas as pd  # type: ignore[import-untyped]
+
+from ingest.facts import SCHEMAS
+from ingest.warehouse import DEFAULT_WAREHOUSE, catalog_version, read_catalog, table_files
+
+SQL_DIR: Final = Path(__file__).parent / "sql"
+VIEW_FILES: Final = ("10_staging.sql", "20_marts.sql", "30_filters.sql")
+QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
+_PARAM = re.compile(r"\$([a-z_]+)")
+
+
+@cache
+def query_sql(name: str) -> str:
+    """The text of ``queries/<name>.sql``."""
+    if name not in QUERIES:
+        raise KeyError(f"no query {name!r}; known: {', '.join(QUERIES)}")
+    return (SQL_DIR / "queries" / f"{name}.sql").read_text(encoding="utf-8")
+
+
+@cache
+def _params_of(name: str) -> frozenset[str]:
+    return frozenset(_PARAM.findall(query_sql(name)))
+
+
+@dataclass(frozen=True)
+class Filters:
+    """Which deals a statistic covers; ``None`` (or no tablemates) means all."""
+
+    player: str | None = None
+    club: str | None = None
+    date_from: date | None = None
+    date_to: date | None = None
+    rules: str | None = None
+    tablemates: tuple[str, ...] = field(default_factory=tuple)
+
+    def params(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "club": self.club,
+            "date_from": self.date_from,
+            "date_to": self.date_to,
+            "rules": self.rules,
+            "tablemates": list(self.tablemates),
+        }
+
+
+class Analytics:
+    """The warehouse's views on one DuckDB connection; each query runs on its own cursor
+    so threads (Streamlit sessions) can share the object."""
+
+    def __init__(self, warehouse: str | Path = DEFAULT_WAREHOUSE, *, threads: int | None = None) -> None:
+        self.root = Path(warehouse)
+        self.con = duckdb.connect(":memory:")
+        if threads is not None:
+            self.con.execute("set threads = $n", {"n": threads})
+        self._lock = threading.Lock()
+        self.version = ""
+        self.refresh(force=True)
+
+    def refresh(self, *, force: bool = False) -> bool:
+        """Rebuild the views when the catalog has recorded batches since; True if it did."""
+        catalog = read_catalog(self.root)
+        version = catalog_version(catalog)
+        if version == self.version and not force:
+            return False
+        with self._lock:
+            for table, schema in SCHEMAS.items():
+                files = table_files(self.root, table, catalog)
+                self.con.execute(f"drop view if exists raw_{table}")  # names are ours, not a caller's
+                self.con.execute(f"drop table if exists raw_{table}")
+                if files:
+                    self.con.read_parquet(files).create_view(f"raw_{table}", replace=True)
+                else:
+                    self.con.from_arrow(schema.empty_table()).create(f"raw_{table}")
+            for name in VIEW_FILES:
+                self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
+            self.version = version
+        return True
+
+    def query(self, name: str, filters: Filters | None = None) -> pd.DataFrame:
+        """Run ``queries/<name>.sql`` with the filters bound as parameters."""
+        sql = query_sql(name)
+        wanted = _params_of(name)
+        values = (filters or Filters()).params()
+        params = {key: value for key, value in values.items() if key in wanted}
+        frame: pd.DataFrame = self.con.cursor().execute(sql, params).df()
+        return frame
+
+    def sql(self, text: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
+        """Any read-only SQL over the views (bound parameters only), e.g. for the tests."""
+        frame: pd.DataFrame = self.con.cursor().execute(text, params or {}).df()
+        return frame
+
+    # -- players
+    def player_stats(self, filters: Filters | None = None) -> pd.DataFrame:
+        """One row per player: deals, 胡牌率, 自摸率, 点炮率, fan, points, kongs, 花猪, 查叫..."""
+        return self.query("player_stats", filters)
+
+    def player_card(self, player: str, filters: Filters | None = None) -> dict[str, Any] | None:
+        """One player's row of :meth:`player_stats` as a dict, or None if it has no deals."""
+        base = filters or Filters()
+        frame = self.player_stats(
+            Filters(player, base.club, base.date_from, base.date_to, base.rules, base.tablemates)
+        )
+        if frame.empty:
+            return None
+        row: dict[str, Any] = frame.iloc[0].to_dict()
+        return row
+
+    def score_over_time(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("score_over_time", filters)
+
+    # -- fan
+    def fan_by_pattern(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("fan_by_pattern", filters)
+
+    def fan_by_total(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("fan_by_total", filters)
+
+    def fan_roots(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("fan_roots", filters)
+
+    def fan_summary(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("fan_summary", filters)
+
+    # -- between players
+    def head_to_head(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("head_to_head", filters)
+
+    def tablemates(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("tablemates", filters)
+
+    # -- audit
+    def findings_by_code(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("findings_by_code", filters)
+
+    def findings_by_session(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("findings_by_session", filters)
+
+    def findings_by_player(self, filters: Filters | None = None) -> pd.DataFrame:
+        return self.query("findings_by_player", filters)
+
+    def deal_status(self) -> pd.DataFrame:
+        return self.query("deal_status")
+
+    def close(self) -> None:
+        self.con.close()
+
+
+_OPEN: dict[Path, Analytics] = {}
+_OPEN_LOCK = threading.Lock()
+
+
+def connect(warehouse: str | Path = DEFAULT_WAREHOUSE) -> Analytics:
+    """The one :class:`Analytics` of a warehouse in this process, refreshed to the
+    catalog's latest batch."""
+    key = Path(warehouse).resolve()
+    with _OPEN_LOCK:
+        found = _OPEN.get(key)
+        if found is None:
+            found = _OPEN[key] = Analytics(key)
+        else:
+            found.refresh()
+        return found

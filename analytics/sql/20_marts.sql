@@ -1,0 +1,105 @@
+-- Marts: what the pages and the Python API read. Every statistic counts only deals
+-- replayed to their end (status ok or findings); invalid deals are in the audit only.
+
+-- one row per deal and seat, with the table's context for the filters
+create or replace view mart_seat_deals as
+select
+    s.deal_id,
+    s.session_id,
+    s.played_at,
+    s.played_date,
+    d.club,
+    d."table",
+    d.rules,
+    d.base,
+    d.players,
+    d.end_reason,
+    s.status,
+    s.seat,
+    s.player,
+    s.is_dealer,
+    s.void_suit,
+    s.won,
+    s.win_order,
+    s.win_turn,
+    s.win_kind,
+    s.win_kind_zh,
+    s.is_self_draw,
+    s.win_tile,
+    s.win_from_seat,
+    s.fan,
+    s.fan_uncapped,
+    s.capped,
+    s.base_pattern,
+    s.extras,
+    s.roots,
+    s.win_points,
+    s.dealt_in,
+    s.deal_in_points,
+    s.kongs_exposed,
+    s.kongs_added,
+    s.kongs_concealed,
+    s.kongs_robbed,
+    s.kongs_exposed + s.kongs_added + s.kongs_concealed as kongs,
+    s.kong_income,
+    s.kong_paid,
+    s.flower_pig,
+    s.ready_at_end,
+    s.ready_fan,
+    s.cha_jiao_paid,
+    s.cha_jiao_received,
+    s.no_ting_paid,
+    s.no_ting_received,
+    s.net
+from stg_seats as s
+join stg_deals as d using (deal_id)
+where d.is_complete and s.player is not null;
+
+-- one row per win
+create or replace view mart_wins as
+select * from mart_seat_deals where won;
+
+-- every transfer between two players, with the deal's context
+create or replace view mart_flows as
+select
+    l.deal_id,
+    d.session_id,
+    d.played_date,
+    d.club,
+    d.rules,
+    d.players,
+    l.seq,
+    l.line,
+    l.reason,
+    l.payer,
+    l.payee,
+    l.payer_player,
+    l.payee_player,
+    l.amount
+from stg_ledger as l
+join stg_deals as d using (deal_id)
+where d.is_complete and l.payer_player is not null and l.payee_player is not null;
+
+-- every finding, with the deal's context when it belongs to a deal
+create or replace view mart_findings as
+select
+    f.scope,
+    f.deal_id,
+    coalesce(f.session_id, d.session_id) as session_id,
+    d.played_date,
+    d.club,
+    d.rules,
+    d.players,
+    d.status as deal_status,
+    f.file,
+    f.line,
+    f.code,
+    f.severity,
+    f.seat,
+    f.player,
+    f.message,
+    f.expected,
+    f.recorded,
+    f.rule
+from stg_findings as f
+left join stg_deals as d on f.deal_id = d.deal_id;

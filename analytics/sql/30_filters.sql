@@ -1,0 +1,29 @@
+-- Filters as table macros, so every query applies them the same way: club, a date range
+-- (inclusive), rule set, and tablemates (deals where all of the listed players sat).
+-- A null argument (or an empty list of tablemates) filters nothing.
+
+create or replace macro seat_deals_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_seat_deals
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and list_has_all(players, p_mates);
+
+create or replace macro flows_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_flows
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and list_has_all(players, p_mates);
+
+create or replace macro findings_in(p_club, p_from, p_to, p_rules) as table
+select *
+from mart_findings
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules);

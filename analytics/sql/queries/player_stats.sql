@@ -1,0 +1,77 @@
+-- One row per player: the player table and the player card (rates are shares, 0..1).
+with picked as (
+    select *
+    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or player = $player
+),
+
+per_player as (
+    select
+        player,
+        count(*) as deals,
+        count(*) filter (where won) as wins,
+        count(*) filter (where is_self_draw) as self_draws,
+        cast(sum(dealt_in) as bigint) as deal_ins,
+        count(*) filter (where dealt_in > 0) as deal_in_deals,
+        cast(sum(fan) filter (where won) as bigint) as fan_total,
+        cast(sum(win_points) filter (where won) as bigint) as win_points_total,
+        cast(sum(deal_in_points) as bigint) as deal_in_points,
+        cast(sum(net) as bigint) as net,
+        cast(sum(kongs) as bigint) as kongs,
+        cast(sum(kongs_exposed) as bigint) as kongs_exposed,
+        cast(sum(kongs_added) as bigint) as kongs_added,
+        cast(sum(kongs_concealed) as bigint) as kongs_concealed,
+        cast(sum(kong_income) as bigint) as kong_income,
+        count(*) filter (where flower_pig) as flower_pigs,
+        count(ready_at_end) as wall_end_deals,
+        count(*) filter (where ready_at_end) as ready_at_end,
+        cast(sum(cha_jiao_paid) as bigint) as cha_jiao_paid,
+        cast(sum(cha_jiao_received) as bigint) as cha_jiao_received,
+        count(*) filter (where win_order = 1) as win_order_1,
+        count(*) filter (where win_order = 2) as win_order_2,
+        count(*) filter (where win_order = 3) as win_order_3,
+        avg(win_turn) filter (where won) as avg_win_turn,
+        max(win_points) as biggest_win,
+        arg_max(fan, win_points) as biggest_win_fan,
+        arg_max(deal_id, win_points) as biggest_win_deal
+    from picked
+    group by player
+)
+
+select
+    player,
+    deals,
+    wins,
+    wins / deals as win_rate,
+    self_draws,
+    case when wins > 0 then self_draws / wins end as self_draw_rate,
+    deal_ins,
+    deal_in_deals / deals as deal_in_rate,
+    case when wins > 0 then fan_total / wins end as avg_fan,
+    case when wins > 0 then win_points_total / wins end as avg_win_points,
+    case when deal_ins > 0 then deal_in_points / deal_ins end as avg_deal_in_loss,
+    net,
+    net / deals as net_per_deal,
+    kongs,
+    kongs / deals as kong_rate,
+    kongs_exposed,
+    kongs_added,
+    kongs_concealed,
+    kong_income,
+    kong_income / deals as kong_income_per_deal,
+    flower_pigs,
+    flower_pigs / deals as flower_pig_rate,
+    wall_end_deals,
+    ready_at_end,
+    case when wall_end_deals > 0 then ready_at_end / wall_end_deals end as ready_at_end_rate,
+    cha_jiao_paid,
+    cha_jiao_received,
+    win_order_1,
+    win_order_2,
+    win_order_3,
+    avg_win_turn,
+    biggest_win,
+    biggest_win_fan,
+    biggest_win_deal
+from per_player
+order by net desc, player;
