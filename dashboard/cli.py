@@ -252,6 +252,103 @@ def simulate(
     typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
 
 
+# --------------------------------------------------------------------- warehouse
+WarehouseOption = Annotated[
+    Path, typer.Option("--warehouse", help="Warehouse folder (Parquet batches + catalog.json).")
+]
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders of them.")],
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Dask LocalCluster worker processes (default: the machine's cores); 0: in process."),
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(help="Run on an existing Dask cluster, e.g. tcp://HOST:8786.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The summary as one JSON object on stdout.")] = False,
+    batch_mb: Annotated[
+        float, typer.Option(help="Close a batch after the file that brings it to this many MB (0: one per file).")
+    ] = 256,
+) -> None:
+    """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
+    lines of no deal and conflicting duplicates in quarantine; files already ingested
+    (same sha256) are skipped.
+
+    Exit 0 when every deal read is ok, 3 when any has findings, is invalid, conflicts or
+    left lines in quarantine, 2 for a usage error (bad path, warehouse locked)."""
+    from dashboard.text_views_warehouse import CliProgress, ingest_text
+    from ingest.warehouse import WarehouseError
+    from ingest.warehouse import ingest as run_ingest
+
+    if workers is not None and workers < 0:
+        raise fail("--workers must be 0 (in process) or more")
+    if workers is not None and scheduler is not None:
+        raise fail("give --workers or --scheduler, not both")
+    try:
+        with CliProgress(enabled=not as_json) as progress:
+            summary = run_ingest(
+                paths, warehouse, workers=workers, scheduler=scheduler, batch_mb=batch_mb, progress=progress
+            )
+    except (FileNotFoundError, WarehouseError) as error:
+        raise fail(str(error)) from None
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
+    else:
+        typer.echo(ingest_text(summary))
+    raise typer.Exit(summary.exit_code)
+
+
+@app.command()
+def stats(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    player: Annotated[str | None, typer.Option("--player", help="One player's card.")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="A JSON list, one object per player (all statistics).")
+    ] = False,
+    club: Annotated[str | None, typer.Option(help="Only this club's deals.")] = None,
+    date_from: Annotated[str | None, typer.Option("--from", help="First day, YYYY-MM-DD.")] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Last day, YYYY-MM-DD.")] = None,
+    rules: Annotated[str | None, typer.Option(help="Only deals under this rule set name.")] = None,
+    with_players: Annotated[
+        list[str] | None, typer.Option("--with", help="Only deals where this player sat too (repeatable).")
+    ] = None,
+) -> None:
+    """Player statistics from the warehouse: the player table, or one player's card.
+
+    Exit 0 with statistics, 2 when the warehouse or the player has none."""
+    from datetime import date
+
+    from analytics.queries import Analytics, Filters
+    from dashboard.text_views_warehouse import player_card_text, player_table_text, records_json
+    from ingest.warehouse import CATALOG
+
+    if not (warehouse / CATALOG).is_file():
+        raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+    try:
+        first = date.fromisoformat(date_from) if date_from else None
+        last = date.fromisoformat(date_to) if date_to else None
+    except ValueError as error:
+        raise fail(f"--from/--to: {error}") from None
+    filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
+    analytics = Analytics(warehouse)
+    try:
+        frame = analytics.player_stats(filters)
+    finally:
+        analytics.close()
+    if player is not None and frame.empty:
+        raise fail(f"no deals of player {player!r} in {warehouse}")
+    if as_json:
+        typer.echo(records_json(frame))
+    elif player is not None:
+        typer.echo(player_card_text(frame.iloc[0].to_dict()))
+    else:
+        typer.echo(player_table_text(frame))
+
+
 def main() -> None:
     app()
 
