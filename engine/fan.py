@@ -134,7 +134,7 @@ def hand_features(
         features.add("seven_pairs")
         if 4 in concealed:
             features.add("four_kind")
-    if context.first_turn:
+    if context.first_turn and meld_count == 0:  # 天胡/地胡: no pong or kong before (rules.md)
         features.add("heavenly" if context.dealer else "earthly")
     return features
 

@@ -192,6 +192,8 @@ def _load_frozen(items: str) -> Rules:
     if missing:
         raise RulesError(f"preset {preset!r} lacks knobs {sorted(missing)}")
     fan_values = {p: _check_fan(p, v) for p, v in {**fan, **fan_overrides}.items()}
+    if fan_values.get("pinghu") is None:
+        raise RulesError("fan of 'pinghu' cannot be 'none': pinghu applies to every win (rules.md section 4)")
     name = preset
     changed = {**overrides, **({"fan": fan_overrides} if fan_overrides else {})}
     if changed:
