@@ -2,7 +2,15 @@
 
 import pytest
 
-from engine.tiles import TileCountError, TileError, format_tiles, parse_tile, parse_tiles, tile_name, to_counts
+from engine.tiles import (
+    TileCountError,
+    TileError,
+    format_tiles,
+    parse_tile,
+    parse_tiles,
+    tile_name,
+    to_counts,
+)
 
 
 def test_ids_follow_suit_then_rank() -> None:
