@@ -47,15 +47,16 @@ class Style:
     chase_pure: float  # share of deals it dumps two suits to chase 清一色
     pass_small: float  # decline a 1-fan discard win early in the deal, hoping for more
     careless: float  # discard a random tile instead of a useless one
+    defense: float  # late in the deal, throw tiles the table has already shown (安全牌)
 
 
 STYLES: tuple[Style, ...] = (
-    Style("careful", pong=0.5, kong=0.8, chase_pure=0.05, pass_small=0.0, careless=0.02),
-    Style("aggressive", pong=0.9, kong=1.0, chase_pure=0.45, pass_small=0.3, careless=0.05),
-    Style("weak", pong=0.7, kong=0.6, chase_pure=0.1, pass_small=0.05, careless=0.45),
-    Style("balanced", pong=0.7, kong=0.9, chase_pure=0.15, pass_small=0.1, careless=0.1),
-    Style("patient", pong=0.3, kong=0.9, chase_pure=0.25, pass_small=0.4, careless=0.05),
-    Style("reckless", pong=0.95, kong=1.0, chase_pure=0.3, pass_small=0.0, careless=0.3),
+    Style("careful", pong=0.5, kong=0.8, chase_pure=0.05, pass_small=0.0, careless=0.02, defense=0.9),
+    Style("aggressive", pong=0.9, kong=1.0, chase_pure=0.45, pass_small=0.3, careless=0.05, defense=0.1),
+    Style("weak", pong=0.7, kong=0.6, chase_pure=0.1, pass_small=0.05, careless=0.45, defense=0.0),
+    Style("balanced", pong=0.7, kong=0.9, chase_pure=0.15, pass_small=0.1, careless=0.1, defense=0.4),
+    Style("patient", pong=0.3, kong=0.9, chase_pure=0.25, pass_small=0.4, careless=0.05, defense=0.6),
+    Style("reckless", pong=0.95, kong=1.0, chase_pure=0.3, pass_small=0.0, careless=0.3, defense=0.0),
 )
 
 
@@ -85,7 +86,7 @@ class _Bot:
     def wants_tile(self, tile: int) -> bool:
         return tile // 9 not in self.dump
 
-    def discard(self, hand: Sequence[int], void_suit: int | None) -> int:
+    def discard(self, hand: Sequence[int], void_suit: int | None, deal: Deal) -> int:
         held = [t for t in range(NUM_KINDS) if hand[t]]
         if void_suit is not None:
             void_tiles = [t for t in held if t // 9 == void_suit]
@@ -96,6 +97,14 @@ class _Bot:
             return max(dumped, key=lambda t: (_isolation(hand, t), t))
         if self.rng.random() < self.style.careless:
             return self.rng.choice(held)
+        if deal.wall_left < 32 and self.rng.random() < self.style.defense:
+            shown = [0] * NUM_KINDS
+            for seat in range(4):
+                for tile in deal.discards[seat]:
+                    shown[tile] += 1
+                for meld in deal.melds[seat]:
+                    shown[meld.tile] += 3
+            return max(held, key=lambda t: (shown[t] + hand[t] >= 3, _isolation(hand, t) + 4 * shown[t], t))
         return max(held, key=lambda t: (_isolation(hand, t), self.rng.random()))
 
 
@@ -234,7 +243,7 @@ def _act(deal: Deal, rec: _Recorder, bot: _Bot, rng: random.Random) -> None:
                 rec.play(Kong(seat, tile, "added", line=rec.next_line))
                 return
     void_suit = deal.void[seat] if deal.rules.void_declaration == "required" else None
-    rec.play(Discard(seat, bot.discard(hand, void_suit), line=rec.next_line))
+    rec.play(Discard(seat, bot.discard(hand, void_suit, deal), line=rec.next_line))
 
 
 def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random) -> bool:
