@@ -90,8 +90,7 @@ class Analytics:
         with self._lock:
             for table, schema in SCHEMAS.items():
                 files = table_files(self.root, table, catalog)
-                self.con.execute(f"drop view if exists raw_{table}")  # names are ours, not a caller's
-                self.con.execute(f"drop table if exists raw_{table}")
+                self._drop(f"raw_{table}")
                 if files:
                     self.con.read_parquet(files).create_view(f"raw_{table}", replace=True)
                 else:
@@ -100,6 +99,14 @@ class Analytics:
                 self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
             self.version = version
         return True
+
+    def _drop(self, name: str) -> None:
+        """Drop the view or table ``name`` (one of ours, never a caller's text)."""
+        found = self.con.execute(
+            "select table_type from information_schema.tables where table_name = $name", {"name": name}
+        ).fetchone()
+        if found is not None:
+            self.con.execute(f"drop {'view' if found[0] == 'VIEW' else 'table'} {name}")
 
     def query(self, name: str, filters: Filters | None = None) -> pd.DataFrame:
         """Run ``queries/<name>.sql`` with the filters bound as parameters."""

@@ -1,0 +1,261 @@
+"""The warehouse writer: every deal stored with its status, nothing dropped silently,
+idempotence, conflicting duplicates, damaged files, the lock, crash leftovers, and the
+same tables in process and on a Dask LocalCluster."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import zlib
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pyarrow.compute as pc  # type: ignore[import-untyped]
+import pytest
+from test_warehouse_data import read_table, sample_logs, sorted_rows
+
+from analytics.queries import Analytics
+from ingest.facts import TABLES
+from ingest.reader import read_log
+from ingest.validate import validate_paths
+from ingest.warehouse import (
+    BATCHES,
+    CATALOG,
+    STAGING,
+    IngestLock,
+    WarehouseLocked,
+    ingest,
+    read_catalog,
+    table_files,
+)
+
+SORT_KEYS: dict[str, list[str]] = {
+    "sessions": ["session_id"],
+    "deals": ["deal_id"],
+    "seats": ["deal_id", "seat"],
+    "events": ["deal_id", "seq"],
+    "ledger": ["deal_id", "seq"],
+    "findings": ["file", "line", "code", "deal_id", "message"],
+    "quarantine": ["file", "line", "reason", "raw"],
+}
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    return sample_logs(tmp_path_factory.mktemp("logs"))
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory, logs: list[Path]) -> tuple[Path, dict[str, Any]]:
+    """The sample logs ingested once in process, in small chunks (several per file)."""
+    warehouse = tmp_path_factory.mktemp("wh") / "warehouse"
+    summary = ingest(logs, warehouse, workers=0, target_lines=2000)
+    return warehouse, summary.to_json()
+
+
+def snapshot(warehouse: Path) -> dict[str, list[dict[str, Any]]]:
+    return {name: sorted_rows(read_table(warehouse, name), SORT_KEYS[name]) for name in TABLES}
+
+
+def test_every_deal_is_stored_with_its_status(logs: list[Path], stored: tuple[Path, dict[str, Any]]) -> None:
+    warehouse, summary = stored
+    report = validate_paths(logs)
+    statuses = Counter("invalid" if not d.complete else d.status for d in report.deals)
+    deals = summary["deals"]
+    assert deals["read"] == len(report.deals) == deals["ok"] + deals["findings"] + deals["invalid"]
+    assert {k: deals[k] for k in ("ok", "findings", "invalid")} == {
+        s: statuses[s] for s in ("ok", "findings", "invalid")
+    }
+    table = read_table(warehouse, "deals")
+    assert table.num_rows == deals["read"]
+    assert Counter(table["status"].to_pylist()) == +statuses
+    computed = {d.deal_id: list(d.scores) for d in report.deals}
+    assert dict(zip(table["deal_id"].to_pylist(), table["scores"].to_pylist(), strict=True)) == computed
+    complete = sum(1 for d in report.deals if d.complete)
+    seats = read_table(warehouse, "seats")
+    assert seats.num_rows == 4 * complete
+
+
+def test_seat_facts_agree_with_the_ledger_and_the_events(stored: tuple[Path, dict[str, Any]]) -> None:
+    warehouse, _ = stored
+    analytics = Analytics(warehouse)
+    mismatched = analytics.sql(
+        """
+        with paid as (
+            select deal_id, seat, sum(amount) as net from (
+                select deal_id, payee as seat, amount from stg_ledger
+                union all select deal_id, payer as seat, -amount from stg_ledger
+            ) group by deal_id, seat
+        )
+        select s.deal_id, s.seat, s.net, p.net as ledger_net
+        from stg_seats as s left join paid as p using (deal_id, seat)
+        where coalesce(p.net, 0) <> s.net
+        """
+    )
+    assert mismatched.empty
+    wins = analytics.sql(
+        """
+        select count(*) as n from stg_seats as s
+        where s.won and not exists (
+            select 1 from stg_events as e
+            where e.deal_id = s.deal_id and e.type = 'hu' and e.seat = s.seat and e.tile = s.win_tile
+        )
+        """
+    )
+    assert wins["n"][0] == 0
+    lines = analytics.sql("select count(*) as n, count(distinct deal_id) as deals from stg_events")
+    assert lines["deals"][0] == analytics.sql("select count(*) as n from stg_deals where is_complete")["n"][0]
+    analytics.close()
+
+
+def test_tables_are_partitioned_by_month_and_compressed(stored: tuple[Path, dict[str, Any]]) -> None:
+    warehouse, _ = stored
+    catalog = read_catalog(warehouse)
+    for batch in catalog["batches"]:
+        for table, parts in batch["parts"].items():
+            for part in parts:
+                folder = Path(part).parent.name
+                assert folder.startswith("month=") and (
+                    folder == "month=none" or len(folder) == len("month=2026-06")
+                )
+                assert Path(part).parts[0] == table
+    import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+    meta = pq.ParquetFile(table_files(warehouse, "events")[0]).metadata
+    assert meta.row_group(0).column(0).compression == "ZSTD"
+
+
+def test_ingest_again_changes_nothing(
+    tmp_path: Path, logs: list[Path], stored: tuple[Path, dict[str, Any]]
+) -> None:
+    warehouse = tmp_path / "warehouse"
+    shutil.copytree(stored[0], warehouse)
+    before = snapshot(warehouse)
+    catalog = (warehouse / CATALOG).read_text()
+    again = ingest(logs, warehouse, workers=0)
+    assert [f.status for f in again.files] == ["known"] * len(logs)
+    assert again.read == 0 and again.batches == [] and again.exit_code == 0
+    assert (warehouse / CATALOG).read_text() == catalog
+    # the same deals in a file with other bytes (a re-export): duplicates, skipped
+    copy = tmp_path / "re-export.jsonl"
+    copy.write_text(_text(logs[0]) + "\n", encoding="utf-8")
+    third = ingest([copy, copy], warehouse, workers=0)
+    assert [f.status for f in third.files] == ["new", "repeated"]
+    assert third.duplicates == third.read > 0 and third.conflicts == []
+    assert snapshot(warehouse) == before
+
+
+def _text(path: Path) -> str:
+    data = path.read_bytes()
+    return (gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data).decode()
+
+
+def test_conflicting_duplicate_goes_to_quarantine(tmp_path: Path, logs: list[Path]) -> None:
+    warehouse = tmp_path / "warehouse"
+    ingest([logs[0]], warehouse, workers=0)
+    lines = _text(logs[0]).splitlines()
+    first_deal = next(n for n, line in enumerate(lines) if json.loads(line)["type"] == "deal")
+    event = json.loads(lines[first_deal])
+    deal_id = event["deal_id"]
+    event["dice"] = [6, 6, 6]  # same deal_id, other content
+    lines[first_deal] = json.dumps(event)
+    changed = tmp_path / "changed.jsonl"
+    changed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    summary = ingest([changed], warehouse, workers=0)
+    assert [c["deal_id"] for c in summary.conflicts] == [deal_id]
+    assert summary.exit_code == 3
+    assert summary.duplicates == summary.read - 1
+    quarantine = read_table(warehouse, "quarantine")
+    rows = quarantine.filter(pc.equal(quarantine["reason"], "conflicting_duplicate")).to_pylist()
+    assert rows and {r["deal_id"] for r in rows} == {deal_id}
+    assert rows[0]["line"] == first_deal + 1 and json.loads(rows[0]["raw"])["dice"] == [6, 6, 6]
+    end = next(n for n in range(first_deal, len(lines)) if json.loads(lines[n])["type"] == "deal_end")
+    assert [r["line"] for r in rows] == list(range(first_deal + 1, end + 2))
+    deals = read_table(warehouse, "deals")
+    stored = deals.filter(pc.equal(deals["deal_id"], deal_id))
+    assert stored.num_rows == 1 and stored["file"][0].as_py() == str(logs[0])  # the first copy stays
+
+
+def test_truncated_gzip_and_garbage_lose_nothing(tmp_path: Path, logs: list[Path]) -> None:
+    text = _text(logs[0])
+    lines = text.splitlines(keepends=True)
+    third_deal = [n for n, line in enumerate(lines) if '"type":"deal"' in line][2]
+    cut = sum(len(line) for line in lines[: third_deal + 10]) + 15  # inside a deal, inside a line
+    packer = zlib.compressobj(wbits=31)
+    head = packer.compress(text[:cut].encode()) + packer.flush(zlib.Z_SYNC_FLUSH)
+    whole = head + packer.compress(text[cut:].encode()) + packer.flush()
+    assert gzip.decompress(whole).decode() == text
+    truncated = tmp_path / "cut.jsonl.gz"
+    truncated.write_bytes(head)  # a download that stopped: the rest of the stream is missing
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_bytes(
+        b'\x00\xffnot a log\n{"type": "nothing"}\n[1, 2]\n\n' + os.urandom(200).replace(b"\n", b" ")
+    )
+    warehouse = tmp_path / "warehouse"
+    summary = ingest([truncated, garbage], warehouse, workers=0)
+    assert summary.exit_code == 3
+    read = read_log(truncated)
+    assert summary.read == sum(len(s.deals) for s in read.sessions) == 3
+    assert summary.invalid == 1  # the deal the cut runs through has no end
+    quarantine = read_table(warehouse, "quarantine")
+    by_file = Counter(zip(quarantine["file"].to_pylist(), quarantine["reason"].to_pylist(), strict=True))
+    assert by_file[(str(garbage), "stray")] == 4  # every non-blank line of the garbage file
+    assert by_file[(str(truncated), "stray")] == len(read.stray) == 1  # the cut-off line
+    assert by_file[(str(truncated), "invalid")] == 10  # the third deal's complete lines
+    invalid = read_table(warehouse, "deals").filter(
+        pc.equal(read_table(warehouse, "deals")["status"], "invalid")
+    )
+    kept = quarantine.filter(pc.equal(quarantine["reason"], "invalid"))
+    assert set(kept["deal_id"].to_pylist()) == set(invalid["deal_id"].to_pylist())
+    findings = read_table(warehouse, "findings")
+    assert any("gzip" in m for m in findings["message"].to_pylist())
+
+
+def test_lock_refuses_a_second_ingest_with_a_clear_message(tmp_path: Path, logs: list[Path]) -> None:
+    warehouse = tmp_path / "warehouse"
+    warehouse.mkdir()
+    with IngestLock(warehouse), pytest.raises(WarehouseLocked, match=rf"pid {os.getpid()}.*wait for it"):
+        ingest(logs[:1], warehouse, workers=0)
+    # released: the next ingest runs (a dead holder's flock is released by the kernel)
+    assert ingest(logs[:1], warehouse, workers=0).read > 0
+
+
+def test_crash_leftovers_are_invisible_then_cleaned(
+    tmp_path: Path, logs: list[Path], stored: tuple[Path, dict[str, Any]]
+) -> None:
+    warehouse = tmp_path / "warehouse"
+    shutil.copytree(stored[0], warehouse)
+    before = snapshot(warehouse)
+    # what a kill -9 leaves: a half-written staging batch, a renamed but unrecorded batch,
+    # a temporary catalog
+    (warehouse / STAGING / "half" / "deals").mkdir(parents=True)
+    (warehouse / STAGING / "half" / "deals" / "part-0.parquet").write_bytes(b"PAR1 cut off")
+    recorded = read_catalog(warehouse)["batches"][0]["id"]
+    shutil.copytree(warehouse / BATCHES / recorded, warehouse / BATCHES / "unrecorded")
+    (warehouse / f"{CATALOG}.tmp-1234").write_text("{")
+    assert snapshot(warehouse) == before  # readers see only recorded batches
+    analytics = Analytics(warehouse)
+    assert analytics.sql("select count(*) as n from stg_deals")["n"][0] == stored[1]["deals"]["read"]
+    analytics.close()
+    summary = ingest(logs, warehouse, workers=0)
+    assert sorted(Path(p).name for p in summary.cleaned) == sorted(
+        ["half", "unrecorded", f"{CATALOG}.tmp-1234"]
+    )
+    assert not any((warehouse / STAGING).iterdir())
+    assert sorted(p.name for p in (warehouse / BATCHES).iterdir()) == [recorded]
+
+
+def test_dask_local_cluster_gives_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:
+    in_process = tmp_path / "in-process"
+    one_piece = tmp_path / "one-piece"
+    cluster = tmp_path / "cluster"
+    ingest(logs, in_process, workers=0, target_lines=1500)
+    ingest(logs, one_piece, workers=0, target_lines=10**9)
+    summary = ingest(logs, cluster, workers=2, target_lines=1500)
+    assert summary.workers == 2
+    expected = snapshot(in_process)
+    assert snapshot(cluster) == expected
+    assert snapshot(one_piece) == expected  # cutting files at session lines changes nothing
