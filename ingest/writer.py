@@ -104,22 +104,29 @@ def log_lines(events: Iterable[Event]) -> Iterator[str]:
 def write_log(events: Iterable[Event], path: str | Path) -> int:
     """Write events as log v1 (gzip when the name ends in ``.gz``, reproducibly: no
     timestamp in the gzip header); returns the number of lines."""
+    return write_lines(log_lines(events), path)
+
+
+def write_lines(lines: Iterable[str], path: str | Path) -> int:
+    """Write ready-made lines (one event each, no line ending) the way :func:`write_log`
+    does: gzip when the name ends in ``.gz``, no timestamp, atomically. The tamperer uses
+    it for lines that are deliberately no event at all."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     partial = path.with_name(path.name + ".partial")
     with open(partial, "wb") as raw:
         if path.name.endswith(".gz"):
             with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as zipped:
-                count = _write_lines(zipped, events)
+                count = _write_lines(zipped, lines)
         else:
-            count = _write_lines(raw, events)
+            count = _write_lines(raw, lines)
     os.replace(partial, path)  # an interrupted run leaves no half file under the real name
     return count
 
 
-def _write_lines(stream: IO[bytes] | gzip.GzipFile, events: Iterable[Event]) -> int:
+def _write_lines(stream: IO[bytes] | gzip.GzipFile, lines: Iterable[str]) -> int:
     count = 0
-    for line in log_lines(events):
+    for line in lines:
         stream.write(line.encode("utf-8") + b"\n")
         count += 1
     return count
