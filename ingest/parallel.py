@@ -129,7 +129,7 @@ class InProcess:
 
 
 class DaskRunner:
-    """A Dask client: chunks are scattered to the workers, results gathered in order."""
+    """A Dask client: one task per chunk, results gathered in chunk order."""
 
     def __init__(self, client: Any, workers: int) -> None:
         self.client = client
@@ -141,10 +141,9 @@ class DaskRunner:
         as_completed: Any = distributed.as_completed
         if not chunks:
             return []
-        futures = []
-        for chunk in chunks:
-            data = self.client.scatter(chunk)
-            futures.append(self.client.submit(validate_chunk, data, pure=False))
+        # chunks go with their tasks (not scattered first: a scattered chunk pins its task
+        # to the worker that got the data, and they all went to one worker)
+        futures = [self.client.submit(validate_chunk, chunk, pure=False) for chunk in chunks]
         results: dict[int, Facts] = {}
         for future in as_completed(futures, loop=self.client.loop):
             index, facts = future.result()
