@@ -609,11 +609,16 @@ class Deal:
         if open_tile.winners:
             raise IllegalEvent("out_of_turn", f"seat {seat} pongs a discard that has been won", seat)
         if seat == open_tile.seat:
-            raise IllegalEvent("illegal_pong", f"seat {seat} pongs its own discard", seat)
+            raise IllegalEvent(
+                "illegal_pong",
+                f"seat {seat} pongs its own discard: 碰 (pong) takes another seat's discard",
+                seat,
+            )
         if event.tile != open_tile.tile:
             raise IllegalEvent(
                 "illegal_pong",
-                f"seat {seat} pongs {tile_name(event.tile)} but the last discard is {tile_name(open_tile.tile)}",
+                f"seat {seat} pongs {tile_name(event.tile)} but the last discard is {tile_name(open_tile.tile)}: "
+                "碰 (pong) takes the last discard",
                 seat,
                 expected=tile_name(open_tile.tile),
                 recorded=tile_name(event.tile),
@@ -643,6 +648,13 @@ class Deal:
                 rule="void_declaration",
             )
 
+    @staticmethod
+    def _no_wall_kong(seat: int) -> str:
+        return (
+            f"seat {seat} konged with no tile left in the wall: 杠后补牌 (a kong draws a replacement "
+            "tile), so no kong without a tile left"
+        )
+
     def _on_kong(self, event: Kong) -> None:
         self._check_voids_declared()
         seat = event.seat
@@ -655,7 +667,7 @@ class Deal:
             if self.phase is not Phase.ACT or seat != self.current:
                 raise self._out_of_turn(seat, f"make a {event.kind} kong")
             if self.wall_left == 0:
-                raise IllegalEvent("illegal_kong", f"seat {seat} konged with no tile left in the wall", seat)
+                raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
             if event.kind == "concealed":
                 self._concealed_kong(event)
             else:
@@ -674,7 +686,8 @@ class Deal:
             raise IllegalEvent(
                 "illegal_kong",
                 f"seat {seat} makes an exposed kong of {tile_name(event.tile)}; the last discard is "
-                f"{tile_name(open_tile.tile)} by seat {open_tile.seat}",
+                f"{tile_name(open_tile.tile)} by seat {open_tile.seat}: 直杠 (exposed kong) takes another "
+                "seat's last discard",
                 seat,
             )
         if self.hands[seat][event.tile] < 3:
@@ -682,7 +695,7 @@ class Deal:
                 "not_in_hand", f"seat {seat} kongs {tile_name(event.tile)} without three of it", seat
             )
         if self.wall_left == 0:
-            raise IllegalEvent("illegal_kong", f"seat {seat} konged with no tile left in the wall", seat)
+            raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
         self._check_void_claim(seat, event.tile, "kong")
         self._record_passes(open_tile)
         self._open = None
@@ -717,7 +730,8 @@ class Deal:
         if meld is None:
             raise IllegalEvent(
                 "illegal_kong",
-                f"seat {seat} adds to a pong of {tile_name(event.tile)} it does not have",
+                f"seat {seat} adds to a pong of {tile_name(event.tile)} it does not have: 弯杠 (added kong) "
+                "adds the fourth tile to the seat's own pong",
                 seat,
             )
         if self.hands[seat][event.tile] < 1:
@@ -973,8 +987,8 @@ class Deal:
         if result is None:
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a win on {tile_name(tile)}, but its tiles are no winning shape "
-                "(four sets and a pair, or seven pairs)",
+                f"seat {seat} claims a win on {tile_name(tile)}, but its tiles are no winning shape: "
+                "胡 (a win) needs four sets and a pair, or 七对 (seven pairs)",
                 seat,
             )
         return result
@@ -1035,22 +1049,37 @@ class Deal:
         self.ready_at_end = ready
         self.pigs = pigs
 
+    def end_rule(self) -> str:
+        """The end condition in words (rules.md 3, end_condition), for messages."""
+        if self.rules.end_condition == "first_hu":
+            return "普通场 (end_condition first_hu): the first win ends the deal"
+        return "血战到底 (bloody): the deal ends when three seats have won or the wall is empty"
+
     def _on_deal_end(self, event: DealEnd) -> None:
         open_tile = self._open
         if self.phase in (Phase.CLAIM, Phase.ROB) and open_tile is not None:
             if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
                 self._close_claims()
             elif open_tile.rob:
-                raise IllegalEvent("wrong_end", "the deal ends on an added kong before its replacement draw")
+                raise IllegalEvent(
+                    "wrong_end",
+                    "the deal ends on an added kong before its replacement draw: 杠后补牌 (a kong "
+                    "draws a replacement tile)",
+                )
         if self.phase is Phase.ACT and self.wall_left == 0 and self._last_draw is not None:
-            # the last tile was drawn and not won: some recorders stop before its discard
-            self._check_missed_self_draw(self.current)
+            # The last tile was drawn and not won: some recorders stop before its discard.
+            # It counts as thrown, so 查叫 judges the drawer on its 13 tiles (docs/decisions.md).
+            seat, tile = self.current, self._last_draw
+            self._check_missed_self_draw(seat)
+            self._move(seat, tile, -1)
+            self.discards[seat].append(tile)
+            self._last_draw = None
             self._end("wall_exhausted")
         if self.phase is not Phase.ENDED:
             raise IllegalEvent(
                 "wrong_end",
                 f"deal_end while the deal goes on: {self.wall_left} tiles left in the wall and "
-                f"{len(self.in_play)} seats still in",
+                f"{len(self.in_play)} seats still in; {self.end_rule()}",
                 expected="no deal_end yet",
                 recorded=event.reason,
             )

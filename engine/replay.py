@@ -357,7 +357,7 @@ def _check_end(deal: Deal, end: DealEnd, rules: Rules, sink: FindingSink) -> Non
                 "wrong_end",
                 end.line,
                 None,
-                f"the deal ends by {deal.end_reason}; recorded reason {end.reason!r}",
+                f"the deal ends by {deal.end_reason} ({deal.end_rule()}); recorded reason {end.reason!r}",
                 expected=deal.end_reason,
                 recorded=end.reason,
                 file=sink.file,
