@@ -654,3 +654,14 @@ def test_an_exposed_kong_bloom_paid_as_a_discard() -> None:
     deal = report.deals[0]
     assert deal.wins[1].deltas == (0, 4, -4, 0)
     assert deal.scores == (18, -1, -6, -11)
+
+
+def test_a_log_that_stops_after_the_last_draw_is_settled_on_the_drawers_13_tiles() -> None:
+    # decisions.md accepts a recorder that stops right after the wall's last draw. In
+    # cha-jiao-1 that draw is seat 0's 9s: seat 0 still counts as ready on its 13 tiles
+    # (not a 花猪 holding 14 with a third suit), so the settlement is the golden one.
+    lines = (GOLDEN / "cha_jiao.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(lines[-3]) == {"type": "discard", "seat": 0, "tile": "9s"}
+    report = replay("cha_jiao.jsonl", lines=lines[:-3] + lines[-2:])
+    assert report.ok, [f.message for f in report.all_findings()]
+    assert report.deals[0].settlement == EXPECTED["cha-jiao-1"].settlement
