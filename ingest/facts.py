@@ -54,6 +54,7 @@ WIN_KIND_ZH: Final[dict[str, str]] = {
 }
 SETTLEMENT_REASONS: Final = frozenset({"flower_pig", "no_ting", "tax_refund"})
 KONG_REASONS: Final = frozenset({"kong_exposed", "kong_added", "kong_concealed"})
+_TILE_NAMES: Final = tuple(tile_name(t) for t in range(27))
 
 _I8 = pa.int8()
 _I16 = pa.int16()
@@ -330,10 +331,8 @@ def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
 def content_sha256(session_key: str, raw_lines: Sequence[tuple[int, str]]) -> str:
     """A deal's identity for idempotence: its session's header and its lines' text (not
     their numbers, so the same deal in another file is a duplicate, not a conflict)."""
-    digest = hashlib.sha256(session_key.encode())
-    for _, text in raw_lines:
-        digest.update(b"\n")
-        digest.update(text.encode("utf-8", "surrogatepass"))
+    text = "\n".join([session_key, *(line for _, line in raw_lines)])
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
 
@@ -590,86 +589,63 @@ class FactBuilder:
                 players[t.payer], players[t.payee])  # fmt: skip
 
     def _events(self, start: DealStart, events: Iterable[PlayEvent], end: DealEnd | None, month: str) -> None:
-        c = self.cols["events"].data
-        (deal_ids, months, seqs, lines, types, seats, tiles, froms, kinds, lists, fans, patterns, deltas,
-         settlements) = c  # fmt: skip
+        """One row per line of the deal: rows as tuples, then one ``extend`` per column."""
+        names = _TILE_NAMES
         deal_id = start.deal_id
-        seq = 0
-
-        def row(line: int, kind_: str, seat: int | None, tile: int | None) -> None:
-            deal_ids.append(deal_id)
-            months.append(month)
-            seqs.append(seq)
-            lines.append(line)
-            types.append(kind_)
-            seats.append(seat)
-            tiles.append(tile_name(tile) if tile is not None else None)
-
-        row(start.line, "deal", start.dealer, None)
         hands = [format_tiles(hand) for hand in start.hands]
         if start.wall is not None:
-            hands.append("".join(tile_name(t) for t in start.wall))  # drawing order kept
-        froms.append(None)
-        kinds.append(None)
-        lists.append(hands)
-        fans.append(None)
-        patterns.append(None)
-        deltas.append(list(start.dice) if start.dice is not None else None)
-        settlements.append(None)
+            hands.append("".join([names[t] for t in start.wall]))  # drawing order kept
+        dice = list(start.dice) if start.dice is not None else None
+        rows: list[tuple[Any, ...]] = [
+            (
+                deal_id,
+                month,
+                0,
+                start.line,
+                "deal",
+                start.dealer,
+                None,
+                None,
+                None,
+                hands,
+                None,
+                None,
+                dice,
+                None,
+            )
+        ]
+        add = rows.append
+        seq = 0
         for event in events:
             seq += 1
-            if isinstance(event, Draw | Discard | Pong):
-                row(event.line, event.type, event.seat, event.tile)
-                froms.append(None)
-                kinds.append(None)
-                lists.append(None)
-                fans.append(None)
-                patterns.append(None)
-                deltas.append(None)
+            kind = type(event)
+            if kind is Draw or kind is Discard or kind is Pong:
+                add((deal_id, month, seq, event.line, event.type, event.seat, names[event.tile],  # type: ignore[union-attr]
+                     None, None, None, None, None, None, None))  # fmt: skip
             elif isinstance(event, Kong):
-                row(event.line, "kong", event.seat, event.tile)
-                froms.append(None)
-                kinds.append(event.kind)
-                lists.append(None)
-                fans.append(None)
-                patterns.append(None)
-                deltas.append(list(event.deltas) if event.deltas is not None else None)
+                recorded = list(event.deltas) if event.deltas is not None else None
+                add((deal_id, month, seq, event.line, "kong", event.seat, names[event.tile],
+                     None, event.kind, None, None, None, recorded, None))  # fmt: skip
             elif isinstance(event, Hu):
-                row(event.line, "hu", event.seat, event.tile)
-                froms.append(event.from_seat)
-                kinds.append(None)
-                lists.append(None)
-                fans.append(event.fan)
-                patterns.append(list(event.patterns) if event.patterns is not None else None)
-                deltas.append(list(event.deltas) if event.deltas is not None else None)
+                patterns = list(event.patterns) if event.patterns is not None else None
+                recorded = list(event.deltas) if event.deltas is not None else None
+                add((deal_id, month, seq, event.line, "hu", event.seat, names[event.tile],
+                     event.from_seat, None, None, event.fan, patterns, recorded, None))  # fmt: skip
             elif isinstance(event, Void):
-                row(event.line, "void", event.seat, None)
-                froms.append(None)
-                kinds.append(SUITS[event.suit])
-                lists.append(None)
-                fans.append(None)
-                patterns.append(None)
-                deltas.append(None)
+                add((deal_id, month, seq, event.line, "void", event.seat, None,
+                     None, SUITS[event.suit], None, None, None, None, None))  # fmt: skip
             else:
                 assert isinstance(event, Exchange)
-                row(event.line, "exchange", None, None)
-                froms.append(None)
-                kinds.append(event.direction)
-                lists.append([format_tiles(given) for given in event.tiles])
-                fans.append(None)
-                patterns.append(None)
-                deltas.append(None)
-            settlements.append(None)
+                given = [format_tiles(tiles) for tiles in event.tiles]
+                add((deal_id, month, seq, event.line, "exchange", None, None,
+                     None, event.direction, given, None, None, None, None))  # fmt: skip
         if end is not None:
-            seq += 1
-            row(end.line, "deal_end", None, None)
-            froms.append(None)
-            kinds.append(end.reason)
-            lists.append(None)
-            fans.append(None)
-            patterns.append(None)
-            deltas.append(list(end.scores) if end.scores is not None else None)
-            settlements.append(list(end.settlement) if end.settlement is not None else None)
+            scores = list(end.scores) if end.scores is not None else None
+            settlement = list(end.settlement) if end.settlement is not None else None
+            add((deal_id, month, seq + 1, end.line, "deal_end", None, None,
+                 None, end.reason, None, None, None, scores, settlement))  # fmt: skip
+        for column, values in zip(self.cols["events"].data, zip(*rows, strict=True), strict=True):
+            column.extend(values)
 
     # --------------------------------------------------------------- findings
     def _finding(
