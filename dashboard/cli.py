@@ -307,14 +307,19 @@ def ingest(
     warehouse: WarehouseOption = Path("data/warehouse"),
     workers: Annotated[
         int | None,
-        typer.Option(help="Dask LocalCluster worker processes (default: the machine's cores); 0: in process."),
+        typer.Option(
+            help="Dask LocalCluster worker processes (default: the machine's cores); 0: in process."
+        ),
     ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="Run on an existing Dask cluster, e.g. tcp://HOST:8786.")
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="The summary as one JSON object on stdout.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The summary as one JSON object on stdout.")
+    ] = False,
     batch_mb: Annotated[
-        float, typer.Option(help="Close a batch after the file that brings it to this many MB (0: one per file).")
+        float,
+        typer.Option(help="Close a batch after the file that brings it to this many MB (0: one per file)."),
     ] = 256,
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
