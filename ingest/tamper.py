@@ -30,11 +30,9 @@ manifest entries and an untouched deal has none:
   of a forced self-drawn win (``missed_forced_hu_kong``), is in the table but off by
   default: engine/deal.py does not report it yet (see tests/test_tamper.py).
 - Session totals are the sum of the recorded deal scores (as a recorder keeps them), so a
-  deal played again does not by itself make the totals wrong. A deal whose replay stops
-  early does: the validator sums what it computed, so the ``session_end`` of a session with
-  such a deal may get a ``score_mismatch`` that is a consequence, not a corruption. For the
-  same reason a wrong total is only tampered in a session whose deals all replay to their
-  end (else the wrong total could even equal the validator's sum, and go unseen).
+  deal played again does not by itself make the totals wrong. The validator does not
+  compare the totals of a session with a deal whose replay stopped (docs/decisions.md), so
+  a wrong total is only tampered in a session whose deals all replay to their end.
 
 Deterministic: each deal's random choices come from a ``random.Random`` seeded with the
 simulation seed, the deal's position in the file and its id, so the same seed gives the

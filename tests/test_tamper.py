@@ -82,9 +82,6 @@ class Outcome:
                 out[entry.deal_id].add((entry.code, entry.line))
         return out
 
-    def touched_sessions(self) -> set[str]:
-        return {self.session_of[e.deal_id] for e in self.manifest if e.deal_id is not None}
-
 
 def _session_end_lines(lines: list[str]) -> list[int]:
     return [n for n, text in enumerate(lines, 1) if '"type":"session_end"' in text]
@@ -220,20 +217,20 @@ def test_tampered_deals_report_only_their_corruptions(outcomes: dict[str, Outcom
 
 
 @pytest.mark.parametrize("preset", list(SEEDS))
-def test_untouched_deals_and_sessions_report_nothing(outcomes: dict[str, Outcome], preset: str) -> None:
+def test_untouched_deals_report_nothing_and_sessions_only_wrong_totals(
+    outcomes: dict[str, Outcome], preset: str
+) -> None:
     outcome = outcomes[preset]
     tampered = outcome.deal_entries()
     flagged = {d: spots for d, spots in outcome.deals.items() if d not in tampered and spots}
     assert not flagged, flagged
     assert not [d for d in outcome.deals if d not in tampered and outcome.warnings[d]]
-    touched = outcome.touched_sessions()
+    wrong_totals = {outcome.session_of[e.deal_id or ""] for e in outcome.manifest if e.kind == "total"}
     for session, spots in outcome.sessions.items():
-        if session not in touched:
-            assert not spots, (session, spots)
-        else:
-            # the only session finding a corrupted deal may cause: its replay stopped early,
-            # so the computed totals are not the recorded ones (see ingest/tamper.py)
-            assert spots <= {("score_mismatch", outcome.session_end_line[session])}, (session, spots)
+        expected = (
+            {("score_mismatch", outcome.session_end_line[session])} if session in wrong_totals else set()
+        )
+        assert spots == expected, (session, spots)
 
 
 def test_every_kind_occurs(outcomes: dict[str, Outcome]) -> None:
@@ -300,7 +297,7 @@ def _check_one(kind: str, preset: str, form: str | None = None) -> None:
         assert session_spots == {(entry.code, entry.line)}
     else:
         assert deal_spots == {(entry.code, entry.line)}, (report.deals[0].findings, entry)
-        assert session_spots <= {("score_mismatch", len(lines))}
+        assert session_spots == set()
     assert not report.file_findings
 
 
