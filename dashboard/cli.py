@@ -320,7 +320,7 @@ def ingest(
     batch_mb: Annotated[
         float,
         typer.Option(help="Close a batch after the file that brings it to this many MB (0: one per file)."),
-    ] = 256,
+    ] = 64,
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
     lines of no deal and conflicting duplicates in quarantine; files already ingested

@@ -108,23 +108,34 @@ def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
 
 
 class Runner(Protocol):
-    """Runs chunks somewhere and hands back their facts in chunk order."""
+    """Runs chunks somewhere: ``submit`` as soon as a file is planned (a cluster starts on
+    them while the next file is read), ``collect`` the facts of everything submitted so far,
+    in chunk order."""
 
     workers: int
 
-    def run(self, chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Facts]: ...
+    def submit(self, chunks: Sequence[Chunk]) -> None: ...
+
+    def collect(self, done: Callable[[int], None]) -> list[Facts]: ...
 
 
 class InProcess:
-    """``--workers 0``: this process, one chunk after another."""
+    """``--workers 0``: this process, one chunk after another, when collected."""
 
     workers = 0
 
-    def run(self, chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Facts]:
+    def __init__(self) -> None:
+        self.pending: list[Chunk] = []
+
+    def submit(self, chunks: Sequence[Chunk]) -> None:
+        self.pending.extend(chunks)
+
+    def collect(self, done: Callable[[int], None]) -> list[Facts]:
         out = []
-        for chunk in chunks:
+        for chunk in self.pending:
             out.append(validate_chunk(chunk)[1])
             done(1)
+        self.pending = []
         return out
 
 
@@ -134,23 +145,27 @@ class DaskRunner:
     def __init__(self, client: Any, workers: int) -> None:
         self.client = client
         self.workers = workers
+        self.futures: list[Any] = []
 
-    def run(self, chunks: Sequence[Chunk], done: Callable[[int], None]) -> list[Facts]:
+    def submit(self, chunks: Sequence[Chunk]) -> None:
+        # chunks go with their tasks (not scattered first: a scattered chunk pins its task
+        # to the worker that got the data, and they all went to one worker)
+        self.futures += [self.client.submit(validate_chunk, chunk, pure=False) for chunk in chunks]
+
+    def collect(self, done: Callable[[int], None]) -> list[Facts]:
         import distributed
 
         as_completed: Any = distributed.as_completed
-        if not chunks:
+        futures, self.futures = self.futures, []
+        if not futures:
             return []
-        # chunks go with their tasks (not scattered first: a scattered chunk pins its task
-        # to the worker that got the data, and they all went to one worker)
-        futures = [self.client.submit(validate_chunk, chunk, pure=False) for chunk in chunks]
         results: dict[int, Facts] = {}
         for future in as_completed(futures, loop=self.client.loop):
             index, facts = future.result()
             results[index] = facts
             done(1)
             future.release()
-        return [results[chunk.index] for chunk in chunks]
+        return [results[index] for index in sorted(results)]
 
 
 def default_workers() -> int:

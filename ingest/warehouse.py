@@ -55,7 +55,7 @@ LOCK: Final = "ingest.lock"
 STAGING: Final = "staging"
 BATCHES: Final = "batches"
 FORMAT: Final = 1
-DEFAULT_BATCH_MB: Final = 256
+DEFAULT_BATCH_MB: Final = 64  # of log files as stored (gzip or not): about 90,000 gzip'd deals
 #: tables whose rows belong to one deal and go when the deal is a duplicate
 _DEAL_TABLES: Final = ("deals", "seats", "events", "ledger", "findings", "quarantine")
 
@@ -342,6 +342,7 @@ def ingest(
                 pending.entries.append(entry)
                 pending.data[str(path)] = data
                 pending.chunks.extend(chunks)
+                run.submit(chunks)
                 pending.size += len(data)
                 if pending.size >= batch_mb * 1e6:
                     _commit(root, catalog, run, pending, summary, known_deals, known_sessions, progress)
@@ -364,7 +365,7 @@ def _commit(
 ) -> None:
     """Validate the pending files, keep what is new, and record it as one batch."""
     progress.note(f"validating {len(pending.entries)} file(s)")
-    results = run.run(pending.chunks, progress.advance)
+    results = run.collect(progress.advance)
     entries = {entry.file: entry for entry in pending.entries}
     kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
     conflict_rows: list[tuple[Any, ...]] = []
