@@ -43,10 +43,14 @@ def stored_deals(warehouse: Path) -> int:
     return sum(batch["rows"].get("deals", 0) for batch in read_catalog(warehouse)["batches"])
 
 
-def build(warehouse: Path, deals: int, base_deals: int) -> None:
-    """Ingest a simulated base, then add renamed copies of its rows up to ``deals``."""
+def build(warehouse: Path, deals: int, base_deals: int, base_logs: list[Path]) -> None:
+    """Ingest a base (``base_logs``, or simulated), then add renamed copies of its rows up
+    to ``deals``."""
     if stored_deals(warehouse) >= deals:
         return
+    if stored_deals(warehouse) == 0 and base_logs:
+        print(f"ingesting the base: {len(base_logs)} log files ...", flush=True)
+        ingest(base_logs, warehouse, workers=None)
     if stored_deals(warehouse) == 0:
         with tempfile.TemporaryDirectory() as tmp:
             logs = []
@@ -104,9 +108,10 @@ def main() -> None:
     parser.add_argument(
         "--warehouse", type=Path, default=Path(tempfile.gettempdir()) / "chuanma-bench-queries-warehouse"
     )
+    parser.add_argument("--base-logs", type=Path, nargs="*", default=[], help="logs to ingest as the base")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    build(args.warehouse, args.deals, args.base_deals)
+    build(args.warehouse, args.deals, args.base_deals, args.base_logs)
     analytics = Analytics(args.warehouse)
     counts = analytics.sql(
         "select (select count(*) from stg_deals) as deals, (select count(*) from stg_events) as events, "
