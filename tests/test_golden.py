@@ -665,3 +665,22 @@ def test_a_log_that_stops_after_the_last_draw_is_settled_on_the_drawers_13_tiles
     report = replay("cha_jiao.jsonl", lines=lines[:-3] + lines[-2:])
     assert report.ok, [f.message for f in report.all_findings()]
     assert report.deals[0].settlement == EXPECTED["cha-jiao-1"].settlement
+
+
+@pytest.mark.parametrize("name", golden_files())
+def test_base_two_doubles_every_payment(name: str) -> None:
+    # decisions.md: a payment is base x multiplier, and kong payments, 自摸加底, 花猪,
+    # 查大叫 and 退税 scale the same way. So with base 2 every hand-worked number doubles.
+    lines = []
+    for text in (GOLDEN / name).read_text(encoding="utf-8").splitlines():
+        event = json.loads(text)
+        if event["type"] == "session":
+            event["base"] = 2
+        for key in ("deltas", "settlement", "scores", "totals"):
+            if key in event:
+                event[key] = [2 * points for points in event[key]]
+        lines.append(json.dumps(event, ensure_ascii=False))
+    report = replay(name, lines=lines)
+    assert report.ok, [f.message for f in report.all_findings()]
+    for deal in report.deals:
+        assert deal.scores == tuple(2 * points for points in EXPECTED[deal.deal_id].scores)
