@@ -12,7 +12,7 @@ with what the recorder claimed is :mod:`engine.replay`'s job.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
@@ -872,7 +872,6 @@ class Deal:
         context = self._self_draw_context(seat)
         result = self._legal_win(seat, self.hands[seat], context, event.tile)
         transfers: list[Transfer] = []
-        unit = self.base * multiplier(result.fan)
         exposed_bloom = (
             self._after_kong
             and self._last_kong is not None
@@ -880,6 +879,13 @@ class Deal:
             and self.rules.kong_bloom_after_exposed == "discard"
             and bloom_feeder is not None
         )
+        if exposed_bloom and self.rules.self_draw_bonus == "add_fan":
+            # it counts as a discard win (放炮): no 自摸 bonus, neither 自摸加底 nor 自摸加番
+            plain = replace(self.rules, self_draw_bonus="none")
+            rescored = score_win(self.hands[seat], self.pongs(seat), self.kong_tiles(seat), plain, context)
+            assert rescored is not None
+            result = rescored
+        unit = self.base * multiplier(result.fan)
         if exposed_bloom:
             assert bloom_feeder is not None
             transfers.append(Transfer("win_discard", bloom_feeder, seat, unit, event.line))
