@@ -684,3 +684,20 @@ def test_base_two_doubles_every_payment(name: str) -> None:
     assert report.ok, [f.message for f in report.all_findings()]
     for deal in report.deals:
         assert deal.scores == tuple(2 * points for points in EXPECTED[deal.deal_id].scores)
+
+
+def test_an_exposed_kong_bloom_paid_as_a_discard_gets_no_self_draw_fan() -> None:
+    # standard + discard mode + 自摸加番: the blooms after the concealed and the added
+    # kong are self-draws, 3 + zimo 1 = 4 fan -> x8 (seat 0: 8 from each of 3; seat 2:
+    # 8 from seat 3). Seat 1's bloom after the exposed kong counts as a discard (放炮):
+    # no zimo, 3 fan -> x4 from the feeder, seat 2.
+    rules = {"preset": "standard", "kong_bloom_after_exposed": "discard", "self_draw_bonus": "add_fan"}
+    deal = replay("kong_bloom.jsonl", rules).deals[0]
+    assert [(w.seat, w.result.fan, sorted(w.result.patterns), w.deltas) for w in deal.wins] == [
+        (0, 4, ["gangshanghua", "gen", "pinghu", "zimo"], (24, -8, -8, -8)),
+        (1, 3, ["gangshanghua", "gen", "pinghu"], (0, 4, -4, 0)),
+        (2, 4, ["gangshanghua", "gen", "pinghu", "zimo"], (0, 0, 8, -8)),
+    ]
+    # kongs (6, -2, -2, -2) + (0, 1, -1, 0) + (0, 0, 1, -1); seat 0: 6 + 24 = 30;
+    # seat 1: -2 -8 +1 +4 = -5; seat 2: -2 -8 -1 -4 +1 +8 = -6; seat 3: -2 -8 -1 -8 = -19
+    assert deal.scores == (30, -5, -6, -19)
