@@ -313,6 +313,17 @@ class Deal:
             live = [t for t in range(NUM_KINDS) if mask >> t & 1 and unseen[t] > 0]
             if not live:
                 return None
+            # 死叫不算叫: a dead wait neither makes the seat ready nor sets its value
+            fans = []
+            for tile in live:
+                counts = list(hand)
+                counts[tile] += 1
+                result = score_win(counts, pongs, kongs, self.rules, DISCARD_WIN)
+                if result is not None:
+                    fans.append(result.fan)
+            if not fans:
+                return None
+            return max(fans) if self.rules.no_ting_pays == "max" else min(fans)
         return ready_value(hand, pongs, kongs, self.rules)
 
     def _unseen_by(self, seat: int) -> list[int]:
