@@ -319,6 +319,22 @@ EXPECTED: dict[str, Expected] = {
         settlement=(-8, -8, -8, 24),
         scores=(-8, -8, -8, 24),
     ),
+    "dead-wait-2": Expected(
+        "dead_wait.jsonl",
+        "wall_exhausted",
+        # Same hands; seat 0 throws 5m first, so seat 3's 5m wait (4 fan) is dead: its own
+        # three and that one on the table. Its 8m wait (清一色 3 fan) stays live: seat 0
+        # holds 888m. At the empty wall:
+        #   seat 0: 12m 888m 11s 33s 5s 77s 9s, two suits, not ready;
+        #   seat 1: 224466m 2468s 99s 1p, three suits: a 花猪;
+        #   seat 2: 123456789p 234s 9s, ready on 9s (seats 0 and 1 hold the others,
+        #     unseen by seat 2): 平胡 1 fan;
+        #   seat 3: ready by 8m only, so 3 fan: a dead wait sets no value either.
+        # 查花猪: seat 1 pays 16 to each of 0, 2, 3    -> (16, -48, 16, 16)
+        # 查大叫: seat 0 pays seat 2 2^0 = 1, seat 3 2^2 = 4 -> (-5, 0, 1, 4)
+        settlement=(11, -48, 17, 20),
+        scores=(11, -48, 17, 20),
+    ),
     # ---------------------------------------------------------------- first_hu
     "first-hu-ron": Expected(
         "first_hu.jsonl",
@@ -462,7 +478,7 @@ TOTALS: dict[str, Four] = {
     "golden-haidi": (-2, 0, -2, 4),  # (-2, -2, -2, 6) + (0, 2, 0, -2)
     "golden-last-four": (-1, 1, 0, 0),
     "golden-cha-jiao": (18, 24, 6, -48),
-    "golden-dead-wait": (-8, -8, -8, 24),
+    "golden-dead-wait": (3, -56, 9, 44),  # (-8, -8, -8, 24) + (11, -48, 17, 20)
     "golden-first-hu": (-2, 0, -1, 3),  # (-5, 1, 0, 4) + (3, -1, -1, -1)
     "golden-zimo-add-base": (-10, 6, 4, 0),
     "golden-zimo-add-fan": (-14, 6, 6, 2),

@@ -423,7 +423,12 @@ def dead_wait() -> Log:
     deal.discard(1, "1p")
     deal.rest([2, 3, 0, 1])
     deal.end("wall_exhausted", [-8, -8, -8, 24], [-8, -8, -8, 24])
-    log.session_end([-8, -8, -8, 24])
+    # Seat 3's 5m (4 fan) wait dies with seat 0's first discard; its 8m (3 fan) stays live.
+    deal = log.deal("dead-wait-2", hands)
+    deal.discard(0, "5m")
+    deal.rest([1, 2, 3, 0])
+    deal.end("wall_exhausted", [11, -48, 17, 20], [11, -48, 17, 20])
+    log.session_end([3, -56, 9, 44])
     return log
 
 
