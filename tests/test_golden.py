@@ -307,6 +307,30 @@ EXPECTED: dict[str, Expected] = {
         # scores = kongs + settlement: 21-1-2 = 18; 26-2 = 24; 0+6 = 6; -47+1-2 = -48
         scores=(18, 24, 6, -48),
     ),
+    # ---------------------------------------------------------------- 退税 less the 呼叫转移
+    "refund-after-transfer-1": Expected(
+        "refund_after_transfer.jsonl",
+        "wall_exhausted",
+        kongs=(
+            Kong(1, "concealed", (-2, 6, -2, -2)),  # 暗杠 9s: 2 from each of 0, 2, 3
+            Kong(1, "exposed", (-1, 1, 0, 0)),  # 直杠 9m off seat 0: the discarder pays 1
+        ),
+        # seat 1 throws the 直杠's replacement 4p; seat 2 (123p 789p 456p 111s 44s) wins:
+        # 平胡 1 + 杠上炮 1 = 2 fan -> 2, + that kong's income 1 handed on = 3
+        wins=(Win(2, "4p", 2, ("pinghu", "gangshangpao"), (0, -3, 3, 0)),),
+        # At the empty wall 0, 1 and 3 are in:
+        #   seat 0: 123m 456m 78m 11m 555p, ready on 6m or 9m: 平胡 1 fan;
+        #   seat 1: 2468s 357m + 暗杠 9999s + 直杠 999m: two suits, not ready;
+        #   seat 3: 1m 22m 666m 8m 33s 55s 77s: two suits, not ready.
+        # 查大叫: seats 1 and 3 each pay seat 0 2^0 = 1           -> (2, -1, 0, -1)
+        # 退税: seat 1 returns the 暗杠's 2 to each of 0, 2, 3     -> (2, -6, 2, 2)
+        #   (seat 2 has won, and still gets its 2 back); the 直杠's 1 was all handed on
+        #   to seat 2 by 呼叫转移, so nothing of it is left to return.
+        # settlement: (4, -7, 2, 1)
+        settlement=(4, -7, 2, 1),
+        # seat 0: -2 -1 +4 = 1; seat 1: 6 +1 -3 -7 = -3; seat 2: -2 +3 +2 = 3; seat 3: -2 +1 = -1
+        scores=(1, -3, 3, -1),
+    ),
     # ---------------------------------------------------------------- 死叫 (dead_wait_counts false)
     "dead-wait-1": Expected(
         "dead_wait.jsonl",
@@ -478,6 +502,7 @@ TOTALS: dict[str, Four] = {
     "golden-haidi": (-2, 0, -2, 4),  # (-2, -2, -2, 6) + (0, 2, 0, -2)
     "golden-last-four": (-1, 1, 0, 0),
     "golden-cha-jiao": (18, 24, 6, -48),
+    "golden-refund-after-transfer": (1, -3, 3, -1),
     "golden-dead-wait": (3, -56, 9, 44),  # (-8, -8, -8, 24) + (11, -48, 17, 20)
     "golden-first-hu": (-2, 0, -1, 3),  # (-5, 1, 0, 4) + (3, -1, -1, -1)
     "golden-zimo-add-base": (-10, 6, 4, 0),

@@ -412,6 +412,28 @@ def cha_jiao() -> Log:
     return log
 
 
+# ----------------------------------------------------------------------------- 退税 after 呼叫转移
+def refund_after_transfer() -> Log:
+    log = Log("refund_after_transfer")
+    log.session("golden-refund-after-transfer", "standard")
+    hands = ["1234567811m555p1p", "9999s999m2468s35m", "123p789p56p111s44s", "1226668m335577s"]
+    deal = log.deal("refund-after-transfer-1", hands)
+    deal.discard(0, "1p")
+    deal.draw(1, "7m")
+    deal.kong(1, "9s", "concealed", [-2, 6, -2, -2])
+    deal.turn(1, "8p")  # the replacement
+    deal.turn(2, "9p")
+    deal.turn(3, "2p")
+    deal.turn(0, "9m")
+    deal.kong(1, "9m", "exposed", [-1, 1, 0, 0])
+    deal.turn(1, "4p")  # the replacement, thrown: 杠上炮
+    deal.hu(2, "4p", 1, 2, ["pinghu", "gangshangpao"], [0, -3, 3, 0])
+    deal.rest([3, 0, 1])
+    deal.end("wall_exhausted", [4, -7, 2, 1], [1, -3, 3, -1])
+    log.session_end([1, -3, 3, -1])
+    return log
+
+
 # ----------------------------------------------------------------------------- 死叫
 def dead_wait() -> Log:
     log = Log("dead_wait")
@@ -595,6 +617,7 @@ BUILDERS = (
     haidi,
     last_four,
     cha_jiao,
+    refund_after_transfer,
     dead_wait,
     first_hu,
     self_draw_bonus,
