@@ -355,7 +355,12 @@ class Deal:
         if seat not in SEATS:
             raise IllegalEvent("bad_record", f"seat must be 0-3, got {seat}")
         if self.won[seat]:
-            raise IllegalEvent("out_of_turn", f"seat {seat} has already won and may not {what}", seat)
+            raise IllegalEvent(
+                "out_of_turn",
+                f"seat {seat} has already won and may not {what}: 血战到底 (bloody), a seat that has won "
+                "leaves the deal",
+                seat,
+            )
 
     def _out_of_turn(self, seat: int, what: str) -> IllegalEvent:
         expected = {
@@ -368,7 +373,12 @@ class Deal:
             Phase.ROB: "a rob of the added kong or the konger's replacement draw",
             Phase.ENDED: "the end of the deal",
         }[self.phase]
-        return IllegalEvent("out_of_turn", f"seat {seat} may not {what} now: waiting for {expected}", seat)
+        return IllegalEvent(
+            "out_of_turn",
+            f"seat {seat} may not {what} now: waiting for {expected} (轮流, turn order: after a seat "
+            "plays, the next seat still in)",
+            seat,
+        )
 
     # -- exchange and void
     def _on_exchange(self, event: Exchange) -> None:
