@@ -249,6 +249,13 @@ def draw_from_empty_wall() -> tuple[Lines, int]:
     return inserted(lines, index, {"type": "draw", "seat": 2, "tile": "9s"}), index + 1
 
 
+def winner_plays_on() -> tuple[Lines, int]:
+    # seat 1 won on the 5p of the last four; it draws again in seat 2's place
+    lines = golden("last_four.jsonl")
+    index = find(lines, type="hu") + 1
+    return changed(lines, index, seat=1), index + 1
+
+
 def wrong_reason() -> tuple[Lines, int]:
     lines = golden("multiple_hu.jsonl")
     return changed(lines, 6, reason="wall_exhausted"), 7
@@ -307,7 +314,7 @@ CASES: dict[str, Case] = {
     "bad tile": Case("bad_tile", bad_tile, 2),
     "fifth copy dealt": Case("tile_count", fifth_copy_dealt, None),
     "fifth copy drawn": Case("tile_count", fifth_copy_drawn, 1),
-    "out of turn": Case("out_of_turn", out_of_turn, 3),
+    "out of turn": Case("out_of_turn", out_of_turn, 3, ("轮流", "turn order")),
     "not in hand": Case("not_in_hand", not_in_hand, 0),
     "pong wrong tile": Case("illegal_pong", pong_wrong_tile, 2, ("碰", "pong")),
     "added kong without pong": Case("illegal_kong", added_kong_without_pong, 2, ("弯杠", "added kong")),
@@ -326,6 +333,7 @@ CASES: dict[str, Case] = {
     "void not declared": Case("void_rule", void_not_declared, 3, ("定缺", "void suit")),
     "wall draw mismatch": Case("wall_mismatch", wall_draw_mismatch, 1),
     "draw from empty wall": Case("wall_mismatch", draw_from_empty_wall, 2),
+    "a winner plays on": Case("out_of_turn", winner_plays_on, 1, ("血战到底", "has won")),
     "wrong reason": Case("wrong_end", wrong_reason, None, ("血战到底", "three")),
     "end too early": Case("wrong_end", end_too_early, None, ("血战到底", "three")),
     "no deal_end": Case("wrong_end", no_deal_end, None),
