@@ -689,6 +689,7 @@ class Deal:
                 raise self._out_of_turn(seat, f"make a {event.kind} kong")
             if self.wall_left == 0:
                 raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
+            self._check_missed_self_draw(seat)  # a kong instead of a forced win of the last four
             if event.kind == "concealed":
                 self._concealed_kong(event)
             else:
