@@ -221,6 +221,30 @@ def missed_last_four(self_draw: bool) -> tuple[Lines, int]:
     return lines, indexes[-1] + 1
 
 
+def missed_last_four_by_kong() -> tuple[Lines, int]:
+    """Seat 1 (123456m 111p 23p 99m: wins 1p with 平胡 + 根, 4p, 9m) draws the fourth 1p
+    as draw 53, one of the last four, and makes a 暗杠 of it instead of winning.
+
+    Hand-worked claims: the 暗杠 takes 2 from each of 0, 2, 3 -> (-2, 6, -2, -2); at the
+    empty wall seat 1 is still ready (4p: 平胡 1 + 根 of the 1p kong = 2 fan), so 查大叫
+    has seats 0, 2, 3 pay it 2 each -> (-2, 6, -2, -2); scores (-4, 12, -4, -4)."""
+    builder = load_builder()
+    log = builder.Log("kong-instead")
+    log.session("missed-by-kong", "standard")
+    hands = [LAST_FOUR_HANDS[0], "123456m111p23p99m", *LAST_FOUR_HANDS[2:]]
+    deal = log.deal("missed-by-kong-1", hands)
+    deal.discard(0, "3p")
+    deal.filler([1, 2, 3, 0], 52, keep="1p")
+    deal.draw(1, "1p")
+    deal.kong(1, "1p", "concealed", [-2, 6, -2, -2])
+    deal.rest([1, 2])  # the replacement (thrown), then seat 2's last draw
+    deal.end("wall_exhausted", [-2, 6, -2, -2], [-4, 12, -4, -4])
+    log.session_end([-4, 12, -4, -4])
+    lines = log.text().splitlines()
+    kong = '{"type":"kong","seat":1,"tile":"1p","kind":"concealed","deltas":[-2,6,-2,-2]}'
+    return lines, lines.index(kong) + 1
+
+
 def void_discard_order() -> tuple[Lines, int]:
     # seat 3 (void p, holding 2p 3p 6p 9p) draws 1m and throws it instead of a p tile
     lines = golden("kongs_online.jsonl")
@@ -328,6 +352,9 @@ CASES: dict[str, Case] = {
     ),
     "missed last four self-draw": Case(
         "missed_forced_hu", lambda: missed_last_four(True), 1, ("最后四张", "last four")
+    ),
+    "missed last four by kong": Case(
+        "missed_forced_hu", missed_last_four_by_kong, 1, ("最后四张", "last four")
     ),
     "void discard order": Case("void_rule", void_discard_order, 3, ("定缺", "void_discard_first")),
     "void not declared": Case("void_rule", void_not_declared, 3, ("定缺", "void suit")),
