@@ -26,9 +26,9 @@ manifest entries and an untouched deal has none:
   self-drawn winning tile is discarded instead), so the rest stays legal and the recorded
   payments, settlement and scores stay the engine's. The validator reports it at the
   discard the seat could have won (for a self-draw: the seat's own discard of the drawn
-  winning tile, which takes the place of the hu). A third way to miss it, a kong instead
-  of a forced self-drawn win (``missed_forced_hu_kong``), is in the table but off by
-  default: engine/deal.py does not report it yet (see tests/test_tamper.py).
+  winning tile, which takes the place of the hu). A third way to miss it is a kong instead
+  of a forced self-drawn win (``missed_forced_hu_kong``), reported at the kong; it needs a
+  rare deal, so it is off by default and tested on its own (tests/test_tamper.py).
 - Session totals are the sum of the recorded deal scores (as a recorder keeps them), so a
   deal played again does not by itself make the totals wrong. The validator does not
   compare the totals of a session with a deal whose replay stopped (docs/decisions.md), so
@@ -648,8 +648,6 @@ KINDS: tuple[Corruption, ...] = (
     Corruption("missed_forced_hu", "missed_forced_hu", Stage.REWRITE, "event",
                "a win of the last four left out (last_four_must_hu); reported at the discard it "
                "could have won", lambda r: bool(forced_wins(r)), missed_forced_hu),
-    # Off by default: engine/deal.py does not report a kong made instead of a forced
-    # self-drawn win (tests/test_tamper.py, test_kong_instead_of_forced_win, xfail).
     Corruption("missed_forced_hu_kong", "missed_forced_hu", Stage.REWRITE, "event",
                "a kong instead of a forced self-drawn win of the last four",
                lambda r: bool(_kong_instead(r)), missed_forced_hu_by_kong, default=False),

@@ -7,9 +7,8 @@ Over 1,000 deals per preset (standard, chengdu, online); the online run goes thr
 real console scripts (``simulate`` then ``validate --json``, gzip) in a background thread
 while the other two use the Python API.
 
-A kong made instead of a forced self-drawn win of the last four is not reported by the
-engine (KONG_BUG): that kind is off by default in the tamperer, and its tests (one through
-the tamperer, one on a deal written by hand) are xfail until engine/deal.py reports it.
+A kong made instead of a forced self-drawn win of the last four is reported as
+``missed_forced_hu`` at the kong (tested through the tamperer and on a deal written by hand).
 """
 
 from __future__ import annotations
@@ -51,12 +50,6 @@ RATE = 0.2
 SESSIONS, DEALS_PER_SESSION = 125, 8  # 1,000 deals per preset
 SEEDS = {"standard": 101, "chengdu": 202, "online": 303}
 CLI_PRESET = "online"
-KONG_BUG = (
-    "engine/deal.py: Deal._on_kong (_concealed_kong/_added_kong) never calls "
-    "_check_missed_self_draw, so a kong made instead of a forced self-drawn win of the last "
-    "four is not reported as missed_forced_hu (only _on_discard and _on_deal_end check it)"
-)
-
 Spot = tuple[str, int]  # (code, line)
 
 
@@ -313,7 +306,6 @@ def test_missed_forced_hu_on_one_deal(preset: str, form: str) -> None:
     _check_one("missed_forced_hu", preset, form)
 
 
-@pytest.mark.xfail(strict=True, reason=KONG_BUG)
 def test_kong_instead_of_forced_win() -> None:
     _check_one("missed_forced_hu_kong", "standard")
 
@@ -451,7 +443,6 @@ def test_last_four_controls() -> None:
     assert _deal_findings(lines) == {("missed_forced_hu", at)}
 
 
-@pytest.mark.xfail(strict=True, reason=KONG_BUG)
 def test_kong_instead_of_forced_win_by_hand() -> None:
     lines = _last_four_deal("kong")
     at = lines.index('{"type": "kong", "seat": 0, "tile": "1m", "kind": "concealed"}') + 1
