@@ -65,7 +65,7 @@ def ingest_text(summary: IngestSummary) -> str:
     data = summary.to_json()
     deals = data["deals"]
     new = sum(1 for f in summary.files if f.status == "new")
-    known = sum(1 for f in summary.files if f.status != "new")
+    known = sum(1 for f in summary.files if f.status in ("known", "repeated"))
     rate = f", {data['deals_per_s']:.0f} deals/s" if data["deals_per_s"] else ""
     lines = [
         f"ingest into {summary.warehouse}: {new} new file(s), {known} already ingested (skipped); "
@@ -79,6 +79,9 @@ def ingest_text(summary: IngestSummary) -> str:
     ]
     for conflict in summary.conflicts[:10]:
         lines.append(f"    {conflict['deal_id']} at {conflict['file']}:{conflict['line']}")
+    for entry in summary.files:
+        if entry.status.startswith("unreadable"):
+            lines.append(f"  {entry.file}: {entry.status}, not ingested")
     if summary.quarantine:
         counts = ", ".join(f"{reason} {count}" for reason, count in sorted(summary.quarantine.items()))
         lines.append(f"  quarantine lines: {counts}")

@@ -192,7 +192,9 @@ class FileEntry:
     file: str
     sha256: str
     bytes: int
-    status: str  # new, known (sha256 in the catalog), repeated (same bytes earlier in this run)
+    status: (
+        str  # new, known (sha256 in the catalog), repeated (same bytes earlier in this run), unreadable: why
+    )
     deals: int = 0
     stray_lines: int = 0
 
@@ -219,7 +221,8 @@ class IngestSummary:
 
     @property
     def all_ok(self) -> bool:
-        return self.read == self.ok and not self.conflicts and not self.quarantine
+        unreadable = any(f.status.startswith("unreadable") for f in self.files)
+        return self.read == self.ok and not self.conflicts and not self.quarantine and not unreadable
 
     @property
     def exit_code(self) -> int:
@@ -328,7 +331,13 @@ def ingest(
             index = 0
             for path in files:
                 progress.note(f"reading {path}")
-                data = path.read_bytes()
+                try:
+                    data = path.read_bytes()
+                except OSError as error:  # vanished or unreadable since it was listed
+                    summary.files.append(
+                        FileEntry(str(path), "", 0, f"unreadable: {error.strerror or error}")
+                    )
+                    continue
                 sha = hashlib.sha256(data).hexdigest()
                 entry = FileEntry(str(path), sha, len(data), "new")
                 summary.files.append(entry)
