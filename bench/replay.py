@@ -15,13 +15,17 @@ import json
 import pstats
 import statistics
 import tempfile
+import sys
 import time
 from pathlib import Path
 
-from ingest.reader import read_log
-from ingest.simulate import ClubPlan, simulate_club
-from ingest.validate import validate_log
-from ingest.writer import write_log
+# bench/ingest.py is named like the package: keep this folder off the import path.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+from ingest.reader import read_log  # noqa: E402
+from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
+from ingest.validate import validate_log  # noqa: E402
+from ingest.writer import write_log  # noqa: E402
 
 
 def corpus(deals: int, rules: str, folder: Path) -> Path:

@@ -28,7 +28,7 @@ from engine.settlement import (
     no_ting_transfers,
     refund_transfers,
 )
-from engine.shapes import is_win_shape
+from engine.shapes import POW5, is_win_shape_keys, suit_keys
 from engine.tiles import COPIES, NUM_KINDS, SUITS, suits_used, tile_name
 
 WALL_SIZE = 55
@@ -213,6 +213,7 @@ class Deal:
                     expected=COPIES,
                     recorded=seen[tile],
                 )
+        self._keys = [list(suit_keys(hand)) for hand in self.hands]  # per seat, kept by _move
         self.current = start.dealer
         if self.rules.exchange_three:
             self.phase = Phase.EXCHANGE
@@ -222,9 +223,27 @@ class Deal:
             self.phase = Phase.ACT
 
     def _move(self, seat: int, tile: int, count: int) -> None:
-        """Every change of a concealed hand goes through here, so cached waits stay true."""
+        """Every change of a concealed hand goes through here, so its suit keys and cached
+        waits stay true."""
         self.hands[seat][tile] += count
+        self._keys[seat][tile // 9] += count * POW5[tile % 9]
         self._wait_cache[seat] = None
+
+    def _shape_with(self, seat: int, tile: int | None) -> bool:
+        """Do the seat's concealed tiles (plus ``tile``) form sets and a pair, or seven pairs?"""
+        k0, k1, k2 = self._keys[seat]
+        total = sum(self.hands[seat])
+        if tile is not None:
+            total += 1
+            suit = tile // 9
+            step = POW5[tile - 9 * suit]
+            if suit == 0:
+                k0 += step
+            elif suit == 1:
+                k1 += step
+            else:
+                k2 += step
+        return is_win_shape_keys(k0, k1, k2, total, not self.melds[seat])
 
     def waits_of(self, seat: int) -> int:
         """27-bit wait mask of a seat's 3n+1 tiles (cached until its hand changes)."""
@@ -275,7 +294,7 @@ class Deal:
     def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
         """The fan of ``seat`` winning with ``tile`` added to its hand, or ``None`` when the
         tiles are no win or break 定缺 (the pass rule is checked separately)."""
-        if not self.waits_of(seat) >> tile & 1:
+        if not self._shape_with(seat, tile):
             return None
         counts = list(self.hands[seat])
         counts[tile] += 1
@@ -835,7 +854,7 @@ class Deal:
         seat = self.current
         if self.phase is not Phase.ACT or (self._last_draw is None and not self._heavenly(seat)):
             return None
-        if not is_win_shape(self.hands[seat]):
+        if not self._shape_with(seat, None):
             return None
         return self._win_counts(seat, self.hands[seat], self._self_draw_context(seat))
 
