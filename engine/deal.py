@@ -12,8 +12,10 @@ with what the recorder claimed is :mod:`engine.replay`'s job.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from enum import Enum
+from typing import Any
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
@@ -103,25 +105,27 @@ class KongMade:
     robbed: bool = False
 
 
-@dataclass(slots=True)
 class _OpenTile:
     """A discard or an added kong that other seats may win on."""
 
-    seat: int
-    tile: int
-    line: int
-    after_kong: bool  # 杠上炮: the discarder had just konged
-    last_tile: bool  # 海底: the discard right after the wall's last draw
-    last_four: bool
-    rob: bool
-    winners: list[int] = field(default_factory=list)
-    context: WinContext = DISCARD_WIN  # how a win on it would count
+    __slots__ = ("after_kong", "context", "last_four", "last_tile", "line", "rob", "seat", "tile", "winners")
 
-    def __post_init__(self) -> None:
-        if self.after_kong or self.rob or self.last_tile:
-            self.context = WinContext(
-                after_kong=self.after_kong, robbing_kong=self.rob, last_tile=self.last_tile
-            )
+    def __init__(
+        self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
+    ) -> None:
+        self.seat = seat
+        self.tile = tile
+        self.line = line
+        self.after_kong = after_kong  # 杠上炮: the discarder had just konged
+        self.last_tile = last_tile  # 海底: the discard right after the wall's last draw
+        self.last_four = last_four
+        self.rob = rob
+        self.winners: list[int] = []
+        self.context = (  # how a win on it would count
+            WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
+            if after_kong or rob or last_tile
+            else DISCARD_WIN
+        )
 
 
 def next_seat(seat: int, won: list[bool]) -> int | None:
@@ -214,6 +218,7 @@ class Deal:
                     recorded=seen[tile],
                 )
         self._keys = [list(suit_keys(hand)) for hand in self.hands]  # per seat, kept by _move
+        self._sizes = [sum(hand) for hand in self.hands]
         self.current = start.dealer
         if self.rules.exchange_three:
             self.phase = Phase.EXCHANGE
@@ -226,13 +231,14 @@ class Deal:
         """Every change of a concealed hand goes through here, so its suit keys and cached
         waits stay true."""
         self.hands[seat][tile] += count
+        self._sizes[seat] += count
         self._keys[seat][tile // 9] += count * POW5[tile % 9]
         self._wait_cache[seat] = None
 
     def _shape_with(self, seat: int, tile: int | None) -> bool:
         """Do the seat's concealed tiles (plus ``tile``) form sets and a pair, or seven pairs?"""
         k0, k1, k2 = self._keys[seat]
-        total = sum(self.hands[seat])
+        total = self._sizes[seat]
         if tile is not None:
             total += 1
             suit = tile // 9
@@ -357,17 +363,17 @@ class Deal:
 
     # ----------------------------------------------------------------- apply
     def apply(self, event: PlayEvent | DealEnd) -> None:
-        """Apply one event; raises :class:`IllegalEvent` and changes nothing when illegal."""
-        handler = getattr(self, "_on_" + event.type, None)
+        """Apply one event; raises :class:`IllegalEvent` when the rules forbid it."""
+        handler = _HANDLERS.get(event.type)
         if handler is None:
             raise IllegalEvent("out_of_turn", f"a {event.type!r} event inside a deal")
-        if self.phase is Phase.ENDED and not isinstance(event, DealEnd):
+        if self.phase is Phase.ENDED and event.type != "deal_end":
             raise IllegalEvent(
                 "out_of_turn",
                 f"{event.type} after the deal has ended ({self.end_reason})",
                 getattr(event, "seat", None),
             )
-        handler(event)
+        handler(self, event)
         self.events_applied += 1
 
     def _expect_seat(self, seat: int, what: str) -> None:
@@ -452,10 +458,13 @@ class Deal:
 
     # -- draws
     def _on_draw(self, event: Draw) -> None:
-        self._check_voids_declared()
+        phase = self.phase
+        if phase is Phase.VOID or phase is Phase.EXCHANGE:
+            self._check_voids_declared()
         seat = event.seat
         self._expect_seat(seat, "draw")
-        self._resolve_open()
+        if phase is Phase.CLAIM or phase is Phase.ROB:
+            self._resolve_open()
         if self.phase is Phase.ENDED and self.wall_left == 0:
             raise IllegalEvent("wall_mismatch", f"seat {seat} draws from an empty wall", seat)
         if self.phase not in (Phase.DRAW, Phase.REPLACEMENT) or seat != self.current:
@@ -497,7 +506,8 @@ class Deal:
 
     # -- discards
     def _on_discard(self, event: Discard) -> None:
-        self._check_voids_declared()
+        if self.phase is Phase.VOID or self.phase is Phase.EXCHANGE:
+            self._check_voids_declared()
         seat = event.seat
         self._expect_seat(seat, "discard")
         if self.phase is Phase.ROB and seat == self.current:
@@ -510,8 +520,8 @@ class Deal:
             )
         suit = self.void[seat]
         if (
-            self.rules.void_discard_first
-            and suit is not None
+            suit is not None
+            and self.rules.void_discard_first
             and event.tile // 9 != suit
             and any(self.hands[seat][suit * 9 : suit * 9 + 9])
         ):
@@ -524,7 +534,8 @@ class Deal:
                     rule="void_discard_first",
                 )
             )
-        self._check_missed_self_draw(seat)
+        if self.wall_left < LAST_FOUR:
+            self._check_missed_self_draw(seat)
         self._move(seat, event.tile, -1)
         self.discards[seat].append(event.tile)
         self._any_discard = True
@@ -532,10 +543,10 @@ class Deal:
             seat,
             event.tile,
             event.line,
-            after_kong=self._after_kong,
-            last_tile=self.wall_left == 0,
-            last_four=self._in_last_four(),
-            rob=False,
+            self._after_kong,
+            self.wall_left == 0,
+            self.wall_left < LAST_FOUR,
+            False,
         )
         self._last_draw = None
         self.phase = Phase.CLAIM
@@ -576,9 +587,12 @@ class Deal:
         or, on one of the last four tiles, missed a forced win."""
         if open_tile.winners and not self.rules.multiple_hu:
             return  # nobody else could win it
-        context = self._claim_context(open_tile)
-        for seat in self.in_play:
-            if seat == open_tile.seat or seat in open_tile.winners:
+        context = open_tile.context
+        won = self.won
+        for seat in SEATS:
+            if won[seat] or seat == open_tile.seat or seat in open_tile.winners:
+                continue
+            if not self._shape_with(seat, open_tile.tile):
                 continue
             result = self.win_on(seat, open_tile.tile, context)
             if result is None:
@@ -624,7 +638,9 @@ class Deal:
     def _next_after(self, open_tile: _OpenTile) -> int | None:
         """The first seat still in after the discarder, or after the winner furthest from
         the discarder in turn order when the tile was won."""
-        after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4, default=open_tile.seat)
+        if not open_tile.winners:
+            return next_seat(open_tile.seat, self.won)
+        after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
         return next_seat(after, self.won)
 
     def next_drawer(self) -> int | None:
@@ -1130,3 +1146,15 @@ class Deal:
                 expected="no deal_end yet",
                 recorded=event.reason,
             )
+
+
+_HANDLERS: dict[str, Callable[[Deal, Any], None]] = {
+    "exchange": Deal._on_exchange,
+    "void": Deal._on_void,
+    "draw": Deal._on_draw,
+    "discard": Deal._on_discard,
+    "pong": Deal._on_pong,
+    "kong": Deal._on_kong,
+    "hu": Deal._on_hu,
+    "deal_end": Deal._on_deal_end,
+}

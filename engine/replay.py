@@ -166,9 +166,11 @@ def _run(
 ) -> bool:
     recorded_kongs: dict[int, Kong] = {}
     wins_seen = kongs_seen = breaches_seen = 0
+    kongs, wins, breaches = deal.kongs, deal.wins, deal.breaches
     for event in [*events, end] if end is not None else events:
-        if isinstance(event, Kong):
-            recorded_kongs[event.line] = event
+        kind = event.type
+        if kind == "kong":
+            recorded_kongs[event.line] = event  # type: ignore[assignment]
         try:
             deal.apply(event)
         except IllegalEvent as error:
@@ -177,20 +179,21 @@ def _run(
             if on_step is not None:
                 on_step(event, deal, sink)
             return False
-        if len(deal.breaches) > breaches_seen:
+        if len(breaches) > breaches_seen:
             _flush_breaches(deal, breaches_seen, sink, event.line)
-            breaches_seen = len(deal.breaches)
-        while kongs_seen < len(deal.kongs):
-            made = deal.kongs[kongs_seen]
+            breaches_seen = len(breaches)
+        while kongs_seen < len(kongs):  # an added kong is paid when the next event shows no rob
+            made = kongs[kongs_seen]
             kongs_seen += 1
             _check_kong(made, recorded_kongs.get(made.line), rules, sink)
-        while wins_seen < len(deal.wins):
-            win = deal.wins[wins_seen]
-            wins_seen += 1
-            if isinstance(event, Hu) and event.line == win.line:
-                _check_win(win, event, rules, sink)
-        if isinstance(event, DealEnd):
-            _check_end(deal, event, rules, sink)
+        if kind == "hu":
+            while wins_seen < len(wins):
+                win = wins[wins_seen]
+                wins_seen += 1
+                if event.line == win.line:
+                    _check_win(win, event, rules, sink)  # type: ignore[arg-type]
+        elif kind == "deal_end":
+            _check_end(deal, event, rules, sink)  # type: ignore[arg-type]
         if on_step is not None:
             on_step(event, deal, sink)
     if end is None:
