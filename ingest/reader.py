@@ -255,6 +255,8 @@ _CONVERT: Final[dict[type[Record], _Converter]] = {
 }
 _TAG: Final[dict[type[Record], str]] = {cls: tag for tag, cls in RECORD_TYPES.items()}
 _PLAY_TYPES: Final = frozenset({"exchange", "void", "draw", "discard", "pong", "kong", "hu"})
+#: record types whose lines a deal takes without the general path (see _Builder.feed)
+_FAST: Final[dict[type, Callable[[int, int, int], Draw | Discard]]] = {DrawRec: Draw, DiscardRec: Discard}
 _DECODER: Final = msgspec.json.Decoder(AnyRecord)
 # msgspec raises these on bad text: malformed JSON, lone surrogates, absurd nesting.
 _DECODE_ERRORS: Final = (msgspec.DecodeError, UnicodeError, RecursionError)
@@ -425,6 +427,20 @@ class _Builder:
     def feed(self, n: int, text: str) -> None:
         if not text or text.isspace():
             return
+        deal = self.deal
+        if deal is not None:  # fast path: a draw or discard inside a deal (most lines)
+            try:
+                rec = _DECODER.decode(text)
+            except _DECODE_ERRORS:
+                rec = None
+            make = _FAST.get(type(rec))
+            if make is not None:
+                tile = _TILE_IDS.get(rec.tile)
+                if tile is not None:
+                    deal.events.append(make(rec.seat, tile, n))
+                    deal.raw_lines.append((n, text))
+                    deal.last_line = n
+                    return
         parsed = self.parser.parse(n, text)
         kind = parsed.kind
         deal = self.deal
