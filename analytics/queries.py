@@ -29,6 +29,9 @@ from ingest.warehouse import DEFAULT_WAREHOUSE, catalog_version, read_catalog, t
 
 SQL_DIR: Final = Path(__file__).parent / "sql"
 VIEW_FILES: Final = ("10_staging.sql", "20_marts.sql", "30_filters.sql")
+#: marts kept as in-memory tables when materializing (in dependency order)
+MATERIALIZED: Final = ("mart_deals", "mart_seat_deals", "mart_pairs", "mart_flows", "mart_findings")
+MARTS: Final = ("mart_deals", "mart_seat_deals", "mart_wins", "mart_pairs", "mart_flows", "mart_findings")
 QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
 _PARAM = re.compile(r"\$([a-z_]+)")
 
@@ -72,8 +75,17 @@ class Analytics:
     """The warehouse's views on one DuckDB connection; each query runs on its own cursor
     so threads (Streamlit sessions) can share the object."""
 
-    def __init__(self, warehouse: str | Path = DEFAULT_WAREHOUSE, *, threads: int | None = None) -> None:
+    def __init__(
+        self,
+        warehouse: str | Path = DEFAULT_WAREHOUSE,
+        *,
+        threads: int | None = None,
+        materialize: bool = True,
+    ) -> None:
+        """``materialize``: keep the marts in memory (fast repeated queries, for the
+        dashboard); False reads Parquet on every query (a one-shot ``chuanma stats``)."""
         self.root = Path(warehouse)
+        self.materialize = materialize
         self.con = duckdb.connect(":memory:")
         if threads is not None:
             self.con.execute("set threads = $n", {"n": threads})
@@ -95,8 +107,15 @@ class Analytics:
                     self.con.read_parquet(files).create_view(f"raw_{table}", replace=True)
                 else:
                     self.con.from_arrow(schema.empty_table()).create(f"raw_{table}")
+            for mart in MARTS:
+                self._drop(mart)
             for name in VIEW_FILES:
                 self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
+            if self.materialize:
+                for mart in MATERIALIZED:  # in order: later marts then read the earlier tables
+                    self.con.execute(f"create or replace table {mart}__table as select * from {mart}")
+                    self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
+                    self.con.execute(f"alter table {mart}__table rename to {mart}")
             self.version = version
         return True
 

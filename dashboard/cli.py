@@ -382,7 +382,7 @@ def stats(
     except ValueError as error:
         raise fail(f"--from/--to: {error}") from None
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
-    analytics = Analytics(warehouse)
+    analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     try:
         frame = analytics.player_stats(filters)
     finally:

@@ -20,11 +20,19 @@ S2_RULES = 'standard+{"end_condition":"first_hu"}'
 
 
 @pytest.fixture(scope="module")
-def hand(tmp_path_factory: pytest.TempPathFactory) -> Analytics:
+def hand_warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("hand")
     summary = ingest([hand_log(folder / "logs")], folder / "warehouse", workers=0)
     assert (summary.read, summary.ok, summary.findings, summary.invalid) == (6, 4, 1, 1)
-    return Analytics(folder / "warehouse")
+    return folder / "warehouse"
+
+
+@pytest.fixture(scope="module", params=[True, False], ids=["marts-in-memory", "views-over-parquet"])
+def hand(request: pytest.FixtureRequest, hand_warehouse: Path) -> Analytics:
+    """Both ways of reading give the same numbers: marts materialized, or plain views."""
+    analytics = Analytics(hand_warehouse, materialize=request.param)
+    request.addfinalizer(analytics.close)
+    return analytics
 
 
 def by_player(frame: Any) -> dict[str, dict[str, Any]]:

@@ -1,5 +1,14 @@
 -- Marts: what the pages and the Python API read. Every statistic counts only deals
 -- replayed to their end (status ok or findings); invalid deals are in the audit only.
+-- Analytics(materialize=True), the dashboard's default, turns the marts listed in
+-- analytics/queries.py MATERIALIZED into in-memory tables once per catalog version, so
+-- page queries do not read Parquet again (dbt's materialized='table').
+
+-- complete deals with who sat (the tablemates filter looks here, 4x fewer rows than seats)
+create or replace view mart_deals as
+select deal_id, played_date, club, rules, players
+from stg_deals
+where is_complete;
 
 -- one row per deal and seat, with the table's context for the filters
 create or replace view mart_seat_deals as
@@ -58,6 +67,20 @@ where d.is_complete and s.player is not null;
 -- one row per win
 create or replace view mart_wins as
 select * from mart_seat_deals where won;
+
+-- one row per deal and ordered pair of seats: who sat with whom
+create or replace view mart_pairs as
+select
+    a.deal_id,
+    a.played_date,
+    a.club,
+    a.rules,
+    a.players,
+    a.player,
+    b.player as mate,
+    a.net
+from mart_seat_deals as a
+join mart_seat_deals as b on a.deal_id = b.deal_id and a.seat <> b.seat;
 
 -- every transfer between two players, with the deal's context
 create or replace view mart_flows as

@@ -1,6 +1,9 @@
 -- Filters as table macros, so every query applies them the same way: club, a date range
 -- (inclusive), rule set, and tablemates (deals where all of the listed players sat).
--- A null argument (or an empty list of tablemates) filters nothing.
+-- A null argument (or an empty list of tablemates) filters nothing. The two branches of
+-- each union are exclusive: with no tablemates the second is dropped when the plan is
+-- made; with some, they are looked up once per deal in mart_deals (list_has_all on every
+-- seat or transfer row, or an IN that always runs, were the slowest part of the pages).
 
 create or replace macro seat_deals_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
@@ -9,7 +12,34 @@ where (p_club is null or club = p_club)
     and (p_from is null or played_date >= p_from)
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules)
-    and list_has_all(players, p_mates);
+    and len(p_mates) = 0
+union all
+select *
+from mart_seat_deals
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and len(p_mates) > 0
+    and deal_id in (select deal_id from mart_deals where list_has_all(players, p_mates));
+
+create or replace macro pairs_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_pairs
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and len(p_mates) = 0
+union all
+select *
+from mart_pairs
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and len(p_mates) > 0
+    and deal_id in (select deal_id from mart_deals where list_has_all(players, p_mates));
 
 create or replace macro flows_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
@@ -18,7 +48,16 @@ where (p_club is null or club = p_club)
     and (p_from is null or played_date >= p_from)
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules)
-    and list_has_all(players, p_mates);
+    and len(p_mates) = 0
+union all
+select *
+from mart_flows
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and len(p_mates) > 0
+    and deal_id in (select deal_id from mart_deals where list_has_all(players, p_mates));
 
 create or replace macro findings_in(p_club, p_from, p_to, p_rules) as table
 select *
