@@ -397,6 +397,36 @@ def stats(
         typer.echo(player_table_text(frame))
 
 
+@app.command()
+def dashboard(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on (localhost only).")] = 8501,
+) -> None:
+    """Serve the dashboard (Streamlit) on http://localhost:PORT for the warehouse's data.
+
+    Runs until stopped (Ctrl-C). An empty or missing warehouse shows how to load data."""
+    import os
+    import subprocess
+    import sys
+
+    from dashboard.config import WAREHOUSE_ENV
+
+    script = Path(__file__).with_name("app.py")
+    folder = warehouse.resolve()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.port", str(port), "--server.address", "localhost", "--server.headless", "true",
+        "--browser.gatherUsageStats", "false", "--", "--warehouse", str(folder),
+    ]  # fmt: skip
+    typer.echo(f"chuanma dashboard: http://localhost:{port} (warehouse {folder}); Ctrl-C stops it", err=True)
+    env = {**os.environ, WAREHOUSE_ENV: str(folder)}
+    try:
+        code = subprocess.call(command, env=env)
+    except KeyboardInterrupt:
+        code = 0
+    raise typer.Exit(code)
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,20 @@
+-- Deals per week (the week's Monday), and how many of them have findings or are invalid.
+with picked as (
+    select *
+    from stg_deals
+    where ($club is null or club = $club)
+        and ($date_from is null or played_date >= $date_from)
+        and ($date_to is null or played_date <= $date_to)
+        and ($rules is null or rules = $rules)
+        and ($player is null or list_contains(players, $player))
+        and played_date is not null
+)
+
+select
+    cast(date_trunc('week', played_date) as date) as week,
+    count(*) as deals,
+    count(*) filter (where status <> 'ok') as findings_deals,
+    count(distinct session_id) as sessions
+from picked
+group by week
+order by week;

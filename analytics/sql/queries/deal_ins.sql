@@ -1,0 +1,17 @@
+-- Where each player loses on wins: whom they dealt into (点炮, a robbed kong, 杠上炮's
+-- transfer), how often, and the points paid.
+with picked as (
+    select *
+    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where reason in ('win_discard', 'kong_transfer')
+        and ($player is null or payer_player = $player)
+)
+
+select
+    payer_player as player,
+    payee_player as winner,
+    count(*) filter (where reason = 'win_discard') as deal_ins,
+    cast(sum(amount) as bigint) as points
+from picked
+group by payer_player, payee_player
+order by player, points desc, winner;

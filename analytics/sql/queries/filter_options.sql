@@ -1,0 +1,10 @@
+-- What the shared filters can choose from: each club and rule set with its deals and days.
+select
+    club,
+    rules,
+    count(*) as deals,
+    min(played_date) as first_day,
+    max(played_date) as last_day
+from stg_deals
+group by club, rules
+order by deals desc, club, rules;

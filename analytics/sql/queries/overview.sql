@@ -1,0 +1,32 @@
+-- The overview page's numbers at a glance: deals of every status, sessions, players, the
+-- first and last day, and the share of deals with findings (invalid deals are findings
+-- too). No row on an empty warehouse.
+with picked as (
+    select *
+    from stg_deals
+    where ($club is null or club = $club)
+        and ($date_from is null or played_date >= $date_from)
+        and ($date_to is null or played_date <= $date_to)
+        and ($rules is null or rules = $rules)
+        and ($player is null or list_contains(players, $player))
+),
+
+seated as (
+    select count(distinct player) as players
+    from (select unnest(players) as player from picked)
+)
+
+select
+    count(*) as deals,
+    count(*) filter (where is_complete) as complete_deals,
+    count(*) filter (where status = 'ok') as ok_deals,
+    count(*) filter (where status = 'findings') as findings_deals,
+    count(*) filter (where status = 'invalid') as invalid_deals,
+    count(*) filter (where status <> 'ok') / count(*) as findings_share,
+    count(distinct session_id) as sessions,
+    any_value(seated.players) as players,
+    min(played_date) as first_day,
+    max(played_date) as last_day,
+    cast(sum(findings) as bigint) as findings
+from picked, seated
+having count(*) > 0;

@@ -1,0 +1,36 @@
+"""The dashboard's entry point (``chuanma dashboard`` runs ``streamlit run`` on it).
+
+It draws what every page shares (the language switch, the filters, the warehouse's
+name) and then the chosen page: ``st.navigation`` with one ``st.Page`` per file of
+``pages/``. The warehouse is ``--warehouse DIR`` given after ``--``, else the
+``CHUANMA_WAREHOUSE`` variable, else ``data/warehouse``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import data, ui
+
+st.set_page_config(page_title="chuanma", page_icon=":material/casino:", layout="wide")
+ui.language_switch()
+source = data.source()
+ui.filter_sidebar(source)
+pages = [
+    st.Page(
+        ui.PAGES["overview"],
+        title=ui.t("page_overview"),
+        icon=":material/dashboard:",
+        url_path="overview",
+        default=True,
+    ),
+    st.Page(ui.PAGES["players"], title=ui.t("page_players"), icon=":material/person:", url_path="players"),
+    st.Page(ui.PAGES["fans"], title=ui.t("page_fans"), icon=":material/bar_chart:", url_path="fans"),
+    st.Page(ui.PAGES["h2h"], title=ui.t("page_h2h"), icon=":material/swap_horiz:", url_path="head-to-head"),
+    st.Page(ui.PAGES["replay"], title=ui.t("page_replay"), icon=":material/play_circle:", url_path="replay"),
+    st.Page(ui.PAGES["audit"], title=ui.t("page_audit"), icon=":material/search:", url_path="audit"),
+    st.Page(ui.PAGES["upload"], title=ui.t("page_upload"), icon=":material/upload:", url_path="upload"),
+]
+page = st.navigation(pages)
+st.sidebar.caption(f"{ui.t('warehouse')}: `{source.path}` ({source.version})")
+page.run()

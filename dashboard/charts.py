@@ -1,0 +1,313 @@
+"""Every chart of the dashboard, in one place: Altair specs with a title, named axes and
+tooltips, built from the DataFrames the analytics API returns.
+
+Each function takes the frame and ``tr`` (the language's label function) and returns a
+chart; the pages only place them. Column names stay the API's (``wins``, ``share``...),
+so a test can read a chart's data and compare it with the API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import altair as alt
+import pandas as pd  # type: ignore[import-untyped]
+
+Tr = Callable[[str], str]
+HEIGHT = 260
+#: ok, findings, invalid; and the suit-like palette of the tiles for categories
+STATUS_COLOURS = ["#2e7d32", "#f9a825", "#c62828"]
+
+
+def _titled(chart: alt.Chart, title: str, height: int = HEIGHT) -> alt.Chart:
+    return chart.properties(title=title, height=height, width="container")
+
+
+def activity_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Deals per week, stacked: without findings and with findings."""
+    long = pd.DataFrame(
+        {
+            "week": list(frame["week"]) * 2,
+            "kind": [tr("deals_ok")] * len(frame) + [tr("deals_with_findings")] * len(frame),
+            "deals": list(frame["deals"] - frame["findings_deals"]) + list(frame["findings_deals"]),
+        }
+    )
+    long["week"] = pd.to_datetime(long["week"])
+    chart = (
+        alt.Chart(long)
+        .mark_bar()
+        .encode(
+            x=alt.X("week:T", title=tr("week")),
+            y=alt.Y("deals:Q", title=tr("deals"), stack="zero"),
+            color=alt.Color(
+                "kind:N",
+                title=tr("deal_kind"),
+                scale=alt.Scale(range=[STATUS_COLOURS[0], STATUS_COLOURS[1]]),
+                sort=[tr("deals_ok"), tr("deals_with_findings")],
+            ),
+            tooltip=[
+                alt.Tooltip("week:T", title=tr("week")),
+                alt.Tooltip("kind:N", title=tr("deal_kind")),
+                alt.Tooltip("deals:Q", title=tr("deals")),
+            ],
+        )
+    )
+    return _titled(chart, tr("activity_title"))
+
+
+def status_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Deals by status (ok, findings, invalid) as a ring."""
+    chart = (
+        alt.Chart(frame)
+        .mark_arc(innerRadius=55)
+        .encode(
+            theta=alt.Theta("deals:Q", title=tr("deals")),
+            color=alt.Color(
+                "status_label:N",
+                title=tr("status"),
+                sort=list(frame["status_label"]),
+                scale=alt.Scale(domain=list(frame["status_label"]), range=STATUS_COLOURS[: len(frame)]),
+            ),
+            tooltip=[
+                alt.Tooltip("status_label:N", title=tr("status")),
+                alt.Tooltip("deals:Q", title=tr("deals")),
+                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
+            ],
+        )
+    )
+    return _titled(chart, tr("status_title"))
+
+
+def fan_total_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Wins by total fan after the cap; the capped wins in their own colour."""
+    data = frame.assign(uncapped=frame["wins"] - frame["capped"])
+    long = pd.DataFrame(
+        {
+            "fan": list(data["fan"]) * 2,
+            "kind": [tr("wins")] * len(data) + [tr("capped")] * len(data),
+            "wins": list(data["uncapped"]) + list(data["capped"]),
+            "share": list(data["share"]) * 2,
+        }
+    )
+    chart = (
+        alt.Chart(long)
+        .mark_bar()
+        .encode(
+            x=alt.X("fan:O", title=tr("fan")),
+            y=alt.Y("wins:Q", title=tr("wins"), stack="zero"),
+            color=alt.Color(
+                "kind:N",
+                title="",
+                scale=alt.Scale(domain=[tr("wins"), tr("capped")], range=["#1565c0", "#c62828"]),
+            ),
+            tooltip=[
+                alt.Tooltip("fan:O", title=tr("fan")),
+                alt.Tooltip("kind:N", title=""),
+                alt.Tooltip("wins:Q", title=tr("wins")),
+                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
+            ],
+        )
+    )
+    return _titled(chart, tr("fan_total_title"))
+
+
+def pattern_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Wins by base pattern (``label`` holds the pattern's name in the language)."""
+    chart = (
+        alt.Chart(frame)
+        .mark_bar(color="#1565c0")
+        .encode(
+            y=alt.Y("label:N", title=tr("pattern"), sort="-x"),
+            x=alt.X("wins:Q", title=tr("wins")),
+            tooltip=[
+                alt.Tooltip("label:N", title=tr("pattern")),
+                alt.Tooltip("wins:Q", title=tr("wins")),
+                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
+                alt.Tooltip("avg_fan:Q", title=tr("avg_fan"), format=".2f"),
+                alt.Tooltip("avg_win_points:Q", title=tr("avg_win_points"), format=".1f"),
+            ],
+        )
+    )
+    return _titled(chart, tr("pattern_title"))
+
+
+def roots_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    chart = (
+        alt.Chart(frame)
+        .mark_bar(color="#2e7d32")
+        .encode(
+            x=alt.X("roots:O", title=tr("roots")),
+            y=alt.Y("wins:Q", title=tr("wins")),
+            tooltip=[
+                alt.Tooltip("roots:O", title=tr("roots")),
+                alt.Tooltip("wins:Q", title=tr("wins")),
+                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
+            ],
+        )
+    )
+    return _titled(chart, tr("roots_title"))
+
+
+def score_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """A player's running net by day."""
+    data = frame.assign(played_date=pd.to_datetime(frame["played_date"]))
+    chart = (
+        alt.Chart(data)
+        .mark_line(point=True, color="#6a1b9a")
+        .encode(
+            x=alt.X("played_date:T", title=tr("day")),
+            y=alt.Y("cumulative_net:Q", title=tr("cumulative_net")),
+            tooltip=[
+                alt.Tooltip("played_date:T", title=tr("day")),
+                alt.Tooltip("deals:Q", title=tr("deals")),
+                alt.Tooltip("net:Q", title=tr("net")),
+                alt.Tooltip("cumulative_net:Q", title=tr("cumulative_net")),
+            ],
+        )
+    )
+    return _titled(chart, tr("score_title"))
+
+
+def fan_compare_chart(
+    frame: pd.DataFrame, tr: Tr, title_key: str = "fan_dist_title", group: str = "who"
+) -> alt.Chart:
+    """Share of wins by total fan, grouped (a player and the club; or rule sets)."""
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("fan:O", title=tr("fan")),
+            xOffset=alt.XOffset(f"{group}:N"),
+            y=alt.Y("share:Q", title=tr("share"), axis=alt.Axis(format="%")),
+            color=alt.Color(f"{group}:N", title=tr(group)),
+            tooltip=[
+                alt.Tooltip(f"{group}:N", title=tr(group)),
+                alt.Tooltip("fan:O", title=tr("fan")),
+                alt.Tooltip("wins:Q", title=tr("wins")),
+                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
+            ],
+        )
+    )
+    return _titled(chart, tr(title_key))
+
+
+def win_kind_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """How a player wins: wins by kind (``label`` is the kind's name)."""
+    chart = (
+        alt.Chart(frame)
+        .mark_bar(color="#2e7d32")
+        .encode(
+            y=alt.Y("label:N", title=tr("win_kind"), sort="-x"),
+            x=alt.X("wins:Q", title=tr("wins")),
+            tooltip=[
+                alt.Tooltip("label:N", title=tr("win_kind")),
+                alt.Tooltip("wins:Q", title=tr("wins")),
+                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
+                alt.Tooltip("avg_fan:Q", title=tr("avg_fan"), format=".2f"),
+                alt.Tooltip("points:Q", title=tr("points")),
+            ],
+        )
+    )
+    return _titled(chart, tr("win_kinds_title"), 200)
+
+
+def deal_in_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Where a player loses: points paid to each winner they dealt into."""
+    chart = (
+        alt.Chart(frame)
+        .mark_bar(color="#c62828")
+        .encode(
+            y=alt.Y("winner:N", title=tr("winner"), sort="-x"),
+            x=alt.X("points:Q", title=tr("points")),
+            tooltip=[
+                alt.Tooltip("winner:N", title=tr("winner")),
+                alt.Tooltip("deal_ins:Q", title=tr("deal_ins")),
+                alt.Tooltip("points:Q", title=tr("points")),
+            ],
+        )
+    )
+    return _titled(chart, tr("deal_ins_title"), 200)
+
+
+def tablemates_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    chart = (
+        alt.Chart(frame)
+        .mark_bar(color="#1565c0")
+        .encode(
+            y=alt.Y("mate:N", title=tr("mate"), sort="-x"),
+            x=alt.X("deals:Q", title=tr("deals")),
+            tooltip=[
+                alt.Tooltip("mate:N", title=tr("mate")),
+                alt.Tooltip("deals:Q", title=tr("deals")),
+                alt.Tooltip("net:Q", title=tr("net")),
+            ],
+        )
+    )
+    return _titled(chart, tr("tablemates_title"), 200)
+
+
+H2H_SELECTION = "cell"
+
+
+def h2h_chart(frame: pd.DataFrame, tr: Tr) -> alt.LayerChart:
+    """The matrix of points that flowed: a row's player paid the column's; click a cell."""
+    cell = alt.selection_point(name=H2H_SELECTION, fields=["from_player", "to_player"], on="click")
+    base = alt.Chart(frame).encode(
+        x=alt.X("to_player:N", title=tr("payee"), axis=alt.Axis(orient="top", labelAngle=0)),
+        y=alt.Y("from_player:N", title=tr("payer")),
+    )
+    rect = (
+        base.mark_rect(stroke="#ffffff")
+        .encode(
+            color=alt.Color("points:Q", title=tr("points"), scale=alt.Scale(scheme="oranges")),
+            opacity=alt.condition(cell, alt.value(1.0), alt.value(0.45)),
+            tooltip=[
+                alt.Tooltip("from_player:N", title=tr("payer")),
+                alt.Tooltip("to_player:N", title=tr("payee")),
+                alt.Tooltip("points:Q", title=tr("points")),
+                alt.Tooltip("transfers:Q", title=tr("transfers")),
+                alt.Tooltip("net:Q", title=tr("pair_net")),
+            ],
+        )
+        .add_params(cell)
+    )
+    text = base.mark_text(fontSize=11).encode(text=alt.Text("points:Q"))
+    return alt.LayerChart(layer=[rect, text]).properties(title=tr("h2h_title"), height=max(260, 34 * frame["from_player"].nunique()))
+
+
+def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    chart = (
+        alt.Chart(frame)
+        .mark_bar(color="#c62828")
+        .encode(
+            y=alt.Y("code:N", title=tr("code"), sort="-x"),
+            x=alt.X("findings:Q", title=tr("findings")),
+            tooltip=[
+                alt.Tooltip("code:N", title=tr("code")),
+                alt.Tooltip("findings:Q", title=tr("findings")),
+                alt.Tooltip("deals:Q", title=tr("deals")),
+                alt.Tooltip("sessions:Q", title=tr("sessions")),
+            ],
+        )
+    )
+    return _titled(chart, tr("audit_by_code"), 220)
+
+
+def rescore_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Per player: the computed total and the re-scored one, side by side (``kind``)."""
+    chart = (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("player:N", title=tr("player")),
+            xOffset=alt.XOffset("kind:N"),
+            y=alt.Y("points:Q", title=tr("points")),
+            color=alt.Color("kind:N", title="", scale=alt.Scale(range=["#1565c0", "#f9a825"])),
+            tooltip=[
+                alt.Tooltip("player:N", title=tr("player")),
+                alt.Tooltip("kind:N", title=""),
+                alt.Tooltip("points:Q", title=tr("points")),
+            ],
+        )
+    )
+    return _titled(chart, tr("rescore_title"), 240)

@@ -1,0 +1,160 @@
+"""Where the pages get their data: one DuckDB connection per warehouse for the whole
+server, and every result cached per catalog version.
+
+Streamlit's own advice, applied: the :class:`analytics.queries.Analytics` object (one
+in-memory DuckDB with the marts materialized) is an ``st.cache_resource``, shared by every
+session; each query runs on its own cursor, so sessions do not wait for each other. Results
+go through ``st.cache_data`` keyed by the warehouse's version, which changes only when an
+ingest records a batch: a page that was drawn once is drawn again from memory, and a new
+batch is seen on the next rerun without restarting the server.
+
+Queries are the ``.sql`` files of ``analytics/sql/queries`` (the shared filters only) and
+of ``dashboard/sql`` (one deal, one session, one cell: parameters of their own). Both are
+run with bound parameters only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from functools import cache
+from pathlib import Path
+from typing import Any, Final
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from analytics.queries import Analytics, Filters
+from dashboard.config import warehouse_path
+from dashboard.replay_data import DealReplay, Rescore, replay_from_rows, rescore_session
+
+SQL_DIR: Final = Path(__file__).parent / "sql"
+
+#: the shared filters as a hashable tuple: player, club, date_from, date_to, rules, tablemates
+FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...]]
+
+
+@st.cache_resource(show_spinner=False)
+def _analytics(path: str) -> Analytics:
+    """The server's one connection to a warehouse (marts kept in memory)."""
+    return Analytics(path)
+
+
+@dataclass(frozen=True)
+class Source:
+    """A warehouse as of one catalog version: what every cached result is keyed by."""
+
+    path: str
+    version: str
+
+    @property
+    def is_empty(self) -> bool:
+        return self.version.startswith("0:")
+
+
+def source() -> Source:
+    """The warehouse, refreshed to its latest recorded batch (reads ``catalog.json``)."""
+    path = str(warehouse_path())
+    analytics = _analytics(path)
+    analytics.refresh()
+    return Source(path, analytics.version)
+
+
+def filter_key(filters: Filters) -> FilterKey:
+    return (
+        filters.player,
+        filters.club,
+        filters.date_from,
+        filters.date_to,
+        filters.rules,
+        filters.tablemates,
+    )
+
+
+@st.cache_data(show_spinner=False, max_entries=1024)
+def _query(path: str, version: str, name: str, key: FilterKey) -> pd.DataFrame:
+    player, club, first, last, rules, mates = key
+    return _analytics(path).query(name, Filters(player, club, first, last, rules, mates))
+
+
+def query(name: str, filters: Filters | None = None, *, src: Source | None = None) -> pd.DataFrame:
+    """``analytics/sql/queries/<name>.sql`` under the filters, cached per version."""
+    src = src or source()
+    return _query(src.path, src.version, name, filter_key(filters or Filters()))
+
+
+@cache
+def dashboard_sql(name: str) -> str:
+    """The text of ``dashboard/sql/<name>.sql``."""
+    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+
+
+@st.cache_data(show_spinner=False, max_entries=1024)
+def _sql(path: str, version: str, name: str, params: tuple[tuple[str, Any], ...]) -> pd.DataFrame:
+    values = {key: list(value) if isinstance(value, tuple) else value for key, value in params}
+    return _analytics(path).sql(dashboard_sql(name), values)
+
+
+def sql(name: str, *, src: Source | None = None, **params: Any) -> pd.DataFrame:
+    """``dashboard/sql/<name>.sql`` with bound parameters (lists as tuples), cached."""
+    src = src or source()
+    frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+    return _sql(src.path, src.version, name, frozen)
+
+
+def filter_params(filters: Filters) -> dict[str, Any]:
+    """The shared filters as the parameters of a ``dashboard/sql`` file."""
+    return {
+        "club": filters.club,
+        "date_from": filters.date_from,
+        "date_to": filters.date_to,
+        "rules": filters.rules,
+    }
+
+
+# ------------------------------------------------------------------ one deal, one session
+@st.cache_data(show_spinner=False, max_entries=256)
+def _replay(path: str, version: str, deal_id: str) -> DealReplay | None:
+    src = Source(path, version)
+    header = sql("deal_header", src=src, deal_id=deal_id)
+    if header.empty:
+        return None
+    deal = header.iloc[0].to_dict()
+    events = pd.DataFrame()
+    raw = pd.DataFrame()
+    if deal["status"] == "invalid":
+        raw = sql("deal_raw_lines", src=src, deal_id=deal_id)
+    else:
+        events = sql("deal_events", src=src, month=deal["month"], deal_ids=[deal_id])
+    return replay_from_rows(deal, events, raw)
+
+
+def replay(deal_id: str, *, src: Source | None = None) -> DealReplay | None:
+    """One deal replayed step by step (from the events table, or the quarantined raw lines
+    of a deal that could not be replayed to its end); None when no such deal."""
+    src = src or source()
+    return _replay(src.path, src.version, deal_id)
+
+
+@st.cache_data(show_spinner=False, max_entries=128)
+def _rescore(path: str, version: str, session_id: str, rules: str) -> Rescore | None:
+    src = Source(path, version)
+    deals = sql("session_deals", src=src, session_id=session_id)
+    if deals.empty:
+        return None
+    complete = deals[deals["status"] != "invalid"]
+    events = pd.DataFrame()
+    if not complete.empty:
+        events = sql(
+            "deal_events",
+            src=src,
+            month=str(complete["month"].iloc[0]),
+            deal_ids=[str(d) for d in complete["deal_id"]],
+        )
+    return rescore_session(session_id, deals, events, rules)
+
+
+def rescore(session_id: str, rules: str, *, src: Source | None = None) -> Rescore | None:
+    """A session's deals replayed under another rule set, beside the stored scores."""
+    src = src or source()
+    return _rescore(src.path, src.version, session_id, rules)

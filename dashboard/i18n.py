@@ -1,0 +1,262 @@
+"""The dashboard's words in Chinese and English, in one table so a page never hard-codes a
+label and the language switch changes every page at once.
+
+Each entry is ``(中文, English)``, the order of :data:`engine.settlement.REASONS` and
+:data:`engine.fan.NAMES`, whose names the pages reuse for payments and patterns.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from engine.fan import NAMES
+from engine.settlement import REASONS
+
+Lang = Literal["zh", "en"]
+LANGS: Final[tuple[Lang, ...]] = ("en", "zh")
+LANG_NAMES: Final[dict[Lang, str]] = {"en": "English", "zh": "中文"}
+
+LABELS: Final[dict[str, tuple[str, str]]] = {
+    # app and navigation
+    "app_title": ("川麻 牌局统计与审计", "chuanma: club statistics and audit"),
+    "language": ("语言", "Language"),
+    "filters": ("筛选（所有页面）", "Filters (all pages)"),
+    "club": ("俱乐部", "Club"),
+    "rules": ("规则", "Rule set"),
+    "dates": ("日期", "Dates"),
+    "all": ("全部", "all"),
+    "warehouse": ("数据仓库", "Warehouse"),
+    "page_overview": ("概览", "Overview"),
+    "page_players": ("玩家", "Players"),
+    "page_fans": ("番数", "Fans"),
+    "page_h2h": ("对战", "Head-to-head"),
+    "page_replay": ("牌局回放", "Deal replay"),
+    "page_audit": ("审计", "Audit"),
+    "page_upload": ("上传", "Upload"),
+    # empty warehouse
+    "empty_title": ("数据仓库是空的", "The warehouse is empty"),
+    "empty_body": (
+        "还没有牌局数据。在项目目录里运行下面的命令生成示例俱乐部并导入，或在“上传”页上传一个日志文件。",
+        "There are no deals yet. Run these commands in the project folder to generate the sample "
+        "club and load it, or drop a log on the Upload page.",
+    ),
+    "no_match": ("没有符合筛选条件的牌局。", "No deals match the filters."),
+    # overview
+    "deals": ("牌局", "Deals"),
+    "sessions": ("场次", "Sessions"),
+    "players": ("玩家", "Players"),
+    "first_day": ("首日", "First day"),
+    "last_day": ("末日", "Last day"),
+    "findings_share": ("有问题的牌局", "Deals with findings"),
+    "findings": ("问题", "Findings"),
+    "invalid_deals": ("无法回放", "Invalid deals"),
+    "activity_title": ("每周牌局", "Deals per week"),
+    "week": ("周", "Week"),
+    "deal_kind": ("牌局", "Deals"),
+    "deals_ok": ("无问题", "ok"),
+    "deals_with_findings": ("有问题", "with findings"),
+    "status": ("状态", "Status"),
+    "status_title": ("牌局状态", "Deals by status"),
+    "status_ok": ("正确", "ok"),
+    "status_findings": ("有问题", "findings"),
+    "status_invalid": ("无法回放", "invalid"),
+    "fan_total_title": ("胡牌番数分布", "Wins by total fan"),
+    "fan": ("番", "Fan"),
+    "wins": ("胡牌", "Wins"),
+    "share": ("占比", "Share"),
+    "capped": ("封顶", "Capped"),
+    "top_codes": ("最常见的问题", "Most frequent findings"),
+    # players
+    "leaderboard": ("排行榜（点击列标题排序）", "Leaderboard (click a column to sort)"),
+    "player": ("玩家", "Player"),
+    "win_rate": ("胡牌率", "Win rate"),
+    "self_draw_rate": ("自摸率", "Self-draw rate"),
+    "deal_in_rate": ("点炮率", "Deal-in rate"),
+    "avg_fan": ("平均番数", "Average fan"),
+    "avg_win_points": ("每胡得分", "Points per win"),
+    "avg_deal_in_loss": ("每次点炮失分", "Loss per deal-in"),
+    "net": ("净得分", "Net"),
+    "net_per_deal": ("每局净得分", "Net per deal"),
+    "kong_rate": ("每局杠数", "Kongs per deal"),
+    "kongs": ("杠", "Kongs"),
+    "flower_pig_rate": ("花猪率", "Flower-pig rate"),
+    "ready_at_end_rate": ("流局听牌率", "Ready at the wall's end"),
+    "avg_win_turn": ("平均胡牌巡数", "Average win turn"),
+    "biggest_win": ("最大一胡", "Biggest win"),
+    "self_draws": ("自摸", "Self-draws"),
+    "deal_ins": ("点炮", "Deal-ins"),
+    "choose_player": ("选择玩家", "Choose a player"),
+    "player_vs_club": ("与俱乐部比较", "Beside the club"),
+    "statistic": ("指标", "Statistic"),
+    "club_value": ("俱乐部", "Club"),
+    "score_title": ("累计得分", "Score over time"),
+    "day": ("日期", "Day"),
+    "cumulative_net": ("累计净得分", "Cumulative net"),
+    "fan_dist_title": ("番数分布：玩家与俱乐部", "Fan distribution: player and club"),
+    "who": ("谁", "Who"),
+    "win_kinds_title": ("怎么胡的", "How they win"),
+    "win_kind": ("胡法", "Win kind"),
+    "deal_ins_title": ("点炮给谁", "Whom they deal into"),
+    "winner": ("胡牌者", "Winner"),
+    "points": ("分数", "Points"),
+    "tablemates_title": ("最常同桌", "Most frequent tablemates"),
+    "mate": ("同桌", "Tablemate"),
+    "no_wins": ("没有胡牌记录。", "No wins."),
+    "no_deal_ins": ("没有点炮记录。", "No deal-ins."),
+    # fans
+    "pattern_title": ("按基本牌型", "Wins by base pattern"),
+    "pattern": ("牌型", "Pattern"),
+    "roots_title": ("根的数量", "Wins by number of roots (根)"),
+    "roots": ("根", "Roots"),
+    "cap_rate": ("封顶率", "Cap rate (封顶率)"),
+    "avg_fan_uncapped": ("封顶前平均番数", "Average fan before the cap"),
+    "avg_roots": ("平均根数", "Average roots"),
+    "compare_rules": ("规则比较", "Compare rule sets"),
+    "compare_title": ("各规则的番数分布", "Fan distribution by rule set"),
+    # head-to-head
+    "h2h_title": ("玩家之间的分数流动（行付给列）", "Points that flowed (row paid column)"),
+    "h2h_help": (
+        "点击一个格子查看背后的牌局，或在下面选择两位玩家。",
+        "Click a cell to see the deals behind it, or choose two players below.",
+    ),
+    "payer": ("付分者", "Paid by"),
+    "payee": ("收分者", "Paid to"),
+    "transfers": ("笔数", "Transfers"),
+    "pair_net": ("净流动", "Net between them"),
+    "deals_behind": ("这一格背后的牌局", "The deals behind this cell"),
+    "reasons": ("原因", "Reasons"),
+    "open_replay": ("回放", "Replay"),
+    "no_flows": ("这两位玩家之间没有分数流动。", "No points flowed between these two players."),
+    # replay
+    "session": ("场次", "Session"),
+    "deal": ("牌局", "Deal"),
+    "deal_id": ("牌局编号", "Deal id"),
+    "only_findings": ("只看有问题的场次", "Only sessions with findings"),
+    "step": ("步骤", "Step"),
+    "first": ("开始", "Start"),
+    "prev": ("上一步", "Back"),
+    "next": ("下一步", "Next"),
+    "last": ("结束", "End"),
+    "next_finding": ("下一个问题", "Next finding"),
+    "wall": ("牌墙剩余", "Wall"),
+    "hand": ("手牌", "Hand"),
+    "melds": ("碰杠", "Melds"),
+    "discards": ("弃牌", "Discards"),
+    "ledger": ("账本", "Ledger"),
+    "line": ("行", "Line"),
+    "reason": ("原因", "Reason"),
+    "amount": ("分", "Amount"),
+    "dealer": ("庄", "dealer"),
+    "void": ("缺", "void"),
+    "won": ("已胡", "won"),
+    "scores": ("得分", "Score"),
+    "findings_here": ("这一步的问题", "Findings at this step"),
+    "all_findings": ("本局所有问题", "Every finding of this deal"),
+    "no_findings_deal": ("本局没有问题。", "This deal has no findings."),
+    "deal_not_found": ("找不到这个牌局。", "No such deal in the warehouse."),
+    "deal_cannot_replay": ("这个牌局无法回放：", "This deal cannot be replayed: "),
+    "replay_stopped": (
+        "回放在这里停止：这一步违反规则。",
+        "The replay stops here: this event breaks the rules.",
+    ),
+    "under_rules": ("规则", "rules"),
+    "new_payments": ("这一步的付分", "Payments at this step"),
+    "event": ("事件", "Event"),
+    "ev_deal": ("发牌，{p} 坐庄", "the tiles are dealt; {p} is the dealer (庄)"),
+    "ev_exchange": ("换三张（{d}）", "换三张 three tiles exchanged ({d})"),
+    "ev_void": ("{p} 定缺 {suit}", "{p} declares {suit} void (定缺)"),
+    "ev_draw": ("{p} 摸 {tile}", "{p} draws {tile}"),
+    "ev_discard": ("{p} 打出 {tile}", "{p} discards {tile}"),
+    "ev_pong": ("{p} 碰 {tile}", "{p} pongs {tile} (碰)"),
+    "ev_kong": ("{p} {kind} {tile}", "{p}: {kind} of {tile}"),
+    "ev_hu_self": ("{p} 自摸 胡 {tile}", "{p} wins (胡) on a self-drawn {tile}"),
+    "ev_hu_from": ("{p} 胡 {q} 的 {tile}", "{p} wins (胡) on {q}'s {tile}"),
+    "ev_end": ("牌局结束（{reason}）", "the deal ends ({reason})"),
+    "win_note": ("{p} 胡：{patterns} = {fan} 番（{kind}）", "{p} wins: {patterns} = {fan} fan ({kind})"),
+    "pay_note": ("{payer} → {payee}  {amount}（{reason}）", "{payer} → {payee}  {amount} ({reason})"),
+    "step_of": ("第 {i} / {n} 步 · 第 {line} 行", "step {i} of {n} · line {line}"),
+    "jump": ("跳到", "go to step"),
+    "new": ("本步", "now"),
+    # audit
+    "audit_by_code": ("按问题类型", "Findings by code"),
+    "code": ("问题类型", "Code"),
+    "finding_list": ("问题列表", "Findings"),
+    "showing": ("显示 {shown} / {total} 条", "showing {shown} of {total}"),
+    "message": ("说明", "Explanation"),
+    "rescore": ("按另一套规则重新计分", "Re-score a session under another rule set"),
+    "rescore_rules": ("重新计分的规则", "Rule set to re-score with"),
+    "recorded": ("记录的", "Recorded"),
+    "computed": ("按本场规则计算", "Computed (session rules)"),
+    "rescored": ("按 {rules} 计算", "Under {rules}"),
+    "difference": ("差额", "Difference"),
+    "rescore_title": ("重新计分：每位玩家", "Re-scored: per player"),
+    "more": ("{player} 按 {rules} 规则会多赢 {n} 分", "under {rules} {player} would have won {n} more"),
+    "less": ("{player} 按 {rules} 规则会少得 {n} 分", "under {rules} {player} would have lost {n} more"),
+    "same": ("{player} 按 {rules} 规则得分不变", "under {rules} {player} would have scored the same"),
+    "not_rescored": (
+        "{n} 个牌局在 {rules} 规则下无法回放，未计入：",
+        "{n} deal(s) cannot be replayed under {rules} and are left out: ",
+    ),
+    "no_findings": ("没有符合条件的问题。", "No findings match."),
+    "per_deal": ("每局", "Per deal"),
+    # upload
+    "upload_help": (
+        "拖入一个 .jsonl 或 .jsonl.gz 日志：立即校验并显示结果；确认后导入数据仓库。",
+        "Drop a .jsonl or .jsonl.gz log: it is validated and shown at once, and ingested into "
+        "the warehouse when you ask.",
+    ),
+    "upload_label": ("日志文件", "Log file"),
+    "validated": ("校验结果", "Validation"),
+    "ok_deals": ("正确的牌局", "Deals ok"),
+    "ingest": ("导入数据仓库", "Ingest into the warehouse"),
+    "ingesting": ("正在导入……", "Ingesting..."),
+    "ingested": ("已导入。", "Ingested."),
+    "see_audit": ("在审计页查看问题", "See the findings on the Audit page"),
+    "file_findings": ("不属于任何牌局的行", "Lines outside any deal"),
+    "lines": ("行数", "Lines"),
+}
+
+
+def label(key: str, lang: Lang) -> str:
+    """The word for ``key`` in ``lang``; an unknown key shows itself (never a crash)."""
+    pair = LABELS.get(key)
+    if pair is None:
+        return key
+    return pair[0] if lang == "zh" else pair[1]
+
+
+def reason_label(reason: str, lang: Lang) -> str:
+    """A ledger reason (``kong_exposed``...) as players name it."""
+    zh, en = REASONS.get(reason, (reason, reason))
+    return zh if lang == "zh" else f"{zh} {en}"
+
+
+def pattern_label(pattern: str | None, lang: Lang) -> str:
+    """A fan pattern id (``pinghu``...) as players name it."""
+    if pattern is None:
+        return "-"
+    zh, en = NAMES.get(pattern, (pattern, pattern))
+    return zh if lang == "zh" else f"{zh} {en}"
+
+
+WIN_KINDS: Final[dict[str, tuple[str, str]]] = {
+    "self_draw": ("自摸", "self-draw"),
+    "discard": ("点炮", "on a discard"),
+    "rob": ("抢杠", "robbing a kong"),
+    "kong_bloom": ("杠上花", "bloom after a kong"),
+    "kong_discard": ("杠上炮", "discard after a kong"),
+}
+
+
+def win_kind_label(kind: str | None, lang: Lang) -> str:
+    if kind is None:
+        return "-"
+    zh, en = WIN_KINDS.get(kind, (kind, kind))
+    return zh if lang == "zh" else f"{zh} {en}"
+
+
+SUIT_LABELS: Final[dict[str, tuple[str, str]]] = {
+    "m": ("万", "characters"),
+    "p": ("筒", "dots"),
+    "s": ("条", "bamboo"),
+}

@@ -1,0 +1,194 @@
+"""Audit: every finding, by code, session and player, each explained in plain words and
+linked to its deal in the replay page; and a session re-scored under another rule set
+beside its recorded and computed scores ("under chengdu Ann would have won 12 more")."""
+
+from __future__ import annotations
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from dashboard import charts, data, ui
+from dashboard.replay_data import Rescore
+from engine.rules import preset_names
+
+CODE_KEY = "audit_code"
+SESSION_KEY = "audit_session"
+PLAYER_KEY = "audit_player"
+LINK_KEY = "audit_link"
+RESCORE_SESSION_KEY = "rescore_session"
+RESCORE_RULES_KEY = "rescore_rules"
+LIMIT = 500  # rows in the table
+EXPLAINED = 25  # findings written out in full, with a link each
+
+
+def pick(label: str, options: list[str], key: str) -> str | None:
+    """A select box whose first choice is "all"; returns None for it."""
+    if st.session_state.get(key) not in (ui.ALL, *options):
+        st.session_state[key] = ui.ALL
+    everything = ui.t("all")
+    value = st.selectbox(
+        label, [ui.ALL, *options], key=key, format_func=lambda v: everything if v == ui.ALL else v
+    )
+    return None if value == ui.ALL else str(value)
+
+
+def sentence(player: str, difference: int, rules: str) -> str:
+    if difference > 0:
+        return ui.t("more", player=player, rules=rules, n=difference)
+    if difference < 0:
+        return ui.t("less", player=player, rules=rules, n=-difference)
+    return ui.t("same", player=player, rules=rules)
+
+
+def show_rescore(result: Rescore) -> None:
+    table = result.per_player()
+    for row in table.to_dict(orient="records"):
+        st.markdown(f"- {sentence(str(row['player']), int(row['difference']), result.rules)}")
+    skipped = [d for d in result.deals if d.rescored is None]
+    if skipped:
+        st.warning(
+            ui.t("not_rescored", n=len(skipped), rules=result.rules)
+            + "; ".join(f"{d.deal_id}: {d.problem}" for d in skipped[:5])
+        )
+    left, right = st.columns([3, 2])
+    with left:
+        st.dataframe(
+            table,
+            hide_index=True,
+            column_config={
+                "seat": "#",
+                "player": ui.t("player"),
+                "recorded": ui.t("recorded"),
+                "computed": ui.t("computed"),
+                "computed_rescored_deals": None,
+                "rescored": ui.t("rescored", rules=result.rules),
+                "difference": ui.t("difference"),
+            },
+            key="rescore_table",
+        )
+    with right:
+        long = pd.DataFrame(
+            {
+                "player": list(table["player"]) * 2,
+                "kind": [ui.t("computed")] * len(table) + [ui.t("rescored", rules=result.rules)] * len(table),
+                "points": list(table["computed_rescored_deals"]) + list(table["rescored"]),
+            }
+        )
+        ui.chart(charts.rescore_chart(long, ui.tr()))
+    with st.expander(ui.t("per_deal")):
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "deal_id": [d.deal_id for d in result.deals],
+                    "computed": [list(d.computed) for d in result.deals],
+                    "recorded": [list(d.recorded) if d.recorded else None for d in result.deals],
+                    "rescored": [list(d.rescored) if d.rescored else None for d in result.deals],
+                    "problem": [d.problem for d in result.deals],
+                }
+            ),
+            hide_index=True,
+            key="rescore_deals",
+        )
+
+
+st.title(ui.t("page_audit"))
+src = ui.page_source()
+if src is not None:
+    filters = ui.filters()
+    by_code = data.query("findings_by_code", filters, src=src)
+    by_code = by_code[by_code["severity"] == "error"] if not by_code.empty else by_code
+    sessions = data.query("findings_by_session", filters, src=src)
+    session_ids = [str(s) for s in sessions["session_id"].dropna().head(2000)]
+    linked = st.query_params.get("session")
+    if linked and linked != st.session_state.get(LINK_KEY):
+        st.session_state[LINK_KEY] = linked
+        if linked not in session_ids:
+            session_ids.insert(0, linked)
+        st.session_state[SESSION_KEY] = linked
+        st.session_state[RESCORE_SESSION_KEY] = linked
+    if by_code.empty:
+        st.success(ui.t("no_findings"))
+    else:
+        cols = st.columns(3)
+        cols[0].metric(ui.t("findings"), ui.num(int(by_code["findings"].sum())))
+        cols[1].metric(ui.t("deals"), ui.num(int(by_code["deals"].sum())))
+        cols[2].metric(ui.t("sessions"), ui.num(len(sessions)))
+        ui.chart(charts.findings_code_chart(by_code, ui.tr()))
+
+        st.subheader(ui.t("finding_list"))
+        players = data.query("findings_by_player", filters, src=src)
+        left, middle, right = st.columns(3)
+        with left:
+            code = pick(ui.t("code"), [str(c) for c in by_code["code"]], CODE_KEY)
+        with middle:
+            session = pick(ui.t("session"), session_ids, SESSION_KEY)
+        with right:
+            player = pick(ui.t("player"), sorted(str(p) for p in players["player"]), PLAYER_KEY)
+        found = data.sql(
+            "findings_list",
+            src=src,
+            code=code,
+            session_id=session,
+            player=player,
+            limit=LIMIT,
+            **data.filter_params(filters),
+        )
+        if found.empty:
+            st.info(ui.t("no_findings"))
+        else:
+            total = int(found["total"].iloc[0])
+            st.caption(ui.t("showing", shown=len(found), total=total))
+            table = found.assign(
+                replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
+            )
+            st.dataframe(
+                table[["code", "replay", "line", "player", "message", "rule", "session_id", "played_date"]],
+                hide_index=True,
+                column_config={
+                    "code": ui.t("code"),
+                    "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
+                    "line": ui.t("line"),
+                    "player": ui.t("player"),
+                    "message": st.column_config.TextColumn(ui.t("message"), width="large"),
+                    "rule": ui.t("rules"),
+                    "session_id": ui.t("session"),
+                    "played_date": ui.t("day"),
+                },
+                key="findings_table",
+            )
+            for row in found.head(EXPLAINED).to_dict(orient="records"):
+                with st.container(border=True):
+                    where = " · ".join(
+                        str(part)
+                        for part in (
+                            row["deal_id"] or row["session_id"] or row["file"],
+                            f"line {ui.plain(row['line'])}",
+                            row["player"],
+                        )
+                        if part is not None
+                    )
+                    rule = f" · rule `{row['rule']}`" if isinstance(row["rule"], str) else ""
+                    st.markdown(f"**{row['code']}** · {where}{rule}")
+                    st.markdown(str(row["message"]))
+                    if isinstance(row["deal_id"], str):
+                        ui.replay_link(row["deal_id"])
+
+    st.header(ui.t("rescore"))
+    listed = data.query("session_list", filters, src=src)
+    options = list(dict.fromkeys([*session_ids, *(str(s) for s in listed["session_id"].head(300))]))
+    if not options:
+        st.info(ui.t("no_match"))
+    else:
+        if st.session_state.get(RESCORE_SESSION_KEY) not in options:
+            st.session_state[RESCORE_SESSION_KEY] = options[0]
+        presets = preset_names()
+        if st.session_state.get(RESCORE_RULES_KEY) not in presets:
+            st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
+        left, right = st.columns([3, 1])
+        chosen = left.selectbox(ui.t("session"), options, key=RESCORE_SESSION_KEY)
+        rules = right.selectbox(ui.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
+        result = data.rescore(chosen, rules, src=src)
+        if result is None:
+            st.info(ui.t("no_match"))
+        else:
+            show_rescore(result)

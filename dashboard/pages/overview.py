@@ -1,0 +1,67 @@
+"""Overview: the club at a glance (deals, sessions, players, dates), activity by week,
+the fan distribution and the share of deals with findings."""
+
+from __future__ import annotations
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from dashboard import charts, data, ui
+
+st.title(ui.t("page_overview"))
+src = ui.page_source()
+if src is not None:
+    filters = ui.filters()
+    overview = data.query("overview", filters, src=src)
+    if overview.empty:
+        st.info(ui.t("no_match"))
+    else:
+        row = overview.iloc[0]
+        cols = st.columns(4)
+        cols[0].metric(ui.t("deals"), ui.num(row["deals"]))
+        cols[1].metric(ui.t("sessions"), ui.num(row["sessions"]))
+        cols[2].metric(ui.t("players"), ui.num(row["players"]))
+        cols[3].metric(ui.t("findings_share"), ui.pct(row["findings_share"]))
+        cols = st.columns(4)
+        cols[0].metric(ui.t("first_day"), str(ui.plain(row["first_day"]) or "–"))
+        cols[1].metric(ui.t("last_day"), str(ui.plain(row["last_day"]) or "–"))
+        cols[2].metric(ui.t("findings"), ui.num(row["findings"]))
+        cols[3].metric(ui.t("invalid_deals"), ui.num(row["invalid_deals"]))
+
+        activity = data.query("activity", filters, src=src)
+        if not activity.empty:
+            ui.chart(charts.activity_chart(activity, ui.tr()))
+        left, right = st.columns(2)
+        with left:
+            fans = data.query("fan_by_total", filters, src=src)
+            if fans.empty:
+                st.caption(ui.t("no_wins"))
+            else:
+                ui.chart(charts.fan_total_chart(fans, ui.tr()))
+        with right:
+            counts = [int(row["ok_deals"]), int(row["findings_deals"]), int(row["invalid_deals"])]
+            status = pd.DataFrame(
+                {
+                    "status": ["ok", "findings", "invalid"],
+                    "status_label": [ui.t("status_ok"), ui.t("status_findings"), ui.t("status_invalid")],
+                    "deals": counts,
+                    "share": [c / max(1, sum(counts)) for c in counts],
+                }
+            )
+            ui.chart(charts.status_chart(status, ui.tr()))
+        codes = data.query("findings_by_code", filters, src=src)
+        codes = codes[codes["severity"] == "error"] if not codes.empty else codes
+        if not codes.empty:
+            st.subheader(ui.t("top_codes"))
+            st.dataframe(
+                codes.head(10),
+                hide_index=True,
+                column_config={
+                    "code": ui.t("code"),
+                    "severity": None,
+                    "findings": ui.t("findings"),
+                    "deals": ui.t("deals"),
+                    "sessions": ui.t("sessions"),
+                },
+            )
+            st.page_link(ui.PAGES["audit"], label=ui.t("page_audit"), icon=":material/search:")

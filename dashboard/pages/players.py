@@ -1,0 +1,166 @@
+"""Players: the sortable leaderboard, and one player's numbers beside the club's, score
+over time, fan distribution, how they win, whom they deal into and their tablemates."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from dashboard import charts, data, ui
+from dashboard.i18n import win_kind_label
+
+PLAYER_KEY = "player_choice"
+#: leaderboard columns: (column, label key, kind)
+BOARD: tuple[tuple[str, str, str], ...] = (
+    ("player", "player", "text"),
+    ("deals", "deals", "int"),
+    ("wins", "wins", "int"),
+    ("win_rate", "win_rate", "pct"),
+    ("self_draw_rate", "self_draw_rate", "pct"),
+    ("deal_in_rate", "deal_in_rate", "pct"),
+    ("avg_fan", "avg_fan", "num"),
+    ("avg_win_points", "avg_win_points", "num"),
+    ("avg_deal_in_loss", "avg_deal_in_loss", "num"),
+    ("net", "net", "int"),
+    ("net_per_deal", "net_per_deal", "num"),
+    ("kong_rate", "kong_rate", "num"),
+    ("flower_pig_rate", "flower_pig_rate", "pct"),
+    ("ready_at_end_rate", "ready_at_end_rate", "pct"),
+    ("biggest_win", "biggest_win", "int"),
+)
+#: statistics compared with the club: (column, label key, kind, weight column)
+COMPARED: tuple[tuple[str, str, str, str], ...] = (
+    ("win_rate", "win_rate", "pct", "deals"),
+    ("self_draw_rate", "self_draw_rate", "pct", "wins"),
+    ("deal_in_rate", "deal_in_rate", "pct", "deals"),
+    ("avg_fan", "avg_fan", "num", "wins"),
+    ("avg_win_points", "avg_win_points", "num", "wins"),
+    ("avg_deal_in_loss", "avg_deal_in_loss", "num", "deal_ins"),
+    ("net_per_deal", "net_per_deal", "num", "deals"),
+    ("kong_rate", "kong_rate", "num", "deals"),
+    ("flower_pig_rate", "flower_pig_rate", "pct", "deals"),
+    ("ready_at_end_rate", "ready_at_end_rate", "pct", "wall_end_deals"),
+    ("avg_win_turn", "avg_win_turn", "num", "wins"),
+)
+
+
+def column_config(kind: str, title: str) -> Any:
+    if kind == "pct":
+        return st.column_config.NumberColumn(title, format="percent")
+    if kind == "num":
+        return st.column_config.NumberColumn(title, format="%.2f")
+    if kind == "int":
+        return st.column_config.NumberColumn(title, format="%d")
+    return st.column_config.TextColumn(title)
+
+
+def club_value(stats: pd.DataFrame, column: str, weight: str) -> float | None:
+    """The club's figure: the players' figures weighted by what each is a rate of."""
+    known = stats[[column, weight]].dropna()
+    total = float(known[weight].sum())
+    if total == 0:
+        return None
+    return float((known[column] * known[weight]).sum()) / total
+
+
+def comparison(stats: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "statistic": [ui.t(key) for _, key, _, _ in COMPARED],
+            "player": [ui.plain(row[col]) for col, _, _, _ in COMPARED],
+            "club": [club_value(stats, col, weight) for col, _, _, weight in COMPARED],
+            "kind": [kind for _, _, kind, _ in COMPARED],
+        }
+    )
+
+
+st.title(ui.t("page_players"))
+src = ui.page_source()
+if src is not None:
+    filters = ui.filters()
+    stats = data.query("player_stats", filters, src=src)
+    if stats.empty:
+        st.info(ui.t("no_match"))
+    else:
+        st.subheader(ui.t("leaderboard"))
+        columns = [col for col, _, _ in BOARD]
+        st.dataframe(
+            stats[columns],
+            hide_index=True,
+            column_config={col: column_config(kind, ui.t(key)) for col, key, kind in BOARD},
+            key="leaderboard",
+        )
+        players = sorted(str(p) for p in stats["player"])
+        asked = st.query_params.get("player")
+        if asked in players and st.session_state.get(PLAYER_KEY) is None:
+            st.session_state[PLAYER_KEY] = asked
+        if st.session_state.get(PLAYER_KEY) not in players:
+            st.session_state[PLAYER_KEY] = players[0]
+        chosen = st.selectbox(ui.t("choose_player"), players, key=PLAYER_KEY)
+        st.query_params["player"] = chosen
+        row = stats[stats["player"] == chosen].iloc[0]
+        st.header(chosen)
+        cols = st.columns(5)
+        cols[0].metric(ui.t("deals"), ui.num(row["deals"]))
+        cols[1].metric(ui.t("net"), ui.num(row["net"]))
+        cols[2].metric(ui.t("win_rate"), ui.pct(row["win_rate"]))
+        cols[3].metric(ui.t("deal_in_rate"), ui.pct(row["deal_in_rate"]))
+        cols[4].metric(ui.t("biggest_win"), ui.num(row["biggest_win"]))
+
+        left, right = st.columns([2, 3])
+        with left:
+            st.subheader(ui.t("player_vs_club"))
+            compared = comparison(stats, row)
+            shown = compared.copy()
+            for column in ("player", "club"):
+                shown[column] = [
+                    ui.pct(v) if kind == "pct" else ui.num(v)
+                    for v, kind in zip(compared[column], compared["kind"], strict=True)
+                ]
+            st.dataframe(
+                shown.drop(columns=["kind"]),
+                hide_index=True,
+                column_config={
+                    "statistic": ui.t("statistic"),
+                    "player": chosen,
+                    "club": ui.t("club_value"),
+                },
+                key="player_vs_club",
+            )
+        with right:
+            mine = ui.filters(player=chosen)
+            score = data.query("score_over_time", mine, src=src)
+            if not score.empty:
+                ui.chart(charts.score_chart(score, ui.tr()))
+
+        left, right = st.columns(2)
+        with left:
+            own = data.query("fan_by_total", mine, src=src)
+            club = data.query("fan_by_total", filters, src=src)
+            if own.empty:
+                st.caption(ui.t("no_wins"))
+            else:
+                both = pd.concat(
+                    [own.assign(who=chosen), club.assign(who=ui.t("club_value"))], ignore_index=True
+                )[["who", "fan", "wins", "share"]]
+                ui.chart(charts.fan_compare_chart(both, ui.tr()))
+        with right:
+            kinds = data.query("win_kinds", mine, src=src)
+            if kinds.empty:
+                st.caption(ui.t("no_wins"))
+            else:
+                kinds = kinds.assign(label=[win_kind_label(k, ui.lang()) for k in kinds["win_kind"]])
+                ui.chart(charts.win_kind_chart(kinds, ui.tr()))
+        left, right = st.columns(2)
+        with left:
+            deal_ins = data.query("deal_ins", mine, src=src)
+            if deal_ins.empty:
+                st.caption(ui.t("no_deal_ins"))
+            else:
+                ui.chart(charts.deal_in_chart(deal_ins, ui.tr()))
+        with right:
+            mates = data.query("tablemates", mine, src=src)
+            if not mates.empty:
+                ui.chart(charts.tablemates_chart(mates.head(10), ui.tr()))

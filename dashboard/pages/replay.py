@@ -1,0 +1,250 @@
+"""Deal replay: choose a session and a deal (or follow a link with ``?deal=``), then step
+through it with the slider or the buttons: the four hands, melds, discards and the wall
+drawn as tiles, the ledger growing with each payment and its reason, each finding at its
+event. The one page that reads events: one deal's, replayed through the rules engine."""
+
+from __future__ import annotations
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from dashboard import data, ui
+from dashboard.i18n import pattern_label, reason_label, win_kind_label
+from dashboard.replay_data import DealReplay, Step
+from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
+from engine.tiles import SUITS, rank_of, suit_of
+
+SESSION_KEY = "replay_session"
+DEAL_KEY = "replay_deal"
+STEP_KEY = "replay_step"
+FOR_KEY = "replay_for"  # the deal the step belongs to
+LINK_KEY = "replay_link"  # the last ?deal= followed
+ONLY_KEY = "replay_only_findings"
+MAX_SESSIONS = 300
+
+
+def tile_text(tile: int | None) -> str:
+    return "" if tile is None else f"{rank_of(tile)}{SUIT_CHARS[suit_of(tile)]}"
+
+
+def event_text(step: Step, replay: DealReplay) -> str:
+    """What happened at a step, in words, with the players' names."""
+    names = replay.players
+    who = names[step.seat] if step.seat is not None and 0 <= step.seat < 4 else "?"
+    tile = tile_text(step.tile)
+    if step.kind == "deal":
+        return ui.t("ev_deal", p=names[replay.dealer])
+    if step.kind == "exchange":
+        return ui.t("ev_exchange", d=step.detail or "")
+    if step.kind == "void":
+        suit = SUIT_CHARS[SUITS.index(step.detail)] if step.detail in ("m", "p", "s") else "?"
+        return ui.t("ev_void", p=who, suit=suit)
+    if step.kind in ("draw", "discard", "pong"):
+        return ui.t(f"ev_{step.kind}", p=who, tile=tile)
+    if step.kind == "kong":
+        return ui.t("ev_kong", p=who, kind=reason_label(f"kong_{step.detail}", ui.lang()), tile=tile)
+    if step.kind == "hu":
+        if step.from_seat is None:
+            return ui.t("ev_hu_self", p=who, tile=tile)
+        return ui.t("ev_hu_from", p=who, q=names[step.from_seat], tile=tile)
+    return ui.t("ev_end", reason=step.detail or "")
+
+
+def move(delta: int, last: int) -> None:
+    st.session_state[STEP_KEY] = max(0, min(last, int(st.session_state.get(STEP_KEY, 0)) + delta))
+
+
+def go(index: int) -> None:
+    st.session_state[STEP_KEY] = index
+
+
+def choose_deal(src: data.Source) -> str | None:
+    """Session and deal pickers; a ``?deal=`` link chooses both."""
+    linked = st.query_params.get("deal")
+    if linked and linked != st.session_state.get(LINK_KEY):
+        st.session_state[LINK_KEY] = linked
+        header = data.sql("deal_header", src=src, deal_id=linked)
+        if header.empty:
+            st.warning(f"{ui.t('deal_not_found')} ({linked})")
+        else:
+            st.session_state[SESSION_KEY] = str(header["session_id"].iloc[0])
+            st.session_state[DEAL_KEY] = linked
+            st.session_state[FOR_KEY] = None  # open it at its first finding
+    sessions = data.query("session_list", ui.filters(), src=src)
+    only = st.checkbox(ui.t("only_findings"), key=ONLY_KEY)
+    if only and not sessions.empty:
+        sessions = sessions[sessions["findings_deals"] > 0]
+    ids = [str(s) for s in sessions["session_id"].head(MAX_SESSIONS)]
+    chosen_session = st.session_state.get(SESSION_KEY)
+    if chosen_session and chosen_session not in ids:
+        ids.insert(0, str(chosen_session))
+    if not ids:
+        st.info(ui.t("no_match"))
+        return None
+    if st.session_state.get(SESSION_KEY) not in ids:
+        st.session_state[SESSION_KEY] = ids[0]
+    left, right = st.columns([3, 2])
+    session = left.selectbox(ui.t("session"), ids, key=SESSION_KEY)
+    deals = data.sql("session_deals", src=src, session_id=session)
+    if deals.empty:
+        return None
+    deal_ids = [str(d) for d in deals["deal_id"]]
+    status = dict(zip(deal_ids, deals["status"], strict=True))
+    if st.session_state.get(DEAL_KEY) not in deal_ids:
+        st.session_state[DEAL_KEY] = deal_ids[0]
+    marks = {"ok": "✓", "findings": "!", "invalid": "✗"}
+    return str(
+        right.selectbox(
+            ui.t("deal"),
+            deal_ids,
+            key=DEAL_KEY,
+            format_func=lambda d: f"{marks.get(str(status[d]), '')} {d}",
+        )
+    )
+
+
+def show(replay: DealReplay) -> None:
+    steps = replay.steps
+    last = len(steps) - 1
+    if st.session_state.get(FOR_KEY) != replay.deal_id:
+        opened_by_link = st.session_state.get(FOR_KEY, "") is None
+        found = replay.finding_steps()
+        st.session_state[STEP_KEY] = found[0] if opened_by_link and found else 0
+        st.session_state[FOR_KEY] = replay.deal_id
+    st.session_state[STEP_KEY] = max(0, min(last, int(st.session_state.get(STEP_KEY, 0))))
+    names = ", ".join(f"{seat} {name}" for seat, name in enumerate(replay.players))
+    st.caption(
+        f"**{replay.deal_id}** · {names} · {ui.t('under_rules')} `{replay.rules}` · base {replay.base} · "
+        f"{ui.t('status')}: **{replay.status}**"
+    )
+    cols = st.columns([1, 1, 1, 1, 1.4])
+    cols[0].button(ui.t("first"), icon=":material/first_page:", on_click=go, args=(0,), width="stretch")
+    cols[1].button(
+        ui.t("prev"), icon=":material/chevron_left:", on_click=move, args=(-1, last), width="stretch"
+    )
+    cols[2].button(
+        ui.t("next"), icon=":material/chevron_right:", on_click=move, args=(1, last), width="stretch"
+    )
+    cols[3].button(ui.t("last"), icon=":material/last_page:", on_click=go, args=(last,), width="stretch")
+    later = [i for i in replay.finding_steps() if i > int(st.session_state[STEP_KEY])]
+    cols[4].button(
+        ui.t("next_finding"),
+        icon=":material/warning:",
+        on_click=go,
+        args=(later[0] if later else last,),
+        disabled=not later,
+        width="stretch",
+    )
+    index = int(st.slider(ui.t("step"), 0, max(last, 1), key=STEP_KEY, disabled=last == 0))
+    index = min(index, last)
+    step = steps[index]
+
+    top = st.columns([4, 1])
+    top[0].markdown(f"#### {event_text(step, replay)}")
+    top[0].caption(ui.t("step_of", i=index, n=last, line=step.line))
+    top[1].metric(ui.t("wall"), step.wall_left)
+    labels = {key: ui.t(key) for key in ("dealer", "void", "won", "scores", "discards")}
+    st.html(
+        board_html(
+            replay.players,
+            step.hands,
+            step.melds,
+            step.discards,
+            labels=labels,
+            dealer=replay.dealer,
+            won=step.won,
+            void=step.void,
+            scores=step.scores,
+            acting=step.seat if step.kind != "deal" else None,
+            hot_tile=step.tile if step.kind in ("draw", "pong", "kong", "hu") else None,
+        )
+    )
+    for win in step.wins:
+        patterns = " + ".join(pattern_label(p, ui.lang()) for p in dict.fromkeys(win.patterns))
+        st.success(
+            ui.t(
+                "win_note",
+                p=replay.players[win.seat],
+                patterns=patterns,
+                fan=win.fan,
+                kind=win_kind_label(win.kind, ui.lang()),
+            ),
+            icon=":material/emoji_events:",
+        )
+    for finding in step.findings:
+        rule = f" · rule `{finding.rule}`" if finding.rule else ""
+        st.error(
+            f"**{finding.code}** (line {finding.line}{rule}): {finding.message}", icon=":material/error:"
+        )
+
+    left, right = st.columns([3, 2])
+    with left:
+        st.subheader(ui.t("ledger"))
+        ledger = [
+            {
+                "step": s.index,
+                "line": p.line,
+                "reason": reason_label(p.reason, ui.lang()),
+                "payer": replay.players[p.payer],
+                "payee": replay.players[p.payee],
+                "amount": p.amount,
+                "new": s.index == index,
+            }
+            for s in steps[: index + 1]
+            for p in s.payments
+        ]
+        for payment in step.payments:
+            st.markdown(
+                ":material/payments: "
+                + ui.t(
+                    "pay_note",
+                    payer=replay.players[payment.payer],
+                    payee=replay.players[payment.payee],
+                    amount=payment.amount,
+                    reason=reason_label(payment.reason, ui.lang()),
+                )
+            )
+        if ledger:
+            st.dataframe(
+                pd.DataFrame(ledger),
+                hide_index=True,
+                column_config={
+                    "step": ui.t("step"),
+                    "line": ui.t("line"),
+                    "reason": ui.t("reason"),
+                    "payer": ui.t("payer"),
+                    "payee": ui.t("payee"),
+                    "amount": ui.t("amount"),
+                    "new": st.column_config.CheckboxColumn(ui.t("new")),
+                },
+                key="replay_ledger",
+            )
+        else:
+            st.caption("—")
+    with right:
+        st.subheader(ui.t("all_findings"))
+        noted = [(s.index, f) for s in steps for f in s.findings]
+        if not noted:
+            st.caption(ui.t("no_findings_deal"))
+        for number, (where, finding) in enumerate(noted):
+            st.button(
+                f"{ui.t('jump')} {where} · {finding.code} · line {finding.line}",
+                on_click=go,
+                args=(where,),
+                key=f"jump-{number}",
+            )
+
+
+st.title(ui.t("page_replay"))
+st.html(CSS)
+src = ui.page_source()
+if src is not None:
+    deal_id = choose_deal(src)
+    if deal_id is not None:
+        replay = data.replay(deal_id, src=src)
+        if replay is None:
+            st.warning(ui.t("deal_not_found"))
+        elif replay.error is not None or not replay.steps:
+            st.error(ui.t("deal_cannot_replay") + (replay.error or ""))
+        else:
+            show(replay)

@@ -1,0 +1,150 @@
+"""Upload: drop a ``.jsonl`` or ``.jsonl.gz`` log; it is validated and shown at once, and
+ingested into the warehouse on request, with a progress bar.
+
+The upload is validated in memory (``read_log_bytes``, the reader every other path uses);
+ingesting writes its bytes under ``<warehouse>/uploads/`` first, because the warehouse
+ingests files (their sha256 makes a second ingest of the same log a no-op)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from dashboard import ui
+from dashboard.config import warehouse_path
+from dashboard.text_views_warehouse import ingest_text
+from ingest.reader import read_log_bytes
+from ingest.validate import ValidationReport, validate_log
+from ingest.warehouse import Progress, WarehouseError, ingest
+
+UPLOAD_KEY = "upload_file"
+DONE_KEY = "upload_done"  # sha256 -> ingest summary text
+EXPLAINED = 25
+
+
+class BarProgress(Progress):
+    """The ingest's progress drawn as ``st.progress``."""
+
+    def __init__(self, bar: st.delta_generator.DeltaGenerator, text: str) -> None:
+        self.bar = bar
+        self.text = text
+        self.total = 0
+        self.done = 0
+
+    def add_total(self, chunks: int) -> None:
+        self.total += chunks
+        self._draw()
+
+    def advance(self, chunks: int) -> None:
+        self.done += chunks
+        self._draw()
+
+    def note(self, text: str) -> None:
+        self.text = text
+        self._draw()
+
+    def _draw(self) -> None:
+        share = self.done / self.total if self.total else 0.0
+        self.bar.progress(min(1.0, share), text=self.text[-80:])
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def validated(sha: str, name: str, _payload: bytes) -> ValidationReport:
+    """The validation report of an upload (cached by its content)."""
+    return validate_log(read_log_bytes(_payload, name))
+
+
+def saved_path(warehouse: Path, sha: str, name: str) -> Path:
+    """Where an upload is kept for the ingest: named by its content, so it is written once."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(name).name) or "upload.jsonl"
+    if not safe.endswith((".jsonl", ".jsonl.gz")):
+        safe += ".jsonl"
+    return warehouse / "uploads" / f"{sha[:12]}-{safe}"
+
+
+def show_report(report: ValidationReport) -> None:
+    summary = report.summary()
+    cols = st.columns(4)
+    cols[0].metric(ui.t("deals"), ui.num(summary["deals"]))
+    cols[1].metric(ui.t("ok_deals"), ui.num(summary["ok"]))
+    cols[2].metric(ui.t("deals_with_findings"), ui.num(summary["findings"]))
+    cols[3].metric(ui.t("findings"), ui.num(summary["finding_count"]))
+    if summary["by_code"]:
+        st.dataframe(
+            pd.DataFrame({"code": list(summary["by_code"]), "findings": list(summary["by_code"].values())}),
+            hide_index=True,
+            column_config={"code": ui.t("code"), "findings": ui.t("findings")},
+            key="upload_codes",
+        )
+    deals = pd.DataFrame(
+        {
+            "deal_id": [d.deal_id for d in report.deals],
+            "session_id": [d.session_id for d in report.deals],
+            "status": [d.status if d.complete else "invalid" for d in report.deals],
+            "findings": [len(d.findings) for d in report.deals],
+            "codes": [sorted({f.code for f in d.findings}) for d in report.deals],
+            "scores": [list(d.scores) for d in report.deals],
+            "line": [d.line for d in report.deals],
+        }
+    )
+    st.dataframe(
+        deals,
+        hide_index=True,
+        column_config={
+            "deal_id": ui.t("deal_id"),
+            "session_id": ui.t("session"),
+            "status": ui.t("status"),
+            "findings": ui.t("findings"),
+            "codes": ui.t("code"),
+            "scores": ui.t("scores"),
+            "line": ui.t("line"),
+        },
+        key="upload_deals",
+    )
+    for number, finding in enumerate(report.all_findings()):
+        if number >= EXPLAINED:
+            break
+        where = f"line {finding.line}" if finding.line is not None else finding.file or ""
+        seat = f" · seat {finding.seat}" if finding.seat is not None else ""
+        st.error(f"**{finding.code}** · {where}{seat}: {finding.message}", icon=":material/error:")
+
+
+st.title(ui.t("page_upload"))
+st.caption(ui.t("upload_help"))
+upload = st.file_uploader(ui.t("upload_label"), type=["jsonl", "gz"], key=UPLOAD_KEY)
+if upload is not None:
+    payload = upload.getvalue()
+    sha = hashlib.sha256(payload).hexdigest()
+    st.subheader(f"{ui.t('validated')}: {upload.name}")
+    report = validated(sha, upload.name, payload)
+    show_report(report)
+    done: dict[str, str] = st.session_state.setdefault(DONE_KEY, {})
+    if st.button(ui.t("ingest"), type="primary", key="upload_ingest", disabled=sha in done):
+        warehouse = warehouse_path()
+        path = saved_path(warehouse, sha, upload.name)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.exists():
+            path.write_bytes(payload)
+        bar = st.progress(0.0, text=ui.t("ingesting"))
+        try:
+            summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, ui.t("ingesting")))
+        except WarehouseError as error:
+            st.error(str(error))
+        else:
+            bar.progress(1.0, text=ui.t("ingested"))
+            done[sha] = ingest_text(summary)
+    if sha in done:
+        st.success(ui.t("ingested"))
+        st.code(done[sha], language="text")
+        flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
+        sessions = [s.session_id for s in report.sessions if s.session_id]
+        target = next(iter(flagged or sessions), None)
+        st.page_link(
+            ui.PAGES["audit"],
+            label=ui.t("see_audit"),
+            icon=":material/search:",
+            query_params={"session": target} if target else None,
+        )

@@ -1,0 +1,450 @@
+"""One deal, step by step, and one session re-scored: the rules engine run on stored rows.
+
+The warehouse keeps every line of a complete deal in ``events`` and the raw lines of a
+deal that could not be replayed in ``quarantine``; both are turned back into the engine's
+typed events and replayed through :func:`engine.replay.replay_deal`, whose ``on_step``
+hook copies the state after every event (hands, melds, discards, the wall, new payments
+and new findings). No Streamlit here, so the tests can check the steps directly.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import pandas as pd  # type: ignore[import-untyped]
+
+from engine.deal import WALL_SIZE, Deal
+from engine.events import (
+    DealEnd,
+    DealStart,
+    Discard,
+    Draw,
+    Exchange,
+    Finding,
+    Hu,
+    Kong,
+    PlayEvent,
+    Pong,
+    Void,
+)
+from engine.replay import FindingSink, replay_deal
+from engine.rules import Rules, RulesError, load_rules
+from engine.tiles import SUITS, parse_tile, parse_tiles
+from ingest.reader import read_lines
+
+
+# ------------------------------------------------------------------------- values
+def _int(value: Any) -> int | None:
+    """A stored number (numpy, or NaN for a null in a float column) as an int or None."""
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _ints(value: Any) -> tuple[int, int, int, int] | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    items = [int(v) for v in value]
+    if len(items) != 4:
+        return None
+    return (items[0], items[1], items[2], items[3])
+
+
+def _strs(value: Any) -> list[str]:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return []
+    return [str(v) for v in value]
+
+
+def _text(value: Any) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return str(value)
+
+
+def rules_from_name(name: str) -> Rules:
+    """A rule set from the name the warehouse stores (``standard``,
+    ``chengdu+{"max_fan":5}``): the preset, then its overrides."""
+    preset, _, overrides = name.partition("+")
+    if not overrides:
+        return load_rules(preset)
+    try:
+        changed = json.loads(overrides)
+    except json.JSONDecodeError as error:
+        raise RulesError(f"rule set {name!r}: {error}") from None
+    return load_rules({"preset": preset, **changed})
+
+
+# ------------------------------------------------------------------------- rows -> events
+def _wall(text: str) -> tuple[int, ...]:
+    """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
+    return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
+
+
+def events_from_rows(
+    rows: Sequence[Mapping[str, Any]],
+) -> tuple[DealStart, list[PlayEvent], DealEnd | None]:
+    """A deal's ``events`` rows (ordered by ``seq``) back to typed events."""
+    if not rows or rows[0]["type"] != "deal":
+        raise ValueError("a deal's stored events begin with its deal line")
+    first = rows[0]
+    tiles = _strs(first["tiles"])
+    dice = first.get("deltas")
+    start = DealStart(
+        deal_id=str(first["deal_id"]),
+        dealer=_int(first["seat"]) or 0,
+        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
+        wall=_wall(tiles[4]) if len(tiles) > 4 else None,
+        dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
+        line=_int(first["line"]) or 0,
+    )
+    events: list[PlayEvent] = []
+    end: DealEnd | None = None
+    for row in rows[1:]:
+        kind = row["type"]
+        line = _int(row["line"]) or 0
+        seat = _int(row["seat"])
+        tile = parse_tile(str(row["tile"])) if _text(row["tile"]) else -1
+        if kind == "draw":
+            events.append(Draw(seat or 0, tile, line))
+        elif kind == "discard":
+            events.append(Discard(seat or 0, tile, line))
+        elif kind == "pong":
+            events.append(Pong(seat or 0, tile, line))
+        elif kind == "kong":
+            events.append(Kong(seat or 0, tile, row["kind"], _ints(row["deltas"]), line))
+        elif kind == "hu":
+            patterns = row["patterns"]
+            events.append(
+                Hu(
+                    seat or 0,
+                    tile,
+                    _int(row["from_seat"]),
+                    _int(row["fan"]),
+                    tuple(_strs(patterns))
+                    if patterns is not None and not isinstance(patterns, float)
+                    else None,
+                    _ints(row["deltas"]),
+                    line,
+                )
+            )
+        elif kind == "void":
+            events.append(Void(seat or 0, SUITS.index(str(row["kind"])), line))
+        elif kind == "exchange":
+            given = tuple(tuple(parse_tiles(t)) for t in _strs(row["tiles"]))
+            events.append(Exchange(row["kind"], given, line))
+        elif kind == "deal_end":
+            end = DealEnd(str(row["kind"]), _ints(row["settlement"]), _ints(row["deltas"]), line)
+    return start, events, end
+
+
+# ------------------------------------------------------------------------- steps
+@dataclass(frozen=True)
+class Payment:
+    reason: str
+    payer: int
+    payee: int
+    amount: int
+    line: int
+
+
+@dataclass(frozen=True)
+class StepFinding:
+    code: str
+    line: int | None
+    seat: int | None
+    message: str
+    rule: str | None
+
+
+@dataclass(frozen=True)
+class WinNote:
+    seat: int
+    fan: int
+    patterns: tuple[str, ...]
+    kind: str
+    from_seat: int | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """The table after one line of the deal (step 0: the deal line)."""
+
+    index: int
+    line: int
+    kind: str  # deal, exchange, void, draw, discard, pong, kong, hu, deal_end
+    seat: int | None
+    tile: int | None
+    from_seat: int | None
+    detail: str | None  # kong kind, void suit, exchange direction, end reason
+    hands: tuple[tuple[int, ...], ...]
+    melds: tuple[tuple[tuple[str, int], ...], ...]
+    discards: tuple[tuple[int, ...], ...]
+    wall_left: int
+    won: tuple[bool, ...]
+    void: tuple[int | None, ...]
+    payments: tuple[Payment, ...]
+    scores: tuple[int, int, int, int]
+    findings: tuple[StepFinding, ...]
+    wins: tuple[WinNote, ...]
+
+
+@dataclass(frozen=True)
+class DealReplay:
+    deal_id: str
+    session_id: str | None
+    players: tuple[str, ...]
+    rules: str
+    base: int
+    dealer: int
+    status: str
+    steps: tuple[Step, ...]
+    findings: tuple[StepFinding, ...]
+    scores: tuple[int, int, int, int]
+    error: str | None = None  # why the deal could not be replayed at all
+
+    def finding_steps(self) -> list[int]:
+        return [step.index for step in self.steps if step.findings]
+
+
+def _finding(f: Finding) -> StepFinding:
+    return StepFinding(f.code, f.line, f.seat, f.message, f.rule)
+
+
+def _tiles(counts: Sequence[int]) -> tuple[int, ...]:
+    return tuple(tile for tile, count in enumerate(counts) for _ in range(count))
+
+
+def _event_fields(event: PlayEvent | DealEnd) -> tuple[int | None, int | None, int | None, str | None]:
+    """(seat, tile, from_seat, detail) of an event."""
+    if isinstance(event, Draw | Discard | Pong):
+        return event.seat, event.tile, None, None
+    if isinstance(event, Kong):
+        return event.seat, event.tile, None, event.kind
+    if isinstance(event, Hu):
+        return event.seat, event.tile, event.from_seat, None
+    if isinstance(event, Void):
+        return event.seat, None, None, SUITS[event.suit]
+    if isinstance(event, Exchange):
+        return None, None, None, event.direction
+    return None, None, None, event.reason
+
+
+class _Recorder:
+    """The ``on_step`` hook: copies the table after every event."""
+
+    def __init__(self, start: DealStart) -> None:
+        self.steps: list[Step] = []
+        self.ledger_seen = 0
+        self.findings_seen = 0
+        self.wins_seen = 0
+        self.scores = [0, 0, 0, 0]
+        hands = tuple(tuple(sorted(hand)) for hand in start.hands)
+        self.first = Step(
+            0, start.line, "deal", start.dealer, None, None, None, hands, ((), (), (), ()), ((), (), (), ()),
+            WALL_SIZE, (False,) * 4, (None,) * 4, (), (0, 0, 0, 0), (), (),
+        )  # fmt: skip
+
+    def new_findings(self, sink: FindingSink) -> tuple[StepFinding, ...]:
+        found = tuple(_finding(f) for f in sink.findings[self.findings_seen :])
+        self.findings_seen = len(sink.findings)
+        return found
+
+    def __call__(self, event: PlayEvent | DealEnd, deal: Deal, sink: FindingSink) -> None:
+        payments = tuple(
+            Payment(t.reason, t.payer, t.payee, t.amount, t.line) for t in deal.ledger[self.ledger_seen :]
+        )
+        self.ledger_seen = len(deal.ledger)
+        for payment in payments:
+            self.scores[payment.payer] -= payment.amount
+            self.scores[payment.payee] += payment.amount
+        wins = tuple(
+            WinNote(w.seat, w.result.fan, tuple(w.result.patterns), w.kind, w.from_seat)
+            for w in deal.wins[self.wins_seen :]
+        )
+        self.wins_seen = len(deal.wins)
+        seat, tile, from_seat, detail = _event_fields(event)
+        s = self.scores
+        self.steps.append(
+            Step(
+                index=len(self.steps) + 1,
+                line=event.line,
+                kind=event.type,
+                seat=seat,
+                tile=tile,
+                from_seat=from_seat,
+                detail=detail,
+                hands=tuple(_tiles(deal.hands[i]) for i in range(4)),
+                melds=tuple(tuple((m.kind, m.tile) for m in deal.melds[i]) for i in range(4)),
+                discards=tuple(tuple(deal.discards[i]) for i in range(4)),
+                wall_left=deal.wall_left,
+                won=tuple(deal.won),
+                void=tuple(deal.void),
+                payments=payments,
+                scores=(s[0], s[1], s[2], s[3]),
+                findings=self.new_findings(sink),
+                wins=wins,
+            )
+        )
+
+
+def replay_steps(
+    start: DealStart,
+    events: Sequence[PlayEvent],
+    end: DealEnd | None,
+    rules: Rules,
+    *,
+    base: int = 1,
+    read_findings: Sequence[Finding] = (),
+) -> tuple[list[Step], list[StepFinding], tuple[int, int, int, int]]:
+    """Every step of a deal, every finding (each at the step that raised it: the reader's
+    at the deal line, a missing deal_end at the last step), and the computed net per seat."""
+    recorder = _Recorder(start)
+    sink = FindingSink()
+    read = sum(1 for f in read_findings if f.severity != "warning")  # the sink takes these first
+    recorder.findings_seen = read
+    report = replay_deal(
+        start, events, end, rules, base=base, sink=sink, read_findings=read_findings, on_step=recorder
+    )
+    if recorder.steps:
+        opening = tuple(_finding(f) for f in sink.findings[:read])
+        late = recorder.new_findings(sink)  # raised after the last step (e.g. no deal_end)
+    else:  # the deal line itself could not be used: everything belongs to it
+        opening, late = tuple(_finding(f) for f in sink.findings), ()
+    steps = [replace(recorder.first, findings=opening), *recorder.steps]
+    if late:
+        steps[-1] = replace(steps[-1], findings=steps[-1].findings + late)
+    return steps, [_finding(f) for f in report.findings], report.scores
+
+
+def _players(value: Any) -> tuple[str, ...]:
+    names = _strs(value)
+    return tuple(names) if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
+
+
+def replay_from_rows(deal: Mapping[str, Any], events: pd.DataFrame, raw: pd.DataFrame) -> DealReplay:
+    """Replay one deal from its warehouse rows: ``events`` for a complete deal, ``raw``
+    (quarantined lines) for an invalid one."""
+    players = _players(deal.get("players"))
+    rules_name = str(deal.get("rules") or "?")
+    base = _int(deal.get("base")) or 1
+    common: dict[str, Any] = {
+        "deal_id": str(deal["deal_id"]),
+        "session_id": _text(deal.get("session_id")),
+        "players": players,
+        "rules": rules_name,
+        "base": base,
+        "dealer": _int(deal.get("dealer")) or 0,
+        "status": str(deal.get("status")),
+    }
+    try:
+        rules = rules_from_name(rules_name)
+    except RulesError as error:
+        return DealReplay(**common, steps=(), findings=(), scores=(0, 0, 0, 0), error=str(error))
+    read_findings: list[Finding] = []
+    try:
+        if not raw.empty:
+            start, play, end, read_findings = _from_raw(deal, players, raw)
+        else:
+            start, play, end = events_from_rows(events.to_dict(orient="records"))
+    except (ValueError, LookupError) as error:
+        return DealReplay(**common, steps=(), findings=(), scores=(0, 0, 0, 0), error=str(error))
+    steps, findings, scores = replay_steps(start, play, end, rules, base=base, read_findings=read_findings)
+    return DealReplay(**common, steps=tuple(steps), findings=tuple(findings), scores=scores)
+
+
+def _from_raw(
+    deal: Mapping[str, Any], players: tuple[str, ...], raw: pd.DataFrame
+) -> tuple[DealStart, list[PlayEvent], DealEnd | None, list[Finding]]:
+    """Read the quarantined lines again, each at its own line number, after a session line
+    made from the stored header (so the reader sees a deal inside its session)."""
+    numbered = {int(row["line"]): str(row["raw"]) for row in raw.to_dict(orient="records")}
+    first = min(numbered)
+    lines = [""] * max(numbered)
+    if first > 1:
+        header = {"type": "session", "session_id": deal.get("session_id") or "?", "players": list(players)}
+        header["base"] = _int(deal.get("base")) or 1
+        lines[first - 2] = json.dumps(header, ensure_ascii=False)
+    for number, text in numbered.items():
+        lines[number - 1] = text
+    log = read_lines(lines, str(deal.get("file") or "warehouse"))
+    for _, deal_log in log.iter_deals():
+        if deal_log.deal.deal_id == deal["deal_id"]:
+            return deal_log.deal, deal_log.events, deal_log.end, deal_log.findings
+    raise LookupError("its raw lines hold no readable deal line")
+
+
+# ------------------------------------------------------------------------- re-score
+@dataclass(frozen=True)
+class RescoredDeal:
+    deal_id: str
+    computed: tuple[int, int, int, int]
+    recorded: tuple[int, int, int, int] | None
+    rescored: tuple[int, int, int, int] | None
+    problem: str | None = None  # why it could not be re-scored
+
+
+@dataclass(frozen=True)
+class Rescore:
+    session_id: str
+    rules: str
+    players: tuple[str, ...]
+    deals: tuple[RescoredDeal, ...] = field(default_factory=tuple)
+
+    def per_player(self) -> pd.DataFrame:
+        """Per player: recorded and computed totals, and the re-scored total beside the
+        computed one over the same deals (deals that cannot be re-scored are left out)."""
+        rows = []
+        for seat, player in enumerate(self.players):
+            recorded = [d.recorded[seat] for d in self.deals if d.recorded is not None]
+            done = [d for d in self.deals if d.rescored is not None]
+            computed_same = sum(d.computed[seat] for d in done)
+            rescored = sum(d.rescored[seat] for d in done if d.rescored is not None)
+            rows.append(
+                {
+                    "seat": seat,
+                    "player": player,
+                    "recorded": sum(recorded) if recorded else None,
+                    "computed": sum(d.computed[seat] for d in self.deals),
+                    "computed_rescored_deals": computed_same,
+                    "rescored": rescored,
+                    "difference": rescored - computed_same,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, rules: str) -> Rescore:
+    """Replay every complete deal of a session under ``rules`` (a preset name or JSON)."""
+    target = load_rules(rules)
+    first = deals.iloc[0]
+    players = _players(first["players"])
+    by_deal: dict[str, list[dict[str, Any]]] = {}
+    for row in events.to_dict(orient="records") if not events.empty else []:
+        by_deal.setdefault(str(row["deal_id"]), []).append(row)
+    out = []
+    for row in deals.to_dict(orient="records"):
+        deal_id = str(row["deal_id"])
+        computed = _ints(row["scores"]) or (0, 0, 0, 0)
+        rows = by_deal.get(deal_id)
+        if row["status"] == "invalid" or not rows:
+            out.append(RescoredDeal(deal_id, computed, None, None, "invalid: not replayed to its end"))
+            continue
+        start, play, end = events_from_rows(rows)
+        recorded = end.scores if end is not None else None
+        report = replay_deal(start, play, end, target, base=_int(row["base"]) or 1)
+        if not report.complete:
+            problem = report.findings[0].message if report.findings else "the replay stopped"
+            out.append(RescoredDeal(deal_id, computed, recorded, None, problem))
+            continue
+        out.append(RescoredDeal(deal_id, computed, recorded, report.scores))
+    return Rescore(session_id, target.name, players, tuple(out))

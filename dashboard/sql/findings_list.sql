@@ -1,0 +1,25 @@
+-- Every error finding (deal, session and file scope) under the shared filters, narrowed by
+-- code, session and player, the latest first; at most $limit rows (the count is apart).
+select
+    scope,
+    code,
+    deal_id,
+    session_id,
+    played_date,
+    deal_status,
+    line,
+    seat,
+    player,
+    message,
+    expected,
+    recorded,
+    rule,
+    file,
+    count(*) over () as total
+from findings_in($club, $date_from, $date_to, $rules)
+where severity = 'error'
+    and ($code is null or code = $code)
+    and ($session_id is null or session_id = $session_id)
+    and ($player is null or player = $player)
+order by played_date desc nulls last, session_id, deal_id, line
+limit $limit;

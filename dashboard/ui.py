@@ -1,0 +1,181 @@
+"""What every page shares: the language switch, the filters (club, dates, rule set) that
+apply to all pages, the empty-warehouse message, and small display helpers.
+
+The sidebar widgets live in ``app.py``'s run, which happens before every page, so their
+values (kept in ``st.session_state``) follow the user from page to page.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from datetime import date
+from typing import Any, Final
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from analytics.queries import Filters
+from dashboard import data
+from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
+
+LANG_KEY: Final = "lang"
+CLUB_KEY: Final = "filter_club"
+RULES_KEY: Final = "filter_rules"
+DATES_KEY: Final = "filter_dates"
+ALL: Final = "\u0000all"  # the "no filter" choice (no club or rule set can be named so)
+
+#: the pages, by file (relative to app.py), for ``st.page_link`` and ``st.switch_page``
+PAGES: Final = {
+    "overview": "pages/overview.py",
+    "players": "pages/players.py",
+    "fans": "pages/fans.py",
+    "h2h": "pages/head_to_head.py",
+    "replay": "pages/replay.py",
+    "audit": "pages/audit.py",
+    "upload": "pages/upload.py",
+}
+
+
+def lang() -> Lang:
+    value = st.session_state.get(LANG_KEY, "en")
+    return "zh" if value == "zh" else "en"
+
+
+def t(key: str, **values: Any) -> str:
+    """The label in the chosen language, with ``{name}`` fields filled in."""
+    text = label(key, lang())
+    return text.format(**values) if values else text
+
+
+def tr() -> Callable[[str], str]:
+    """The label function of the chosen language, for the charts."""
+    chosen = lang()
+    return lambda key: label(key, chosen)
+
+
+def language_switch() -> None:
+    st.sidebar.radio(
+        label("language", lang()) + " / Language",
+        LANGS,
+        format_func=lambda code: LANG_NAMES[code],
+        key=LANG_KEY,
+        horizontal=True,
+    )
+
+
+def filter_sidebar(src: data.Source) -> None:
+    """Club, rule set and dates, chosen from what the warehouse holds."""
+    options = data.query("filter_options", src=src) if not src.is_empty else pd.DataFrame()
+    st.sidebar.subheader(t("filters"))
+    if options.empty:
+        st.sidebar.caption(t("no_match"))
+        return
+    clubs = sorted({str(c) for c in options["club"].dropna()})
+    rules = sorted({str(r) for r in options["rules"].dropna()})
+    everything = t("all")
+    st.sidebar.selectbox(
+        t("club"), [ALL, *clubs], key=CLUB_KEY, format_func=lambda v: everything if v == ALL else v
+    )
+    st.sidebar.selectbox(
+        t("rules"), [ALL, *rules], key=RULES_KEY, format_func=lambda v: everything if v == ALL else v
+    )
+    days = options[["first_day", "last_day"]].dropna()
+    if not days.empty:
+        first = _day(days["first_day"].min())
+        last = _day(days["last_day"].max())
+        st.sidebar.date_input(t("dates"), value=(first, last), min_value=first, max_value=last, key=DATES_KEY)
+
+
+def _day(value: Any) -> date:
+    day: date = pd.Timestamp(value).date()
+    return day
+
+
+def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filters:
+    """The shared filters as chosen in the sidebar (plus a player, for one page)."""
+    club = st.session_state.get(CLUB_KEY, ALL)
+    rules = st.session_state.get(RULES_KEY, ALL)
+    chosen = st.session_state.get(DATES_KEY)
+    first = last = None
+    if isinstance(chosen, tuple | list) and chosen:
+        first = chosen[0]
+        last = chosen[1] if len(chosen) > 1 else chosen[0]
+    return Filters(
+        player=player,
+        club=None if club == ALL else club,
+        date_from=first,
+        date_to=last,
+        rules=None if rules == ALL else rules,
+        tablemates=tablemates,
+    )
+
+
+def empty_warehouse(src: data.Source) -> None:
+    """How to load data, instead of an error, when the warehouse holds nothing yet."""
+    st.info(f"**{t('empty_title')}** ({src.path})\n\n{t('empty_body')}", icon=":material/inbox:")
+    st.code(
+        "make demo\n"
+        "# or, step by step:\n"
+        ".venv/bin/chuanma simulate --out data/demo/club.jsonl.gz --sessions 50\n"
+        f".venv/bin/chuanma ingest data/demo/ --warehouse {src.path}\n"
+        f".venv/bin/chuanma dashboard --warehouse {src.path}",
+        language="sh",
+    )
+    st.page_link(PAGES["upload"], label=t("page_upload"), icon=":material/upload:")
+
+
+def page_source() -> data.Source | None:
+    """The warehouse for a page that needs data: None (after saying how to load some)
+    when it is empty."""
+    src = data.source()
+    if src.is_empty:
+        empty_warehouse(src)
+        return None
+    return src
+
+
+def chart(figure: Any, *, key: str | None = None) -> None:
+    st.altair_chart(figure, width="stretch", key=key)
+
+
+def plain(value: Any) -> Any:
+    """numpy and pandas scalars as Python values; NaN and NaT as None."""
+    if value is None or value is pd.NaT:
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
+
+
+def pct(value: Any) -> str:
+    value = plain(value)
+    return "–" if value is None else f"{100 * float(value):.1f}%"
+
+
+def num(value: Any, digits: int = 2) -> str:
+    value = plain(value)
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:,.{digits}f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def replay_link(deal_id: str, text: str | None = None) -> None:
+    """A link that opens one deal in the replay page."""
+    st.page_link(
+        PAGES["replay"],
+        label=text or f"{t('open_replay')} {deal_id}",
+        icon=":material/play_arrow:",
+        query_params={"deal": deal_id},
+    )
+
+
+def replay_url(deal_id: str) -> str:
+    """The replay page's address for a deal, relative to the app's pages (for tables)."""
+    from urllib.parse import quote
+
+    return f"replay?deal={quote(deal_id)}"
