@@ -259,3 +259,17 @@ def test_dask_local_cluster_gives_the_same_tables(tmp_path: Path, logs: list[Pat
     expected = snapshot(in_process)
     assert snapshot(cluster) == expected
     assert snapshot(one_piece) == expected  # cutting files at session lines changes nothing
+
+
+def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
+    from ingest.parallel import plan_chunks
+
+    data = _text(logs[0]).encode()
+    chunks = plan_chunks("x.jsonl", "sha", data, 5, target_lines=200)
+    assert len(chunks) > 2 and [c.index for c in chunks] == list(range(5, 5 + len(chunks)))
+    assert "".join(c.text or "" for c in chunks) == data.decode()
+    lines = data.decode().split("\n")
+    for chunk in chunks[1:]:
+        assert chunk.text is not None and json.loads(chunk.text.split("\n", 1)[0])["type"] == "session"
+        assert lines[chunk.line_offset] == chunk.text.split("\n", 1)[0]
+    assert len(plan_chunks("x.jsonl", "sha", data, 0, target_lines=10**9)) == 1
