@@ -233,7 +233,7 @@ def _act(deal: Deal, rec: _Recorder, bot: _Bot, rng: random.Random) -> None:
         tile = drawn if drawn is not None else next(t for t in range(NUM_KINDS) if hand[t])
         rec.play_win(Hu(seat, tile, None, line=rec.next_line))
         return
-    if deal.wall_left > 0 and rng.random() < bot.style.kong:
+    if deal.wall_left > 0 and (4 in hand or deal.melds[seat]) and rng.random() < bot.style.kong:
         for tile in range(NUM_KINDS):
             if hand[tile] == 4 and bot.wants_tile(tile):
                 rec.play(Kong(seat, tile, "concealed", line=rec.next_line))
