@@ -544,7 +544,9 @@ class Deal:
             event.tile,
             event.line,
             self._after_kong,
-            self.wall_left == 0,
+            # 海底: the discard of the seat that drew the wall's last tile; after a pong
+            # of that discard, the ponger's discard is no tile of the wall
+            self.wall_left == 0 and self._last_draw is not None,
             self.wall_left < LAST_FOUR,
             False,
         )
