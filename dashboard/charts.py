@@ -272,7 +272,9 @@ def h2h_chart(frame: pd.DataFrame, tr: Tr) -> alt.LayerChart:
         .add_params(cell)
     )
     text = base.mark_text(fontSize=11).encode(text=alt.Text("points:Q"))
-    return alt.LayerChart(layer=[rect, text]).properties(title=tr("h2h_title"), height=max(260, 34 * frame["from_player"].nunique()))
+    return alt.LayerChart(layer=[rect, text]).properties(
+        title=tr("h2h_title"), height=max(260, 34 * frame["from_player"].nunique())
+    )
 
 
 def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:

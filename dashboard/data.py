@@ -126,7 +126,8 @@ def _replay(path: str, version: str, deal_id: str) -> DealReplay | None:
         raw = sql("deal_raw_lines", src=src, deal_id=deal_id)
     else:
         events = sql("deal_events", src=src, month=deal["month"], deal_ids=[deal_id])
-    return replay_from_rows(deal, events, raw)
+    stored = sql("deal_findings", src=src, deal_id=deal_id)
+    return replay_from_rows(deal, events, raw, stored)
 
 
 def replay(deal_id: str, *, src: Source | None = None) -> DealReplay | None:

@@ -331,9 +331,13 @@ def _players(value: Any) -> tuple[str, ...]:
     return tuple(names) if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
 
 
-def replay_from_rows(deal: Mapping[str, Any], events: pd.DataFrame, raw: pd.DataFrame) -> DealReplay:
+def replay_from_rows(
+    deal: Mapping[str, Any], events: pd.DataFrame, raw: pd.DataFrame, stored: pd.DataFrame | None = None
+) -> DealReplay:
     """Replay one deal from its warehouse rows: ``events`` for a complete deal, ``raw``
-    (quarantined lines) for an invalid one."""
+    (quarantined lines) for an invalid one. ``stored`` findings that the replay does not
+    raise again (the reader's, about lines the events table does not keep) are placed at
+    the last step at or before their line."""
     players = _players(deal.get("players"))
     rules_name = str(deal.get("rules") or "?")
     base = _int(deal.get("base")) or 1
@@ -359,7 +363,25 @@ def replay_from_rows(deal: Mapping[str, Any], events: pd.DataFrame, raw: pd.Data
     except (ValueError, LookupError) as error:
         return DealReplay(**common, steps=(), findings=(), scores=(0, 0, 0, 0), error=str(error))
     steps, findings, scores = replay_steps(start, play, end, rules, base=base, read_findings=read_findings)
+    if stored is not None and not stored.empty:
+        steps, findings = _merge_stored(steps, findings, stored)
     return DealReplay(**common, steps=tuple(steps), findings=tuple(findings), scores=scores)
+
+
+def _merge_stored(
+    steps: list[Step], findings: list[StepFinding], stored: pd.DataFrame
+) -> tuple[list[Step], list[StepFinding]]:
+    seen = [(f.line, f.code) for step in steps for f in step.findings]
+    for row in stored.to_dict(orient="records"):
+        line, code = _int(row["line"]), str(row["code"])
+        if (line, code) in seen:
+            seen.remove((line, code))
+            continue
+        extra = StepFinding(code, line, _int(row["seat"]), str(row["message"]), _text(row["rule"]))
+        where = max((i for i, step in enumerate(steps) if line is None or step.line <= line), default=0)
+        steps[where] = replace(steps[where], findings=(*steps[where].findings, extra))
+        findings.append(extra)
+    return steps, findings
 
 
 def _from_raw(

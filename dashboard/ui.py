@@ -23,6 +23,7 @@ LANG_KEY: Final = "lang"
 CLUB_KEY: Final = "filter_club"
 RULES_KEY: Final = "filter_rules"
 DATES_KEY: Final = "filter_dates"
+SPAN_KEY: Final = "filter_dates_span"  # the warehouse's first and last day: no date filter
 ALL: Final = "\u0000all"  # the "no filter" choice (no club or rule set can be named so)
 
 #: the pages, by file (relative to app.py), for ``st.page_link`` and ``st.switch_page``
@@ -84,6 +85,7 @@ def filter_sidebar(src: data.Source) -> None:
     if not days.empty:
         first = _day(days["first_day"].min())
         last = _day(days["last_day"].max())
+        st.session_state[SPAN_KEY] = (first, last)
         st.sidebar.date_input(t("dates"), value=(first, last), min_value=first, max_value=last, key=DATES_KEY)
 
 
@@ -101,6 +103,9 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
     if isinstance(chosen, tuple | list) and chosen:
         first = chosen[0]
         last = chosen[1] if len(chosen) > 1 else chosen[0]
+        span = st.session_state.get(SPAN_KEY)
+        if span is not None and first <= span[0] and last >= span[1]:
+            first = last = None  # the whole span: undated rows (file findings) stay in
     return Filters(
         player=player,
         club=None if club == ALL else club,
@@ -150,9 +155,21 @@ def plain(value: Any) -> Any:
     return value
 
 
+def day_text(value: Any) -> str:
+    """A date (or timestamp) as YYYY-MM-DD."""
+    value = plain(value)
+    return "–" if value is None else str(pd.Timestamp(value).date())
+
+
 def pct(value: Any) -> str:
     value = plain(value)
     return "–" if value is None else f"{100 * float(value):.1f}%"
+
+
+def count(value: Any) -> str:
+    """A count, whatever numeric type the frame gave it."""
+    value = plain(value)
+    return "–" if value is None else f"{int(value):,}"
 
 
 def num(value: Any, digits: int = 2) -> str:

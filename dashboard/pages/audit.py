@@ -110,9 +110,9 @@ if src is not None:
         st.success(ui.t("no_findings"))
     else:
         cols = st.columns(3)
-        cols[0].metric(ui.t("findings"), ui.num(int(by_code["findings"].sum())))
-        cols[1].metric(ui.t("deals"), ui.num(int(by_code["deals"].sum())))
-        cols[2].metric(ui.t("sessions"), ui.num(len(sessions)))
+        cols[0].metric(ui.t("findings"), ui.count(by_code["findings"].sum()))
+        cols[1].metric(ui.t("deals"), ui.count(by_code["deals"].sum()))
+        cols[2].metric(ui.t("sessions"), ui.count(len(sessions)))
         ui.chart(charts.findings_code_chart(by_code, ui.tr()))
 
         st.subheader(ui.t("finding_list"))

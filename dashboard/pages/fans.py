@@ -19,7 +19,7 @@ if src is not None:
     else:
         row = summary.iloc[0]
         cols = st.columns(5)
-        cols[0].metric(ui.t("wins"), ui.num(row["wins"]))
+        cols[0].metric(ui.t("wins"), ui.count(row["wins"]))
         cols[1].metric(ui.t("avg_fan"), ui.num(row["avg_fan"]))
         cols[2].metric(ui.t("avg_fan_uncapped"), ui.num(row["avg_fan_uncapped"]))
         cols[3].metric(ui.t("cap_rate"), ui.pct(row["cap_rate"]))

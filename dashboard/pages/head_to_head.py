@@ -58,9 +58,9 @@ if src is not None:
             st.info(ui.t("no_flows"))
         else:
             cols = st.columns(3)
-            cols[0].metric(ui.t("points"), ui.num(pair["points"].iloc[0]))
-            cols[1].metric(ui.t("transfers"), ui.num(pair["transfers"].iloc[0]))
-            cols[2].metric(ui.t("pair_net"), ui.num(pair["net"].iloc[0]))
+            cols[0].metric(ui.t("points"), ui.count(pair["points"].iloc[0]))
+            cols[1].metric(ui.t("transfers"), ui.count(pair["transfers"].iloc[0]))
+            cols[2].metric(ui.t("pair_net"), ui.count(pair["net"].iloc[0]))
             deals = data.sql("flow_deals", src=src, payer=payer, payee=payee, **data.filter_params(filters))
             deals = deals.assign(replay=[ui.replay_url(d) for d in deals["deal_id"]])
             st.dataframe(

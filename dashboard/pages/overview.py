@@ -18,15 +18,15 @@ if src is not None:
     else:
         row = overview.iloc[0]
         cols = st.columns(4)
-        cols[0].metric(ui.t("deals"), ui.num(row["deals"]))
-        cols[1].metric(ui.t("sessions"), ui.num(row["sessions"]))
-        cols[2].metric(ui.t("players"), ui.num(row["players"]))
+        cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
+        cols[1].metric(ui.t("sessions"), ui.count(row["sessions"]))
+        cols[2].metric(ui.t("players"), ui.count(row["players"]))
         cols[3].metric(ui.t("findings_share"), ui.pct(row["findings_share"]))
         cols = st.columns(4)
-        cols[0].metric(ui.t("first_day"), str(ui.plain(row["first_day"]) or "–"))
-        cols[1].metric(ui.t("last_day"), str(ui.plain(row["last_day"]) or "–"))
-        cols[2].metric(ui.t("findings"), ui.num(row["findings"]))
-        cols[3].metric(ui.t("invalid_deals"), ui.num(row["invalid_deals"]))
+        cols[0].metric(ui.t("first_day"), ui.day_text(row["first_day"]))
+        cols[1].metric(ui.t("last_day"), ui.day_text(row["last_day"]))
+        cols[2].metric(ui.t("findings"), ui.count(row["findings"]))
+        cols[3].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
 
         activity = data.query("activity", filters, src=src)
         if not activity.empty:

@@ -103,11 +103,11 @@ if src is not None:
         row = stats[stats["player"] == chosen].iloc[0]
         st.header(chosen)
         cols = st.columns(5)
-        cols[0].metric(ui.t("deals"), ui.num(row["deals"]))
-        cols[1].metric(ui.t("net"), ui.num(row["net"]))
+        cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
+        cols[1].metric(ui.t("net"), ui.count(row["net"]))
         cols[2].metric(ui.t("win_rate"), ui.pct(row["win_rate"]))
         cols[3].metric(ui.t("deal_in_rate"), ui.pct(row["deal_in_rate"]))
-        cols[4].metric(ui.t("biggest_win"), ui.num(row["biggest_win"]))
+        cols[4].metric(ui.t("biggest_win"), ui.count(row["biggest_win"]))
 
         left, right = st.columns([2, 3])
         with left:

@@ -68,10 +68,10 @@ def saved_path(warehouse: Path, sha: str, name: str) -> Path:
 def show_report(report: ValidationReport) -> None:
     summary = report.summary()
     cols = st.columns(4)
-    cols[0].metric(ui.t("deals"), ui.num(summary["deals"]))
-    cols[1].metric(ui.t("ok_deals"), ui.num(summary["ok"]))
-    cols[2].metric(ui.t("deals_with_findings"), ui.num(summary["findings"]))
-    cols[3].metric(ui.t("findings"), ui.num(summary["finding_count"]))
+    cols[0].metric(ui.t("deals"), ui.count(summary["deals"]))
+    cols[1].metric(ui.t("ok_deals"), ui.count(summary["ok"]))
+    cols[2].metric(ui.t("deals_with_findings"), ui.count(summary["findings"]))
+    cols[3].metric(ui.t("findings"), ui.count(summary["finding_count"]))
     if summary["by_code"]:
         st.dataframe(
             pd.DataFrame({"code": list(summary["by_code"]), "findings": list(summary["by_code"].values())}),
