@@ -203,7 +203,8 @@ class Deal:
             if len(self.wall) != WALL_SIZE:
                 raise IllegalEvent(
                     "tile_count",
-                    f"the recorded wall holds {len(self.wall)} tiles; 55 stay after the deal",
+                    f"the recorded wall (牌墙) holds {len(self.wall)} tiles; 55 stay after the deal "
+                    "(108 tiles, 53 dealt)",
                     expected=WALL_SIZE,
                     recorded=len(self.wall),
                 )
@@ -213,7 +214,7 @@ class Deal:
             if seen[tile] > COPIES:
                 raise IllegalEvent(
                     "tile_count",
-                    f"{seen[tile]} copies of {tile_name(tile)} dealt; the set has only four",
+                    f"{seen[tile]} copies of {tile_name(tile)} dealt; the set (108 张) has four of each tile",
                     expected=COPIES,
                     recorded=seen[tile],
                 )
@@ -370,7 +371,7 @@ class Deal:
         if self.phase is Phase.ENDED and event.type != "deal_end":
             raise IllegalEvent(
                 "out_of_turn",
-                f"{event.type} after the deal has ended ({self.end_reason})",
+                f"{event.type} after the deal has ended ({self.end_reason}): {self.end_rule()}",
                 getattr(event, "seat", None),
             )
         handler(self, event)
@@ -394,7 +395,9 @@ class Deal:
             Phase.ACT: f"seat {self.current} to discard, kong or win",
             Phase.DRAW: f"seat {self.current} to draw",
             Phase.REPLACEMENT: f"seat {self.current} to draw its kong's replacement tile",
-            Phase.CLAIM: "a claim on the discard or the next draw",
+            Phase.CLAIM: "a claim on the discard or the next draw"
+            if self.next_drawer() is not None or not self._open or not self._open.winners
+            else f"the end of the deal: {self.end_rule()}",
             Phase.ROB: "a rob of the added kong or the konger's replacement draw",
             Phase.ENDED: "the end of the deal",
         }[self.phase]
@@ -411,18 +414,25 @@ class Deal:
             why = "换三张 is off under these rules" if not self.rules.exchange_three else "not now"
             raise IllegalEvent("out_of_turn", f"an exchange (换三张) here: {why}", rule="exchange_three")
         if len(event.tiles) != 4 or any(len(given) != 3 for given in event.tiles):
-            raise IllegalEvent("illegal_exchange", "换三张: each seat passes exactly three tiles")
+            raise IllegalEvent(
+                "illegal_exchange",
+                "换三张 (exchange three): each seat passes exactly three tiles of one suit",
+            )
         for seat, given in enumerate(event.tiles):
             if len({tile // 9 for tile in given}) != 1:
                 raise IllegalEvent(
-                    "illegal_exchange", f"换三张: seat {seat} must pass three tiles of one suit", seat
+                    "illegal_exchange",
+                    f"换三张 (exchange three): seat {seat} must pass three tiles of one suit",
+                    seat,
                 )
             need = [0] * NUM_KINDS
             for tile in given:
                 need[tile] += 1
             if any(need[t] > self.hands[seat][t] for t in range(NUM_KINDS)):
                 raise IllegalEvent(
-                    "not_in_hand", f"换三张: seat {seat} does not hold the tiles it passes", seat
+                    "not_in_hand",
+                    f"换三张 (exchange three): seat {seat} does not hold the tiles it passes",
+                    seat,
                 )
         step = EXCHANGE_STEP[event.direction]
         for seat, given in enumerate(event.tiles):
@@ -435,10 +445,20 @@ class Deal:
         seat = event.seat
         self._expect_seat(seat, "declare a void suit")
         if self.void[seat] is not None:
-            raise IllegalEvent("void_rule", f"seat {seat} declares 定缺 twice", seat, rule="void_declaration")
-        if self.phase is not Phase.VOID and self.rules.void_declaration == "required":
             raise IllegalEvent(
-                "void_rule", f"seat {seat} declares 定缺 after play began", seat, rule="void_declaration"
+                "void_rule",
+                f"seat {seat} declares 定缺 (void suit) twice: each seat declares one void suit",
+                seat,
+                rule="void_declaration",
+            )
+        if self.phase is not Phase.VOID and self.rules.void_declaration == "required":
+            when = "before the 换三张 exchange" if self.phase is Phase.EXCHANGE else "after play began"
+            raise IllegalEvent(
+                "void_rule",
+                f"seat {seat} declares 定缺 (void suit) {when}: the void suit is declared after 换三张 "
+                "(exchange three) and before the dealer's first action",
+                seat,
+                rule="void_declaration",
             )
         self.void[seat] = event.suit
         if self.phase is Phase.VOID and all(v is not None for v in self.void):
@@ -457,6 +477,13 @@ class Deal:
             raise IllegalEvent("out_of_turn", "play began before the 换三张 exchange", rule="exchange_three")
 
     # -- draws
+    @staticmethod
+    def _empty_wall(seat: int) -> str:
+        return (
+            f"seat {seat} draws from an empty wall: the wall (牌墙) holds 55 tiles after the deal, and "
+            "when they are drawn the deal ends (流局, wall exhausted)"
+        )
+
     def _on_draw(self, event: Draw) -> None:
         phase = self.phase
         if phase is Phase.VOID or phase is Phase.EXCHANGE:
@@ -466,12 +493,12 @@ class Deal:
         if phase is Phase.CLAIM or phase is Phase.ROB:
             self._resolve_open()
         if self.phase is Phase.ENDED and self.wall_left == 0:
-            raise IllegalEvent("wall_mismatch", f"seat {seat} draws from an empty wall", seat)
+            raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
         if self.phase not in (Phase.DRAW, Phase.REPLACEMENT) or seat != self.current:
             raise self._out_of_turn(seat, "draw")
         replacement = self.phase is Phase.REPLACEMENT
         if self.wall_left == 0:
-            raise IllegalEvent("wall_mismatch", f"seat {seat} draws from an empty wall", seat)
+            raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
         if self.wall is not None:
             index = WALL_SIZE - 1 - self._back if replacement else self._front
             expected = self.wall[index]
@@ -488,7 +515,8 @@ class Deal:
         if self._out_of_wall[event.tile] >= COPIES:
             raise IllegalEvent(
                 "tile_count",
-                f"seat {seat} draws a fifth {tile_name(event.tile)}: all four are already out of the wall",
+                f"seat {seat} draws a fifth {tile_name(event.tile)}: all four are already out of the wall "
+                "(108 张: four of each tile)",
                 seat,
             )
         self.wall_left -= 1
@@ -665,7 +693,12 @@ class Deal:
         if self.phase is not Phase.CLAIM or open_tile is None or open_tile.rob:
             raise self._out_of_turn(seat, "pong")
         if open_tile.winners:
-            raise IllegalEvent("out_of_turn", f"seat {seat} pongs a discard that has been won", seat)
+            raise IllegalEvent(
+                "out_of_turn",
+                f"seat {seat} pongs a discard that has been won: 胡 beats 碰 and 杠 (a win takes the "
+                "discard before any pong or kong)",
+                seat,
+            )
         if seat == open_tile.seat:
             raise IllegalEvent(
                 "illegal_pong",
@@ -683,7 +716,10 @@ class Deal:
             )
         if self.hands[seat][event.tile] < 2:
             raise IllegalEvent(
-                "not_in_hand", f"seat {seat} pongs {tile_name(event.tile)} without a pair of it", seat
+                "not_in_hand",
+                f"seat {seat} pongs {tile_name(event.tile)} without a pair of it: 碰 (pong) is two in hand "
+                "+ another seat's discard",
+                seat,
             )
         self._check_void_claim(seat, event.tile, "pong")
         self._record_passes(open_tile)  # a pong instead of a possible win is a pass
@@ -740,7 +776,12 @@ class Deal:
         if self.phase is not Phase.CLAIM or open_tile is None or open_tile.rob:
             raise self._out_of_turn(seat, "make an exposed kong")
         if open_tile.winners:
-            raise IllegalEvent("out_of_turn", f"seat {seat} kongs a discard that has been won", seat)
+            raise IllegalEvent(
+                "out_of_turn",
+                f"seat {seat} kongs a discard that has been won: 胡 beats 碰 and 杠 (a win takes the "
+                "discard before any pong or kong)",
+                seat,
+            )
         if seat == open_tile.seat or event.tile != open_tile.tile:
             raise IllegalEvent(
                 "illegal_kong",
@@ -751,7 +792,10 @@ class Deal:
             )
         if self.hands[seat][event.tile] < 3:
             raise IllegalEvent(
-                "not_in_hand", f"seat {seat} kongs {tile_name(event.tile)} without three of it", seat
+                "not_in_hand",
+                f"seat {seat} kongs {tile_name(event.tile)} without three of it: 直杠 (exposed kong) is three "
+                "in hand + another seat's discard",
+                seat,
             )
         if self.wall_left == 0:
             raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
@@ -774,7 +818,8 @@ class Deal:
         if self.hands[seat][event.tile] < 4:
             raise IllegalEvent(
                 "not_in_hand",
-                f"seat {seat} makes a concealed kong of {tile_name(event.tile)} without four",
+                f"seat {seat} makes a concealed kong of {tile_name(event.tile)} without four: 暗杠 "
+                "(concealed kong) is four in hand",
                 seat,
             )
         self._move(seat, event.tile, -4)
@@ -796,7 +841,8 @@ class Deal:
         if self.hands[seat][event.tile] < 1:
             raise IllegalEvent(
                 "not_in_hand",
-                f"seat {seat} adds {tile_name(event.tile)} to its pong without holding it",
+                f"seat {seat} adds {tile_name(event.tile)} to its pong without holding it: 弯杠 (added "
+                "kong) is the seat's own pong + the fourth tile",
                 seat,
             )
         self._move(seat, event.tile, -1)
@@ -916,13 +962,17 @@ class Deal:
         heavenly = self._heavenly(seat)
         if self._last_draw is None and not heavenly:
             raise IllegalEvent(
-                "illegal_hu", f"seat {seat} claims a self-drawn win without having drawn", seat
+                "illegal_hu",
+                f"seat {seat} claims a self-drawn win without having drawn: 自摸 (self-draw) wins on "
+                "the tile the seat just drew",
+                seat,
             )
         if self.hands[seat][event.tile] == 0 or (not heavenly and event.tile != self._last_draw):
             drawn = tile_name(self._last_draw) if self._last_draw is not None else "nothing"
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a self-drawn win on {tile_name(event.tile)} but drew {drawn}",
+                f"seat {seat} claims a self-drawn win on {tile_name(event.tile)} but drew {drawn}: 自摸 "
+                "(self-draw) wins on the tile the seat just drew",
                 seat,
                 expected=drawn,
                 recorded=tile_name(event.tile),
@@ -975,14 +1025,23 @@ class Deal:
             raise self._out_of_turn(seat, "win on a discard")
         if event.from_seat != open_tile.seat or event.tile != open_tile.tile:
             source = "robbed kong" if open_tile.rob else "discard"
+            rule = (
+                "抢杠胡 (robbing a kong) wins the tile of the added kong"
+                if open_tile.rob
+                else "点炮 (discard win) wins the open discard"
+            )
             raise IllegalEvent(
                 "illegal_hu",
                 f"seat {seat} claims a win on {tile_name(event.tile)} from seat {event.from_seat}, but the open "
-                f"{source} is {tile_name(open_tile.tile)} from seat {open_tile.seat}",
+                f"{source} is {tile_name(open_tile.tile)} from seat {open_tile.seat}: {rule}",
                 seat,
             )
         if seat == open_tile.seat:
-            raise IllegalEvent("illegal_hu", f"seat {seat} claims a win on its own discard", seat)
+            raise IllegalEvent(
+                "illegal_hu",
+                f"seat {seat} claims a win on its own discard: 点炮 (discard win) is on another seat's discard",
+                seat,
+            )
         if seat in open_tile.winners:
             raise IllegalEvent("illegal_hu", f"seat {seat} wins the same tile twice", seat)
         if open_tile.winners and not self.rules.multiple_hu:

@@ -296,7 +296,7 @@ def _check_win(win: Win, recorded: Hu, rules: Rules, sink: FindingSink) -> None:
     result = win.result
     fan_text = f"{pattern_text(result.patterns)} = {result.fan} fan"
     if result.uncapped != result.fan:
-        fan_text += f" (capped at max_fan {rules.max_fan})"
+        fan_text += f" (封顶, capped at max_fan {rules.max_fan})"
     if recorded.fan is not None and recorded.fan != result.fan:
         sink.add(
             Finding(
@@ -388,7 +388,8 @@ def _check_end(deal: Deal, end: DealEnd, rules: Rules, sink: FindingSink) -> Non
                 "score_mismatch",
                 end.line,
                 None,
-                f"the deal's net per seat (kongs + wins + 查叫) under {rules.name} is {list(scores)}; "
+                f"the deal's net per seat (刮风下雨 kongs + 胡 wins + 查叫 settlement) under {rules.name} is "
+                f"{list(scores)}; "
                 f"recorded {list(end.scores)}",
                 expected=list(scores),
                 recorded=list(end.scores),

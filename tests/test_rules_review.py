@@ -11,14 +11,17 @@ tsumogiri filler) and validated like a log.
 from __future__ import annotations
 
 import importlib.util
+import json
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from engine.deal import Deal
-from engine.events import DealStart, Discard, Draw, Hu, Kong, PlayEvent, Pong
+import pytest
+
+from engine.deal import Deal, IllegalEvent
+from engine.events import DealStart, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.rules import load_rules
 from engine.tiles import parse_tile, parse_tiles
 from ingest.reader import read_lines
@@ -93,3 +96,124 @@ def test_a_discard_after_a_pong_of_the_last_tile_is_no_haidi() -> None:
     log.session_end([0, 0, -1, 1])
     report = validate(log)
     assert report.ok, [f.message for f in report.all_findings()]
+
+
+# ----------------------------------------------------------------------------- messages
+# log-format.md, validation report: a finding's message "says in plain words what is
+# wrong and which rule says so"; where a rule decides it, the message names the rule in
+# Chinese and in English. Each case: hands, events (the last one is refused), rules and
+# the words its message must hold.
+VOID_HANDS = ["9m123456789s4699p", "1m34678p1112229s", "2m33355777p6888s", "1133557799m345s"]
+MULTI_HANDS = ["179m45p113346799s", "123456789m4699p", "5566p222555888s", "1122335778899p"]
+EXCHANGE_HANDS = ["1133557799m666s5s", "123456789m7s159p", "111222p5599s467s", "1112334488s888p"]
+MESSAGE_CASES: dict[str, tuple[list[str], list[str], str | dict[str, Any], tuple[str, ...]]] = {
+    # rules.md 3, void_declaration: each seat declares a void suit (once)
+    "void twice": (VOID_HANDS, ["void 0 m", "void 0 p"], "online", ("定缺", "void suit")),
+    # rules.md 3: 换三张 comes "after the deal and before 定缺"
+    "void before the exchange": (
+        VOID_HANDS,
+        ["void 0 m"],
+        {"preset": "online", "exchange_three": True},
+        ("定缺", "void suit", "换三张"),
+    ),
+    # rules.md 3, exchange_three: "every seat passes three tiles of one suit"
+    "exchange mixed suits": (
+        EXCHANGE_HANDS,
+        ["exchange 666s 7s15p 467s 888p"],
+        {"preset": "standard", "exchange_three": True},
+        ("换三张", "exchange"),
+    ),
+    # rules.md 2: "hu beats pong and kong"
+    "pong of a won discard": (
+        MULTI_HANDS,
+        ["discard 0 5p", "hu 1 5p 0", "pong 2 5p"],
+        "chengdu",
+        ("胡", "碰", "pong"),
+    ),
+    "kong of a won discard": (
+        MULTI_HANDS,
+        ["discard 0 5p", "hu 1 5p 0", "kong 2 5p exposed"],
+        "chengdu",
+        ("胡", "杠", "kong"),
+    ),
+    # rules.md 3 / 5: a self-drawn win (自摸) is on the tile the seat just drew
+    "self-draw without a draw": (
+        MULTI_HANDS,
+        ["discard 0 5p", "pong 2 5p", "hu 2 8s -"],
+        "chengdu",
+        ("自摸", "self-draw"),
+    ),
+    "self-draw on another tile": (
+        MULTI_HANDS,
+        ["discard 0 9m", "draw 1 8s", "hu 1 4p -"],
+        "chengdu",
+        ("自摸", "self-draw"),
+    ),
+    # rules.md 5: a discard win (点炮) is on another seat's open discard
+    "discard win on a tile not open": (
+        MULTI_HANDS,
+        ["discard 0 5p", "hu 1 4p 0"],
+        "chengdu",
+        ("点炮", "discard win"),
+    ),
+}
+
+
+def special(text: str, line: int) -> PlayEvent:
+    kind, *rest = text.split()
+    if kind == "void":
+        return Void(int(rest[0]), "mps".index(rest[1]), line=line)
+    if kind == "exchange":
+        return Exchange("clockwise", tuple(tuple(parse_tiles(given)) for given in rest), line=line)
+    return event(text, line)
+
+
+@pytest.mark.parametrize("name", sorted(MESSAGE_CASES))
+def test_a_refused_event_names_its_rule_in_chinese_and_english(name: str) -> None:
+    hands, events, rules, words = MESSAGE_CASES[name]
+    start = DealStart("review", 0, tuple(tuple(parse_tiles(hand)) for hand in hands), line=1)
+    deal = Deal(start, load_rules(rules))
+    for line, text in enumerate(events[:-1], 2):
+        deal.apply(special(text, line))
+    with pytest.raises(IllegalEvent) as refused:
+        deal.apply(special(events[-1], len(events) + 1))
+    for word in words:
+        assert word in refused.value.message, refused.value.message
+
+
+def golden_lines(name: str) -> list[str]:
+    return (GOLDEN / name).read_text(encoding="utf-8").splitlines()
+
+
+def findings(lines: list[str]) -> list[Finding]:
+    return list(validate_log(read_lines(lines, "review.jsonl")).all_findings())
+
+
+def test_a_draw_from_the_empty_wall_names_the_rule() -> None:
+    # rules.md 1 (55 tiles stay in the wall) and 6 (流局, the wall exhausted)
+    lines = golden_lines("last_four.jsonl")
+    lines.insert(len(lines) - 2, json.dumps({"type": "draw", "seat": 2, "tile": "9s"}))
+    (finding,) = findings(lines)
+    assert finding.code == "wall_mismatch"
+    assert "流局" in finding.message and "wall" in finding.message, finding.message
+
+
+def test_an_event_after_the_end_names_the_end_condition() -> None:
+    # rules.md 3, end_condition: 血战到底 ends when three seats have won
+    lines = golden_lines("multiple_hu.jsonl")
+    lines.insert(len(lines) - 2, json.dumps({"type": "discard", "seat": 0, "tile": "1m"}))
+    (finding,) = findings(lines)
+    assert finding.code == "out_of_turn"
+    assert "血战到底" in finding.message and "three" in finding.message, finding.message
+
+
+def test_a_capped_fan_names_the_cap_in_chinese_and_english() -> None:
+    # rules.md 4: "`max_fan` caps the total fan of a win" (seed 002: 封顶); the golden
+    # 清七对 (5 fan) is capped at 4 under chengdu
+    lines = golden_lines("multiple_hu.jsonl")
+    hu = json.loads(lines[5])
+    assert hu["fan"] == 4
+    lines[5] = json.dumps({**hu, "fan": 5})
+    (finding,) = findings(lines)
+    assert finding.code == "fan_mismatch"
+    assert "封顶" in finding.message and "max_fan" in finding.message, finding.message
