@@ -98,6 +98,43 @@ def test_a_discard_after_a_pong_of_the_last_tile_is_no_haidi() -> None:
     assert report.ok, [f.message for f in report.all_findings()]
 
 
+# ----------------------------------------------------------------------------- 抢杠胡
+ROB_HANDS = ["5s11m2m567m1p668899s", "1155s12377889p9m", "123456789p4677s", "123456789m3477s"]
+ROB_EVENTS = [
+    "discard 0 5s", "pong 1 5s", "discard 1 9m",
+    "draw 2 3m", "discard 2 3m", "draw 3 4m", "discard 3 4m", "draw 0 8m", "discard 0 8m",
+    "draw 1 5s", "kong 1 5s added",
+]  # fmt: skip
+
+
+def test_two_robbers_of_one_added_kong() -> None:
+    # rules.md 2: only an added kong can be robbed; the robbed kong is void and earns
+    # nothing; each rob is paid like a discard win by the konger; with several winners
+    # the next draw is after the winner furthest from the konger (seat 3 of 2 and 3 after
+    # seat 1), so seat 0. Seat 2 (123456789p 46s 77s) and seat 3 (123456789m 34s 77s)
+    # both win 5s: 平胡 1 + 抢杠胡 1 = 2 fan, x2 from seat 1 each.
+    deal = play(ROB_HANDS, [*ROB_EVENTS, "hu 2 5s 1", "hu 3 5s 1"])
+    assert [(w.seat, w.kind, w.result.fan, sorted(w.result.patterns), w.deltas) for w in deal.wins] == [
+        (2, "rob", 2, ["pinghu", "qiangganghu"], (0, -2, 2, 0)),
+        (3, "rob", 2, ["pinghu", "qiangganghu"], (0, -2, 0, 2)),
+    ]
+    assert [(k.seat, k.kind, k.deltas, k.robbed) for k in deal.kongs] == [(1, "added", (0, 0, 0, 0), True)]
+    assert deal.next_drawer() == 0
+    deal.apply(event("draw 0 1s", 20))
+    assert [(m.kind, m.tile) for m in deal.melds[1]] == [("pong", parse_tile("5s"))]  # the pong stands
+    assert deal.tiles_accounted() == 108
+
+
+def test_exposed_kong_others_pay_only_while_still_in() -> None:
+    # rules.md 5: "each other seat still in pays exposed_kong_others (家家有)". Seat 1 wins
+    # seat 0's 5p and leaves; seat 3 then 直杠s seat 2's 5s: seat 2 pays 1 (discarder),
+    # seat 0 pays 1 (家家有), seat 1 nothing -> (-1, 0, -1, +2).
+    hands = ["179m45p113346799s", "123456789m4699p", "2468m2468p2468s3s", "1122m337788p555s"]
+    events = ["discard 0 5p", "hu 1 5p 0", "draw 2 5s", "discard 2 5s", "kong 3 5s exposed"]
+    deal = play(hands, events, {"preset": "standard", "exposed_kong_others": 1})
+    assert [(k.seat, k.kind, k.deltas) for k in deal.kongs] == [(3, "exposed", (-1, 0, -1, 2))]
+
+
 # ----------------------------------------------------------------------------- messages
 # log-format.md, validation report: a finding's message "says in plain words what is
 # wrong and which rule says so"; where a rule decides it, the message names the rule in
