@@ -14,8 +14,8 @@ import cProfile
 import json
 import pstats
 import statistics
-import tempfile
 import sys
+import tempfile
 import time
 from pathlib import Path
 
