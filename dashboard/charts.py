@@ -292,7 +292,7 @@ def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ],
         )
     )
-    return _titled(chart, tr("audit_by_code"), 220)
+    return _titled(chart, tr("audit_by_code"), max(120, 26 * len(frame)))
 
 
 def rescore_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:

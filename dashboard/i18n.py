@@ -180,6 +180,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     # audit
     "audit_by_code": ("按问题类型", "Findings by code"),
     "code": ("问题类型", "Code"),
+    "rule": ("规则条款", "Rule"),
     "finding_list": ("问题列表", "Findings"),
     "showing": ("显示 {shown} / {total} 条", "showing {shown} of {total}"),
     "message": ("说明", "Explanation"),

@@ -83,10 +83,21 @@ def filter_sidebar(src: data.Source) -> None:
     )
     days = options[["first_day", "last_day"]].dropna()
     if not days.empty:
-        first = _day(days["first_day"].min())
-        last = _day(days["last_day"].max())
-        st.session_state[SPAN_KEY] = (first, last)
-        st.sidebar.date_input(t("dates"), value=(first, last), min_value=first, max_value=last, key=DATES_KEY)
+        span = (_day(days["first_day"].min()), _day(days["last_day"].max()))
+        before = st.session_state.get(SPAN_KEY)
+        chosen = st.session_state.get(DATES_KEY)
+        if chosen is None or before != span:
+            # a new batch moved the span: a choice of the whole old span follows it, and
+            # any other choice is kept inside the new one
+            kept: tuple[date, ...] = tuple(chosen) if isinstance(chosen, tuple | list) else ()
+            whole = not kept or before is None or kept == tuple(before)
+            st.session_state[DATES_KEY] = span if whole else _clamp(kept, span)
+            st.session_state[SPAN_KEY] = span
+        st.sidebar.date_input(t("dates"), min_value=span[0], max_value=span[1], key=DATES_KEY)
+
+
+def _clamp(chosen: tuple[date, ...], span: tuple[date, date]) -> tuple[date, ...]:
+    return tuple(min(max(day, span[0]), span[1]) for day in chosen) or span
 
 
 def _day(value: Any) -> date:

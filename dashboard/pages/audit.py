@@ -150,7 +150,7 @@ if src is not None:
                     "line": ui.t("line"),
                     "player": ui.t("player"),
                     "message": st.column_config.TextColumn(ui.t("message"), width="large"),
-                    "rule": ui.t("rules"),
+                    "rule": ui.t("rule"),
                     "session_id": ui.t("session"),
                     "played_date": ui.t("day"),
                 },

@@ -1,0 +1,205 @@
+"""The dashboard in a real browser: a Streamlit server on a free local port and Debian's
+Chromium driven by Playwright (never a downloaded browser). It loads the overview and sees
+its charts drawn, opens a player, uploads a log with a wrong kong payment, ingests it and
+reads the ``payment_mismatch`` explained on the audit page, then follows the link to the
+deal's replay. Screenshots go to ``tests/artifacts/`` (ignored by git).
+
+Chromium (and a CJK font, so the screenshots show 万 筒 条) is installed with apt when it is
+missing; the test is skipped when that cannot be done (not root, no apt)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from datetime import date
+from pathlib import Path
+
+import pytest
+from test_dashboard_apptest import club_logs
+
+from ingest.simulate import ClubPlan, simulate_club
+from ingest.tamper import Tamperer
+from ingest.warehouse import ingest
+from ingest.writer import write_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "dashboard" / "app.py"
+ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+WAIT_MS = 30_000
+
+
+def apt_install(*packages: str) -> bool:
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        return False
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run(["apt-get", "update"], check=False, capture_output=True, env=env, timeout=600)
+    done = subprocess.run(
+        ["apt-get", "install", "-y", *packages], check=False, capture_output=True, env=env, timeout=900
+    )
+    return done.returncode == 0
+
+
+def has_cjk_font() -> bool:
+    if shutil.which("fc-list") is None:
+        return False
+    found = subprocess.run(["fc-list", ":lang=zh"], check=False, capture_output=True, text=True)
+    return bool(found.stdout.strip())
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Path:
+    if not CHROMIUM.exists() and not apt_install("chromium"):
+        pytest.skip("Debian's chromium is missing and cannot be installed here (needs root and apt)")
+    if not has_cjk_font():
+        apt_install("fonts-wqy-microhei")  # readable screenshots only; the test does not need it
+    return CHROMIUM
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``streamlit run`` on a free port over a small warehouse; stopped (its whole process
+    group) at the end."""
+    folder = tmp_path_factory.mktemp("browser")
+    ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
+    port = free_port()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
+        "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
+        "--", "--warehouse", str(folder / "warehouse"),
+    ]  # fmt: skip
+    log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed below
+    process = subprocess.Popen(
+        command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((folder / "server.log").read_text(errors="replace"))
+            time.sleep(0.3)
+        yield url
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=15)
+        log.close()
+
+
+def kong_payment_log(folder: Path) -> Path:
+    """One session of six deals, each with a wrong kong payment where it has a kong."""
+    path = folder / "kong-payment.jsonl"
+    tamperer = Tamperer(1.0, seed=3, kinds=["kong_payment"])
+    plan = ClubPlan(sessions=1, deals_per_session=6, seed=21, club="upload-club", start=date(2026, 9, 1))
+    write_lines(tamperer.lines(simulate_club(plan)), path)
+    assert tamperer.manifest, "the log must hold a wrong kong payment"
+    return path
+
+
+def test_overview_player_upload_audit_and_replay_in_a_browser(
+    chromium: Path, server: str, tmp_path: Path
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "failure.png").unlink(missing_ok=True)
+    upload = kong_payment_log(tmp_path)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        page.set_default_timeout(WAIT_MS)
+        try:
+            # the overview: its charts drawn (Vega draws each as SVG: a title and its marks)
+            page.goto(server)
+            charts = page.locator("[data-testid='stVegaLiteChart'] svg.marks")
+            charts.nth(2).wait_for()
+            assert charts.count() >= 3
+            for title in ("Deals per week", "Wins by total fan", "Deals by status"):
+                chart = charts.filter(has_text=title)
+                assert chart.count() == 1, title
+                box = chart.bounding_box()
+                assert box is not None and box["width"] > 200 and box["height"] > 150, title
+                assert chart.locator("g[class*='mark-'] path").count() >= 3, title
+            page.wait_for_timeout(500)
+            page.screenshot(path=ARTIFACTS / "overview.png", full_page=True)
+
+            # a player, by the sidebar's navigation and the player picker
+            page.get_by_role("link", name="Players").first.click()
+            page.get_by_text("Leaderboard (click a column to sort)").wait_for()
+            picker = page.get_by_role("combobox", name="Choose a player")
+            picker.click()
+            page.keyboard.type("Bo")
+            page.keyboard.press("Enter")
+            page.get_by_role("heading", name="Bo", exact=True).wait_for()
+            page.locator("[data-testid='stVegaLiteChart'] svg.marks").filter(
+                has_text="Score over time"
+            ).wait_for()
+            page.wait_for_timeout(500)
+            page.screenshot(path=ARTIFACTS / "player.png", full_page=True)
+
+            # upload: validated at once, ingested on request
+            page.get_by_role("link", name="Upload").first.click()
+            page.locator("input[type='file']").set_input_files(str(upload))
+            page.get_by_text("payment_mismatch").first.wait_for()
+            page.screenshot(path=ARTIFACTS / "upload.png", full_page=True)
+            page.get_by_role("button", name="Ingest into the warehouse").click()
+            page.get_by_text("Ingested.").first.wait_for(timeout=60_000)
+
+            # the audit page explains the wrong kong payment
+            page.get_by_role("link", name="See the findings on the Audit page").click()
+            page.get_by_role("heading", name="Re-score a session under another rule set").wait_for()
+            explained = page.locator("[data-testid='stMarkdownContainer']").filter(has_text="kong of").first
+            explained.wait_for()
+            text = explained.inner_text()
+            assert "expected [" in text and "recorded [" in text and "under standard" in text, text
+            assert page.get_by_text("payment_mismatch").count() > 0
+            page.wait_for_timeout(500)
+            page.screenshot(path=ARTIFACTS / "audit.png", full_page=True)
+
+            # and its deal, turn by turn, opened at the finding
+            page.get_by_role("link", name="Replay upload-club").first.click()
+            page.locator(".cm-board").wait_for()
+            assert page.locator(".cm-tile").count() > 40
+            page.locator("[data-testid='stAlert']").filter(has_text="payment_mismatch").first.wait_for()
+            page.wait_for_timeout(500)
+            page.screenshot(path=ARTIFACTS / "replay.png", full_page=True)
+        except Exception:
+            page.screenshot(path=ARTIFACTS / "failure.png", full_page=True)  # what the page showed
+            raise
+        finally:
+            browser.close()
