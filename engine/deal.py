@@ -160,6 +160,7 @@ class Deal:
         self.kong_income: list[KongIncome] = []
         self.ledger: list[Transfer] = []
         self.settlement: list[Transfer] = []
+        self._settled = False
         self.end_reason: str | None = None
         self.events_applied = 0
         self._wait_cache: list[int | None] = [None] * 4
@@ -1149,12 +1150,10 @@ class Deal:
         self.end_reason = reason
         self.phase = Phase.ENDED
         self._open = None
-        if reason == "wall_exhausted" and len(self.in_play) >= 2:
-            self._cha_jiao()
 
-    def _cha_jiao(self) -> None:
-        """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6)."""
-        line = 0
+    def _cha_jiao(self, line: int) -> None:
+        """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
+        on the deal_end line, where the recorder claims it."""
         in_play = self.in_play
         pigs = {seat for seat in in_play if suits_used(self.held(seat)) == 3}
         ready = {}
@@ -1169,6 +1168,7 @@ class Deal:
         not_ready = {seat for seat in in_play if seat not in ready}
         transfers += refund_transfers(self.kong_income, not_ready, line)
         self.settlement = transfers
+        self._settled = True
         self.ledger.extend(transfers)
         self.ready_at_end = ready
         self.pigs = pigs
@@ -1207,6 +1207,8 @@ class Deal:
                 expected="no deal_end yet",
                 recorded=event.reason,
             )
+        if self.end_reason == "wall_exhausted" and len(self.in_play) >= 2 and not self._settled:
+            self._cha_jiao(event.line)
 
 
 _HANDLERS: dict[str, Callable[[Deal, Any], None]] = {
