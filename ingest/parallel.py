@@ -5,8 +5,7 @@ The cut depends only on the data and ``target_lines``, never on the number of wo
 so ``--workers 0`` (in process), a Dask ``LocalCluster`` and a remote Dask scheduler give
 the same chunks and therefore the same tables. A chunk is cut only before a line that
 parses as a ``session`` event, where the reader starts afresh anyway; a chunk keeps its
-line numbers by starting with as many empty lines as came before it (the reader skips
-empty lines but counts them). Damaged files (cut-off or corrupt gzip, bytes that are not
+line numbers: the reader numbers its lines from the piece's first line. Damaged files (cut-off or corrupt gzip, bytes that are not
 UTF-8) are never cut: the reader sees them whole, as ``chuanma validate`` would.
 
 A remote scheduler's workers must have this package installed (``pip install chuanma``):
@@ -21,11 +20,10 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from itertools import chain, repeat
 from typing import Any, Final, Protocol
 
 from ingest.facts import Facts, facts_of_log
-from ingest.reader import _GZIP_MAGIC, _gunzip, read_lines, read_log_bytes
+from ingest.reader import _GZIP_MAGIC, _Builder, _gunzip, read_lines, read_log_bytes
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -112,7 +110,13 @@ def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
         pieces = chunk.text.split("\n")
         if pieces and pieces[-1] == "":
             pieces.pop()
-        log = read_lines(chain(repeat("", chunk.line_offset), pieces), chunk.file)
+        if chunk.line_offset == 0:
+            log = read_lines(pieces, chunk.file)
+        else:  # read_lines numbered from line_offset + 1 (what blank lines before it would give)
+            builder = _Builder(chunk.file)
+            for n, line in enumerate(pieces, chunk.line_offset + 1):
+                builder.feed(n, line.rstrip("\r\n"))
+            log = builder.finish()
     return chunk.index, facts_of_log(log, chunk.sha256)
 
 
