@@ -404,15 +404,24 @@ def _commit(
                      deal_id, None, chunk.file, chunk.sha256, n, text)
                 )  # fmt: skip
         entry.stray_lines += facts.counts.get("stray_lines", 0)
+        sessions_seen: list[str] = []  # sessions stored before: their findings are too
         for name in TABLES:
             table = facts.tables[name]
             if name == "sessions":
                 ids = table["session_id"].to_pylist()
                 mask = [sid not in known_sessions for sid in ids]
+                seen_before = [sid for sid, new in zip(ids, mask, strict=True) if not new]
                 known_sessions.update(ids)
                 table = table.filter(pa.array(mask, type=pa.bool_()))
-            elif drop and name in _DEAL_TABLES:
+                sessions_seen = seen_before
+            if drop and name in _DEAL_TABLES:
                 table = table.filter(pc.invert(pc.is_in(table["_deal"], pa.array(drop, type=pa.int32()))))
+            if name == "findings" and sessions_seen:  # a session's own findings, stored once
+                again = pc.and_(
+                    pc.equal(table["scope"], "session"),
+                    pc.is_in(table["session_id"], pa.array(sessions_seen, type=pa.string())),
+                )
+                table = table.filter(pc.invert(pc.fill_null(again, False)))
             kept[name].append(table.drop_columns(["_deal"]))
     if conflict_rows:
         columns = list(zip(*conflict_rows, strict=True))
