@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,9 @@ from test_warehouse import SORT_KEYS
 from test_warehouse_data import hand_log, read_table, sample_logs, sorted_rows
 
 from ingest.facts import TABLES
+from ingest.simulate import ClubPlan, simulate_club
 from ingest.warehouse import IngestLock, ingest
+from ingest.writer import write_log
 
 
 def _command() -> list[str]:
@@ -58,12 +61,15 @@ def test_ingest_summary_exit_codes_and_idempotence(folder: Path) -> None:
     assert "deals read 0 = ok 0 + findings 0 + invalid 0" in again.stdout
 
 
-def test_ingest_all_ok_exits_0_and_stats_json(folder: Path) -> None:
+def test_ingest_sample_exit_code_and_stats_json(folder: Path) -> None:
     warehouse = folder / "sample-wh"
     logs = sample_logs(folder / "sample")
-    done = run("ingest", *logs, "--warehouse", warehouse, "--workers", "0")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "deals read" in done.stdout and " = ok " in done.stdout
+    done = run("ingest", *logs, "--warehouse", warehouse, "--workers", "0", "--json")
+    summary = json.loads(done.stdout)
+    all_ok = summary["deals"]["read"] == summary["deals"]["ok"] and not summary["quarantine_lines"]
+    assert done.returncode == (0 if all_ok else 3), done.stderr
+    statuses = Counter(read_table(warehouse, "deals")["status"].to_pylist())
+    assert {k: summary["deals"][k] for k in statuses} == dict(statuses)
     stats = run("stats", "--warehouse", warehouse, "--json")
     assert stats.returncode == 0, stats.stderr
     players: list[dict[str, Any]] = json.loads(stats.stdout)
@@ -71,10 +77,18 @@ def test_ingest_all_ok_exits_0_and_stats_json(folder: Path) -> None:
         {"player", "deals", "wins", "self_draws", "deal_ins", "net"} <= set(p) for p in players
     )
     assert sum(p["net"] for p in players) == 0
-    deals = read_table(warehouse, "deals").num_rows
-    assert sum(p["deals"] for p in players) == 4 * deals
+    complete = statuses["ok"] + statuses["findings"]  # invalid deals count in no statistic
+    assert sum(p["deals"] for p in players) == 4 * complete
     table = run("stats", "--warehouse", warehouse)
     assert table.returncode == 0 and "胡牌率" in table.stdout and players[0]["player"] in table.stdout
+
+
+def test_ingest_of_clean_logs_exits_0(folder: Path) -> None:
+    log = folder / "clean" / "club.jsonl"
+    write_log(simulate_club(ClubPlan(players=5, sessions=2, deals_per_session=3, seed=5)), log)
+    done = run("ingest", log, "--warehouse", folder / "clean-wh", "--workers", "0")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "deals read 6 = ok 6 + findings 0 + invalid 0" in done.stdout
 
 
 def test_stats_card_filters_and_usage_errors(folder: Path) -> None:

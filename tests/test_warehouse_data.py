@@ -24,10 +24,11 @@ SAMPLE_DIR = Path(os.environ.get("CHUANMA_SAMPLE", Path(__file__).resolve().pare
 
 
 def sample_logs(folder: Path) -> list[Path]:
-    """Logs to ingest: ``data/sample/`` (or ``$CHUANMA_SAMPLE``) when it holds any, else
+    """Logs to ingest: ``data/sample/logs/`` (or ``$CHUANMA_SAMPLE``) when it holds any, else
     two small simulated clubs, one plain under standard rules, one gzipped under chengdu."""
     if SAMPLE_DIR.is_dir():
-        found = sorted(p for p in SAMPLE_DIR.rglob("*") if p.name.endswith((".jsonl", ".jsonl.gz")))
+        where = SAMPLE_DIR / "logs" if (SAMPLE_DIR / "logs").is_dir() else SAMPLE_DIR  # not the manifests
+        found = sorted(p for p in where.rglob("*") if p.name.endswith((".jsonl", ".jsonl.gz")))
         if found:
             return found
     folder.mkdir(parents=True, exist_ok=True)
