@@ -193,6 +193,19 @@ class Analytics:
     def deal_status(self) -> pd.DataFrame:
         return self.query("deal_status")
 
+    # -- one deal, for the replay viewer
+    def deal_events(self, deal_id: str) -> pd.DataFrame:
+        """The deal's lines in order (``seq``), as stored in ``events``."""
+        return self.sql(
+            "select * from stg_events where deal_id = $deal_id order by seq", {"deal_id": deal_id}
+        )
+
+    def deal_ledger(self, deal_id: str) -> pd.DataFrame:
+        """Every computed transfer of the deal in order, with its reason and players."""
+        return self.sql(
+            "select * from stg_ledger where deal_id = $deal_id order by seq", {"deal_id": deal_id}
+        )
+
     def close(self) -> None:
         self.con.close()
 

@@ -221,3 +221,16 @@ def test_connect_is_one_connection_per_warehouse_and_sees_new_batches(tmp_path: 
     assert again is first
     assert len(again.player_stats()) == 7
     assert again.refresh() is False  # nothing new since
+
+
+def test_one_deal_for_the_replay_viewer(hand: Analytics) -> None:
+    events = hand.deal_events("C")
+    assert list(events["type"]) == ["deal", "kong", "draw", "hu", "deal_end"]
+    assert list(events["seq"]) == [0, 1, 2, 3, 4]
+    assert list(events["tiles"][0]) == ["123456789m15555s"] + ["2468m2468p23469s"] * 3  # the dealt hands
+    assert events["kind"][1] == "concealed" and events["tile"][3] == "1s"
+    ledger = hand.deal_ledger("C")
+    assert list(ledger["reason"]) == ["kong_concealed"] * 3 + ["win_self_draw"] * 3
+    assert list(ledger["amount"]) == [2, 2, 2, 4, 4, 4] and set(ledger["payee_player"]) == {"Ann"}
+    assert list(ledger["line"]) == [events["line"][1]] * 3 + [events["line"][3]] * 3
+    assert hand.deal_events("E").empty  # invalid: its lines are in quarantine
