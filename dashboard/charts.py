@@ -117,7 +117,7 @@ def pattern_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar(color="#1565c0")
         .encode(
-            y=alt.Y("label:N", title=tr("pattern"), sort="-x"),
+            y=alt.Y("label:N", title=tr("pattern"), sort="-x", axis=alt.Axis(labelOverlap=False)),
             x=alt.X("wins:Q", title=tr("wins")),
             tooltip=[
                 alt.Tooltip("label:N", title=tr("pattern")),
@@ -128,7 +128,7 @@ def pattern_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ],
         )
     )
-    return _titled(chart, tr("pattern_title"))
+    return _titled(chart, tr("pattern_title"), max(HEIGHT, 90 + 24 * len(frame)))
 
 
 def roots_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
@@ -197,7 +197,7 @@ def win_kind_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar(color="#2e7d32")
         .encode(
-            y=alt.Y("label:N", title=tr("win_kind"), sort="-x"),
+            y=alt.Y("label:N", title=tr("win_kind"), sort="-x", axis=alt.Axis(labelOverlap=False)),
             x=alt.X("wins:Q", title=tr("wins")),
             tooltip=[
                 alt.Tooltip("label:N", title=tr("win_kind")),
@@ -217,7 +217,7 @@ def deal_in_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar(color="#c62828")
         .encode(
-            y=alt.Y("winner:N", title=tr("winner"), sort="-x"),
+            y=alt.Y("winner:N", title=tr("winner"), sort="-x", axis=alt.Axis(labelOverlap=False)),
             x=alt.X("points:Q", title=tr("points")),
             tooltip=[
                 alt.Tooltip("winner:N", title=tr("winner")),
@@ -234,7 +234,7 @@ def tablemates_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar(color="#1565c0")
         .encode(
-            y=alt.Y("mate:N", title=tr("mate"), sort="-x"),
+            y=alt.Y("mate:N", title=tr("mate"), sort="-x", axis=alt.Axis(labelOverlap=False)),
             x=alt.X("deals:Q", title=tr("deals")),
             tooltip=[
                 alt.Tooltip("mate:N", title=tr("mate")),
@@ -282,7 +282,7 @@ def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(frame)
         .mark_bar(color="#c62828")
         .encode(
-            y=alt.Y("code:N", title=tr("code"), sort="-x"),
+            y=alt.Y("code:N", title=tr("code"), sort="-x", axis=alt.Axis(labelOverlap=False)),
             x=alt.X("findings:Q", title=tr("findings")),
             tooltip=[
                 alt.Tooltip("code:N", title=tr("code")),
@@ -292,7 +292,7 @@ def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ],
         )
     )
-    return _titled(chart, tr("audit_by_code"), max(120, 26 * len(frame)))
+    return _titled(chart, tr("audit_by_code"), max(160, 90 + 24 * len(frame)))
 
 
 def rescore_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
