@@ -113,6 +113,12 @@ def filter_params(filters: Filters) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ one deal, one session
+def deal_events(src: Source, month: str, deal_ids: list[str]) -> pd.DataFrame:
+    """The ``events`` rows of some deals of one month (``dashboard/sql/deal_events.sql``)."""
+    ordered = sorted(deal_ids)
+    return sql("deal_events", src=src, month=month, first=ordered[0], last=ordered[-1], deal_ids=ordered)
+
+
 @st.cache_data(show_spinner=False, max_entries=256)
 def _replay(path: str, version: str, deal_id: str) -> DealReplay | None:
     src = Source(path, version)
@@ -125,7 +131,7 @@ def _replay(path: str, version: str, deal_id: str) -> DealReplay | None:
     if deal["status"] == "invalid":
         raw = sql("deal_raw_lines", src=src, deal_id=deal_id)
     else:
-        events = sql("deal_events", src=src, month=deal["month"], deal_ids=[deal_id])
+        events = deal_events(src, str(deal["month"]), [deal_id])
     stored = sql("deal_findings", src=src, deal_id=deal_id)
     return replay_from_rows(deal, events, raw, stored)
 
@@ -146,12 +152,7 @@ def _rescore(path: str, version: str, session_id: str, rules: str) -> Rescore | 
     complete = deals[deals["status"] != "invalid"]
     events = pd.DataFrame()
     if not complete.empty:
-        events = sql(
-            "deal_events",
-            src=src,
-            month=str(complete["month"].iloc[0]),
-            deal_ids=[str(d) for d in complete["deal_id"]],
-        )
+        events = deal_events(src, str(complete["month"].iloc[0]), [str(d) for d in complete["deal_id"]])
     return rescore_session(session_id, deals, events, rules)
 
 

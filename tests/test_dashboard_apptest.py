@@ -93,6 +93,13 @@ def frame(at: AppTest, *columns: str) -> pd.DataFrame:
     raise AssertionError(f"no table with columns {columns}")
 
 
+def stored_events(api: Analytics, month: str, deal_ids: list[str]) -> pd.DataFrame:
+    ids = sorted(deal_ids)
+    params = {"month": month, "first": ids[0], "last": ids[-1], "deal_ids": ids}
+    events: pd.DataFrame = api.sql(dashboard_sql("deal_events"), params)
+    return events
+
+
 def metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
@@ -308,10 +315,7 @@ def test_audit_page_lists_explains_and_rescores(app: AppTest, api: Analytics) ->
     assert not at.exception
     shown = frame(at, "rescored", "difference")
     deals = api.sql(dashboard_sql("session_deals"), {"session_id": session})
-    events = api.sql(
-        dashboard_sql("deal_events"),
-        {"month": str(deals["month"].iloc[0]), "deal_ids": list(deals["deal_id"])},
-    )
+    events = stored_events(api, str(deals["month"].iloc[0]), [str(d) for d in deals["deal_id"]])
     expected = rescore_session(session, deals, events, "chengdu").per_player()
     assert shown["rescored"].tolist() == expected["rescored"].tolist()
     assert shown["computed"].tolist() == [int(sum(s[i] for s in deals["scores"])) for i in range(4)]
@@ -378,7 +382,7 @@ def test_every_stored_deal_replays_to_its_stored_findings_and_scores(api: Analyt
             raw = api.sql(dashboard_sql("deal_raw_lines"), {"deal_id": deal_id})
             replay = replay_from_rows(header, pd.DataFrame(), raw, stored)
         else:
-            events = api.sql(dashboard_sql("deal_events"), {"month": header["month"], "deal_ids": [deal_id]})
+            events = stored_events(api, header["month"], [deal_id])
             replay = replay_from_rows(header, events, pd.DataFrame(), stored)
             assert list(replay.scores) == list(header["scores"]), deal_id
             assert (

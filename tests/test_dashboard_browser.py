@@ -2,7 +2,7 @@
 Chromium driven by Playwright (never a downloaded browser). It loads the overview and sees
 its charts drawn, opens a player, uploads a log with a wrong kong payment, ingests it and
 reads the ``payment_mismatch`` explained on the audit page, then follows the link to the
-deal's replay. Screenshots go to ``tests/artifacts/`` (ignored by git).
+deal's replay; on the way it clicks a cell of the head-to-head matrix. Screenshots go to ``tests/artifacts/`` (ignored by git).
 
 Chromium (and a CJK font, so the screenshots show 万 筒 条) is installed with apt when it is
 missing; the test is skipped when that cannot be done (not root, no apt)."""
@@ -171,6 +171,22 @@ def test_overview_player_upload_audit_and_replay_in_a_browser(
             ).wait_for()
             page.wait_for_timeout(500)
             page.screenshot(path=ARTIFACTS / "player.png", full_page=True)
+
+            # head-to-head: a click on a cell of the matrix lists the deals behind it
+            page.get_by_role("link", name="Head-to-head").first.click()
+            matrix = page.locator("[data-testid='stVegaLiteChart'] svg.marks").first
+            cells = matrix.locator("g.mark-rect path")
+            cells.nth(1).wait_for()
+            cell = cells.nth(min(5, cells.count() - 1))
+            label = cell.get_attribute("aria-label") or ""
+            payee = label.split("Paid to: ")[1].split(";")[0]
+            payer = label.split("Paid by: ")[1].split(";")[0]
+            box = cell.bounding_box()
+            assert box is not None
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            page.get_by_role("heading", name=f"The deals behind this cell: {payer} → {payee}").wait_for()
+            page.wait_for_timeout(500)
+            page.screenshot(path=ARTIFACTS / "head_to_head.png", full_page=True)
 
             # upload: validated at once, ingested on request
             page.get_by_role("link", name="Upload").first.click()

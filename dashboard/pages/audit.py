@@ -18,7 +18,7 @@ LINK_KEY = "audit_link"
 RESCORE_SESSION_KEY = "rescore_session"
 RESCORE_RULES_KEY = "rescore_rules"
 LIMIT = 500  # rows in the table
-EXPLAINED = 25  # findings written out in full, with a link each
+EXPLAINED = 10  # findings written out in full, with a link each (the rest: the table above)
 
 
 def pick(label: str, options: list[str], key: str) -> str | None:

@@ -1,6 +1,7 @@
--- The overview page's numbers at a glance: deals of every status, sessions, players, the
--- first and last day, and the share of deals with findings (invalid deals are findings
--- too). No row on an empty warehouse.
+-- The overview page's numbers at a glance: deals of every status, sessions, players (who
+-- sat in a complete deal: the materialized seats, not an unnest of every deal), the first
+-- and last day, and the share of deals with findings (invalid deals are findings too).
+-- No row on an empty warehouse.
 with picked as (
     select *
     from stg_deals
@@ -13,7 +14,8 @@ with picked as (
 
 seated as (
     select count(distinct player) as players
-    from (select unnest(players) as player from picked)
+    from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    where $player is null or deal_id in (select deal_id from picked)
 )
 
 select
