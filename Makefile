@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: setup test lint typecheck pytest demo bench clean sample
+.PHONY: setup test lint typecheck pytest demo bench clean sample compile clean-compiled
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "chuanma needs $(PYTHON) on PATH"; exit 1; }
@@ -13,16 +13,40 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-setup: $(STAMP)
+setup: $(STAMP) compile
 
-lint: $(STAMP)
+# The hot modules compiled to C with mypyc (2-3x faster replay); `make clean-compiled`
+# goes back to pure Python. A compiled module older than its source refuses to import.
+COMPILED := $(shell sed -n 's/^    "\(.*\.py\)",$$/\1/p' engine/compiled.py)
+COMPILE_STAMP := build/.compiled
+# mypyc's shared library is a top-level module: it goes where the venv imports from.
+SITE = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
+$(COMPILE_STAMP): $(STAMP) $(COMPILED)
+	@echo "compiling $(words $(COMPILED)) hot modules with mypyc (about a minute)"
+	@$(MAKE) --no-print-directory clean-compiled
+	@mkdir -p build
+	@if $(BIN)/mypyc $(COMPILED) > build/mypyc.log 2>&1; then \
+		touch $(COMPILED:.py=.*.so) && lib=$$(ls *__mypyc*.so) && mv $$lib $(SITE)/ && echo $$lib > $@; \
+	else \
+		echo "warning: mypyc failed (see build/mypyc.log); running the pure-Python modules"; \
+		rm -f $(COMPILED:.py=.*.so) *__mypyc*.so; touch $@; \
+	fi
+
+compile: $(COMPILE_STAMP)
+
+clean-compiled:
+	@if [ -s $(COMPILE_STAMP) ]; then rm -f $(SITE)/$$(cat $(COMPILE_STAMP)); fi
+	rm -f $(COMPILE_STAMP) *__mypyc*.so $(COMPILED:.py=.*.so)
+
+lint: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/pytest
 
 test: lint typecheck pytest
@@ -34,7 +58,7 @@ DEMO_LOG := $(DEMO_DIR)/club.jsonl.gz
 DEMO_WAREHOUSE := data/warehouse
 DEMO_PORT := 8501
 
-$(DEMO_LOG): | $(STAMP)
+$(DEMO_LOG): | $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/chuanma simulate --out $@ --players 12 --sessions 500 --deals-per-session 40 \
 		--rules standard --seed 2026 --start 2026-05-01 --tamper 0.03 --manifest $(DEMO_DIR)/manifest.jsonl
 
@@ -50,15 +74,15 @@ demo: $(STAMP) $(DEMO_WAREHOUSE)/catalog.json
 	@echo "== the dashboard: http://localhost:$(DEMO_PORT) (Ctrl-C stops it) =="
 	$(BIN)/chuanma dashboard --warehouse $(DEMO_WAREHOUSE) --port $(DEMO_PORT)
 
-bench: $(STAMP)
+bench: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/waits.py
 	$(BIN)/python bench/replay.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build build-mypyc.log *__mypyc*.so $(COMPILED:.py=.*.so)
 
 # The committed sample (tests and the README use it): two presets, some deals tampered.
-sample: $(STAMP)
+sample: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/chuanma simulate --out data/sample/logs/club-standard.jsonl.gz --sessions 15 --deals-per-session 8 \
 		--rules standard --seed 11 --start 2026-03-02 --tamper 0.1 --manifest data/sample/manifests/club-standard.jsonl
 	$(BIN)/chuanma simulate --out data/sample/logs/club-chengdu.jsonl.gz --sessions 15 --deals-per-session 8 \
