@@ -76,7 +76,7 @@ def ms(started: float) -> float:
 
 def run_page(at: AppTest, page: str) -> float:
     started = time.perf_counter()
-    at.switch_page(f"pages/{page}.py").run()
+    at.switch_page(f"app_pages/{page}.py").run()
     took = ms(started)
     if at.exception:
         raise RuntimeError(f"{page}: {at.exception[0].value}")

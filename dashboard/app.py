@@ -2,8 +2,11 @@
 
 It draws what every page shares (the language switch, the filters, the warehouse's
 name) and then the chosen page: ``st.navigation`` with one ``st.Page`` per file of
-``pages/``. The warehouse is ``--warehouse DIR`` given after ``--``, else the
-``CHUANMA_WAREHOUSE`` variable, else ``data/warehouse``.
+``app_pages/``. That folder is not called ``pages/``: Streamlit takes a ``pages/`` folder
+beside the entry point for its older multipage mode until ``st.navigation`` has run once,
+so a server whose first visitor opened a deep link (``/replay?deal=...``) ran the page
+alone, without this frame. The warehouse is ``--warehouse DIR`` given after ``--``, else
+the ``CHUANMA_WAREHOUSE`` variable, else ``data/warehouse``.
 """
 
 from __future__ import annotations

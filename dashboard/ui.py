@@ -28,13 +28,13 @@ ALL: Final = "\u0000all"  # the "no filter" choice (no club or rule set can be n
 
 #: the pages, by file (relative to app.py), for ``st.page_link`` and ``st.switch_page``
 PAGES: Final = {
-    "overview": "pages/overview.py",
-    "players": "pages/players.py",
-    "fans": "pages/fans.py",
-    "h2h": "pages/head_to_head.py",
-    "replay": "pages/replay.py",
-    "audit": "pages/audit.py",
-    "upload": "pages/upload.py",
+    "overview": "app_pages/overview.py",
+    "players": "app_pages/players.py",
+    "fans": "app_pages/fans.py",
+    "h2h": "app_pages/head_to_head.py",
+    "replay": "app_pages/replay.py",
+    "audit": "app_pages/audit.py",
+    "upload": "app_pages/upload.py",
 }
 
 

@@ -79,7 +79,7 @@ def app(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
 def open_page(at: AppTest, page: str | None = None) -> AppTest:
     at.run()
     if page is not None:
-        at.switch_page(f"pages/{page}.py").run()
+        at.switch_page(f"app_pages/{page}.py").run()
     assert not at.exception, [e.value for e in at.exception]
     return at
 
@@ -177,7 +177,7 @@ def test_filters_apply_to_every_page(app: AppTest, api: Analytics) -> None:
     # AppTest drops the entry point's sidebar from the tree after a page switch (a browser
     # keeps it), so the choice is carried in the session state as the browser's would be
     at.session_state["filter_club"] = "east"
-    at.switch_page("pages/players.py").run()
+    at.switch_page("app_pages/players.py").run()
     board = frame(at, "player", "win_rate")
     assert sorted(board["player"]) == sorted(api.player_stats(Filters(club="east"))["player"])
 
@@ -259,7 +259,7 @@ def test_replay_page_steps_through_a_deal_with_a_finding(app: AppTest, api: Anal
     at = app
     at.run()
     at.query_params["deal"] = found["deal_id"]
-    at.switch_page("pages/replay.py").run()
+    at.switch_page("app_pages/replay.py").run()
     assert not at.exception
     errors = [e.value for e in at.error]
     assert any("payment_mismatch" in e and f"line {found['line']}" in e for e in errors), errors
@@ -289,7 +289,7 @@ def test_replay_of_an_invalid_deal_shows_where_it_stops(app: AppTest, api: Analy
     at = app
     at.run()
     at.query_params["deal"] = deal["deal_id"]
-    at.switch_page("pages/replay.py").run()
+    at.switch_page("app_pages/replay.py").run()
     assert not at.exception
     at.button[3].click().run()  # End: the step where the replay stopped
     assert any(deal["code"] in e.value for e in at.error)
@@ -344,7 +344,7 @@ def test_upload_validates_at_once_and_ingests_on_request(
     stored = Analytics(empty)
     assert stored.sql("select count(*) as n from stg_deals")["n"].iloc[0] == 6
     stored.close()
-    at.switch_page("pages/audit.py").run()
+    at.switch_page("app_pages/audit.py").run()
     assert any("payment_mismatch" in m.value for m in at.markdown)
 
 
@@ -367,7 +367,7 @@ def test_language_switch_changes_the_labels(app: AppTest) -> None:
     assert at.title[0].value == "概览"
     assert "牌局" in metrics(at)
     at.session_state["lang"] = "zh"  # see test_filters_apply_to_every_page
-    at.switch_page("pages/fans.py").run()
+    at.switch_page("app_pages/fans.py").run()
     assert at.title[0].value == "番数"
     assert not at.exception
 

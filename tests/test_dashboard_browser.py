@@ -144,6 +144,11 @@ def test_overview_player_upload_audit_and_replay_in_a_browser(
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         page.set_default_timeout(WAIT_MS)
         try:
+            # a deep link as the server's first request gets the app's frame (the sidebar)
+            page.goto(f"{server}/fans")
+            page.get_by_role("heading", name="Fans", exact=True).wait_for()
+            page.get_by_text("Filters (all pages)").wait_for()
+
             # the overview: its charts drawn (Vega draws each as SVG: a title and its marks)
             page.goto(server)
             charts = page.locator("[data-testid='stVegaLiteChart'] svg.marks")

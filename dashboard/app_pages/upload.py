@@ -51,10 +51,19 @@ class BarProgress(Progress):
         self.bar.progress(min(1.0, share), text=self.text[-80:])
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def validated(sha: str, name: str, _payload: bytes) -> ValidationReport:
-    """The validation report of an upload (cached by its content)."""
-    return validate_log(read_log_bytes(_payload, name))
+REPORT_KEY = "upload_report"  # (sha256, report) of the last upload
+
+
+def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
+    """The validation report of an upload, kept for this session's reruns (in the session,
+    not ``st.cache_data``: the engine's findings are not meant to be pickled)."""
+    kept = st.session_state.get(REPORT_KEY)
+    if kept is not None and kept[0] == sha:
+        report: ValidationReport = kept[1]
+        return report
+    report = validate_log(read_log_bytes(payload, name))
+    st.session_state[REPORT_KEY] = (sha, report)
+    return report
 
 
 def saved_path(warehouse: Path, sha: str, name: str) -> Path:
