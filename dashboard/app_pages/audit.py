@@ -17,7 +17,7 @@ PLAYER_KEY = "audit_player"
 LINK_KEY = "audit_link"
 RESCORE_SESSION_KEY = "rescore_session"
 RESCORE_RULES_KEY = "rescore_rules"
-LIMIT = 500  # rows in the table
+LIMIT = 200  # rows in the table (the count says how many match)
 EXPLAINED = 10  # findings written out in full, with a link each (the rest: the table above)
 
 
