@@ -57,7 +57,7 @@ def tr() -> Callable[[str], str]:
 
 def language_switch() -> None:
     st.sidebar.radio(
-        label("language", lang()) + " / Language",
+        "语言 / Language",
         LANGS,
         format_func=lambda code: LANG_NAMES[code],
         key=LANG_KEY,
