@@ -22,6 +22,7 @@ from pathlib import Path
 # bench/ingest.py is named like the package: keep this folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+import engine.deal as engine_deal  # noqa: E402
 from ingest.reader import read_log  # noqa: E402
 from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.validate import validate_log  # noqa: E402
@@ -57,7 +58,9 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
+        started = time.perf_counter()
         path = corpus(args.deals, args.rules, Path(tmp))
+        simulate_s = time.perf_counter() - started  # one run: simulate + write the log
         log = read_log(path)
         deals = sum(len(s.deals) for s in log.sessions)
         events = sum(len(d.events) + 2 for s in log.sessions for d in s.deals)
@@ -81,6 +84,8 @@ def main() -> None:
         "read_only_deals_per_s": round(deals / read_median, 1),
         "replay_share": round((full_median - read_median) / full_median, 3),
         "median_s": round(full_median, 4),
+        "simulate_deals_per_s": round(deals / simulate_s, 1),
+        "compiled": not engine_deal.__file__.endswith(".py"),
         "rounds": args.rounds,
         "rules": args.rules,
     }
@@ -88,6 +93,8 @@ def main() -> None:
     print(f"baseline read only : {result['read_only_deals_per_s']:>9.0f} deals/s (median of {args.rounds})")
     print(f"validate (read+replay+audit): {result['deals_per_s']:>9.0f} deals/s on one core")
     print(f"replay share of the time: {result['replay_share']:.0%}")
+    print(f"simulate + write (one run): {result['simulate_deals_per_s']:>9.0f} deals/s")
+    print(f"compiled with mypyc: {result['compiled']}")
     if args.json:
         print(json.dumps(result))
 
