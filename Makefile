@@ -22,7 +22,7 @@ COMPILE_STAMP := build/.compiled
 # mypyc's shared library is a top-level module: it goes where the venv imports from.
 SITE = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
-$(COMPILE_STAMP): $(STAMP) $(COMPILED)
+$(COMPILE_STAMP): $(STAMP) $(COMPILED) engine/compiled.py
 	@echo "compiling $(words $(COMPILED)) hot modules with mypyc (about a minute)"
 	@$(MAKE) --no-print-directory clean-compiled
 	@mkdir -p build

@@ -20,6 +20,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "ingest/reader.py",
     "ingest/simulate.py",
     "ingest/validate.py",
+    "ingest/writer.py",
 )
 
 
