@@ -37,10 +37,10 @@ from engine.events import (
     Void,
 )
 from engine.replay import DealReport, FindingSink, replay_deal
-from engine.rules import Rules, RulesError
+from engine.rules import Rules
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.reader import DealLog, LogFile, SessionLog
-from ingest.validate import session_rules
+from ingest.validate import rules_or_finding, totals_finding, unreplayed_report
 
 NO_MONTH: Final = "none"  # partition of rows with no known date (stray lines, undated sessions)
 STATUSES: Final = ("ok", "findings", "invalid")
@@ -377,22 +377,9 @@ class FactBuilder:
 
     def add_session(self, session: SessionLog) -> None:
         problems: list[Finding] = list(session.findings)
-        try:
-            rules: Rules | None = session_rules(session, None)
-        except RulesError as error:
-            rules = None
-            start = session.session
-            problems.append(
-                Finding(
-                    "bad_record",
-                    session.line,
-                    None,
-                    f"the session's rules cannot be used: {error}; its deals are not replayed",
-                    recorded=start.rules if start is not None else None,
-                    rule="rules",
-                    file=self.file,
-                )
-            )
+        rules, problem = rules_or_finding(session, None, self.file)
+        if problem is not None:
+            problems.append(problem)
         info = _session_info(session, rules)
         if session.session is None and session.raw_lines:
             for n, text in session.raw_lines:
@@ -401,23 +388,15 @@ class FactBuilder:
                     self.file, self.sha, n, text,
                 )  # fmt: skip
         totals = [0, 0, 0, 0]
+        all_scored = True  # every deal replayed to its end, so the totals are known
         for deal_log in session.deals:
-            scores = self.add_deal(deal_log, info, rules)
+            scores, complete = self.add_deal(deal_log, info, rules)
             totals = [a + b for a, b in zip(totals, scores, strict=True)]
+            all_scored = all_scored and complete
         recorded = session.end.totals if session.end is not None else None
-        if recorded is not None and tuple(recorded) != tuple(totals):
-            problems.append(
-                Finding(
-                    "score_mismatch",
-                    session.end.line if session.end is not None else None,
-                    None,
-                    f"the session's totals are the sum of its deals' nets under {info.rules}: "
-                    f"{totals}; recorded {list(recorded)}",
-                    expected=totals,
-                    recorded=list(recorded),
-                    file=self.file,
-                )
-            )
+        mismatch = totals_finding(session, totals, all_scored, rules, self.file)
+        if mismatch is not None:
+            problems.append(mismatch)
         for finding in problems:
             self._finding("session", finding, None, info, info.month, None)
         if session.session is not None:
@@ -431,8 +410,9 @@ class FactBuilder:
     # ------------------------------------------------------------------ deals
     def add_deal(
         self, deal_log: DealLog, info: SessionInfo, rules: Rules | None
-    ) -> tuple[int, int, int, int]:
-        """Replay one deal and add its rows; returns its computed net per seat."""
+    ) -> tuple[tuple[int, int, int, int], bool]:
+        """Replay one deal and add its rows; returns its computed net per seat and whether it
+        was replayed to its end."""
         start = deal_log.deal
         read_findings = [f if f.file == self.file else replace(f, file=self.file) for f in deal_log.findings]
         self._own(-1)
@@ -450,15 +430,9 @@ class FactBuilder:
         start: DealStart,
         read_findings: list[Finding],
         deal_no: int,
-    ) -> tuple[int, int, int, int]:
+    ) -> tuple[tuple[int, int, int, int], bool]:
         if rules is None:
-            sink = FindingSink(file=self.file)
-            for finding in read_findings:
-                sink.add(finding)
-            report = DealReport(
-                start.deal_id, info.session_id, self.file, start.line, "?", sink.findings, sink.warnings,
-                (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), None, False,
-            )  # fmt: skip
+            report = unreplayed_report(deal_log, info.session_id, FindingSink(file=self.file), read_findings)
         else:
             report = replay_deal(
                 start,
@@ -512,11 +486,11 @@ class FactBuilder:
                     n,
                     text,
                 )
-            return (0, 0, 0, 0)
+            return (0, 0, 0, 0), False
         self._seats(deal, report, info, status)
         self._ledger(deal, start.deal_id, info)
         self._events(start, deal_log.events, deal_log.end, info.month)
-        return scores
+        return scores, True
 
     def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
         deal_id = report.deal_id

@@ -49,3 +49,16 @@ def test_sample_findings_are_exactly_the_manifest(preset: str) -> None:
     assert all(not found[deal_id] for deal_id in untouched)
     assert not report.file_findings
     assert report.summary()["deals"] == len(report.deals)
+
+
+def test_the_warehouse_reports_what_validate_reports(tmp_path: Path) -> None:
+    """Ingest and validate share one replay and one session check, so the stored findings
+    are exactly the validation report's (a session with a stopped deal is not totalled)."""
+    from analytics.queries import Analytics
+    from ingest.warehouse import ingest
+
+    logs = SAMPLE / "logs"
+    ingest([logs], tmp_path / "wh", workers=0)
+    stored = Analytics(tmp_path / "wh", materialize=False).findings_by_code()
+    by_code = dict(zip(stored["code"], stored["findings"], strict=True))
+    assert by_code == validate_paths([logs]).summary()["by_code"]
