@@ -21,6 +21,7 @@ COMPILED_MODULES: tuple[str, ...] = (
     "ingest/simulate.py",
     "ingest/validate.py",
     "ingest/writer.py",
+    "ingest/facts.py",
 )
 
 
