@@ -191,59 +191,61 @@ def fan_compare_chart(
     return _titled(chart, tr(title_key))
 
 
-def win_kind_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
-    """How a player wins: wins by kind (``label`` is the kind's name)."""
+def _ranked_bars(
+    frame: pd.DataFrame,
+    tr: Tr,
+    *,
+    label: tuple[str, str],
+    value: str,
+    tooltips: list[tuple[str, str | None]],
+    color: str,
+    title_key: str,
+) -> alt.Chart:
+    """Horizontal bars, longest first, every label shown: ``label`` is (field, label key),
+    ``tooltips`` the quantitative fields (field, number format) after the label."""
+    field, label_key = label
     chart = (
         alt.Chart(frame)
-        .mark_bar(color="#2e7d32")
+        .mark_bar(color=color)
         .encode(
-            y=alt.Y("label:N", title=tr("win_kind"), sort="-x", axis=alt.Axis(labelOverlap=False)),
-            x=alt.X("wins:Q", title=tr("wins")),
+            y=alt.Y(f"{field}:N", title=tr(label_key), sort="-x", axis=alt.Axis(labelOverlap=False)),
+            x=alt.X(f"{value}:Q", title=tr(value)),
             tooltip=[
-                alt.Tooltip("label:N", title=tr("win_kind")),
-                alt.Tooltip("wins:Q", title=tr("wins")),
-                alt.Tooltip("share:Q", title=tr("share"), format=".1%"),
-                alt.Tooltip("avg_fan:Q", title=tr("avg_fan"), format=".2f"),
-                alt.Tooltip("points:Q", title=tr("points")),
+                alt.Tooltip(f"{field}:N", title=tr(label_key)),
+                *(
+                    alt.Tooltip(f"{name}:Q", title=tr(name), format=fmt)
+                    if fmt
+                    else alt.Tooltip(f"{name}:Q", title=tr(name))
+                    for name, fmt in tooltips
+                ),
             ],
         )
     )
-    return _titled(chart, tr("win_kinds_title"), 200)
+    return _titled(chart, tr(title_key), 200)
+
+
+def win_kind_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """How a player wins: wins by kind (``label`` is the kind's name)."""
+    return _ranked_bars(
+        frame, tr, label=("label", "win_kind"), value="wins", color="#2e7d32", title_key="win_kinds_title",
+        tooltips=[("wins", None), ("share", ".1%"), ("avg_fan", ".2f"), ("points", None)],
+    )  # fmt: skip
 
 
 def deal_in_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
     """Where a player loses: points paid to each winner they dealt into."""
-    chart = (
-        alt.Chart(frame)
-        .mark_bar(color="#c62828")
-        .encode(
-            y=alt.Y("winner:N", title=tr("winner"), sort="-x", axis=alt.Axis(labelOverlap=False)),
-            x=alt.X("points:Q", title=tr("points")),
-            tooltip=[
-                alt.Tooltip("winner:N", title=tr("winner")),
-                alt.Tooltip("deal_ins:Q", title=tr("deal_ins")),
-                alt.Tooltip("points:Q", title=tr("points")),
-            ],
-        )
-    )
-    return _titled(chart, tr("deal_ins_title"), 200)
+    return _ranked_bars(
+        frame, tr, label=("winner", "winner"), value="points", color="#c62828", title_key="deal_ins_title",
+        tooltips=[("deal_ins", None), ("points", None)],
+    )  # fmt: skip
 
 
 def tablemates_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
-    chart = (
-        alt.Chart(frame)
-        .mark_bar(color="#1565c0")
-        .encode(
-            y=alt.Y("mate:N", title=tr("mate"), sort="-x", axis=alt.Axis(labelOverlap=False)),
-            x=alt.X("deals:Q", title=tr("deals")),
-            tooltip=[
-                alt.Tooltip("mate:N", title=tr("mate")),
-                alt.Tooltip("deals:Q", title=tr("deals")),
-                alt.Tooltip("net:Q", title=tr("net")),
-            ],
-        )
-    )
-    return _titled(chart, tr("tablemates_title"), 200)
+    """A player's most frequent tablemates and their net against them."""
+    return _ranked_bars(
+        frame, tr, label=("mate", "mate"), value="deals", color="#1565c0", title_key="tablemates_title",
+        tooltips=[("deals", None), ("net", None)],
+    )  # fmt: skip
 
 
 H2H_SELECTION = "cell"
