@@ -162,8 +162,6 @@ class Deal:
         self.settlement: list[Transfer] = []
         self._settled = False
         self.end_reason: str | None = None
-        self.events_applied = 0
-        self._wait_cache: list[int | None] = [None] * 4
         self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
         self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
         self.pigs: set[int] = set()  # 花猪 at an empty wall
@@ -230,12 +228,11 @@ class Deal:
             self.phase = Phase.ACT
 
     def _move(self, seat: int, tile: int, count: int) -> None:
-        """Every change of a concealed hand goes through here, so its suit keys and cached
-        waits stay true."""
+        """Every change of a concealed hand goes through here, so its suit keys and size
+        stay true."""
         self.hands[seat][tile] += count
         self._sizes[seat] += count
         self._keys[seat][tile // 9] += count * POW5[tile % 9]
-        self._wait_cache[seat] = None
 
     def _shape_with(self, seat: int, tile: int | None) -> bool:
         """Do the seat's concealed tiles (plus ``tile``) form sets and a pair, or seven pairs?"""
@@ -252,14 +249,6 @@ class Deal:
             else:
                 k2 += step
         return is_win_shape_keys(k0, k1, k2, total, not self.melds[seat])
-
-    def waits_of(self, seat: int) -> int:
-        """27-bit wait mask of a seat's 3n+1 tiles (cached until its hand changes)."""
-        cached = self._wait_cache[seat]
-        if cached is None:
-            cached = wait_mask(self.hands[seat], self.pongs(seat), self.kong_tiles(seat))
-            self._wait_cache[seat] = cached
-        return cached
 
     # ----------------------------------------------------------------- queries
     @property
@@ -323,9 +312,6 @@ class Deal:
             return False
         return not (self.rules.pass_rule_higher_fan_ok and fan > max(relevant))
 
-    def _claim_context(self, open_tile: _OpenTile) -> WinContext:
-        return open_tile.context
-
     def ready_fan(self, seat: int) -> int | None:
         """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
         hand = self.hands[seat]
@@ -376,7 +362,6 @@ class Deal:
                 getattr(event, "seat", None),
             )
         handler(self, event)
-        self.events_applied += 1
 
     def _expect_seat(self, seat: int, what: str) -> None:
         if seat not in SEATS:
@@ -582,14 +567,14 @@ class Deal:
         self._last_draw = None
         self.phase = Phase.CLAIM
 
-    def _in_last_four(self) -> bool:
+    def in_last_four(self) -> bool:
         """最后四张 begins with the draw of the wall's fourth-last tile: from then on every
         tile drawn or discarded is one of the last four (docs/decisions.md)."""
         return self.wall_left < LAST_FOUR
 
     def _check_missed_self_draw(self, seat: int) -> None:
         """最后四张: a seat that drew one of the last four tiles and could win must win."""
-        if not (self.rules.last_four_must_hu and self._in_last_four() and self._last_draw is not None):
+        if not (self.rules.last_four_must_hu and self.in_last_four() and self._last_draw is not None):
             return
         context = WinContext(self_draw=True, after_kong=self._after_kong, last_tile=self.wall_left == 0)
         if self._win_counts(seat, self.hands[seat], context) is not None:
@@ -933,7 +918,7 @@ class Deal:
             return None
         if open_tile.winners and not self.rules.multiple_hu:
             return None
-        result = self.win_on(seat, open_tile.tile, self._claim_context(open_tile))
+        result = self.win_on(seat, open_tile.tile, open_tile.context)
         if result is None or (
             not open_tile.last_four and self._pass_blocks(seat, open_tile.tile, result.fan)
         ):
@@ -950,9 +935,6 @@ class Deal:
     def last_draw(self) -> int | None:
         """The tile the seat to act drew this turn (``None`` after a pong or at the start)."""
         return self._last_draw
-
-    def in_last_four(self) -> bool:
-        return self._in_last_four()
 
     def _self_draw_win(self, event: Hu) -> None:
         seat = event.seat
@@ -1052,7 +1034,7 @@ class Deal:
                 seat,
                 rule="multiple_hu",
             )
-        context = self._claim_context(open_tile)
+        context = open_tile.context
         counts = list(self.hands[seat])
         counts[event.tile] += 1
         result = self._legal_win(seat, counts, context, event.tile)
@@ -1090,7 +1072,6 @@ class Deal:
             return  # a second robber of the same kong
         event, meld, _ = self._pending_added
         meld.kind = "pong"
-        self._wait_cache[event.seat] = None
         self.kongs.append(KongMade(event.seat, event.tile, "added", event.line, (0, 0, 0, 0), robbed=True))
         self._pending_added = None
 

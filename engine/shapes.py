@@ -130,19 +130,11 @@ def is_seven_pairs(counts: Sequence[int]) -> bool:
 
 
 def is_win_shape_keys(k0: int, k1: int, k2: int, total: int, seven_pairs: bool) -> bool:
-    """:func:`is_win_shape` from suit keys a caller keeps up to date (a few look-ups)."""
+    """Sets plus a pair, or (``seven_pairs`` allowed) seven pairs, from the three suit keys
+    and the tile total a caller keeps up to date: a few look-ups. 缺一门 is not checked."""
     if total % 3 == 2 and k0 in SHAPE_FLAGS and k1 in SHAPE_FLAGS and k2 in SHAPE_FLAGS:
         return True
     return seven_pairs and total == 14 and k0 in EVEN_KEYS and k1 in EVEN_KEYS and k2 in EVEN_KEYS
-
-
-def is_win_shape(counts: Sequence[int]) -> bool:
-    """Sets plus a pair, or seven pairs, of the concealed tiles (缺一门 not checked)."""
-    total = sum(counts)
-    keys = suit_keys(counts)
-    if total % 3 == 2 and keys[0] in SHAPE_FLAGS and keys[1] in SHAPE_FLAGS and keys[2] in SHAPE_FLAGS:
-        return True
-    return total == 14 and keys[0] in EVEN_KEYS and keys[1] in EVEN_KEYS and keys[2] in EVEN_KEYS
 
 
 def concealed_wait_mask(counts: Sequence[int], *, seven_pairs: bool) -> int:
