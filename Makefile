@@ -37,7 +37,7 @@ compile: $(COMPILE_STAMP)
 
 clean-compiled:
 	@if [ -s $(COMPILE_STAMP) ]; then rm -f $(SITE)/$$(cat $(COMPILE_STAMP)); fi
-	rm -f $(COMPILE_STAMP) *__mypyc*.so $(COMPILED:.py=.*.so)
+	rm -f $(COMPILE_STAMP) *__mypyc*.so engine/*.so ingest/*.so
 
 lint: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/ruff check .

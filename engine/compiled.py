@@ -9,7 +9,6 @@ from pathlib import Path
 #: modules that ``make compile`` builds, as paths from the repository root
 COMPILED_MODULES: tuple[str, ...] = (
     "engine/tiles.py",
-    "engine/events.py",
     "engine/shapes.py",
     "engine/rules.py",
     "engine/fan.py",

@@ -3,20 +3,32 @@
 Tiles are ids (``engine.tiles``); ``line`` is the event's line in its file (0 when the
 event did not come from a file). ``ingest`` builds these from JSON; the simulator builds
 them directly; the deal state machine consumes them.
+
+They are msgspec Structs, not dataclasses: a replay makes one per line of a log, and a
+Struct is built in ~35 ns against ~430 ns for a (mypyc-compiled) frozen dataclass; with
+``gc=False`` the collector never walks them (they hold only ints, strings and tuples).
+``type`` is a class attribute, the event's ``type`` in the log format. Use
+:func:`replace` for an altered copy.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal, TypeVar
+
+import msgspec
+
+
+class _Event(msgspec.Struct, frozen=True, gc=False):
+    """Immutable, hashable, compared by value, never tracked by the garbage collector."""
+
 
 KongKind = Literal["exposed", "added", "concealed"]
 Direction = Literal["clockwise", "counterclockwise", "across"]
 EndReason = Literal["three_won", "wall_exhausted", "first_hu"]
 
 
-@dataclass(frozen=True, slots=True)
-class SessionStart:
+class SessionStart(_Event, frozen=True):
     session_id: str
     players: tuple[str, str, str, str]
     rules: str | dict[str, Any] | None = None
@@ -25,72 +37,64 @@ class SessionStart:
     table: str | None = None
     started_at: str | None = None
     line: int = 0
-    type: Literal["session"] = "session"
+    type: ClassVar[Literal["session"]] = "session"
 
 
-@dataclass(frozen=True, slots=True)
-class DealStart:
+class DealStart(_Event, frozen=True):
     deal_id: str
     dealer: int
     hands: tuple[tuple[int, ...], ...]  # four lists, in the order recorded
     wall: tuple[int, ...] | None = None  # drawing order; replacement draws from the back
     dice: tuple[int, ...] | None = None
     line: int = 0
-    type: Literal["deal"] = "deal"
+    type: ClassVar[Literal["deal"]] = "deal"
 
 
-@dataclass(frozen=True, slots=True)
-class Exchange:
+class Exchange(_Event, frozen=True):
     direction: Direction
     tiles: tuple[tuple[int, ...], ...]  # what each seat gives, four lists of three
     line: int = 0
-    type: Literal["exchange"] = "exchange"
+    type: ClassVar[Literal["exchange"]] = "exchange"
 
 
-@dataclass(frozen=True, slots=True)
-class Void:
+class Void(_Event, frozen=True):
     seat: int
     suit: int  # 0 m, 1 p, 2 s
     line: int = 0
-    type: Literal["void"] = "void"
+    type: ClassVar[Literal["void"]] = "void"
 
 
-@dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(_Event, frozen=True):
     seat: int
     tile: int
     line: int = 0
-    type: Literal["draw"] = "draw"
+    type: ClassVar[Literal["draw"]] = "draw"
 
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(_Event, frozen=True):
     seat: int
     tile: int
     line: int = 0
-    type: Literal["discard"] = "discard"
+    type: ClassVar[Literal["discard"]] = "discard"
 
 
-@dataclass(frozen=True, slots=True)
-class Pong:
+class Pong(_Event, frozen=True):
     seat: int
     tile: int
     line: int = 0
-    type: Literal["pong"] = "pong"
+    type: ClassVar[Literal["pong"]] = "pong"
 
 
-@dataclass(frozen=True, slots=True)
-class Kong:
+class Kong(_Event, frozen=True):
     seat: int
     tile: int
     kind: KongKind
     deltas: tuple[int, int, int, int] | None = None
     line: int = 0
-    type: Literal["kong"] = "kong"
+    type: ClassVar[Literal["kong"]] = "kong"
 
 
-@dataclass(frozen=True, slots=True)
-class Hu:
+class Hu(_Event, frozen=True):
     seat: int
     tile: int
     from_seat: int | None  # JSON "from"; None for a self-draw
@@ -98,23 +102,29 @@ class Hu:
     patterns: tuple[str, ...] | None = None
     deltas: tuple[int, int, int, int] | None = None
     line: int = 0
-    type: Literal["hu"] = "hu"
+    type: ClassVar[Literal["hu"]] = "hu"
 
 
-@dataclass(frozen=True, slots=True)
-class DealEnd:
+class DealEnd(_Event, frozen=True):
     reason: str  # a known EndReason, or what the recorder wrote (checked by the replay)
     settlement: tuple[int, int, int, int] | None = None
     scores: tuple[int, int, int, int] | None = None
     line: int = 0
-    type: Literal["deal_end"] = "deal_end"
+    type: ClassVar[Literal["deal_end"]] = "deal_end"
 
 
-@dataclass(frozen=True, slots=True)
-class SessionEnd:
+class SessionEnd(_Event, frozen=True):
     totals: tuple[int, int, int, int] | None = None
     line: int = 0
-    type: Literal["session_end"] = "session_end"
+    type: ClassVar[Literal["session_end"]] = "session_end"
+
+
+E = TypeVar("E", bound=_Event)
+
+
+def replace(event: E, **changes: Any) -> E:
+    """A copy of ``event`` with some fields changed (``dataclasses.replace`` for events)."""
+    return msgspec.structs.replace(event, **changes)
 
 
 PlayEvent = Exchange | Void | Draw | Discard | Pong | Kong | Hu

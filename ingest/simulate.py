@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from engine.deal import Deal, Phase
@@ -29,6 +29,9 @@ from engine.events import (
     SessionEnd,
     SessionStart,
     Void,
+)
+from engine.events import (
+    replace as replace_event,
 )
 from engine.rules import Rules, load_rules
 from engine.settlement import deltas
@@ -145,7 +148,7 @@ class _Recorder:
         win = self.deal.wins[-1]
         recorded = self.events[-1]
         assert isinstance(recorded, Hu)
-        self.events[-1] = replace(
+        self.events[-1] = replace_event(
             recorded, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas
         )
 
@@ -156,7 +159,7 @@ class _Recorder:
             self._kongs_seen += 1
             recorded = self.events[made.line]
             assert isinstance(recorded, Kong)
-            self.events[made.line] = replace(recorded, deltas=made.deltas)
+            self.events[made.line] = replace_event(recorded, deltas=made.deltas)
 
 
 def simulate_deal(

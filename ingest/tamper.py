@@ -64,6 +64,9 @@ from engine.events import (
     SessionEnd,
     SessionStart,
 )
+from engine.events import (
+    replace as replace_event,
+)
 from engine.fan import PATTERNS, WinContext
 from engine.rules import Rules, load_rules
 from engine.settlement import deltas
@@ -234,7 +237,7 @@ def wrong_kong_payment(record: DealRecord, rng: random.Random, after: int) -> Ap
     index = rng.choice(spots)
     kong = record.events[index]
     assert isinstance(kong, Kong) and kong.deltas is not None
-    changed = replace(kong, deltas=_shift(kong.deltas, rng, record.base))
+    changed = replace_event(kong, deltas=_shift(kong.deltas, rng, record.base))
     return Applied(
         _replace_event(record, index, changed), Mark("kong_payment", "payment_mismatch", _line_of(index))
     )
@@ -248,7 +251,7 @@ def wrong_win_payment(record: DealRecord, rng: random.Random, after: int) -> App
     index = rng.choice(spots)
     hu = record.events[index]
     assert isinstance(hu, Hu) and hu.deltas is not None
-    changed = replace(hu, deltas=_shift(hu.deltas, rng, record.base))
+    changed = replace_event(hu, deltas=_shift(hu.deltas, rng, record.base))
     return Applied(
         _replace_event(record, index, changed), Mark("win_payment", "payment_mismatch", _line_of(index))
     )
@@ -272,7 +275,7 @@ def wrong_fan(record: DealRecord, rng: random.Random, after: int) -> Applied | N
     style = rng.choice(styles)
     if style in ("fan_up", "fan_down"):
         assert hu.fan is not None
-        changed = replace(hu, fan=hu.fan + (1 if style == "fan_up" else -1))
+        changed = replace_event(hu, fan=hu.fan + (1 if style == "fan_up" else -1))
     else:
         assert patterns
         if style == "add_gen":
@@ -284,7 +287,7 @@ def wrong_fan(record: DealRecord, rng: random.Random, after: int) -> Applied | N
                 p.id for p in PATTERNS if p.id != patterns[0] and record.rules.pattern_fan(p.id) is not None
             ]
             new = (rng.choice(bases), *patterns[1:])
-        changed = replace(hu, patterns=new)
+        changed = replace_event(hu, patterns=new)
     return Applied(_replace_event(record, index, changed), Mark("fan", "fan_mismatch", _line_of(index)))
 
 
@@ -294,7 +297,7 @@ def wrong_settlement(record: DealRecord, rng: random.Random, after: int) -> Appl
     settlement = record.end.settlement
     if settlement is None:
         return None
-    end = replace(record.end, settlement=_shift(settlement, rng, record.base))
+    end = replace_event(record.end, settlement=_shift(settlement, rng, record.base))
     return Applied(
         replace(record, end=end), Mark("settlement", "payment_mismatch", _line_of(len(record.events)))
     )
@@ -378,7 +381,7 @@ def discard_not_held(record: DealRecord, rng: random.Random, after: int) -> Appl
     index, missing = rng.choice(spots)
     discard = record.events[index]
     assert isinstance(discard, Discard)
-    changed = replace(discard, tile=rng.choice(missing))
+    changed = replace_event(discard, tile=rng.choice(missing))
     return Applied(
         _replace_event(record, index, changed), Mark("not_in_hand", "not_in_hand", _line_of(index))
     )
@@ -398,7 +401,7 @@ def pong_wrong_tile(record: DealRecord, rng: random.Random, after: int) -> Appli
     pong = record.events[index]
     assert isinstance(pong, Pong)
     return Applied(
-        _replace_event(record, index, replace(pong, tile=tile)),
+        _replace_event(record, index, replace_event(pong, tile=tile)),
         Mark("illegal_pong", "illegal_pong", _line_of(index)),
     )
 
@@ -415,12 +418,12 @@ def fifth_copy(record: DealRecord, rng: random.Random, after: int) -> Applied | 
         at = rng.randrange(len(hand))
         hand[at] = _other_tile(rng, hand[at])
         hands = tuple(tuple(hand) if s == seat else h for s, h in enumerate(start.hands))
-        changed = replace(start, hands=hands)
+        changed = replace_event(start, hands=hands)
     else:
         wall = list(start.wall)
         at = rng.randrange(len(wall))
         wall[at] = _other_tile(rng, wall[at])
-        changed = replace(start, wall=tuple(wall))
+        changed = replace_event(start, wall=tuple(wall))
     return Applied(replace(record, start=changed), Mark("tile_count", "tile_count", 0))
 
 
@@ -469,7 +472,7 @@ class _PlayOut:
         self.deal.apply(event)
         if isinstance(event, Hu):
             win = self.deal.wins[-1]
-            event = replace(event, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas)
+            event = replace_event(event, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas)
         self.events.append(event)
 
     def claims(self, skip: int | None) -> bool:
@@ -825,7 +828,7 @@ class Tamperer:
             recorded: Deltas = (totals[0], totals[1], totals[2], totals[3])  # as a recorder sums them
             if record is not None and not cut_short:
                 recorded = self._session_kinds(replace(record, last_in_session=True), recorded, start)
-            end = replace(end, totals=recorded)
+            end = replace_event(end, totals=recorded)
         yield from self._emit(log_lines([end]))
 
     def _session_kinds(self, last: DealRecord, totals: Deltas, start: SessionStart) -> Deltas:
