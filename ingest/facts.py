@@ -39,6 +39,7 @@ from engine.events import (
 from engine.replay import DealReport, FindingSink, replay_deal
 from engine.rules import Rules
 from engine.tiles import SUITS, format_tiles, tile_name
+from ingest.gcpause import gc_paused
 from ingest.reader import DealLog, LogFile, SessionLog
 from ingest.validate import rules_or_finding, totals_finding, unreplayed_report
 
@@ -251,6 +252,88 @@ class Columns:
         return pa.Table.from_arrays(arrays, schema=self.schema)
 
 
+#: the events table's ``type`` values, by code
+_EVENT_TYPES: Final = ("deal", "exchange", "void", "draw", "discard", "pong", "kong", "hu", "deal_end")
+_DEAL: Final = 0
+_DEAL_END: Final = 8
+_EVENT_CODE: Final[dict[type, int]] = {
+    Exchange: 1, Void: 2, Draw: 3, Discard: 4, Pong: 5, Kong: 6, Hu: 7
+}  # fmt: skip
+#: the events columns that only a few rows fill (deal, exchange, void, kong, hu, deal_end)
+_RARE: Final = ("from_seat", "kind", "tiles", "fan", "patterns", "deltas", "settlement")
+
+
+class EventColumns:
+    """The ``events`` table, built for speed: it has a row per line of every deal, so its
+    cost is most of the warehouse's row building.
+
+    A row is four ints (line, type code, seat, tile id; seat and tile may be None); the
+    deal's id and month, ``seq``, the names of types and tiles and the seven columns only
+    the rare rows fill are spread over the rows in :meth:`to_arrow` by Arrow ``take``s,
+    instead of a Python object per cell."""
+
+    def __init__(self) -> None:
+        self.schema = SCHEMAS["events"]
+        self.deal_ids: list[str] = []
+        self.months: list[str] = []
+        self.deal_of: list[int] = []  # per row: index into deal_ids
+        self.seq: list[int] = []  # per row: its place in its deal
+        self.line: list[int] = []
+        self.type: list[int] = []
+        self.seat: list[int | None] = []
+        self.tile: list[int | None] = []
+        self.rare_rows: list[int] = []  # rows that fill the _RARE columns
+        self.rare: list[tuple[Any, ...]] = []  # their values, in _RARE order
+        self._first = 0  # the open deal's first row
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def open_deal(self, deal_id: str, month: str) -> None:
+        self.deal_ids.append(deal_id)
+        self.months.append(month)
+        self._first = len(self.line)
+
+    def close_deal(self) -> None:
+        rows = len(self.line) - self._first
+        self.deal_of.extend([len(self.deal_ids) - 1] * rows)
+        self.seq.extend(range(rows))
+
+    def add_rare(
+        self, line: int, code: int, seat: int | None, tile: int | None, extra: tuple[Any, ...]
+    ) -> None:
+        self.rare_rows.append(len(self.line))
+        self.rare.append(extra)
+        self.line.append(line)
+        self.type.append(code)
+        self.seat.append(seat)
+        self.tile.append(tile)
+
+    def to_arrow(self) -> pa.Table:
+        deal_of = pa.array(self.deal_of, type=_I32)
+        # per row: its index into self.rare, None for the common rows
+        where: list[int | None] = [None] * len(self.line)
+        for index, row in enumerate(self.rare_rows):
+            where[row] = index
+        rare_index = pa.array(where, type=_I32)
+        rare_columns: list[Sequence[Any]] = (
+            list(zip(*self.rare, strict=True)) if self.rare else [()] * len(_RARE)
+        )
+        columns = {
+            "deal_id": pa.array(self.deal_ids, type=_STR).take(deal_of),
+            "month": pa.array(self.months, type=_STR).take(deal_of),
+            "seq": pa.array(self.seq, type=_I32),
+            "line": pa.array(self.line, type=_I32),
+            "type": pa.array(_EVENT_TYPES, type=_STR).take(pa.array(self.type, type=_I8)),
+            "seat": pa.array(self.seat, type=_I8),
+            "tile": pa.array(_TILE_NAMES, type=_STR).take(pa.array(self.tile, type=_I8)),
+        }
+        for name, values in zip(_RARE, rare_columns, strict=True):
+            field_type = self.schema.field(name).type
+            columns[name] = pa.array(values, type=field_type).take(rare_index)
+        return pa.Table.from_arrays([columns[name] for name in self.schema.names], schema=self.schema)
+
+
 @dataclass
 class Facts:
     """What one read file (or piece) gives: Arrow tables plus the counts of the summary.
@@ -342,15 +425,19 @@ class FactBuilder:
     def __init__(self, file: str, source_sha256: str) -> None:
         self.file = file
         self.sha = source_sha256
-        self.cols = {name: Columns(schema) for name, schema in SCHEMAS.items()}
+        self.cols = {name: Columns(schema) for name, schema in SCHEMAS.items() if name != "events"}
+        self.events = EventColumns()
         self.deal_keys: list[tuple[str, str, str, int, int]] = []
         self.counts = {"read": 0, "ok": 0, "findings": 0, "invalid": 0, "stray_lines": 0}
         # per table, the deal (index into deal_keys) each row belongs to; -1: no deal
         self.owners: dict[str, list[int]] = {name: [] for name in SCHEMAS}
 
+    def _tables(self) -> list[tuple[str, Columns | EventColumns]]:
+        return [(name, self.events if name == "events" else self.cols[name]) for name in TABLES]
+
     def _own(self, deal_no: int) -> None:
         """Mark the rows added since the last call as ``deal_no``'s (-1: none)."""
-        for name, cols in self.cols.items():
+        for name, cols in self._tables():
             owners = self.owners[name]
             owners.extend([deal_no] * (len(cols) - len(owners)))
 
@@ -563,63 +650,46 @@ class FactBuilder:
                 players[t.payer], players[t.payee])  # fmt: skip
 
     def _events(self, start: DealStart, events: Iterable[PlayEvent], end: DealEnd | None, month: str) -> None:
-        """One row per line of the deal: rows as tuples, then one ``extend`` per column."""
-        names = _TILE_NAMES
-        deal_id = start.deal_id
+        """One row per line of the deal (see :class:`EventColumns`)."""
+        rows = self.events
+        rows.open_deal(start.deal_id, month)
         hands = [format_tiles(hand) for hand in start.hands]
         if start.wall is not None:
-            hands.append("".join([names[t] for t in start.wall]))  # drawing order kept
+            hands.append("".join([_TILE_NAMES[t] for t in start.wall]))  # drawing order kept
         dice = list(start.dice) if start.dice is not None else None
-        rows: list[tuple[Any, ...]] = [
-            (
-                deal_id,
-                month,
-                0,
-                start.line,
-                "deal",
-                start.dealer,
-                None,
-                None,
-                None,
-                hands,
-                None,
-                None,
-                dice,
-                None,
-            )
-        ]
-        add = rows.append
-        seq = 0
+        rows.add_rare(start.line, _DEAL, start.dealer, None, (None, None, hands, None, None, dice, None))
+        lines, types, seats, tiles = rows.line, rows.type, rows.seat, rows.tile
+        extra: tuple[Any, ...]
         for event in events:
-            seq += 1
             kind = type(event)
             if kind is Draw or kind is Discard or kind is Pong:
-                add((deal_id, month, seq, event.line, event.type, event.seat, names[event.tile],  # type: ignore[union-attr]
-                     None, None, None, None, None, None, None))  # fmt: skip
+                lines.append(event.line)
+                types.append(_EVENT_CODE[kind])
+                seats.append(event.seat)  # type: ignore[union-attr]
+                tiles.append(event.tile)  # type: ignore[union-attr]
             elif isinstance(event, Kong):
                 recorded = list(event.deltas) if event.deltas is not None else None
-                add((deal_id, month, seq, event.line, "kong", event.seat, names[event.tile],
-                     None, event.kind, None, None, None, recorded, None))  # fmt: skip
+                extra = (None, event.kind, None, None, None, recorded, None)
+                rows.add_rare(event.line, _EVENT_CODE[Kong], event.seat, event.tile, extra)
             elif isinstance(event, Hu):
                 patterns = list(event.patterns) if event.patterns is not None else None
                 recorded = list(event.deltas) if event.deltas is not None else None
-                add((deal_id, month, seq, event.line, "hu", event.seat, names[event.tile],
-                     event.from_seat, None, None, event.fan, patterns, recorded, None))  # fmt: skip
+                extra = (event.from_seat, None, None, event.fan, patterns, recorded, None)
+                rows.add_rare(event.line, _EVENT_CODE[Hu], event.seat, event.tile, extra)
             elif isinstance(event, Void):
-                add((deal_id, month, seq, event.line, "void", event.seat, None,
-                     None, SUITS[event.suit], None, None, None, None, None))  # fmt: skip
+                extra = (None, SUITS[event.suit], None, None, None, None, None)
+                rows.add_rare(event.line, _EVENT_CODE[Void], event.seat, None, extra)
             else:
                 assert isinstance(event, Exchange)
                 given = [format_tiles(tiles) for tiles in event.tiles]
-                add((deal_id, month, seq, event.line, "exchange", None, None,
-                     None, event.direction, given, None, None, None, None))  # fmt: skip
+                extra = (None, event.direction, given, None, None, None, None)
+                rows.add_rare(event.line, _EVENT_CODE[Exchange], None, None, extra)
         if end is not None:
             scores = list(end.scores) if end.scores is not None else None
             settlement = list(end.settlement) if end.settlement is not None else None
-            add((deal_id, month, seq + 1, end.line, "deal_end", None, None,
-                 None, end.reason, None, None, None, scores, settlement))  # fmt: skip
-        for column, values in zip(self.cols["events"].data, zip(*rows, strict=True), strict=True):
-            column.extend(values)
+            extra = (None, end.reason, None, None, None, scores, settlement)
+            rows.add_rare(end.line, _DEAL_END, None, None, extra)
+        rows.close_deal()
 
     # --------------------------------------------------------------- findings
     def _finding(
@@ -645,7 +715,7 @@ class FactBuilder:
         -1 for rows of no deal) that the writer uses to drop duplicates, then removes."""
         self._own(-1)
         tables = {}
-        for name, cols in self.cols.items():
+        for name, cols in self._tables():
             table = cols.to_arrow()
             tables[name] = table.append_column("_deal", pa.array(self.owners[name], type=_I32))
         return Facts(
@@ -658,5 +728,6 @@ class FactBuilder:
 def facts_of_log(log: LogFile, source_sha256: str) -> Facts:
     """All the rows of one read file (or piece of one)."""
     builder = FactBuilder(log.path, source_sha256)
-    builder.add_log(log)
+    with gc_paused():
+        builder.add_log(log)
     return builder.build()

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from ingest.facts import Facts, facts_of_log
-from ingest.reader import _GZIP_MAGIC, _Builder, _gunzip, read_lines, read_log_bytes
+from ingest.reader import _GZIP_MAGIC, _gunzip, read_lines, read_log_bytes
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -110,13 +110,7 @@ def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
         pieces = chunk.text.split("\n")
         if pieces and pieces[-1] == "":
             pieces.pop()
-        if chunk.line_offset == 0:
-            log = read_lines(pieces, chunk.file)
-        else:  # read_lines numbered from line_offset + 1 (what blank lines before it would give)
-            builder = _Builder(chunk.file)
-            for n, line in enumerate(pieces, chunk.line_offset + 1):
-                builder.feed(n, line.rstrip("\r\n"))
-            log = builder.finish()
+        log = read_lines(pieces, chunk.file, first=chunk.line_offset + 1)
     return chunk.index, facts_of_log(log, chunk.sha256)
 
 

@@ -68,6 +68,7 @@ from engine.events import (
     Void,
 )
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
+from ingest.gcpause import gc_paused
 from ingest.records import (
     FIELD_MEANING,
     KNOWN_FIELDS,
@@ -644,13 +645,15 @@ def _gunzip(data: bytes) -> tuple[bytes, str | None]:
             return b"".join(out), "the gzip data is followed by bytes that are not gzip"
 
 
-def read_lines(lines: Iterable[str], name: str) -> LogFile:
-    """Read lines of text (one event each, with or without line endings)."""
+def read_lines(lines: Iterable[str], name: str, first: int = 1) -> LogFile:
+    """Read lines of text (one event each, with or without line endings); ``first`` is
+    the first line's number (a piece of a file keeps the file's numbers)."""
     builder = _Builder(name)
-    for n, line in enumerate(lines, 1):
-        if n == 1 and line.startswith("\ufeff"):
-            line = line[1:]
-        builder.feed(n, line.rstrip("\r\n"))
+    with gc_paused():
+        for n, line in enumerate(lines, first):
+            if n == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            builder.feed(n, line.rstrip("\r\n"))
     return builder.finish()
 
 
@@ -688,16 +691,17 @@ def read_log_bytes(data: bytes, name: str) -> LogFile:
 def _read_mixed(pieces: list[bytes], name: str) -> LogFile:
     """The slow route for data with lines that are not UTF-8: each such line is a finding."""
     builder = _Builder(name)
-    for n, piece in enumerate(pieces, 1):
-        if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
-            piece = piece[3:]
-        try:
-            text = piece.decode("utf-8")
-        except UnicodeDecodeError as err:
-            raw = piece.decode("utf-8", "replace").rstrip("\r")
-            builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
-            continue
-        builder.feed(n, text.rstrip("\r"))
+    with gc_paused():
+        for n, piece in enumerate(pieces, 1):
+            if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
+                piece = piece[3:]
+            try:
+                text = piece.decode("utf-8")
+            except UnicodeDecodeError as err:
+                raw = piece.decode("utf-8", "replace").rstrip("\r")
+                builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
+                continue
+            builder.feed(n, text.rstrip("\r"))
     return builder.finish()
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from engine.events import Finding
 from engine.replay import DealReport, FindingSink, replay_deal
 from engine.rules import Rules, RulesError, load_rules
+from ingest.gcpause import gc_paused
 from ingest.reader import DealLog, LogFile, SessionLog, read_log
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
@@ -124,8 +125,9 @@ def validate_log(
     for finding in [*log.findings, *(f for _, _, f in log.stray)]:
         sink.add(_with_file(finding, log.path))
         report.file_findings.append(_with_file(finding, log.path))
-    for session in log.sessions:
-        report.sessions.append(_validate_session(session, rules, sink, report, log.path))
+    with gc_paused():
+        for session in log.sessions:
+            report.sessions.append(_validate_session(session, rules, sink, report, log.path))
     return report
 
 
