@@ -311,7 +311,7 @@ def _check_win(win: Win, recorded: Hu, rules: Rules, sink: FindingSink) -> None:
                 file=sink.file,
             )
         )
-    if recorded.patterns is not None and Counter(recorded.patterns) != Counter(result.patterns):
+    if recorded.patterns is not None and sorted(recorded.patterns) != sorted(result.patterns):
         sink.add(
             Finding(
                 "fan_mismatch",

@@ -382,10 +382,15 @@ def parse_time(text: str | None) -> datetime | None:
     return when.replace(microsecond=0)
 
 
+def month_of(played: datetime | None) -> str:
+    """The ``month`` partition of a session played then (NO_MONTH when undated)."""
+    return f"{played.year:04d}-{played.month:02d}" if played is not None else NO_MONTH
+
+
 def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
     start = session.session
     played = parse_time(start.started_at) if start is not None else None
-    month = f"{played.year:04d}-{played.month:02d}" if played is not None else NO_MONTH
+    month = month_of(played)
     players: tuple[str | None, str | None, str | None, str | None] = (
         (start.players[0], start.players[1], start.players[2], start.players[3])
         if start is not None
@@ -411,10 +416,10 @@ def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
     )
 
 
-def content_sha256(session_key: str, raw_lines: Sequence[tuple[int, str]]) -> str:
+def content_sha256(session_key: str, texts: Sequence[str]) -> str:
     """A deal's identity for idempotence: its session's header and its lines' text (not
     their numbers, so the same deal in another file is a duplicate, not a conflict)."""
-    text = "\n".join([session_key, *(line for _, line in raw_lines)])
+    text = "\n".join([session_key, *texts])
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
 
@@ -535,7 +540,7 @@ class FactBuilder:
         status = "invalid" if not report.complete else report.status
         self.counts["read"] += 1
         self.counts[status] += 1
-        sha = content_sha256(info.key, deal_log.raw_lines)
+        sha = content_sha256(info.key, deal_log.texts)
         self.deal_keys.append((start.deal_id, sha, status, start.line, deal_log.last_line))
         deal = report.deal if report.complete else None
         for finding in report.findings:

@@ -4,7 +4,8 @@ read, replayed and turned into Arrow facts by :func:`validate_chunk`.
 The cut depends only on the data and ``target_lines``, never on the number of workers,
 so ``--workers 0`` (in process), a Dask ``LocalCluster`` and a remote Dask scheduler give
 the same chunks and therefore the same tables. A chunk is cut only before a line that
-parses as a ``session`` event, where the reader starts afresh anyway; a chunk keeps its
+parses as a ``session`` event, where the reader starts afresh anyway (and at every change
+of month, so a chunk's rows go to one month's files whole); a chunk keeps its
 line numbers: the reader numbers its lines from the piece's first line. Damaged files (cut-off or corrupt gzip, bytes that are not
 UTF-8) are never cut: the reader sees them whole, as ``chuanma validate`` would.
 
@@ -22,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from ingest.facts import Facts, facts_of_log
+from ingest.facts import Facts, facts_of_log, month_of, parse_time
 from ingest.reader import _GZIP_MAGIC, _gunzip, read_lines, read_log_bytes
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
@@ -40,41 +41,46 @@ class Chunk:
     line_offset: int  # lines of the file before this piece
 
 
-def _is_session_line(line: str) -> bool:
+def _session_month(line: str) -> str | None:
+    """The warehouse month of a ``session`` line; None for any other line."""
     try:
         obj = json.loads(line)
     except ValueError:
-        return False
-    return isinstance(obj, dict) and obj.get("type") == "session"
+        return None
+    if not isinstance(obj, dict) or obj.get("type") != "session":
+        return None
+    started = obj.get("started_at")
+    return month_of(parse_time(started if isinstance(started, str) else None))
 
 
 def _cut_points(text: str, target_lines: int) -> list[tuple[int, int]]:
     """(character offset, line offset) of each piece's start after the first.
 
-    From ``target_lines`` lines' worth of characters after the last cut, the next line
-    that parses as a ``session`` event (found by its ``"session"`` value) starts a piece.
-    Each cut costs one ``find`` and one newline count over its piece: linear in the text.
+    A piece starts at a ``session`` line (found by its ``"session"`` value) once the
+    piece before it holds ``target_lines`` lines' worth of characters, or when the
+    session's month differs from the piece's: a piece then holds one month, which the
+    warehouse writes without filtering its rows. One pass of ``find`` over the text,
+    one JSON parse per session line and one newline count per piece: linear in the text.
     """
     points: list[tuple[int, int]] = []
     size = len(text)
     step = max(1, int(target_lines * size / (text.count("\n") + 1)))
     last_pos = last_line = 0
-    while last_pos + step < size:
-        found = text.find('"session"', last_pos + step)
-        start = -1
-        while found >= 0:
-            line_start = text.rfind("\n", 0, found) + 1
-            end = text.find("\n", found)
-            end = size if end < 0 else end
-            if line_start > last_pos and _is_session_line(text[line_start:end].rstrip("\r")):
-                start = line_start
-                break
-            found = text.find('"session"', end)
-        if start < 0:
-            break
-        lines = last_line + text.count("\n", last_pos, start)
-        points.append((start, lines))
-        last_pos, last_line = start, lines
+    month: str | None = None  # of the piece being built, once it has a session
+    found = text.find('"session"')
+    while found >= 0:
+        line_start = text.rfind("\n", 0, found) + 1
+        end = text.find("\n", found)
+        end = size if end < 0 else end
+        session_month = _session_month(text[line_start:end].rstrip("\r"))
+        if session_month is not None:
+            full = line_start - last_pos >= step
+            if line_start > last_pos and (full or (month is not None and session_month != month)):
+                lines = last_line + text.count("\n", last_pos, line_start)
+                points.append((line_start, lines))
+                last_pos, last_line = line_start, lines
+            month = session_month
+        found = text.find('"session"', end)
     return points
 
 
@@ -116,14 +122,14 @@ def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
 
 class Runner(Protocol):
     """Runs chunks somewhere: ``submit`` as soon as a file is planned (a cluster starts on
-    them while the next file is read), ``collect`` the facts of everything submitted so far,
-    in chunk order."""
+    them while the next file is read) and get one ticket per chunk; ``collect`` the facts
+    of some tickets, in ticket order, while later ones keep the workers busy."""
 
     workers: int
 
-    def submit(self, chunks: Sequence[Chunk]) -> None: ...
+    def submit(self, chunks: Sequence[Chunk]) -> list[Any]: ...
 
-    def collect(self, done: Callable[[int], None]) -> list[Facts]: ...
+    def collect(self, tickets: Sequence[Any], done: Callable[[int], None]) -> list[Facts]: ...
 
 
 class InProcess:
@@ -131,43 +137,37 @@ class InProcess:
 
     workers = 0
 
-    def __init__(self) -> None:
-        self.pending: list[Chunk] = []
+    def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
+        return list(chunks)
 
-    def submit(self, chunks: Sequence[Chunk]) -> None:
-        self.pending.extend(chunks)
-
-    def collect(self, done: Callable[[int], None]) -> list[Facts]:
+    def collect(self, tickets: Sequence[Any], done: Callable[[int], None]) -> list[Facts]:
         out = []
-        for chunk in self.pending:
+        for chunk in tickets:
             out.append(validate_chunk(chunk)[1])
             done(1)
-        self.pending = []
         return out
 
 
 class DaskRunner:
-    """A Dask client: one task per chunk, results gathered in chunk order."""
+    """A Dask client: one task per chunk (a future is its ticket)."""
 
     def __init__(self, client: Any, workers: int) -> None:
         self.client = client
         self.workers = workers
-        self.futures: list[Any] = []
 
-    def submit(self, chunks: Sequence[Chunk]) -> None:
+    def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
         # chunks go with their tasks (not scattered first: a scattered chunk pins its task
         # to the worker that got the data, and they all went to one worker)
-        self.futures += [self.client.submit(validate_chunk, chunk, pure=False) for chunk in chunks]
+        return [self.client.submit(validate_chunk, chunk, pure=False) for chunk in chunks]
 
-    def collect(self, done: Callable[[int], None]) -> list[Facts]:
+    def collect(self, tickets: Sequence[Any], done: Callable[[int], None]) -> list[Facts]:
         import distributed
 
         as_completed: Any = distributed.as_completed
-        futures, self.futures = self.futures, []
-        if not futures:
+        if not tickets:
             return []
         results: dict[int, Facts] = {}
-        for future in as_completed(futures, loop=self.client.loop):
+        for future in as_completed(tickets, loop=self.client.loop):
             index, facts = future.result()
             results[index] = facts
             done(1)

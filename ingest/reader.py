@@ -99,9 +99,20 @@ class DealLog:
     events: list[PlayEvent]
     end: DealEnd | None
     findings: list[Finding]
-    raw_lines: list[tuple[int, str]]
+    line_numbers: list[int]  # of its raw lines, in file order
+    texts: list[str]  # its raw lines (two flat lists: no tuple per line for the collector to walk)
     last_line: int
     extras: dict[int, dict[str, Any]] = field(default_factory=dict)  # unknown fields by line
+
+    @property
+    def raw_lines(self) -> list[tuple[int, str]]:
+        """(line number, text) of every line of the deal, its deal and deal_end lines too."""
+        return list(zip(self.line_numbers, self.texts, strict=True))
+
+    def keep(self, n: int, text: str) -> None:
+        self.line_numbers.append(n)
+        self.texts.append(text)
+        self.last_line = n
 
 
 @dataclass
@@ -439,15 +450,15 @@ class _Builder:
                 tile = _TILE_IDS.get(rec.tile)
                 if tile is not None:
                     deal.events.append(make(rec.seat, tile, n))
-                    deal.raw_lines.append((n, text))
+                    deal.line_numbers.append(n)
+                    deal.texts.append(text)
                     deal.last_line = n
                     return
         parsed = self.parser.parse(n, text)
         kind = parsed.kind
         deal = self.deal
         if deal is not None and (kind is None or kind in _PLAY_TYPES):
-            deal.raw_lines.append((n, text))
-            deal.last_line = n
+            deal.keep(n, text)
             if parsed.event is not None:
                 deal.events.append(parsed.event)  # type: ignore[arg-type]
             if parsed.findings:
@@ -467,8 +478,7 @@ class _Builder:
         """A line that could not even be decoded as text: a finding wherever it falls."""
         parsed = _Line(None, None, [self.parser.finding("bad_record", n, f"line {n}: {message}")])
         if self.deal is not None:
-            self.deal.raw_lines.append((n, text))
-            self.deal.last_line = n
+            self.deal.keep(n, text)
             self.deal.findings.extend(parsed.findings)
         else:
             self._outside(n, text, parsed)
@@ -514,7 +524,7 @@ class _Builder:
             self.log.findings.append(self.parser.finding("bad_record", n, message))
             self.session = SessionLog(session=None, deals=[], end=None, findings=[])
             self.log.sessions.append(self.session)
-        deal = DealLog(deal=event, events=[], end=None, findings=[], raw_lines=[(n, text)], last_line=n)
+        deal = DealLog(event, [], None, [], [n], [text], n)
         self.deal = deal
         self.deal_unknown = set()
         self.session.deals.append(deal)
@@ -529,8 +539,7 @@ class _Builder:
                 self.sweep = None
                 self.last_end = n
             return
-        deal.raw_lines.append((n, text))
-        deal.last_line = n
+        deal.keep(n, text)
         if isinstance(parsed.event, DealEnd):
             deal.end = parsed.event
         if parsed.findings:

@@ -45,7 +45,7 @@ import pyarrow.dataset as ds  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.facts import NO_MONTH, SCHEMAS, TABLES
-from ingest.parallel import TARGET_LINES, Chunk, Runner, plan_chunks, runner
+from ingest.parallel import TARGET_LINES, Runner, plan_chunks, runner
 from ingest.reader import _GZIP_MAGIC, _gunzip
 from ingest.validate import find_logs
 
@@ -276,11 +276,12 @@ class Progress:
 # ------------------------------------------------------------------------- ingest
 @dataclass
 class _Pending:
-    """Files of the batch being built."""
+    """Files of the batch being built, and the tickets of their chunks."""
 
     entries: list[FileEntry] = field(default_factory=list)
     data: dict[str, bytes] = field(default_factory=dict)  # file -> bytes, for quarantining conflicts
-    chunks: list[Chunk] = field(default_factory=list)
+    chunks: list[tuple[str, str]] = field(default_factory=list)  # (file, sha256) of each chunk
+    tickets: list[Any] = field(default_factory=list)
     size: int = 0
 
 
@@ -327,6 +328,7 @@ def ingest(
         with runner(workers, scheduler) as run:
             summary.workers = run.workers
             pending = _Pending()
+            full: _Pending | None = None  # a full batch waiting for its commit
             run_shas: set[str] = set()
             index = 0
             for path in files:
@@ -350,14 +352,18 @@ def ingest(
                 progress.add_total(len(chunks))
                 pending.entries.append(entry)
                 pending.data[str(path)] = data
-                pending.chunks.extend(chunks)
-                run.submit(chunks)
+                pending.chunks += [(chunk.file, chunk.sha256) for chunk in chunks]
+                pending.tickets += run.submit(chunks)
                 pending.size += len(data)
                 if pending.size >= batch_mb * 1e6:
-                    _commit(root, catalog, run, pending, summary, known_deals, known_sessions, progress)
-                    pending = _Pending()
-            if pending.entries:
-                _commit(root, catalog, run, pending, summary, known_deals, known_sessions, progress)
+                    # a full batch is committed once the next one is submitted, so the
+                    # workers validate that one while this process writes
+                    if full is not None:
+                        _commit(root, catalog, run, full, summary, known_deals, known_sessions, progress)
+                    full, pending = pending, _Pending()
+            for batch in (full, pending):
+                if batch is not None and batch.entries:
+                    _commit(root, catalog, run, batch, summary, known_deals, known_sessions, progress)
     summary.seconds = time.perf_counter() - began
     return summary
 
@@ -374,12 +380,12 @@ def _commit(
 ) -> None:
     """Validate the pending files, keep what is new, and record it as one batch."""
     progress.note(f"validating {len(pending.entries)} file(s)")
-    results = run.collect(progress.advance)
+    results = run.collect(pending.tickets, progress.advance)
     entries = {entry.file: entry for entry in pending.entries}
     kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
     conflict_rows: list[tuple[Any, ...]] = []
-    for chunk, facts in zip(pending.chunks, results, strict=True):
-        entry = entries[chunk.file]
+    for (file, file_sha), facts in zip(pending.chunks, results, strict=True):
+        entry = entries[file]
         drop: list[int] = []
         for number, (deal_id, sha, status, first, last) in enumerate(facts.deal_keys):
             summary.read += 1
@@ -394,14 +400,12 @@ def _commit(
             if stored == sha:
                 summary.duplicates += 1
                 continue
-            summary.conflicts.append(
-                {"deal_id": deal_id, "file": chunk.file, "line": first, "status": status}
-            )
-            for n, text in _source_lines(pending.data[chunk.file], first, last):
+            summary.conflicts.append({"deal_id": deal_id, "file": file, "line": first, "status": status})
+            for n, text in _source_lines(pending.data[file], first, last):
                 conflict_rows.append(
                     (NO_MONTH, "conflicting_duplicate",
                      f"deal_id {deal_id} is already stored with other content; this copy is kept here",
-                     deal_id, None, chunk.file, chunk.sha256, n, text)
+                     deal_id, None, file, file_sha, n, text)
                 )  # fmt: skip
         entry.stray_lines += facts.counts.get("stray_lines", 0)
         sessions_seen: list[str] = []  # sessions stored before: their findings are too
@@ -486,16 +490,10 @@ def write_batch(
         if table is None or table.num_rows == 0:
             continue
         table = table.select(SCHEMAS[name].names).cast(SCHEMAS[name])
-        if table["month"].null_count:
-            month_col = pc.fill_null(table["month"], NO_MONTH)
-            table = table.set_column(table.schema.get_field_index("month"), "month", month_col)
         rows[name] = table.num_rows
         parts[name] = []
-        months = sorted(pc.unique(table["month"]).to_pylist())
-        for month in months:
-            label = month
-            part = table.filter(pc.equal(table["month"], month)) if len(months) > 1 else table
-            relative = f"{name}/month={label}/part-0.parquet"
+        for month, part in sorted(_split_by_month(table).items()):
+            relative = f"{name}/month={month}/part-0.parquet"
             target = stage / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             pq.write_table(part, target, compression="zstd", row_group_size=1 << 20)
@@ -512,6 +510,26 @@ def write_batch(
     catalog["format"] = FORMAT
     _write_catalog(root, catalog)
     return batch_id
+
+
+def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
+    """The table's rows by ``month`` (null counts as NO_MONTH), piece by piece: a batch is
+    a concatenation of chunks that mostly hold one month each, so most pieces go whole
+    and only the few that straddle months are filtered."""
+    pieces: dict[str, list[pa.RecordBatch]] = {}
+    for piece in table.to_batches():
+        months = piece.column("month")
+        if months.null_count:
+            piece = piece.set_column(
+                piece.schema.get_field_index("month"), "month", pc.fill_null(months, NO_MONTH)
+            )
+            months = piece.column("month")
+        whole = len(months) > 0 and pc.all(pc.equal(months, months[0])).as_py()
+        values: list[str] = [months[0].as_py()] if whole else pc.unique(months).to_pylist()
+        for month in values:
+            part = piece if len(values) == 1 else piece.filter(pc.equal(months, month))
+            pieces.setdefault(month, []).append(part)
+    return {month: pa.Table.from_batches(batches, schema=table.schema) for month, batches in pieces.items()}
 
 
 def open_for_write(root: str | Path) -> tuple[IngestLock, dict[str, Any]]:
