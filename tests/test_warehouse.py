@@ -274,8 +274,11 @@ def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
         assert lines[chunk.line_offset] == chunk.text.split("\n", 1)[0]
     # however big the target, a chunk holds one month (so its rows are written unfiltered)
     whole = plan_chunks("x.jsonl", "sha", data, 0, target_lines=10**9)
+
     def months(text: str) -> list[str]:
-        return [json.loads(line)["started_at"][:7] for line in text.splitlines() if '"type":"session"' in line]
+        return [
+            json.loads(line)["started_at"][:7] for line in text.splitlines() if '"type":"session"' in line
+        ]
 
     per_chunk = [set(months(c.text or "")) for c in whole]
     assert all(len(m) == 1 for m in per_chunk) and len(whole) > 1
