@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Final
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
@@ -33,9 +33,9 @@ from engine.settlement import (
 from engine.shapes import POW5, is_win_shape_keys, suit_keys
 from engine.tiles import COPIES, NUM_KINDS, SUITS, suits_used, tile_name
 
-WALL_SIZE = 55
-LAST_FOUR = 4
-SEATS = (0, 1, 2, 3)
+WALL_SIZE: Final = 55
+LAST_FOUR: Final = 4
+SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
 EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
 
 
@@ -352,13 +352,14 @@ class Deal:
     # ----------------------------------------------------------------- apply
     def apply(self, event: PlayEvent | DealEnd) -> None:
         """Apply one event; raises :class:`IllegalEvent` when the rules forbid it."""
-        handler = _HANDLERS.get(event.type)
+        kind = event.type
+        handler = _HANDLERS.get(kind)
         if handler is None:
-            raise IllegalEvent("out_of_turn", f"a {event.type!r} event inside a deal")
-        if self.phase is Phase.ENDED and event.type != "deal_end":
+            raise IllegalEvent("out_of_turn", f"a {kind!r} event inside a deal")
+        if self.phase is Phase.ENDED and kind != "deal_end":
             raise IllegalEvent(
                 "out_of_turn",
-                f"{event.type} after the deal has ended ({self.end_reason}): {self.end_rule()}",
+                f"{kind} after the deal has ended ({self.end_reason}): {self.end_rule()}",
                 getattr(event, "seat", None),
             )
         handler(self, event)
@@ -474,7 +475,7 @@ class Deal:
         phase = self.phase
         if phase is Phase.VOID or phase is Phase.EXCHANGE:
             self._check_voids_declared()
-        seat = event.seat
+        seat, tile = event.seat, event.tile
         self._expect_seat(seat, "draw")
         if phase is Phase.CLAIM or phase is Phase.ROB:
             self._resolve_open()
@@ -488,33 +489,33 @@ class Deal:
         if self.wall is not None:
             index = WALL_SIZE - 1 - self._back if replacement else self._front
             expected = self.wall[index]
-            if event.tile != expected:
+            if tile != expected:
                 where = "the back (replacement draw)" if replacement else "the front"
                 raise IllegalEvent(
                     "wall_mismatch",
-                    f"seat {seat} draws {tile_name(event.tile)} but the recorded wall's next tile "
+                    f"seat {seat} draws {tile_name(tile)} but the recorded wall's next tile "
                     f"from {where} is {tile_name(expected)}",
                     seat,
                     expected=tile_name(expected),
-                    recorded=tile_name(event.tile),
+                    recorded=tile_name(tile),
                 )
-        if self._out_of_wall[event.tile] >= COPIES:
+        if self._out_of_wall[tile] >= COPIES:
             raise IllegalEvent(
                 "tile_count",
-                f"seat {seat} draws a fifth {tile_name(event.tile)}: all four are already out of the wall "
+                f"seat {seat} draws a fifth {tile_name(tile)}: all four are already out of the wall "
                 "(108 张: four of each tile)",
                 seat,
             )
         self.wall_left -= 1
-        self._out_of_wall[event.tile] += 1
+        self._out_of_wall[tile] += 1
         if replacement:
             self._back += 1
         else:
             self._front += 1
             self._after_kong = False
-        self._move(seat, event.tile, 1)
+        self._move(seat, tile, 1)
         self.draws[seat] += 1
-        self._last_draw = event.tile
+        self._last_draw = tile
         self._passed[seat] = None  # 过水不胡 lasts until the seat's own next draw
         self.phase = Phase.ACT
 
@@ -522,27 +523,27 @@ class Deal:
     def _on_discard(self, event: Discard) -> None:
         if self.phase is Phase.VOID or self.phase is Phase.EXCHANGE:
             self._check_voids_declared()
-        seat = event.seat
+        seat, tile = event.seat, event.tile
         self._expect_seat(seat, "discard")
         if self.phase is Phase.ROB and seat == self.current:
             raise self._out_of_turn(seat, "discard before drawing the kong's replacement")
         if self.phase is not Phase.ACT or seat != self.current:
             raise self._out_of_turn(seat, "discard")
-        if self.hands[seat][event.tile] == 0:
+        if self.hands[seat][tile] == 0:
             raise IllegalEvent(
-                "not_in_hand", f"seat {seat} discards {tile_name(event.tile)}, which it does not hold", seat
+                "not_in_hand", f"seat {seat} discards {tile_name(tile)}, which it does not hold", seat
             )
         suit = self.void[seat]
         if (
             suit is not None
             and self.rules.void_discard_first
-            and event.tile // 9 != suit
+            and tile // 9 != suit
             and any(self.hands[seat][suit * 9 : suit * 9 + 9])
         ):
             self.breaches.append(
                 IllegalEvent(
                     "void_rule",
-                    f"seat {seat} discards {tile_name(event.tile)} while holding tiles of its void suit "
+                    f"seat {seat} discards {tile_name(tile)} while holding tiles of its void suit "
                     f"{SUITS[suit]}: 定缺 tiles must go first (void_discard_first)",
                     seat,
                     rule="void_discard_first",
@@ -550,12 +551,12 @@ class Deal:
             )
         if self.wall_left < LAST_FOUR:
             self._check_missed_self_draw(seat)
-        self._move(seat, event.tile, -1)
-        self.discards[seat].append(event.tile)
+        self._move(seat, tile, -1)
+        self.discards[seat].append(tile)
         self._any_discard = True
         self._open = _OpenTile(
             seat,
-            event.tile,
+            tile,
             event.line,
             self._after_kong,
             # 海底: the discard of the seat that drew the wall's last tile; after a pong

@@ -10,13 +10,14 @@ leaves exactly one suit holding the pair.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
-POW5: tuple[int, ...] = tuple(5**rank for rank in range(9))
+POW5: Final[tuple[int, ...]] = tuple(5**rank for rank in range(9))
 
 #: some reading of the suit uses triplets only (plus the pair): 对对胡
-ALL_TRIPLETS = 1
+ALL_TRIPLETS: Final = 1
 #: some reading has a 1 or a 9 in every set and in the pair: 带幺九
-ALL_TERMINAL = 2
+ALL_TERMINAL: Final = 2
 
 _Shape = tuple[int, ...]
 
@@ -78,9 +79,10 @@ def _build() -> tuple[dict[int, int], dict[int, int]]:
 
 
 #: complete suit key -> ALL_TRIPLETS / ALL_TERMINAL bits (present means "complete")
-SHAPE_FLAGS, _WAIT_MASK = _build()
+_TABLES = _build()
+SHAPE_FLAGS: Final[dict[int, int]] = _TABLES[0]
 #: suit key -> bitmask of ranks whose addition makes the key complete
-WAIT_MASK: dict[int, int] = _WAIT_MASK
+WAIT_MASK: Final[dict[int, int]] = _TABLES[1]
 
 
 def suit_keys(c: Sequence[int]) -> tuple[int, int, int]:
@@ -104,7 +106,7 @@ def _even_keys() -> frozenset[int]:
 
 
 #: suit keys with every count even
-EVEN_KEYS = _even_keys()
+EVEN_KEYS: Final[frozenset[int]] = _even_keys()
 
 
 def regular_win_flags(counts: Sequence[int]) -> int | None:

@@ -7,11 +7,12 @@ A tile id is ``suit * 9 + rank - 1`` with suits in the order 万 ``m``, 筒 ``p`
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 SUITS = "mps"
 SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
-NUM_KINDS = 27
-COPIES = 4
+NUM_KINDS: Final = 27
+COPIES: Final = 4
 ALL_TILES: tuple[int, ...] = tuple(range(NUM_KINDS))
 
 

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from ingest.facts import Facts, facts_of_log, month_of, parse_time
-from ingest.reader import _GZIP_MAGIC, _gunzip, read_lines, read_log_bytes
+from ingest.gcpause import gc_paused
+from ingest.reader import _GZIP_MAGIC, LogFile, _gunzip, read_lines, read_log_bytes
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -109,15 +110,18 @@ def plan_chunks(
 
 def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
     """Read, replay and extract one chunk (runs on a worker; pure)."""
+    with gc_paused():  # the whole chunk: its log is freed before the collector is back
+        return chunk.index, facts_of_log(_read_chunk(chunk), chunk.sha256)
+
+
+def _read_chunk(chunk: Chunk) -> LogFile:
     if chunk.data is not None:
-        log = read_log_bytes(chunk.data, chunk.file)
-    else:
-        assert chunk.text is not None
-        pieces = chunk.text.split("\n")
-        if pieces and pieces[-1] == "":
-            pieces.pop()
-        log = read_lines(pieces, chunk.file, first=chunk.line_offset + 1)
-    return chunk.index, facts_of_log(log, chunk.sha256)
+        return read_log_bytes(chunk.data, chunk.file)
+    assert chunk.text is not None
+    pieces = chunk.text.split("\n")
+    if pieces and pieces[-1] == "":
+        pieces.pop()
+    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1)
 
 
 class Runner(Protocol):

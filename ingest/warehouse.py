@@ -489,14 +489,16 @@ def write_batch(
         table = tables.get(name)
         if table is None or table.num_rows == 0:
             continue
-        table = table.select(SCHEMAS[name].names).cast(SCHEMAS[name])
+        table, encoded = _conform(table, SCHEMAS[name])
         rows[name] = table.num_rows
         parts[name] = []
         for month, part in sorted(_split_by_month(table).items()):
             relative = f"{name}/month={month}/part-0.parquet"
             target = stage / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            pq.write_table(part, target, compression="zstd", row_group_size=1 << 20)
+            # a dictionary column is written as plain strings; without the Arrow schema
+            # in the file, every reader sees the table's own schema
+            pq.write_table(part, target, compression="zstd", row_group_size=1 << 20, store_schema=not encoded)
             with open(target, "rb") as handle:
                 os.fsync(handle.fileno())
             parts[name].append(relative)
@@ -510,6 +512,21 @@ def write_batch(
     catalog["format"] = FORMAT
     _write_catalog(root, catalog)
     return batch_id
+
+
+def _conform(table: pa.Table, schema: pa.Schema) -> tuple[pa.Table, bool]:
+    """``table`` in ``schema``'s column order and types, except that a dictionary column of
+    the right value type stays one (see facts.EVENTS_WIRE); also whether any did."""
+    columns = []
+    encoded = False
+    for wanted in schema:
+        column = table[wanted.name]
+        if pa.types.is_dictionary(column.type) and column.type.value_type == wanted.type:
+            encoded = True
+        elif column.type != wanted.type:
+            column = column.cast(wanted.type)
+        columns.append(column)
+    return pa.Table.from_arrays(columns, names=schema.names), encoded
 
 
 def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
