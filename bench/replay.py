@@ -2,17 +2,20 @@
 
 Prints the median over rounds of deals per second on one core, beside the baseline of
 reading the same file alone (the JSON and record conversion every validation pays), so
-the ratio says how much the rules engine adds. ``--json`` prints one object last.
+the ratio says how much the rules engine adds. ``--profile`` adds where the time goes:
+reading, the deal state machine by event type, and the rest of the audit (comparing the
+recorder's claims, building the report); cProfile cannot see inside the compiled
+modules, so these are timers around the engine's own calls. ``--json`` prints one
+object last.
 
-    .venv/bin/python bench/replay.py [--deals 2000] [--rounds 5] [--profile] [--json]
+    .venv/bin/python bench/replay.py [--deals 20000] [--rounds 5] [--profile] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
+import gc
 import json
-import pstats
 import statistics
 import sys
 import tempfile
@@ -23,9 +26,10 @@ from pathlib import Path
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
 import engine.deal as engine_deal  # noqa: E402
-from ingest.reader import read_log  # noqa: E402
+from engine.deal import Deal  # noqa: E402
+from ingest.reader import LogFile, read_log  # noqa: E402
 from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
-from ingest.validate import validate_log  # noqa: E402
+from ingest.validate import session_rules, validate_log  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 
 
@@ -49,9 +53,41 @@ def timed(fn: object, rounds: int) -> list[float]:
     return times
 
 
+def profile(log: LogFile, read_s: float, full_s: float) -> None:
+    """Where one validation's time goes, per stage and per event type of the replay."""
+    gc.disable()  # as validation runs (ingest.gcpause): no collector pauses in the timers
+    spent: dict[str, float] = {}
+    counts: dict[str, int] = {}
+    clock = time.perf_counter
+    for session in log.sessions:
+        rules = session_rules(session, None)
+        for deal_log in session.deals:
+            started = clock()
+            deal = Deal(deal_log.deal, rules)
+            spent["deal set-up"] = spent.get("deal set-up", 0.0) + clock() - started
+            counts["deal set-up"] = counts.get("deal set-up", 0) + 1
+            for event in [*deal_log.events, deal_log.end]:
+                assert event is not None
+                started = clock()
+                deal.apply(event)
+                spent[event.type] = spent.get(event.type, 0.0) + clock() - started
+                counts[event.type] = counts.get(event.type, 0) + 1
+    gc.enable()
+    engine_s = sum(spent.values())
+    rows: list[tuple[str, float, int | None]] = [
+        ("read (JSON lines -> events, grouped in deals)", read_s, None)
+    ]
+    rows += [(f"engine: {kind}", seconds, counts[kind]) for kind, seconds in spent.items()]
+    rows.append(("audit (compare claims, report)", max(0.0, full_s - read_s - engine_s), None))
+    print(f"where the time goes (one validation, {full_s:.2f} s):")
+    for name, seconds, count in rows:
+        each = f"{seconds / count * 1e9:>9.0f} ns each" if count else ""
+        print(f"  {name:<48} {seconds:>7.3f} s {seconds / full_s:>6.1%} {each}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=2000)
+    parser.add_argument("--deals", type=int, default=20_000)
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--rules", default="standard")
     parser.add_argument("--profile", action="store_true", help="print where the time goes")
@@ -72,9 +108,7 @@ def main() -> None:
             read_times += timed(lambda: read_log(path), 1)
             full_times += timed(lambda: validate_log(read_log(path)), 1)
         if args.profile:
-            profiler = cProfile.Profile()
-            profiler.runcall(lambda: validate_log(read_log(path)))
-            pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+            profile(log, statistics.median(read_times), statistics.median(full_times))
     read_median = statistics.median(read_times)
     full_median = statistics.median(full_times)
     result = {

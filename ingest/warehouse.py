@@ -384,6 +384,7 @@ def _commit(
     entries = {entry.file: entry for entry in pending.entries}
     kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
     conflict_rows: list[tuple[Any, ...]] = []
+    file_lines: dict[str, list[str]] = {}  # split once, only for files with conflicts
     for (file, file_sha), facts in zip(pending.chunks, results, strict=True):
         entry = entries[file]
         drop: list[int] = []
@@ -401,7 +402,9 @@ def _commit(
                 summary.duplicates += 1
                 continue
             summary.conflicts.append({"deal_id": deal_id, "file": file, "line": first, "status": status})
-            for n, text in _source_lines(pending.data[file], first, last):
+            if file not in file_lines:
+                file_lines[file] = _file_lines(pending.data[file])
+            for n, text in _source_lines(file_lines[file], first, last):
                 conflict_rows.append(
                     (NO_MONTH, "conflicting_duplicate",
                      f"deal_id {deal_id} is already stored with other content; this copy is kept here",
@@ -455,16 +458,21 @@ def _count(values: Sequence[Any]) -> dict[str, int]:
     return out
 
 
-def _source_lines(data: bytes, first: int, last: int) -> Iterator[tuple[int, str]]:
-    """Lines ``first..last`` of a file's bytes, as the reader numbered them (blank lines
-    skipped); used only to quarantine a conflicting duplicate."""
+def _file_lines(data: bytes) -> list[str]:
+    """A file's lines as the reader numbers them (line n at index n - 1); used only to
+    quarantine conflicting duplicates, once per file however many there are."""
     if data.startswith(_GZIP_MAGIC):
         data, _ = _gunzip(data)
-    text = data.decode("utf-8", "replace")
-    for n, line in enumerate(text.split("\n")[first - 1 : last], first):
+    lines = data.decode("utf-8", "replace").split("\n")
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+    return lines
+
+
+def _source_lines(lines: list[str], first: int, last: int) -> Iterator[tuple[int, str]]:
+    """Lines ``first..last`` (blank lines skipped, as the reader does)."""
+    for n, line in enumerate(lines[first - 1 : last], first):
         line = line.rstrip("\r")
-        if n == 1 and line.startswith("\ufeff"):
-            line = line[1:]
         if line and not line.isspace():
             yield n, line
 

@@ -146,6 +146,19 @@ def test_gzip_is_recognised_by_its_bytes_not_its_name(tmp_path: Path) -> None:
     assert [(f.code, f.severity) for f in fake.findings] == [("bad_record", "warning")]
 
 
+def test_reading_pauses_the_collector_and_gives_it_back() -> None:
+    import gc
+
+    lines = [session(), deal(), draw(), deal_end()]
+    assert gc.isenabled()
+    assert only_deal(read_lines(lines, "on.jsonl")).events and gc.isenabled()
+    gc.disable()  # a caller that runs with the collector off keeps it off
+    try:
+        assert only_deal(read_lines(lines, "off.jsonl")).events and not gc.isenabled()
+    finally:
+        gc.enable()
+
+
 def test_bytes_and_path_give_the_same_result(tmp_path: Path) -> None:
     path = write(tmp_path, FULL_FILE, gz=True)
     assert read_log_bytes(path.read_bytes(), str(path)) == read_log(path)

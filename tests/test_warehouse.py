@@ -18,7 +18,7 @@ import pytest
 from test_warehouse_data import read_table, sample_logs, sorted_rows
 
 from analytics.queries import Analytics
-from ingest.facts import TABLES
+from ingest.facts import SCHEMAS, TABLES
 from ingest.reader import read_log
 from ingest.validate import validate_paths
 from ingest.warehouse import (
@@ -124,8 +124,19 @@ def test_tables_are_partitioned_by_month_and_compressed(stored: tuple[Path, dict
                 assert Path(part).parts[0] == table
     import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
-    meta = pq.ParquetFile(table_files(warehouse, "events")[0]).metadata
+    events = pq.ParquetFile(table_files(warehouse, "events")[0])
+    meta = events.metadata
     assert meta.row_group(0).column(0).compression == "ZSTD"
+    # line numbers as deltas; the dictionary-encoded columns read back as plain strings
+    columns = {
+        meta.row_group(0).column(i).path_in_schema: meta.row_group(0).column(i)
+        for i in range(meta.num_columns)
+    }
+    assert (
+        "DELTA_BINARY_PACKED" in columns["line"].encodings
+        and "DELTA_BINARY_PACKED" in columns["seq"].encodings
+    )
+    assert events.schema_arrow == SCHEMAS["events"]
 
 
 def test_ingest_again_changes_nothing(
@@ -283,3 +294,20 @@ def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
     per_chunk = [set(months(c.text or "")) for c in whole]
     assert all(len(m) == 1 for m in per_chunk) and len(whole) > 1
     assert [m.pop() for m in per_chunk] == sorted(set(months(data.decode())))
+
+
+def test_packed_facts_come_back_equal(logs: list[Path]) -> None:
+    """What a worker sends (LZ4 Arrow IPC) unpacks to the very tables it built."""
+    from ingest.parallel import plan_chunks, validate_chunk, validate_chunk_packed
+
+    chunk = plan_chunks("x.jsonl", "sha", _text(logs[0]).encode(), 0)[0]
+    index, facts = validate_chunk(chunk)
+    packed_index, packed = validate_chunk_packed(chunk)
+    assert packed.tables == {} and packed.packed_tables is not None
+    assert sum(len(data) for data in packed.packed_tables.values()) < sum(
+        t.nbytes for t in facts.tables.values()
+    )
+    back = packed.unpacked()
+    assert packed_index == index and back.deal_keys == facts.deal_keys and back.counts == facts.counts
+    assert back.tables.keys() == facts.tables.keys()
+    assert all(back.tables[name].equals(facts.tables[name]) for name in facts.tables)
