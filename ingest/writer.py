@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import gzip
-import json
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Final
+
+import msgspec
 
 from engine.events import (
     DealEnd,
@@ -24,6 +25,10 @@ from engine.events import (
     Void,
 )
 from engine.tiles import SUITS, format_tiles, tile_name
+
+#: compact JSON with non-ASCII kept (what ``json.dumps(ensure_ascii=False,
+#: separators=(",", ":"))`` writes, byte for byte), ten times faster
+_ENCODE: Final = msgspec.json.Encoder().encode
 
 
 def _tiles_in_order(tiles: tuple[int, ...]) -> list[str]:
@@ -98,7 +103,7 @@ def log_lines(events: Iterable[Event]) -> Iterator[str]:
         elif not isinstance(event, SessionStart | SessionEnd):
             clock += 2500 if isinstance(event, Draw) else 4000
         t = None if isinstance(event, SessionStart | SessionEnd) else clock
-        yield json.dumps(event_json(event, t), ensure_ascii=False, separators=(",", ":"))
+        yield _ENCODE(event_json(event, t)).decode("utf-8")
 
 
 def write_log(events: Iterable[Event], path: str | Path) -> int:
@@ -116,7 +121,8 @@ def write_lines(lines: Iterable[str], path: str | Path) -> int:
     partial = path.with_name(path.name + ".partial")
     with open(partial, "wb") as raw:
         if path.name.endswith(".gz"):
-            with gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as zipped:
+            # level 6 (gzip's own default) rather than Python's 9: 5x faster for 10% more bytes
+            with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0, filename="") as zipped:
                 count = _write_lines(zipped, lines)
         else:
             count = _write_lines(raw, lines)
