@@ -6,7 +6,8 @@ them directly; the deal state machine consumes them.
 
 They are msgspec Structs, not dataclasses: a replay makes one per line of a log, and a
 Struct is built in ~35 ns against ~430 ns for a (mypyc-compiled) frozen dataclass; with
-``gc=False`` the collector never walks them (they hold only ints, strings and tuples).
+``gc=False`` the collector never walks them (they hold ints, strings, tuples and at most
+a session's rules object, none of which can point back at an event: no cycles).
 ``type`` is a class attribute, the event's ``type`` in the log format. Use
 :func:`replace` for an altered copy.
 """

@@ -450,9 +450,7 @@ class _Builder:
                 tile = _TILE_IDS.get(rec.tile)
                 if tile is not None:
                     deal.events.append(make(rec.seat, tile, n))
-                    deal.line_numbers.append(n)
-                    deal.texts.append(text)
-                    deal.last_line = n
+                    deal.keep(n, text)
                     return
         parsed = self.parser.parse(n, text)
         kind = parsed.kind
