@@ -418,10 +418,10 @@ def parse_time(text: str | None) -> datetime | None:
         return None
     try:
         when = datetime.fromisoformat(text)
-    except ValueError:
+        if when.tzinfo is not None:
+            when = when.astimezone(UTC).replace(tzinfo=None)
+    except (ValueError, OverflowError):  # not a time, or out of range once made UTC (year 1)
         return None
-    if when.tzinfo is not None:
-        when = when.astimezone(UTC).replace(tzinfo=None)
     return when.replace(microsecond=0)
 
 

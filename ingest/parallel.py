@@ -15,7 +15,6 @@ chunks travel as data, so the workers need no access to the files.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -25,9 +24,10 @@ from typing import Any, Final, Protocol
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
+from engine.events import SessionStart
 from ingest.facts import Facts, facts_of_log, month_of, parse_time
 from ingest.gcpause import gc_paused
-from ingest.reader import _GZIP_MAGIC, LogFile, _gunzip, read_lines, read_log_bytes
+from ingest.reader import _GZIP_MAGIC, LogFile, _gunzip, _Parser, read_lines, read_log_bytes
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -58,16 +58,15 @@ class Chunk:
         return raw.decode("utf-8")
 
 
-def _session_month(line: bytes) -> str | None:
-    """The warehouse month of a ``session`` line; None for any other line."""
-    try:
-        obj = json.loads(line)
-    except ValueError:
+def _session_month(parser: _Parser, line: bytes) -> str | None:
+    """The warehouse month of a line the reader takes as a ``session`` line (it opens a
+    session there even when the line is unreadable); None for any other line. The
+    reader's own parser decides, so ingest cuts exactly where ``validate`` starts afresh."""
+    parsed = parser.parse(0, line.decode("utf-8"))
+    if parsed.kind != "session":
         return None
-    if not isinstance(obj, dict) or obj.get("type") != "session":
-        return None
-    started = obj.get("started_at")
-    return month_of(parse_time(started if isinstance(started, str) else None))
+    event = parsed.event
+    return month_of(parse_time(event.started_at if isinstance(event, SessionStart) else None))
 
 
 def _cut_points(text: bytes, target_lines: int) -> list[tuple[int, int]]:
@@ -84,12 +83,16 @@ def _cut_points(text: bytes, target_lines: int) -> list[tuple[int, int]]:
     step = max(1, int(target_lines * size / (text.count(b"\n") + 1)))
     last_pos = last_line = 0
     month: str | None = None  # of the piece being built, once it has a session
+    parser = _Parser("")
     found = text.find(b'"session"')
     while found >= 0:
         line_start = text.rfind(b"\n", 0, found) + 1
         end = text.find(b"\n", found)
         end = size if end < 0 else end
-        session_month = _session_month(text[line_start:end].rstrip(b"\r"))
+        line = text[line_start:end].rstrip(b"\r")
+        if line_start == 0:
+            line = line.removeprefix(b"\xef\xbb\xbf")  # as the reader does on line 1 only
+        session_month = _session_month(parser, line)
         if session_month is not None:
             full = line_start - last_pos >= step
             if line_start > last_pos and (full or (month is not None and session_month != month)):

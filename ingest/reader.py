@@ -550,6 +550,8 @@ class _Builder:
     def _open_session(self, n: int, text: str, parsed: _Line) -> None:
         self.deal = None
         self.sweep = None
+        self.last_end = None  # stray lines are placed within their session (and a file
+        # cut at session lines for ingest reads the same)
         event = parsed.event if isinstance(parsed.event, SessionStart) else None
         session = SessionLog(
             session=event, deals=[], end=None, findings=list(parsed.findings), line=n, raw_lines=[(n, text)]

@@ -5,6 +5,7 @@ same tables in process and on a Dask LocalCluster."""
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
 import shutil
@@ -311,3 +312,35 @@ def test_packed_facts_come_back_equal(logs: list[Path]) -> None:
     assert packed_index == index and back.deal_keys == facts.deal_keys and back.counts == facts.counts
     assert back.tables.keys() == facts.tables.keys()
     assert all(back.tables[name].equals(facts.tables[name]) for name in facts.tables)
+
+
+def test_cuts_fall_only_where_the_reader_opens_a_session(logs: list[Path]) -> None:
+    """A line that JSON accepts as a session but the reader does not (a BOM mid-file, a
+    NaN) is no cut: ingest must read every file exactly as ``chuanma validate`` does."""
+    from ingest.facts import facts_of_log
+    from ingest.parallel import plan_chunks, validate_chunk
+    from ingest.reader import read_lines
+
+    lines = _text(logs[0]).split("\n")
+    months = {
+        n: json.loads(line)["started_at"][:7] for n, line in enumerate(lines) if '"type":"session"' in line
+    }
+    sessions = list(months)
+    new_month = [n for before, n in itertools.pairwise(sessions) if months[n] != months[before]]
+    bom, nan = new_month[0], new_month[1]  # where a month begins: cut points unless unreadable
+    lines[bom] = "\ufeff" + lines[bom]  # a Windows export appended with cat
+    lines[nan] = lines[nan][:-1] + ',"x":NaN}'
+    text = "\n".join(lines)
+    chunks = plan_chunks("x.jsonl", "sha", text.encode(), 0, target_lines=10**9)
+    starts = {chunk.line_offset for chunk in chunks}
+    assert bom not in starts and nan not in starts and len(chunks) > 2
+    whole = facts_of_log(read_lines(text.split("\n"), "x.jsonl"), "sha")
+    pieces = [validate_chunk(chunk)[1] for chunk in chunks]
+    assert [key for piece in pieces for key in piece.deal_keys] == whole.deal_keys
+
+
+def test_an_out_of_range_start_time_is_no_time() -> None:
+    from ingest.facts import parse_time
+
+    assert parse_time("0001-01-01T00:00:00+01:00") is None  # before year 1 once made UTC
+    assert parse_time("2026-05-01T20:00:00+08:00") == parse_time("2026-05-01T12:00:00")
