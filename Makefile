@@ -79,7 +79,7 @@ bench: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/replay.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build build-mypyc.log *__mypyc*.so $(COMPILED:.py=.*.so)
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build build-mypyc.log *__mypyc*.so engine/*.so ingest/*.so
 
 # The committed sample (tests and the README use it): two presets, some deals tampered.
 sample: $(STAMP) $(COMPILE_STAMP)
