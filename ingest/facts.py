@@ -371,7 +371,7 @@ class Facts:
     packed_tables: dict[str, bytes] | None = None  # the tables as LZ4 Arrow IPC (see packed)
 
     def packed(self) -> Facts:
-        """These facts with the tables as LZ4-compressed Arrow IPC streams: about a sixth
+        """These facts with the tables as LZ4-compressed Arrow IPC streams: about a fifth
         of the bytes for a worker to send (zstd packs tighter but takes twice as long)."""
         options = pa.ipc.IpcWriteOptions(compression="lz4")
         packed = {}
