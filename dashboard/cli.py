@@ -188,40 +188,26 @@ def replay(
 
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
     from dashboard.text_views import replay_printer
-    from engine.replay import replay_deal
-    from engine.rules import RulesError
     from ingest.reader import read_log
-    from ingest.validate import session_rules
+    from ingest.session_replay import SessionReplay
 
     override = _rules_or_fail(rules)
     if not file.is_file():
         raise fail(f"{file}: no such file")
-    log = read_log(file)
-    for session in log.sessions:
-        for deal_log in session.deals:
-            if deal_log.deal.deal_id != deal:
-                continue
-            try:
-                rule_set = session_rules(session, override)
-            except RulesError as error:
-                raise fail(f"the session's rules cannot be used: {error}") from None
-            typer.echo(f"deal {deal} under {rule_set.name}; dealer seat {deal_log.deal.dealer}")
-            players = session.session.players if session.session else ("?",) * 4
-            typer.echo("seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players)))
-            base = session.session.base if session.session else 1
-            report = replay_deal(
-                deal_log.deal,
-                deal_log.events,
-                deal_log.end,
-                rule_set,
-                base=base,
-                read_findings=deal_log.findings,
-                on_step=replay_printer(typer.echo),
-            )
-            scores = " ".join(f"{s:+d}" for s in report.scores)
-            typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
-            raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)
-    raise fail(f"{file}: no deal {deal!r}")
+    found = next(((s, d) for s, d in read_log(file).iter_deals() if d.deal.deal_id == deal), None)
+    if found is None:
+        raise fail(f"{file}: no deal {deal!r}")
+    session, deal_log = found
+    driver = SessionReplay.of_log(session, override)
+    if driver.rules is None:
+        raise fail(f"the session's rules cannot be used: {driver.rules_error}")
+    typer.echo(f"deal {deal} under {driver.rules.name}; dealer seat {deal_log.deal.dealer}")
+    players = driver.players or ("?",) * 4
+    typer.echo("seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players)))
+    report = driver.replay(deal_log, on_step=replay_printer(typer.echo))
+    scores = " ".join(f"{s:+d}" for s in report.scores)
+    typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
+    raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)
 
 
 @app.command()
