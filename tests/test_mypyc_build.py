@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.mypyc_build import MODULE_LIST, ROOT, compiled_modules, stale_builds
+from engine.mypyc_build import MODULE_LIST, ROOT, compiled_modules, pure_requested, stale_builds
 
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
@@ -95,3 +95,14 @@ def test_pure_mode_runs_the_sources_past_a_compiled_module(tmp_path: Path) -> No
     where, name = pure.stdout.split()
     assert Path(where) == root / "engine" / "tiles.py" and name == "1m"
     assert python(root, code, CHUANMA_PURE="0").returncode != 0
+
+
+def test_a_pure_run_runs_the_sources() -> None:
+    """``make test-pure`` checks itself: under CHUANMA_PURE=1 no compiled module loaded."""
+    if not pure_requested():
+        pytest.skip("not a CHUANMA_PURE=1 run")
+    import engine.deal
+    import ingest.session_replay
+
+    for module in (engine.deal, ingest.session_replay):
+        assert module.__file__ is not None and module.__file__.endswith(".py"), module.__file__
