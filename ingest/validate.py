@@ -54,8 +54,14 @@ class ValidationReport:
     files: list[str] = field(default_factory=list)
 
     def all_findings(self) -> Iterator[Finding]:
+        """Every finding of severity ``error``: warnings outside a deal are listed, not counted."""
         for deal in self.deals:
             yield from deal.findings
+        for finding in self._outside_deals():
+            if finding.severity == "error":
+                yield finding
+
+    def _outside_deals(self) -> Iterator[Finding]:
         for session in self.sessions:
             yield from session.findings
         yield from self.file_findings
@@ -74,7 +80,8 @@ class ValidationReport:
             "findings": sum(1 for d in self.deals if d.status != "ok"),
             "finding_count": sum(codes.values()),
             "by_code": dict(sorted(codes.items())),
-            "warnings": sum(len(d.warnings) for d in self.deals),
+            "warnings": sum(len(d.warnings) for d in self.deals)
+            + sum(1 for f in self._outside_deals() if f.severity == "warning"),
         }
 
     def to_json(self) -> dict[str, Any]:
@@ -123,7 +130,7 @@ def validate_log(
     report = report if report is not None else ValidationReport()
     report.files.append(log.path)
     sink = FindingSink(strict=strict, file=log.path)
-    for finding in [*log.findings, *(f for _, _, f in log.stray)]:
+    for finding in log.findings:  # the reader lists each stray line's reason here once
         sink.add(_with_file(finding, log.path))
         report.file_findings.append(_with_file(finding, log.path))
     with gc_paused():
