@@ -18,9 +18,10 @@ from engine.events import Finding
 from engine.replay import DealReport, FindingSink, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.gcpause import gc_paused
+from ingest.net_only import is_net_only, net_only_report
 from ingest.reader import DealLog, LogFile, SessionLog, read_log
 
-LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".csv", ".xlsx")  # the last two: score sheets
 
 
 @dataclass
@@ -89,7 +90,8 @@ class ValidationReport:
 
 
 def find_logs(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, folders searched for ``*.jsonl`` and ``*.jsonl.gz`` (sorted)."""
+    """Files as given, folders searched for ``*.jsonl``, ``*.jsonl.gz`` and score sheets
+    (``*.csv``, ``*.xlsx``), sorted."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -161,6 +163,8 @@ def _validate_session(
         read_findings = [_with_file(f, path) for f in deal_log.findings]
         if rules is None:
             deal_report = unreplayed_report(deal_log, session_id, sink, read_findings)
+        elif is_net_only(deal_log):
+            deal_report = net_only_report(deal_log, rules.name, session_id, sink, read_findings)
         else:
             deal_report = replay_deal(
                 deal_log.deal,
