@@ -107,3 +107,21 @@ def _cell(value: object) -> Cell:
     if value is None or isinstance(value, str | int | float | dt.datetime | dt.date | dt.time):
         return value
     return str(value)  # booleans, errors such as #DIV/0!: read as their text
+
+
+def xlsx_bytes(rows: list[list[Cell]], title: str = "记分") -> bytes:
+    """A one-sheet workbook of these rows (the templates; tests build sheets with it)."""
+    import openpyxl
+
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet(title)
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def csv_rows(data: bytes) -> list[list[Cell]]:
+    """The rows of a CSV's bytes, as :func:`read_grid` reads them."""
+    return _read_csv(data).rows

@@ -50,6 +50,8 @@ SESSION_KEYS: Final = ("session", "date", "club", "table", "rules", "base", "pla
 POINTS: Final = tuple(f"points{i}" for i in range(1, 5))
 _HEADER_SCAN: Final = 30  # rows searched for the header row
 _SPLIT: Final = re.compile(r"[\s,，、;；+|/]+")
+#: patterns that are won only by a self-draw, so an empty 'from' beside them means 自摸
+SELF_DRAWN: Final = frozenset({"tianhu", "dihu", "gangshanghua"})
 _CN_COUNT: Final = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4}
 
 
@@ -669,6 +671,7 @@ def _patterns(text: str) -> tuple[list[str], bool]:
                 self_draw = True
             else:
                 ids.append(pid)
+    self_draw = self_draw or any(p in SELF_DRAWN for p in ids)
     bases = [p for p in ids if p in BASE_IDS]
     extras = [p for p in ids if p not in BASE_IDS]
     combined = COMBINED_BASES.get(frozenset(bases)) if len(bases) == 2 else None
