@@ -38,7 +38,9 @@ def net_only_report(
     assert end is not None
     scores = end.scores
     line = end.line
-    sink.add(Finding(NET_ONLY, line, None, NET_ONLY_NOTE, severity="warning", rule="score sheet", file=sink.file))
+    sink.add(
+        Finding(NET_ONLY, line, None, NET_ONLY_NOTE, severity="warning", rule="score sheet", file=sink.file)
+    )
     if scores is None:
         message = "a net-only deal records each seat's net points; this one has none"
         sink.add(Finding("bad_record", line, None, message, rule="score sheet", file=sink.file))

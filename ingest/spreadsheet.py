@@ -46,7 +46,16 @@ from ingest.sheet_terms import (
 
 __all__ = ["NET_ONLY_NOTE", "SheetLog", "convert_grid", "convert_sheet", "read_sheet_bytes"]
 
-SESSION_KEYS: Final = ("session", "date", "club", "table", "rules", "base", "players", *(f"player{i}" for i in range(1, 5)))
+SESSION_KEYS: Final = (
+    "session",
+    "date",
+    "club",
+    "table",
+    "rules",
+    "base",
+    "players",
+    *(f"player{i}" for i in range(1, 5)),
+)
 POINTS: Final = tuple(f"points{i}" for i in range(1, 5))
 _HEADER_SCAN: Final = 30  # rows searched for the header row
 _SPLIT: Final = re.compile(r"[\s,，、;；+|/]+")
@@ -92,7 +101,9 @@ class SheetLog:
 
     name: str
     lines: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
-    findings: list[tuple[str | None, Finding, str]] = field(default_factory=list)  # (deal_id, finding, raw row)
+    findings: list[tuple[str | None, Finding, str]] = field(
+        default_factory=list
+    )  # (deal_id, finding, raw row)
     columns: dict[str, str] = field(default_factory=dict)  # column key -> letter
     fields: dict[int, dict[str, str]] = field(default_factory=dict)
     net_only: set[str] = field(default_factory=set)  # deal ids recorded only as nets
@@ -250,8 +261,14 @@ class _Importer:
                 continue
             letter = column_letter(index)
             if key is None or key in self.index:
-                why = "is not a column of a score sheet" if key is None else f"repeats column {self.letters[key]}"
-                finding = self.finding(number, None, f"column {letter} header {text!r} {why}; ignored", warning=True)
+                why = (
+                    "is not a column of a score sheet"
+                    if key is None
+                    else f"repeats column {self.letters[key]}"
+                )
+                finding = self.finding(
+                    number, None, f"column {letter} header {text!r} {why}; ignored", warning=True
+                )
                 self.out.findings.append((None, finding, ""))
                 continue
             self.index[key] = index
@@ -272,9 +289,7 @@ class _Importer:
             cells = {key: texts[i] for key, i in self.index.items() if i < len(texts) and texts[i]}
             raw = ",".join(texts).rstrip(",")
             current = _Row(offset, cells, raw)
-            opens = session is None or (
-                "session" in cells and cells["session"] != sticky.get("session")
-            )
+            opens = session is None or ("session" in cells and cells["session"] != sticky.get("session"))
             for key in SESSION_KEYS:
                 if key in cells:
                     sticky[key] = cells[key]
@@ -298,7 +313,9 @@ class _Importer:
             if known is None:
                 session.values[key] = value
             elif known != value and key != "session":
-                message = f"{key} {value!r} differs from {known!r} given before for this session; the first is used"
+                message = (
+                    f"{key} {value!r} differs from {known!r} given before for this session; the first is used"
+                )
                 self.out.findings.append((None, self.finding(row.number, key, message), row.raw))
 
     def _place(self, session: _Session, row: _Row, sticky: dict[str, str]) -> None:
@@ -309,7 +326,9 @@ class _Importer:
         event = EVENTS.get(norm(kind_text)) if kind_text else None
         if kind_text and event is None:
             message = f"unknown event {kind_text!r}; write 杠/kong, 胡/hu, 查叫/end, 本局/net or 总分/total"
-            self.out.findings.append((self._deal_id(session, sticky), self.finding(row.number, "event", message), row.raw))
+            self.out.findings.append(
+                (self._deal_id(session, sticky), self.finding(row.number, "event", message), row.raw)
+            )
             return
         if event is None:
             if not any(p in row.cells for p in POINTS):
@@ -376,7 +395,11 @@ class _Importer:
             session.rules = load_rules(obj.get("rules", "standard"))
         except RulesError:
             session.rules = None  # the validator says why; sheet terms read under standard
-        for key, json_key, convert in (("base", "base", None), ("club", "club", str), ("table", "table", str)):
+        for key, json_key, convert in (
+            ("base", "base", None),
+            ("club", "club", str),
+            ("table", "table", str),
+        ):
             text = values.get(key)
             if not text:
                 continue
@@ -421,12 +444,18 @@ class _Importer:
             names = [n for n in _SPLIT.split(listed) if n]
             if len(names) == 4:
                 return names
-            error = _Bad("players", f"four player names are needed (seat order), got {len(names)}: {listed!r}")
+            error = _Bad(
+                "players", f"four player names are needed (seat order), got {len(names)}: {listed!r}"
+            )
             self.bad(None, _Row(session.row, {}, ""), error)
             return None
         if any(seats):
             missing = ", ".join(f"player{i}" for i, s in enumerate(seats, 1) if not s)
-            self.bad(None, _Row(session.row, {}, ""), _Bad(f"player{seats.index(None) + 1}", f"no name for {missing}"))
+            self.bad(
+                None,
+                _Row(session.row, {}, ""),
+                _Bad(f"player{seats.index(None) + 1}", f"no name for {missing}"),
+            )
         return None
 
     def _emit_deal(self, session: _Session, deal: str, rows: list[_Row]) -> None:
@@ -469,7 +498,11 @@ class _Importer:
             self._add(row.number, obj, obj_columns)
         if "reason" not in end:
             end["reason"] = NET_ONLY if net_only else _reason(winners, session.rules)
-        end = {"type": "deal_end", "reason": end.pop("reason"), **{k: v for k, v in end.items() if k != "type"}}
+        end = {
+            "type": "deal_end",
+            "reason": end.pop("reason"),
+            **{k: v for k, v in end.items() if k != "type"},
+        }
         end_row = max((r.number for r in end_rows.values()), default=rows[-1].number)
         self._add(end_row, end, end_columns)
 
@@ -494,7 +527,10 @@ class _Importer:
         kind_text = row.cells.get("kind", "")
         kind = KONG_KINDS.get(norm(kind_text)) if kind_text else None
         if kind is None:
-            raise _Bad("kind", f"the kong kind must be 直杠, 弯杠/巴杠 or 暗杠 (exposed, added, concealed), got {kind_text!r}")
+            raise _Bad(
+                "kind",
+                f"the kong kind must be 直杠, 弯杠/巴杠 or 暗杠 (exposed, added, concealed), got {kind_text!r}",
+            )
         obj: dict[str, Any] = {"type": "kong", "seat": seat, "kind": kind}
         columns = {"seat": self._col("seat"), "kind": self._col("kind")}
         if kind == "exposed":
@@ -521,7 +557,12 @@ class _Importer:
         else:
             from_seat = self._seat(session, row, "from")
         rules = session.rules
-        if from_seat is None and rules is not None and rules.self_draw_bonus == "add_fan" and "zimo" not in patterns:
+        if (
+            from_seat is None
+            and rules is not None
+            and rules.self_draw_bonus == "add_fan"
+            and "zimo" not in patterns
+        ):
             patterns.append("zimo")  # 自摸加番: the self-draw is the extra under this rule set
         obj: dict[str, Any] = {"type": "hu", "seat": seat, "from": from_seat, "patterns": patterns}
         columns = {"seat": self._col("seat"), "from": self._col("from"), "patterns": self._col("patterns")}
@@ -550,7 +591,9 @@ class _Importer:
         if kind_text:
             reason = END_REASONS.get(norm(kind_text))
             if reason is None:
-                raise _Bad("kind", f"an end row's kind is how the deal ended (流局, 三家胡), got {kind_text!r}")
+                raise _Bad(
+                    "kind", f"an end row's kind is how the deal ended (流局, 三家胡), got {kind_text!r}"
+                )
             end["reason"] = reason
         ready = row.cells.get("ready")
         if ready:
@@ -558,7 +601,9 @@ class _Importer:
             columns["ready"] = self._col("ready")
         pigs = row.cells.get("flower_pigs")
         if pigs:
-            end["flower_pigs"] = sorted({_seat_of(p, session.players, "flower_pigs") for p in _SPLIT.split(pigs) if p})
+            end["flower_pigs"] = sorted(
+                {_seat_of(p, session.players, "flower_pigs") for p in _SPLIT.split(pigs) if p}
+            )
             columns["flower_pigs"] = self._col("flower_pigs")
         settlement = self._points(row)
         if settlement is not None:
@@ -656,7 +701,9 @@ def _segment(token: str) -> Iterator[str]:
                 rest = rest[size:]
                 break
         else:
-            raise _Bad("patterns", f"unknown pattern {token!r}; write 平胡, 清一色, 对对胡, 根... or their ids")
+            raise _Bad(
+                "patterns", f"unknown pattern {token!r}; write 平胡, 清一色, 对对胡, 根... or their ids"
+            )
 
 
 def _patterns(text: str) -> tuple[list[str], bool]:
@@ -752,4 +799,3 @@ def _rows_in_session(session: SessionLog) -> None:
     session.findings[:] = [_as_rows(f) for f in session.findings]
     for deal in session.deals:
         deal.findings[:] = [_as_rows(f) for f in deal.findings]
-

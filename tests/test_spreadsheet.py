@@ -137,7 +137,9 @@ def test_the_example_adds_up_as_worked_out_in_the_docs() -> None:
 def test_the_empty_templates_are_read_without_a_finding(name: str) -> None:
     log = convert_sheet((TEMPLATES / name).read_bytes(), name)
     assert log.lines == [] and log.findings == []
-    assert {"session", "deal", "event", "seat", "patterns", "points4", "ready", "flower_pigs"} <= set(log.columns)
+    assert {"session", "deal", "event", "seat", "patterns", "points4", "ready", "flower_pigs"} <= set(
+        log.columns
+    )
 
 
 def test_the_xlsx_templates_hold_the_csv_templates() -> None:
@@ -146,8 +148,12 @@ def test_the_xlsx_templates_hold_the_csv_templates() -> None:
         import openpyxl
 
         book = openpyxl.load_workbook(TEMPLATES / f"{stem}.xlsx", read_only=True)
-        from_xlsx = [["" if c is None else str(c) for c in row] for row in book.worksheets[0].iter_rows(values_only=True)]
+        from_xlsx = [
+            ["" if c is None else str(c) for c in row]
+            for row in book.worksheets[0].iter_rows(values_only=True)
+        ]
         book.close()
+
         def trim(rows: list[list[str]]) -> list[list[str]]:
             return [row[: max((i + 1 for i, c in enumerate(row) if c), default=0)] for row in rows]
 
@@ -159,7 +165,20 @@ def test_the_xlsx_templates_hold_the_csv_templates() -> None:
 
 def test_english_headers_and_ids_read_the_same_as_chinese() -> None:
     english = [
-        ["session", "players", "deal", "event", "seat", "kind", "from", "patterns", "points 1", "Points 2", "POINTS_3", "points4"],
+        [
+            "session",
+            "players",
+            "deal",
+            "event",
+            "seat",
+            "kind",
+            "from",
+            "patterns",
+            "points 1",
+            "Points 2",
+            "POINTS_3",
+            "points4",
+        ],
         ["s1", "Ann,Bo,Chen,Du", "1", "kong", "2", "added", "", "", "1", "-3", "1", "1"],
         ["", "", "1", "hu", "Chen", "", "Ann", "qingyise gen", "-8", "0", "8", "0"],
     ]
@@ -237,7 +256,9 @@ def test_self_draw_adds_the_zimo_extra_only_where_the_rules_score_it() -> None:
     plain = sheet(rows)
     assert events(plain, "hu")[0]["patterns"] == ["qingyise"]
     online_fan = convert_sheet(
-        csv_bytes([SESSION, PLAYERS, ["规则", '{"preset": "online", "self_draw_bonus": "add_fan"}'], HEADER, *rows]),
+        csv_bytes(
+            [SESSION, PLAYERS, ["规则", '{"preset": "online", "self_draw_bonus": "add_fan"}'], HEADER, *rows]
+        ),
         "r.csv",
     )
     assert events(online_fan, "hu")[0]["patterns"] == ["qingyise", "zimo"]
@@ -299,7 +320,10 @@ def test_session_fields_in_a_first_block_and_excel_dates() -> None:
         {"type": "session", "session_id": "evening-1", "players": ["Ann", "Bo", "Chen", "Du"], "base": 2,
          "started_at": "2026-11-28T19:30:00"},
     )  # fmt: skip
-    assert log.lines[2] == (7, {"type": "hu", "seat": 1, "from": 0, "patterns": ["qidui"], "deltas": [-8, 8, 0, 0]})
+    assert log.lines[2] == (
+        7,
+        {"type": "hu", "seat": 1, "from": 0, "patterns": ["qidui"], "deltas": [-8, 8, 0, 0]},
+    )
 
 
 def test_a_new_session_value_opens_a_new_session() -> None:
@@ -376,8 +400,12 @@ def test_each_unreadable_cell_is_a_finding_with_row_and_column_and_the_rest_goes
     raw = {f.line: text for _, f, text in log.findings}
     assert raw[7] == "4,胡,Bo,,Ann,平胡,-1,one,0,0", "the row is kept as the sheet shows it"
     # the good rows: deal 1's kong, deal 11's net, deal 12's win
-    assert events(log, "kong") == [{"type": "kong", "seat": 1, "kind": "concealed", "deltas": [-2, 6, -2, -2]}]
-    assert events(log, "hu") == [{"type": "hu", "seat": 2, "from": 3, "patterns": ["duiduihu"], "deltas": [0, 0, 2, -2]}]
+    assert events(log, "kong") == [
+        {"type": "kong", "seat": 1, "kind": "concealed", "deltas": [-2, 6, -2, -2]}
+    ]
+    assert events(log, "hu") == [
+        {"type": "hu", "seat": 2, "from": 3, "patterns": ["duiduihu"], "deltas": [0, 0, 2, -2]}
+    ]
     ends = {obj["type"]: obj for row, obj in log.lines if row == 15}
     assert ends["deal_end"]["scores"] == [0, 0, 0, 0]
     # every deal but the unknown event's is still there, each closed
@@ -391,7 +419,9 @@ def test_each_unreadable_cell_is_a_finding_with_row_and_column_and_the_rest_goes
 
 def test_broken_rows_in_xlsx_name_the_same_cells() -> None:
     log = sheet(BROKEN, "broken.xlsx")
-    assert {f.line: f.extra["column"] for _, f, _ in log.findings} == {r: c for r, (c, _) in BROKEN_AT.items()}
+    assert {f.line: f.extra["column"] for _, f, _ in log.findings} == {
+        r: c for r, (c, _) in BROKEN_AT.items()
+    }
 
 
 def test_bad_session_cells_name_their_column() -> None:
@@ -411,7 +441,10 @@ def test_bad_session_cells_name_their_column() -> None:
 
 
 def test_unknown_columns_are_a_warning_and_ignored() -> None:
-    rows = [["局号", "事件", "心情", "得分1", "得分2", "得分3", "得分4"], ["1", "本局", "好", "1", "-1", "0", "0"]]
+    rows = [
+        ["局号", "事件", "心情", "得分1", "得分2", "得分3", "得分4"],
+        ["1", "本局", "好", "1", "-1", "0", "0"],
+    ]
     log = convert_sheet(csv_bytes(rows), "m.csv")
     (finding,) = [f for _, f, _ in log.findings]
     assert finding.severity == "warning" and "column C header '心情'" in finding.message
@@ -484,7 +517,9 @@ def test_folders_list_sheets_and_the_reader_names_rows(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("no log")
     assert [p.name for p in find_logs([tmp_path])] == ["evening.csv", "evening.xlsx"]
     log = read_log(tmp_path / "evening.csv")
-    messages = [f.message for f in log.findings] + [f.message for _, d in log.iter_deals() for f in d.findings]
+    messages = [f.message for f in log.findings] + [
+        f.message for _, d in log.iter_deals() for f in d.findings
+    ]
     assert messages, "pre-merge the deal lines are findings; post-merge the example has warnings at most"
     assert not any(m.startswith("line ") for m in messages)
 
@@ -496,9 +531,17 @@ def test_ingest_reads_a_sheet_whole() -> None:
 
 
 def test_the_row_of_a_stray_bad_row_is_kept_with_its_finding() -> None:
-    log = read_sheet_bytes(csv_bytes([SESSION, PLAYERS, HEADER, ["", "本局", "", "", "", "", "1", "-1", "0", "0"]]), "x.csv")
+    log = read_sheet_bytes(
+        csv_bytes([SESSION, PLAYERS, HEADER, ["", "本局", "", "", "", "", "1", "-1", "0", "0"]]), "x.csv"
+    )
     strays = [(n, text, f.message) for n, text, f in log.stray if "deal number" in f.message]
-    assert strays == [(4, ",本局,,,,,1,-1,0,0", "row 4, column A (局号): no deal number on this row or above it in this session")]
+    assert strays == [
+        (
+            4,
+            ",本局,,,,,1,-1,0,0",
+            "row 4, column A (局号): no deal number on this row or above it in this session",
+        )
+    ]
 
 
 @needs_sheet_reader
@@ -516,7 +559,10 @@ def test_validate_names_rows_of_a_tampered_sheet(tmp_path: Path) -> None:
     path = tmp_path / "tampered.csv"
     path.write_text(text, encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-m", "dashboard.cli", "validate", str(path)], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "dashboard.cli", "validate", str(path)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
     )
     assert done.returncode == 3, done.stderr
     assert "row 4 seat 0 payment_mismatch" in done.stdout
@@ -536,4 +582,12 @@ def test_a_net_only_sheet_validates_zero_sum_and_totals(tmp_path: Path) -> None:
 
 
 def test_column_letters() -> None:
-    assert [column_letter(i) for i in (0, 25, 26, 51, 52, 701, 702)] == ["A", "Z", "AA", "AZ", "BA", "ZZ", "AAA"]
+    assert [column_letter(i) for i in (0, 25, 26, 51, 52, 701, 702)] == [
+        "A",
+        "Z",
+        "AA",
+        "AZ",
+        "BA",
+        "ZZ",
+        "AAA",
+    ]
