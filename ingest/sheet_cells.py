@@ -90,11 +90,11 @@ def _read_xlsx(data: bytes, name: str) -> Grid:
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as error:
-        raise SheetError(f"{name} is not a readable .xlsx workbook ({error})") from None
+        raise SheetError(f"not a readable .xlsx workbook ({error})") from None
     try:
         sheet = book.worksheets[0] if book.worksheets else None
         if sheet is None:
-            raise SheetError(f"{name} has no worksheet")
+            raise SheetError("the workbook has no worksheet")
         rows: list[list[Cell]] = []
         for values in sheet.iter_rows(values_only=True):
             rows.append([_cell(v) for v in values])

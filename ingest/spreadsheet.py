@@ -181,12 +181,19 @@ def _header_key(text: str) -> str | None:
 
 def _find_header(rows: list[list[Cell]]) -> int | None:
     """Index of the header row: the first with three known columns, one of them the deal,
-    the event or a seat's points."""
+    the event or a seat's points; or a deal column beside the four players' names."""
     for index, row in enumerate(rows[:_HEADER_SCAN]):
         keys = {_header_key(_text(cell)) for cell in row} - {None}
         if len(keys) >= 3 and keys & {"deal", "event", *POINTS}:
             return index
+        if "deal" in keys and len(_name_columns(row)) == 4:
+            return index
     return None
+
+
+def _name_columns(row: list[Cell]) -> list[int]:
+    """Header cells that are no column name: in a net-only sheet, the players' names."""
+    return [i for i, cell in enumerate(row) if _text(cell) and _header_key(_text(cell)) is None]
 
 
 # --- the importer --------------------------------------------------------------------
@@ -254,7 +261,21 @@ class _Importer:
 
     def _columns(self, row: list[Cell], number: int) -> None:
         self.index: dict[str, int] = {}
+        self.named: list[str] = []  # players named by the points columns' headers
+        names = _name_columns(row)
+        known = {_header_key(_text(cell)) for cell in row}
+        if len(names) == 4 and not known & {*POINTS, "players", "player1"}:
+            self.named = [_text(row[i]) for i in names]
+            for seat, index in enumerate(names):
+                key = POINTS[seat]
+                self.index[key], self.letters[key], self.headers[key] = (
+                    index,
+                    column_letter(index),
+                    self.named[seat],
+                )
         for index, cell in enumerate(row):
+            if index in self.index.values():
+                continue
             text = _text(cell)
             key = _header_key(text)
             if not text:
@@ -435,6 +456,8 @@ class _Importer:
         self._add(end_row, end)
 
     def _players(self, session: _Session) -> list[str] | None:
+        if self.named:
+            return list(self.named)
         values = session.values
         seats = [values.get(f"player{i}") for i in range(1, 5)]
         if all(seats):

@@ -490,6 +490,26 @@ def test_a_net_only_sheet_becomes_deals_with_scores_only() -> None:
     ]
 
 
+def test_a_net_only_sheet_may_name_the_players_in_its_header() -> None:
+    rows = [
+        ["场次", "s9"],
+        ["局", "Ann", "Bo", "Chen", "Du"],
+        ["1", "8", "-4", "-4", "0"],
+        ["2", "-1", "1", "0", "0"],
+    ]
+    log = convert_sheet(csv_bytes(rows), "names.csv")
+    assert log.findings == []
+    assert log.lines[0] == (
+        1,
+        {"type": "session", "session_id": "s9", "players": ["Ann", "Bo", "Chen", "Du"]},
+    )
+    assert [obj.get("scores") for _, obj in log.lines if obj["type"] == "deal_end"] == [
+        [8, -4, -4, 0],
+        [-1, 1, 0, 0],
+    ]
+    assert log.column_of(4, "scores") == "B:E"
+
+
 def _deal_log(scores: tuple[int, int, int, int] | None) -> DealLog:
     start = DealStart(deal_id="n1-02", dealer=0, hands=((), (), (), ()), line=3)
     end = DealEnd(reason="net_only", scores=scores, line=3)
@@ -591,3 +611,40 @@ def test_column_letters() -> None:
         "ZZ",
         "AAA",
     ]
+
+
+def _upload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Any:
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.config import WAREHOUSE_ENV
+
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "warehouse"))
+    at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/upload.py").run()
+    at.file_uploader[0].set_value((name, (TEMPLATES / name).read_bytes(), "text/csv")).run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_the_upload_page_takes_a_sheet_and_names_its_rows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = _upload(tmp_path, monkeypatch, "sheet-example.csv")
+    shown = [e.value for e in at.error] + [w.value for w in at.warning] + [m.value for m in at.markdown]
+    if reader_accepts_sheet_deals():
+        assert {m.label: m.value for m in at.metric}["Deals"] == "3"
+    else:
+        assert any("row 2:" in text for text in shown), shown
+
+
+@needs_sheet_reader
+def test_an_uploaded_xlsx_is_ingested(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from analytics.queries import Analytics
+
+    at = _upload(tmp_path, monkeypatch, "sheet-example.xlsx")
+    at.button(key="upload_ingest").click().run()
+    assert not at.exception
+    stored = Analytics(tmp_path / "warehouse")
+    assert stored.sql("select count(*) as n from stg_deals")["n"].iloc[0] == 3
+    stored.close()
