@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.events import DealEnd, DealStart
 from engine.replay import FindingSink
@@ -648,3 +650,21 @@ def test_an_uploaded_xlsx_is_ingested(tmp_path: Path, monkeypatch: pytest.Monkey
     stored = Analytics(tmp_path / "warehouse")
     assert stored.sql("select count(*) as n from stg_deals")["n"].iloc[0] == 3
     stored.close()
+
+
+WORDS = [
+    "", "1", "2", "4", "0", "-3", "x", "Ann", "Eve", "东", "杠", "胡", "查叫", "本局", "总分", "直杠", "弯杠",
+    "暗杠", "自摸", "清一色 根", "根×9", "七对", "流局", "三家胡", "Bo 2", "1:x", "Du", "1.5", "{", "标准",
+    '{"preset": "chengdu"}', "2026-11-28", "局号", "s2",
+]  # fmt: skip
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.lists(st.one_of(st.sampled_from(WORDS), st.text(max_size=4)), max_size=14), max_size=12))
+def test_any_grid_under_the_header_is_read_without_a_traceback(body: list[list[str]]) -> None:
+    rows: list[list[Cell]] = [SESSION, PLAYERS, HEADER, *body]  # type: ignore[list-item]
+    log = read_sheet_bytes(csv_bytes(rows), "fuzz.csv")
+    findings = [*log.findings, *(f for _, deal in log.iter_deals() for f in deal.findings)]
+    findings += [f for session in log.sessions for f in session.findings]
+    assert all(f.line is None or 1 <= f.line <= len(rows) for f in findings)
+    assert not any(f.message.startswith("line ") for f in findings)
