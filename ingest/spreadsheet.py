@@ -267,12 +267,9 @@ class _Importer:
         if len(names) == 4 and not known & {*POINTS, "players", "player1"}:
             self.named = [_text(row[i]) for i in names]
             for seat, index in enumerate(names):
-                key = POINTS[seat]
-                self.index[key], self.letters[key], self.headers[key] = (
-                    index,
-                    column_letter(index),
-                    self.named[seat],
-                )
+                points = POINTS[seat]
+                self.index[points], self.letters[points] = index, column_letter(index)
+                self.headers[points] = self.named[seat]
         for index, cell in enumerate(row):
             if index in self.index.values():
                 continue
