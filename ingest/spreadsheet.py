@@ -17,10 +17,8 @@ rows and deals go through. A deal recorded only as its net points per seat is a
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
@@ -31,17 +29,25 @@ from ingest.net_only import NET_ONLY, NET_ONLY_NOTE
 from ingest.reader import DealLog, LogFile, SessionLog, _Builder
 from ingest.sheet_cells import Cell, Grid, SheetError, column_letter, read_grid
 from ingest.sheet_terms import (
-    BASE_IDS,
-    COLUMNS,
-    COMBINED_BASES,
     END_REASONS,
     EVENTS,
     KONG_KINDS,
-    PATTERN_NAMES,
-    RULES_NAMES,
-    SEAT_WORDS,
     SELF_DRAW,
     norm,
+)
+from ingest.sheet_values import (
+    LIST_SPLIT,
+    BadCell,
+    cell_text,
+    deal_id_of,
+    end_reason,
+    header_key,
+    iso_date,
+    pattern_ids,
+    ready_fans,
+    rules_value,
+    seat_of,
+    whole_number,
 )
 
 __all__ = ["NET_ONLY_NOTE", "SheetLog", "convert_grid", "convert_sheet", "read_sheet_bytes"]
@@ -58,19 +64,6 @@ SESSION_KEYS: Final = (
 )
 POINTS: Final = tuple(f"points{i}" for i in range(1, 5))
 _HEADER_SCAN: Final = 30  # rows searched for the header row
-_SPLIT: Final = re.compile(r"[\s,，、;；+|/]+")
-#: patterns that are won only by a self-draw, so an empty 'from' beside them means 自摸
-SELF_DRAWN: Final = frozenset({"tianhu", "dihu", "gangshanghua"})
-_CN_COUNT: Final = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4}
-
-
-class _Bad(Exception):
-    """One cell that cannot be read: its column key and what is wrong."""
-
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
-        self.key = key
-        self.message = message
 
 
 @dataclass
@@ -116,74 +109,14 @@ class SheetLog:
         return self.fields.get(row, {}).get(json_field)
 
 
-# --- cells ---------------------------------------------------------------------------
-
-
-def _text(value: Cell) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return str(value)
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    if isinstance(value, dt.datetime):
-        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(sep=" ")
-    if isinstance(value, dt.date | dt.time):
-        return value.isoformat()
-    return str(value).strip()
-
-
-def _int(key: str, text: str, what: str) -> int:
-    cleaned = text.replace("＋", "+").replace("－", "-").replace("−", "-").replace(",", "")
-    try:
-        number = float(cleaned)
-    except ValueError:
-        raise _Bad(key, f"{what} must be a whole number, got {text!r}") from None
-    if not number.is_integer():
-        raise _Bad(key, f"{what} must be a whole number, got {text!r}")
-    return int(number)
-
-
-_DATE_FORMATS: Final = ("%Y-%m-%d", "%Y/%m/%d", "%Y.%m.%d", "%Y年%m月%d日", "%Y%m%d")
-
-
-def _date(text: str) -> str:
-    for fmt in _DATE_FORMATS:
-        for suffix, with_time in (("", False), (" %H:%M", True), (" %H:%M:%S", True)):
-            try:
-                when = dt.datetime.strptime(text, fmt + suffix)
-            except ValueError:
-                continue
-            return when.isoformat() if with_time else when.date().isoformat()
-    raise _Bad("date", f"the date must read like 2026-11-28 (or 2026/11/28, 2026年11月28日), got {text!r}")
-
-
 # --- the header ----------------------------------------------------------------------
-
-
-def _header_key(text: str) -> str | None:
-    """The column key of a header cell: "番型 / patterns", "玩家1 (player 1)", "Points 1"."""
-    if not text:
-        return None
-    whole = COLUMNS.get(norm(text))
-    if whole is not None:
-        return whole
-    for segment in re.split(r"[/|()（）\[\]]", text):
-        key = COLUMNS.get(norm(segment))
-        if key is not None:
-            return key
-        for token in segment.split():
-            key = COLUMNS.get(norm(token))
-            if key is not None:
-                return key
-    return None
 
 
 def _find_header(rows: list[list[Cell]]) -> int | None:
     """Index of the header row: the first with three known columns, one of them the deal,
     the event or a seat's points; or a deal column beside the four players' names."""
     for index, row in enumerate(rows[:_HEADER_SCAN]):
-        keys = {_header_key(_text(cell)) for cell in row} - {None}
+        keys = {header_key(cell_text(cell)) for cell in row} - {None}
         if len(keys) >= 3 and keys & {"deal", "event", *POINTS}:
             return index
         if "deal" in keys and len(_name_columns(row)) == 4:
@@ -193,7 +126,7 @@ def _find_header(rows: list[list[Cell]]) -> int | None:
 
 def _name_columns(row: list[Cell]) -> list[int]:
     """Header cells that are no column name: in a net-only sheet, the players' names."""
-    return [i for i, cell in enumerate(row) if _text(cell) and _header_key(_text(cell)) is None]
+    return [i for i, cell in enumerate(row) if cell_text(cell) and header_key(cell_text(cell)) is None]
 
 
 # --- the importer --------------------------------------------------------------------
@@ -227,7 +160,7 @@ class _Importer:
             extra={"row": row, "column": self.letters.get(key) if key else None},
         )
 
-    def bad(self, deal_id: str | None, row: _Row, error: _Bad) -> None:
+    def bad(self, deal_id: str | None, row: _Row, error: BadCell) -> None:
         self.out.findings.append((deal_id, self.finding(row.number, error.key, error.message), row.raw))
 
     # reading
@@ -252,8 +185,8 @@ class _Importer:
         """``key, value`` rows above the header: the session fields of the whole sheet."""
         block: dict[str, tuple[int, list[str]]] = {}
         for number, row in enumerate(rows, 1):
-            texts = [_text(c) for c in row]
-            key = _header_key(texts[0]) if texts else None
+            texts = [cell_text(c) for c in row]
+            key = header_key(texts[0]) if texts else None
             values = [t for t in texts[1:] if t]
             if key in SESSION_KEYS and values:
                 block[key] = (number, values)
@@ -263,9 +196,9 @@ class _Importer:
         self.index: dict[str, int] = {}
         self.named: list[str] = []  # players named by the points columns' headers
         names = _name_columns(row)
-        known = {_header_key(_text(cell)) for cell in row}
+        known = {header_key(cell_text(cell)) for cell in row}
         if len(names) == 4 and not known & {*POINTS, "players", "player1"}:
-            self.named = [_text(row[i]) for i in names]
+            self.named = [cell_text(row[i]) for i in names]
             for seat, index in enumerate(names):
                 points = POINTS[seat]
                 self.index[points], self.letters[points] = index, column_letter(index)
@@ -273,8 +206,8 @@ class _Importer:
         for index, cell in enumerate(row):
             if index in self.index.values():
                 continue
-            text = _text(cell)
-            key = _header_key(text)
+            text = cell_text(cell)
+            key = header_key(text)
             if not text:
                 continue
             letter = column_letter(index)
@@ -301,7 +234,7 @@ class _Importer:
         session: _Session | None = None
         first_block_row = min((n for n, _ in block.values()), default=None)
         for offset, row in enumerate(rows[header + 1 :], header + 2):
-            texts = [_text(c) for c in row]
+            texts = [cell_text(c) for c in row]
             if not any(texts):
                 continue
             cells = {key: texts[i] for key, i in self.index.items() if i < len(texts) and texts[i]}
@@ -345,7 +278,7 @@ class _Importer:
         if kind_text and event is None:
             message = f"unknown event {kind_text!r}; write 杠/kong, 胡/hu, 查叫/end, 本局/net or 总分/total"
             self.out.findings.append(
-                (self._deal_id(session, sticky), self.finding(row.number, "event", message), row.raw)
+                (self._open_deal_id(session, sticky), self.finding(row.number, "event", message), row.raw)
             )
             return
         if event is None:
@@ -367,9 +300,9 @@ class _Importer:
             return
         session.deals.setdefault(deal, []).append(row)
 
-    def _deal_id(self, session: _Session, sticky: dict[str, str]) -> str | None:
+    def _open_deal_id(self, session: _Session, sticky: dict[str, str]) -> str | None:
         deal = sticky.get("deal")
-        return None if deal is None else _deal_id(self._session_id(session), deal)
+        return None if deal is None else deal_id_of(self._session_id(session), deal)
 
     def _session_id(self, session: _Session) -> str:
         given = session.values.get("session")
@@ -407,7 +340,7 @@ class _Importer:
             columns["players"] = self._col("players", "player1", "player2", "player3", "player4")
         rules_text = values.get("rules")
         if rules_text:
-            obj["rules"] = _rules_value(rules_text)
+            obj["rules"] = rules_value(rules_text)
             columns["rules"] = self._col("rules")
         try:
             session.rules = load_rules(obj.get("rules", "standard"))
@@ -423,8 +356,8 @@ class _Importer:
                 continue
             if convert is None:
                 try:
-                    obj[json_key] = _int(key, text, "the base (底分)")
-                except _Bad as error:
+                    obj[json_key] = whole_number(key, text, "the base (底分)")
+                except BadCell as error:
                     row = _Row(session.row, {}, "")
                     self.bad(None, row, error)
                     continue
@@ -433,9 +366,9 @@ class _Importer:
             columns[json_key] = self._col(key)
         if values.get("date"):
             try:
-                obj["started_at"] = _date(values["date"])
+                obj["started_at"] = iso_date(values["date"])
                 columns["started_at"] = self._col("date")
-            except _Bad as error:
+            except BadCell as error:
                 self.bad(None, _Row(session.row, {}, ""), error)
         self._add(session.row, obj, columns)
         for deal, rows in session.deals.items():
@@ -448,7 +381,7 @@ class _Importer:
                 end["totals"] = self._points(session.totals, required=True)
                 self._add(end_row, end, {"totals": self._col(*POINTS)})
                 return
-            except _Bad as error:
+            except BadCell as error:
                 self.bad(None, session.totals, error)
         self._add(end_row, end)
 
@@ -461,10 +394,10 @@ class _Importer:
             return [s for s in seats if s]
         listed = values.get("players")
         if listed:
-            names = [n for n in _SPLIT.split(listed) if n]
+            names = [n for n in LIST_SPLIT.split(listed) if n]
             if len(names) == 4:
                 return names
-            error = _Bad(
+            error = BadCell(
                 "players", f"four player names are needed (seat order), got {len(names)}: {listed!r}"
             )
             self.bad(None, _Row(session.row, {}, ""), error)
@@ -474,12 +407,12 @@ class _Importer:
             self.bad(
                 None,
                 _Row(session.row, {}, ""),
-                _Bad(f"player{seats.index(None) + 1}", f"no name for {missing}"),
+                BadCell(f"player{seats.index(None) + 1}", f"no name for {missing}"),
             )
         return None
 
     def _emit_deal(self, session: _Session, deal: str, rows: list[_Row]) -> None:
-        deal_id = _deal_id(self._session_id(session), deal)
+        deal_id = deal_id_of(self._session_id(session), deal)
         start: dict[str, Any] = {"type": "deal", "deal_id": deal_id, "record": "sheet"}
         columns = {"deal_id": self._col("deal")}
         for row in rows:
@@ -487,7 +420,7 @@ class _Importer:
                 try:
                     start["dealer"] = self._seat(session, row, "dealer")
                     columns["dealer"] = self._col("dealer")
-                except _Bad as error:
+                except BadCell as error:
                     self.bad(deal_id, row, error)
                 break
         kinds = {row.cells["event"] for row in rows}
@@ -505,19 +438,21 @@ class _Importer:
                 if event in ("end", "net"):
                     if event in end_rows:
                         other = end_rows[event].number
-                        raise _Bad("event", f"a deal has one {event} row; row {other} is this deal's already")
+                        raise BadCell(
+                            "event", f"a deal has one {event} row; row {other} is this deal's already"
+                        )
                     self._end_fields(session, row, end, end_columns)
                     end_rows[event] = row
                     continue
                 obj, obj_columns = self._kong(session, row) if event == "kong" else self._hu(session, row)
-            except _Bad as error:
+            except BadCell as error:
                 self.bad(deal_id, row, error)
                 continue
             if obj["type"] == "hu":
                 winners.add(obj["seat"])
             self._add(row.number, obj, obj_columns)
         if "reason" not in end:
-            end["reason"] = NET_ONLY if net_only else _reason(winners, session.rules)
+            end["reason"] = NET_ONLY if net_only else end_reason(winners, session.rules)
         end = {
             "type": "deal_end",
             "reason": end.pop("reason"),
@@ -530,24 +465,24 @@ class _Importer:
         given = [row.cells.get(key) for key in POINTS]
         if not any(given):
             if required:
-                raise _Bad("points1", "the four seats' points are needed on this row")
+                raise BadCell("points1", "the four seats' points are needed on this row")
             return None
         for key, text in zip(POINTS, given, strict=True):
             if not text:
-                raise _Bad(key, "points must be given for all four seats or for none")
-        return [_int(key, text or "", "points") for key, text in zip(POINTS, given, strict=True)]
+                raise BadCell(key, "points must be given for all four seats or for none")
+        return [whole_number(key, text or "", "points") for key, text in zip(POINTS, given, strict=True)]
 
     def _seat(self, session: _Session, row: _Row, key: str) -> int:
-        return _seat_of(row.cells[key], session.players, key)
+        return seat_of(row.cells[key], session.players, key)
 
     def _kong(self, session: _Session, row: _Row) -> tuple[dict[str, Any], dict[str, str]]:
         if "seat" not in row.cells:
-            raise _Bad("seat", "empty; a kong row names who made the kong (seat 1-4 or a player's name)")
+            raise BadCell("seat", "empty; a kong row names who made the kong (seat 1-4 or a player's name)")
         seat = self._seat(session, row, "seat")
         kind_text = row.cells.get("kind", "")
         kind = KONG_KINDS.get(norm(kind_text)) if kind_text else None
         if kind is None:
-            raise _Bad(
+            raise BadCell(
                 "kind",
                 f"the kong kind must be 直杠, 弯杠/巴杠 or 暗杠 (exposed, added, concealed), got {kind_text!r}",
             )
@@ -555,25 +490,25 @@ class _Importer:
         columns = {"seat": self._col("seat"), "kind": self._col("kind")}
         if kind == "exposed":
             if "from" not in row.cells:
-                raise _Bad("from", "empty; a 直杠 (exposed kong) names the seat that discarded the tile")
+                raise BadCell("from", "empty; a 直杠 (exposed kong) names the seat that discarded the tile")
             obj["from"] = self._seat(session, row, "from")
             columns["from"] = self._col("from")
         elif "from" in row.cells:
-            raise _Bad("from", f"a {kind_text} ({kind} kong) takes no discard, so 'from' must be empty")
+            raise BadCell("from", f"a {kind_text} ({kind} kong) takes no discard, so 'from' must be empty")
         self._optional(row, obj, columns, "deltas")
         return obj, columns
 
     def _hu(self, session: _Session, row: _Row) -> tuple[dict[str, Any], dict[str, str]]:
         if "seat" not in row.cells:
-            raise _Bad("seat", "empty; a hu row names the winner (seat 1-4 or a player's name)")
+            raise BadCell("seat", "empty; a hu row names the winner (seat 1-4 or a player's name)")
         seat = self._seat(session, row, "seat")
-        patterns, marked_self = _patterns(row.cells.get("patterns", ""))
+        patterns, marked_self = pattern_ids(row.cells.get("patterns", ""))
         kind = norm(row.cells.get("kind", ""))
         from_text = row.cells.get("from", "")
         if norm(from_text) in SELF_DRAW or (not from_text and (marked_self or kind in SELF_DRAW)):
             from_seat: int | None = None
         elif not from_text:
-            raise _Bad("from", "empty; write the discarder (seat 1-4 or name), or 自摸 for a self-draw")
+            raise BadCell("from", "empty; write the discarder (seat 1-4 or name), or 自摸 for a self-draw")
         else:
             from_seat = self._seat(session, row, "from")
         rules = session.rules
@@ -587,7 +522,7 @@ class _Importer:
         obj: dict[str, Any] = {"type": "hu", "seat": seat, "from": from_seat, "patterns": patterns}
         columns = {"seat": self._col("seat"), "from": self._col("from"), "patterns": self._col("patterns")}
         if "fan" in row.cells:
-            obj["fan"] = _int("fan", row.cells["fan"], "the fan (番数)")
+            obj["fan"] = whole_number("fan", row.cells["fan"], "the fan (番数)")
             columns["fan"] = self._col("fan")
         self._optional(row, obj, columns, "deltas")
         return obj, columns
@@ -611,140 +546,24 @@ class _Importer:
         if kind_text:
             reason = END_REASONS.get(norm(kind_text))
             if reason is None:
-                raise _Bad(
+                raise BadCell(
                     "kind", f"an end row's kind is how the deal ended (流局, 三家胡), got {kind_text!r}"
                 )
             end["reason"] = reason
         ready = row.cells.get("ready")
         if ready:
-            end["ready"] = _ready(ready, session.players)
+            end["ready"] = ready_fans(ready, session.players)
             columns["ready"] = self._col("ready")
         pigs = row.cells.get("flower_pigs")
         if pigs:
             end["flower_pigs"] = sorted(
-                {_seat_of(p, session.players, "flower_pigs") for p in _SPLIT.split(pigs) if p}
+                {seat_of(p, session.players, "flower_pigs") for p in LIST_SPLIT.split(pigs) if p}
             )
             columns["flower_pigs"] = self._col("flower_pigs")
         settlement = self._points(row)
         if settlement is not None:
             end["settlement"] = settlement
             columns["settlement"] = self._col(*POINTS)
-
-
-# --- single terms ----------------------------------------------------------------------
-
-
-def _deal_id(session_id: str, deal: str) -> str:
-    return f"{session_id}-{int(deal):02d}" if deal.isdigit() else f"{session_id}-{deal}"
-
-
-def _rules_value(text: str) -> str | dict[str, Any]:
-    if text.lstrip().startswith("{"):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            return text  # the validator reports it as rules that cannot be used
-        return value if isinstance(value, dict) else text
-    return RULES_NAMES.get(norm(text), text)
-
-
-def _reason(winners: set[int], rules: Rules | None) -> str:
-    if len(winners) >= 3:
-        return "three_won"
-    if winners and rules is not None and rules.end_condition == "first_hu":
-        return "first_hu"
-    return "wall_exhausted"
-
-
-def _seat_of(text: str, players: list[str], key: str) -> int:
-    """A seat written as 1-4, 东南西北, or a player's name (seat order of the session)."""
-    cleaned = text.strip()
-    if cleaned in SEAT_WORDS:
-        return SEAT_WORDS[cleaned]
-    by_name = {norm(name): seat for seat, name in enumerate(players)}
-    if norm(cleaned) in by_name:
-        return by_name[norm(cleaned)]
-    try:
-        number = float(cleaned)
-    except ValueError:
-        known = ", ".join(players) if players else "no players named"
-        raise _Bad(key, f"{text!r} is no seat: write 1-4 or a player's name ({known})") from None
-    if number.is_integer() and 1 <= number <= 4:
-        return int(number) - 1
-    raise _Bad(key, f"seats on a sheet are numbered 1-4 (seat 1 is the first player), got {text!r}")
-
-
-def _ready(text: str, players: list[str]) -> list[int | None]:
-    """听牌 cell: "Ann 2, Bo 1" or "1:2 3:1番": each ready seat with its 查大叫 fan."""
-    ready: list[int | None] = [None, None, None, None]
-    for entry in re.split(r"[,，、;；]+", text):
-        entry = entry.strip()
-        if not entry:
-            continue
-        match = re.fullmatch(r"(.+?)\s*[:：=＝]?\s*(\d+)\s*番?", entry)
-        if match is None:
-            raise _Bad("ready", f"{entry!r}: write each ready seat with its fan, e.g. 'Ann 2' or '1:2'")
-        seat = _seat_of(match.group(1), players, "ready")
-        ready[seat] = int(match.group(2))
-    return ready
-
-
-def _pattern_counts(token: str) -> Iterator[str]:
-    """One token of the patterns cell as ids: "根×2", "2根", "两根", "清一色根" (no spaces)."""
-    count = 1
-    match = re.fullmatch(r"(.+?)\s*[x×*]?\s*(\d+)", token) or re.fullmatch(r"(\d+)\s*[x×*]?\s*(.+)", token)
-    if match is not None:
-        first, second = match.groups()
-        name, count = (first, int(second)) if second.isdigit() else (second, int(first))
-        token = name
-    elif token[:1] in _CN_COUNT and len(token) > 1 and norm(token) not in PATTERN_NAMES:
-        count, token = _CN_COUNT[token[0]], token[1:]
-    pid = PATTERN_NAMES.get(norm(token))
-    if pid is not None:
-        yield from [pid] * count
-        return
-    if norm(token) in SELF_DRAW:
-        yield "自摸"
-        return
-    yield from _segment(token)
-
-
-def _segment(token: str) -> Iterator[str]:
-    """Names written without spaces ("清一色根自摸"): the longest known name at each point."""
-    rest = token
-    names = {**{k: v for k, v in PATTERN_NAMES.items() if not k.isascii()}, **{w: "自摸" for w in SELF_DRAW}}
-    while rest:
-        for size in range(len(rest), 0, -1):
-            found = names.get(norm(rest[:size]))
-            if found is not None:
-                yield found
-                rest = rest[size:]
-                break
-        else:
-            raise _Bad(
-                "patterns", f"unknown pattern {token!r}; write 平胡, 清一色, 对对胡, 根... or their ids"
-            )
-
-
-def _patterns(text: str) -> tuple[list[str], bool]:
-    """Pattern ids, base first (平胡 when none is written), and whether 自摸 was among them."""
-    ids: list[str] = []
-    self_draw = False
-    for token in _SPLIT.split(text):
-        if not token:
-            continue
-        for pid in _pattern_counts(token):
-            if pid == "自摸":
-                self_draw = True
-            else:
-                ids.append(pid)
-    self_draw = self_draw or any(p in SELF_DRAWN for p in ids)
-    bases = [p for p in ids if p in BASE_IDS]
-    extras = [p for p in ids if p not in BASE_IDS]
-    combined = COMBINED_BASES.get(frozenset(bases)) if len(bases) == 2 else None
-    if combined is not None:
-        bases = [combined]
-    return [*(bases or ["pinghu"]), *extras], self_draw
 
 
 # --- entry points ----------------------------------------------------------------------
