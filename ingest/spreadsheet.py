@@ -64,6 +64,16 @@ SESSION_KEYS: Final = (
 )
 POINTS: Final = tuple(f"points{i}" for i in range(1, 5))
 _HEADER_SCAN: Final = 30  # rows searched for the header row
+#: finding code -> the JSON fields (so the sheet cells) it is about, most specific first
+FINDING_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "payment_mismatch": ("deltas", "settlement"),
+    "fan_mismatch": ("patterns", "fan"),
+    "score_mismatch": ("scores", "totals"),
+    "illegal_hu": ("patterns", "seat"),
+    "out_of_turn": ("seat",),
+    "wrong_end": ("ready", "flower_pigs"),
+    "bad_record": ("seat", "from", "patterns", "kind"),
+}
 
 
 @dataclass
@@ -98,15 +108,34 @@ class SheetLog:
         default_factory=list
     )  # (deal_id, finding, raw row)
     columns: dict[str, str] = field(default_factory=dict)  # column key -> letter
-    fields: dict[int, dict[str, str]] = field(default_factory=dict)
+    fields: dict[int, dict[str, tuple[int, str]]] = field(default_factory=dict)  # line -> (row, columns)
     net_only: set[str] = field(default_factory=set)  # deal ids recorded only as nets
     encoding: str | None = None
 
     def jsonl(self) -> str:
         return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for _, obj in self.lines)
 
-    def column_of(self, row: int, json_field: str) -> str | None:
-        return self.fields.get(row, {}).get(json_field)
+    def column_of(self, line: int, json_field: str) -> str | None:
+        """The column(s) a field of the line at this row came from (``S:V`` for points)."""
+        source = self.fields.get(line, {}).get(json_field)
+        return None if source is None else source[1]
+
+    def row_of(self, line: int, json_field: str) -> int | None:
+        """The sheet row a field came from: its line's row, but a deal_end gathers the
+        查叫 and 本局 rows."""
+        source = self.fields.get(line, {}).get(json_field)
+        return None if source is None else source[0]
+
+    def cell_of(self, finding: Finding) -> str | None:
+        """ "row N, column X" for a validator's finding on this sheet: the first field its
+        code is about that the finding's row recorded (None when no cell is known)."""
+        if finding.line is None:
+            return None
+        for json_field in FINDING_FIELDS.get(finding.code, ()):
+            source = self.fields.get(finding.line, {}).get(json_field)
+            if source is not None and source[1]:
+                return f"row {source[0]}, column {source[1]}"
+        return None
 
 
 # --- the header ----------------------------------------------------------------------
@@ -318,10 +347,20 @@ class _Importer:
         for session in self.sessions:
             self._emit_session(session)
 
-    def _add(self, row: int, obj: dict[str, Any], columns: dict[str, str] | None = None) -> None:
+    def _add(
+        self,
+        row: int,
+        obj: dict[str, Any],
+        columns: dict[str, str] | None = None,
+        rows: dict[str, int] | None = None,
+    ) -> None:
+        """One line at this row; ``columns`` (and ``rows``, where a field comes from
+        another row) say where each field stands on the sheet."""
         self.out.lines.append((row, obj))
         if columns:
-            self.out.fields.setdefault(row, {}).update(columns)
+            cells = self.out.fields.setdefault(row, {})
+            for key, letters in columns.items():
+                cells[key] = ((rows or {}).get(key, row), letters)
 
     def _col(self, *keys: str) -> str:
         letters = [self.letters[k] for k in keys if k in self.letters]
@@ -430,6 +469,7 @@ class _Importer:
         self._add(rows[0].number, start, columns)
         end: dict[str, Any] = {"type": "deal_end"}
         end_columns: dict[str, str] = {}
+        end_sources: dict[str, int] = {}  # field -> the 查叫 or 本局 row it came from
         end_rows: dict[str, _Row] = {}
         winners: set[int] = set()
         for row in rows:
@@ -442,6 +482,8 @@ class _Importer:
                             "event", f"a deal has one {event} row; row {other} is this deal's already"
                         )
                     self._end_fields(session, row, end, end_columns)
+                    for key in end_columns:
+                        end_sources.setdefault(key, row.number)
                     end_rows[event] = row
                     continue
                 obj, obj_columns = self._kong(session, row) if event == "kong" else self._hu(session, row)
@@ -459,7 +501,7 @@ class _Importer:
             **{k: v for k, v in end.items() if k != "type"},
         }
         end_row = max((r.number for r in end_rows.values()), default=rows[-1].number)
-        self._add(end_row, end, end_columns)
+        self._add(end_row, end, end_columns, end_sources)
 
     def _points(self, row: _Row, *, required: bool = False) -> list[int] | None:
         given = [row.cells.get(key) for key in POINTS]

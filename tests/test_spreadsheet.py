@@ -113,7 +113,10 @@ def test_each_field_names_its_column() -> None:
     assert log.columns["patterns"] == "Q"
     assert log.column_of(3, "patterns") == "Q"
     assert log.column_of(3, "deltas") == "S:V"
-    assert log.column_of(6, "ready") == "W" or log.column_of(7, "ready") == "W"
+    assert log.column_of(7, "ready") == "W" and log.row_of(7, "ready") == 6, (
+        "the deal_end line gathers rows 6 and 7"
+    )
+    assert log.row_of(7, "scores") == 7 and log.row_of(7, "settlement") == 6
     assert log.column_of(2, "players") == "G,H,I,J"
 
 
@@ -133,6 +136,25 @@ def test_the_example_adds_up_as_worked_out_in_the_docs() -> None:
             claimed = [0, 0, 0, 0]
     totals = [sum(net[i] for net in nets) for i in range(4)]
     assert events(log, "session_end")[0]["totals"] == totals
+
+
+def test_a_validator_finding_is_traced_to_its_cell() -> None:
+    from engine.events import Finding
+
+    log = convert_sheet(EXAMPLE.read_bytes(), EXAMPLE.name)
+    at = {(code, line): log.cell_of(Finding(code, line, None, "")) for code, line in
+          [("payment_mismatch", 4), ("payment_mismatch", 7), ("fan_mismatch", 3), ("score_mismatch", 7),
+           ("score_mismatch", 18), ("wrong_end", 7), ("payment_mismatch", 13), ("tile_count", 4)]}  # fmt: skip
+    assert at == {
+        ("payment_mismatch", 4): "row 4, column S:V",
+        ("payment_mismatch", 7): "row 6, column S:V",
+        ("fan_mismatch", 3): "row 3, column Q",
+        ("score_mismatch", 7): "row 7, column S:V",
+        ("score_mismatch", 18): "row 18, column S:V",
+        ("wrong_end", 7): "row 6, column W",
+        ("payment_mismatch", 13): None,
+        ("tile_count", 4): None,
+    }
 
 
 @pytest.mark.parametrize("name", ["sheet-template.csv", "sheet-template.xlsx"])
