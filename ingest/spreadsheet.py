@@ -638,11 +638,15 @@ def log_of_sheet(sheet: SheetLog) -> LogFile:
         builder.feed(row, json.dumps(obj, ensure_ascii=False))
     log = builder.finish()
     deals = {deal.deal.deal_id: deal for _, deal in log.iter_deals()}
+    sessions = {session.line: session for session in log.sessions if session.line is not None}
     for deal_id, finding, raw in sheet.findings:
         deal = deals.get(deal_id) if deal_id is not None else None
         if deal is not None:
             deal.findings.append(finding)
-            _keep_in_order(deal, finding.line or 0, raw)
+            if raw:
+                _keep_in_order(deal, finding.line or 0, raw)
+        elif not raw and finding.line in sessions:  # a session cell (date, base, players)
+            sessions[finding.line].findings.append(finding)
         elif finding.severity == "warning" and deals:
             next(iter(deals.values())).findings.append(finding)
         elif raw and finding.line is not None:

@@ -462,6 +462,9 @@ def test_bad_session_cells_name_their_column() -> None:
     ]
     assert "players" not in events(log, "session")[0]
     assert len(events(log, "deal")) == 1
+    read = read_sheet_bytes(csv_bytes(rows), "s.csv")
+    (session,) = read.sessions
+    assert {m.split(":")[0] for m in messages} <= {f.message.split(":")[0] for f in session.findings}
 
 
 def test_unknown_columns_are_a_warning_and_ignored() -> None:
