@@ -693,3 +693,91 @@ def test_any_grid_under_the_header_is_read_without_a_traceback(body: list[list[s
     findings += [f for session in log.sessions for f in session.findings]
     assert all(f.line is None or 1 <= f.line <= len(rows) for f in findings)
     assert not any(f.message.startswith("line ") for f in findings)
+
+
+def _price(lines: list[dict[str, Any]]) -> list[tuple[str, list[int]]]:
+    """An independent small pricer of the example's sheet deals from the engine's rules
+    and settlement primitives (no robbing, no same-turn rule): each claim's computed
+    points, so the example is checked before the validator prices sheet deals itself."""
+    from engine.rules import load_rules
+    from engine.settlement import (
+        KongIncome,
+        deltas,
+        flower_pig_transfers,
+        multiplier,
+        no_ting_transfers,
+        refund_transfers,
+    )
+
+    out: list[tuple[str, list[int]]] = []
+    rules = load_rules("standard")
+    base = 1
+    won: set[int] = set()
+    kongs: list[KongIncome] = []
+    net = [0, 0, 0, 0]
+
+    def book(what: str, points: list[int]) -> None:
+        out.append((what, points))
+        net[:] = [a + b for a, b in zip(net, points, strict=True)]
+
+    for obj in lines:
+        kind = obj["type"]
+        still_in = [s for s in range(4) if s not in won]
+        if kind == "deal":
+            won, kongs, net[:] = set(), [], [0, 0, 0, 0]
+        elif kind == "kong":
+            seat = obj["seat"]
+            each = {"added": rules.added_kong_each, "concealed": rules.concealed_kong_each}.get(
+                obj["kind"], 0
+            )
+            paid = [(s, each * base) for s in still_in if s != seat]
+            if obj["kind"] == "exposed":
+                paid = [(obj["from"], rules.exposed_kong_discarder * base)]
+                paid += [
+                    (s, rules.exposed_kong_others * base) for s in still_in if s not in (seat, obj["from"])
+                ]
+            kongs.append(KongIncome(seat, 0, obj["kind"], 0, [(s, a) for s, a in paid if a]))
+            points = [0, 0, 0, 0]
+            for payer, amount in paid:
+                points[payer] -= amount
+                points[seat] += amount
+            book("kong", points)
+        elif kind == "hu":
+            seat, source, patterns = obj["seat"], obj["from"], obj["patterns"]
+            fan = (rules.pattern_fan(patterns[0]) or 0) + len(patterns) - 1
+            unit = base * multiplier(fan if rules.max_fan is None else min(fan, rules.max_fan))
+            points = [0, 0, 0, 0]
+            payers = [s for s in still_in if s != seat] if source is None else [source]
+            for payer in payers:
+                points[payer] -= unit
+                points[seat] += unit
+            if "gangshangpao" in patterns and rules.kong_discard_transfer:
+                kong = next(k for k in reversed(kongs) if k.seat == source)
+                points[source] -= kong.income
+                points[seat] += kong.income
+                kong.handed_on += kong.income
+            won.add(seat)
+            book("hu", points)
+        elif kind == "deal_end":
+            if obj["reason"] == "wall_exhausted":
+                pigs = set(obj.get("flower_pigs", []))
+                ready = {s: f for s, f in enumerate(obj.get("ready", [None] * 4)) if f is not None}
+                transfers = flower_pig_transfers(still_in, pigs, rules.flower_pig_points * base, 0)
+                transfers += no_ting_transfers(still_in, pigs, ready, base, 0)
+                transfers += refund_transfers(kongs, {s for s in still_in if s not in ready}, 0)
+                book("settlement", list(deltas(transfers)))
+            out.append(("scores", list(net)))
+    return out
+
+
+def test_the_example_claims_are_what_the_rules_price() -> None:
+    log = convert_sheet(EXAMPLE.read_bytes(), EXAMPLE.name)
+    claims = []
+    for obj in events(log):
+        if obj["type"] in ("kong", "hu"):
+            claims.append((obj["type"], obj["deltas"]))
+        elif obj["type"] == "deal_end":
+            if "settlement" in obj:
+                claims.append(("settlement", obj["settlement"]))
+            claims.append(("scores", obj["scores"]))
+    assert _price(events(log)) == claims
