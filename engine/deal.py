@@ -2,7 +2,7 @@
 
 The state holds each seat's concealed counts, melds and discards, the wall, whose move it
 is and what is open for claims (a discard, an added kong that may be robbed). ``apply``
-raises :class:`IllegalEvent` (carrying the finding code of spec/log-format.md) for a move
+raises :class:`IllegalEvent` (carrying a finding code of docs/report.md) for a move
 the rules forbid; the state is then not to be trusted and the replay of the deal stops.
 Breaches that leave the deal playable (定缺 discard order, a missed forced win) are
 collected in ``breaches`` instead. Everything it computes (payments,
@@ -190,7 +190,7 @@ class Deal:
                     "tile_count",
                     f"seat {seat} is dealt {len(hand)} tiles; {role}",
                     seat,
-                    rule="rules.md 1",
+                    rule="docs/rules.md 1",
                     expected=size,
                     recorded=len(hand),
                 )
@@ -1134,7 +1134,7 @@ class Deal:
         self._open = None
 
     def _cha_jiao(self, line: int) -> None:
-        """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
+        """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (docs/rules.md section 6); settled
         on the deal_end line, where the recorder claims it."""
         in_play = self.in_play
         pigs = {seat for seat in in_play if suits_used(self.held(seat)) == 3}
@@ -1156,7 +1156,7 @@ class Deal:
         self.pigs = pigs
 
     def end_rule(self) -> str:
-        """The end condition in words (rules.md 3, end_condition), for messages."""
+        """The end condition in words (docs/rules.md section 3, end_condition), for messages."""
         if self.rules.end_condition == "first_hu":
             return "普通场 (end_condition first_hu): the first win ends the deal"
         return "血战到底 (bloody): the deal ends when three seats have won or the wall is empty"

@@ -1,4 +1,4 @@
-"""The events of log format v1 (spec/log-format.md) as typed, immutable records.
+"""The events of log format v1 (docs/log-format.md) as typed, immutable records.
 
 Tiles are ids (``engine.tiles``); ``line`` is the event's line in its file (0 when the
 event did not come from a file). ``ingest`` builds these from JSON; the simulator builds
@@ -134,9 +134,9 @@ Event = SessionStart | DealStart | PlayEvent | DealEnd | SessionEnd
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One disagreement between a log and the rules (spec/log-format.md, finding codes).
+    """One disagreement between a log and the rules (docs/report.md, finding codes).
 
-    ``severity`` is ``error`` for the codes of the spec and ``warning`` for what the spec
+    ``severity`` is ``error`` for the finding codes and ``warning`` for what the format
     says to keep but report (an unknown field); only errors change a deal's status.
     """
 
@@ -147,7 +147,7 @@ class Finding:
     expected: Any = None
     recorded: Any = None
     severity: Literal["error", "warning"] = "error"
-    rule: str | None = None  # the rules.md knob or section that decides it
+    rule: str | None = None  # the knob or docs/rules.md section that decides it
     file: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -28,7 +28,7 @@ def _p(id_: str, zh: str, en: str, *requires: str, uses_root: bool = False) -> P
     return Pattern(id_, zh, en, frozenset(requires), uses_root)
 
 
-#: rules.md section 4, base patterns. Features: see :func:`hand_features`.
+#: docs/rules.md section 4, base patterns. Features: see :func:`hand_features`.
 PATTERNS: tuple[Pattern, ...] = (
     _p("pinghu", "平胡", "plain win", "win"),
     _p("duiduihu", "对对胡", "all triplets", "triplets"),
@@ -134,7 +134,7 @@ def hand_features(
         features.add("seven_pairs")
         if 4 in concealed:
             features.add("four_kind")
-    if context.first_turn and meld_count == 0:  # 天胡/地胡: no pong or kong before (rules.md)
+    if context.first_turn and meld_count == 0:  # 天胡/地胡: no pong or kong before (docs/rules.md section 4)
         features.add("heavenly" if context.dealer else "earthly")
     return features
 

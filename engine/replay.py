@@ -74,7 +74,7 @@ class DealReport:
         return "ok" if not self.findings else "findings"
 
     def to_json(self) -> dict[str, Any]:
-        """The deal object of the validation report (spec/log-format.md)."""
+        """The deal object of the validation report (docs/report.md, deals)."""
         return {
             "deal_id": self.deal_id,
             "session_id": self.session_id,

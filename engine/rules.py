@@ -14,7 +14,7 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal
 
-#: Base pattern ids, in the order of rules.md section 4.
+#: Base pattern ids, in the order of docs/rules.md section 4.
 PATTERN_IDS: tuple[str, ...] = (
     "pinghu", "duiduihu", "qingyise", "daiyaojiu", "qidui", "qingdui", "jiangdui",
     "jingoudiao", "qingdaiyao", "longqidui", "qingqidui", "qinglongqidui", "tianhu", "dihu",
@@ -55,7 +55,7 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
 
 @dataclass(frozen=True)
 class Rules:
-    """Every knob of rules.md section 7, plus the fan of each base pattern."""
+    """Every knob of docs/knobs.md, plus the fan of each base pattern (docs/presets.md)."""
 
     name: str
     void_declaration: Literal["none", "required"]
@@ -193,7 +193,7 @@ def _load_frozen(items: str) -> Rules:
         raise RulesError(f"preset {preset!r} lacks knobs {sorted(missing)}")
     fan_values = {p: _check_fan(p, v) for p, v in {**fan, **fan_overrides}.items()}
     if fan_values.get("pinghu") is None:
-        raise RulesError("fan of 'pinghu' cannot be 'none': pinghu applies to every win (rules.md section 4)")
+        raise RulesError("fan of 'pinghu' cannot be 'none': pinghu applies to every win (docs/rules.md 4)")
     name = preset
     changed = {**overrides, **({"fan": fan_overrides} if fan_overrides else {})}
     if changed:

@@ -1,4 +1,4 @@
-"""Payments as a ledger of transfers, each with its reason (rules.md sections 5 and 6).
+"""Payments as a ledger of transfers, each with its reason (docs/rules.md sections 5 and 6).
 
 Every payment is one transfer from a payer to a payee, so points sum to zero after each
 one by construction, and a deal's deltas, scores and the 退税 refunds are sums over it.

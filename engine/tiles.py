@@ -1,7 +1,7 @@
 """Tiles: ids 0-26, names such as ``"5p"``, the compact form ``"1123m456p"``, count vectors.
 
 A tile id is ``suit * 9 + rank - 1`` with suits in the order 万 ``m``, 筒 ``p``, 条 ``s``
-(rules.md section 1), so ``0`` is ``1m`` and ``26`` is ``9s``.
+(docs/rules.md section 1), so ``0`` is ``1m`` and ``26`` is ``9s``.
 """
 
 from __future__ import annotations

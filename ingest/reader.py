@@ -1,4 +1,4 @@
-"""Read game logs (spec/log-format.md, v1) into typed engine events, grouped by session and deal.
+"""Read game logs (docs/log-format.md, v1) into typed engine events, grouped by session and deal.
 
 This is the I/O shell around ``engine``: it never raises on bad input. Every problem is a
 ``Finding`` and every non-blank line ends up in exactly one place, so quarantine can keep
@@ -8,7 +8,7 @@ all of it with a reason:
 - a session's ``raw_lines`` (its ``session`` and ``session_end`` lines);
 - ``LogFile.stray``, with the finding that explains why the line belongs to no deal.
 
-Decisions where the spec is silent:
+Decisions where the format is silent (also in docs/log-format.md):
 
 - A bad line inside a deal (not JSON, unknown ``type``, missing field, bad value, bad tile)
   is a finding of that deal; the line stays in the deal's ``raw_lines`` and the deal keeps

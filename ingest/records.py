@@ -1,4 +1,4 @@
-"""The wire schema of log format v1 (spec/log-format.md) as msgspec Structs.
+"""The wire schema of log format v1 (docs/log-format.md) as msgspec Structs.
 
 msgspec checks types, ranges and enum values while it decodes, in C, so the reader's
 fast path is one ``decode`` per line. Tiles stay text here (compact strings or lists of

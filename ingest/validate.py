@@ -1,6 +1,6 @@
 """Validate log files: read, replay every deal under its rules, compare every claim.
 
-The report is spec/log-format.md's ``{"deals": [...], "summary": {...}}``, plus
+The report is docs/report.md's ``{"deals": [...], "summary": {...}}``, plus
 ``sessions`` (session totals and findings) and ``files`` (lines that belong to no deal).
 Lenient by default: a finding never stops the other deals; ``strict`` raises
 :class:`engine.replay.StrictStop` at the first one.

@@ -7,7 +7,7 @@ man 0-8, pin 9-17, sou 18-26, the same ids as ours for m, p, s; honours stay 0).
 
 Two rule differences are filtered precisely, never by skipping broadly:
 
-* 龙七对: rules.md section 3 counts four identical tiles as two pairs, mahjong's seven
+* 龙七对: docs/rules.md section 3 counts four identical tiles as two pairs, mahjong's seven
   pairs wants seven different pairs.  A 14-tile meld-free hand whose every count is even
   and that holds a four of a kind is left out of the comparison and must be a win for us.
 * the fifth copy: a wait tile of which the seat already holds four (hand + melds) is not
@@ -192,7 +192,7 @@ def test_win_answers_agree_with_mahjong() -> None:
         ours = score_win(hand.concealed, hand.pongs, hand.kongs, STANDARD) is not None
         if not hand.pongs and not hand.kongs and _dragon_seven_pairs(hand.concealed):
             dragon += 1
-            assert ours, f"龙七对 shape {hand} must be a win (rules.md section 3)"
+            assert ours, f"龙七对 shape {hand} must be a win (docs/rules.md section 3)"
             continue
         theirs = _mahjong_win(hand.concealed)  # the concealed part alone, melds are sets
         assert ours == theirs, f"{hand}: ours {ours}, mahjong {theirs}"

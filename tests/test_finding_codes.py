@@ -1,4 +1,4 @@
-"""Every finding code of spec/log-format.md, each from a small log that triggers it and
+"""Every finding code of docs/report.md, each from a small log that triggers it and
 nothing else; then ``chuanma validate``'s exit codes, ``--json``, ``--strict`` and ``--rules``.
 
 The logs are golden logs (``tests/golden``, valid and hand-checked) with one change, so

@@ -573,7 +573,7 @@ def test_golden_deal(deal_id: str) -> None:
 
 
 def _canonical(win: Win) -> tuple[int, str, int, str, Counter[str], Four]:
-    """Patterns compare as a multiset, the base pattern first (spec/log-format.md)."""
+    """Patterns compare as a multiset, the base pattern first (docs/log-format.md)."""
     return (win.seat, win.tile, win.fan, win.patterns[0], Counter(win.patterns), win.deltas)
 
 

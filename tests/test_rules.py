@@ -1,20 +1,23 @@
-"""Rule sets: the presets against rules.md section 7 and the fan table of section 4,
-overrides, the rule-set name, and the errors for what the rules do not know."""
+"""Rule sets: the presets against docs/presets.md and the pattern table of docs/rules.md
+section 4 (a wrong doc fails here), docs/knobs.md's knob list, overrides, the rule-set
+name, and the errors for what the rules do not know."""
 
 from __future__ import annotations
 
 import dataclasses
 import re
+import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import pytest
 
+from engine.fan import NAMES
 from engine.rules import PATTERN_IDS, Rules, RulesError, load_rules, preset_names
 
 PRESETS = ("standard", "chengdu", "online")
 
-# rules.md section 7, transcribed by hand: knob -> (standard, chengdu, online).
+# docs/presets.md, transcribed by hand: knob -> (standard, chengdu, online).
 # "off" in the table is False; chengdu's flower_pig_payment is the 满格 'cap' (8 points).
 KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "void_declaration": ("none", "none", "required"),
@@ -41,7 +44,7 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
 }
 FLOWER_PIG_POINTS = (16, 8, 16)
 
-# rules.md section 4 fan table: pattern -> (standard, chengdu, online); None is "–".
+# docs/rules.md section 4 fan table: pattern -> (standard, chengdu, online); None is "–".
 FAN_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "pinghu": (1, 1, 1),
     "duiduihu": (2, 2, 2),
@@ -65,7 +68,7 @@ def test_preset_names() -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_preset_knobs_match_rules_md(preset: str) -> None:
+def test_preset_knobs_match_the_transcription(preset: str) -> None:
     rules = load_rules(preset)
     column = PRESETS.index(preset)
     knobs = rules.knobs()
@@ -78,7 +81,7 @@ def test_preset_knobs_match_rules_md(preset: str) -> None:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-def test_preset_fan_table_matches_rules_md(preset: str) -> None:
+def test_preset_fan_table_matches_the_transcription(preset: str) -> None:
     rules = load_rules(preset)
     column = PRESETS.index(preset)
     assert [p for p, _ in rules.fan] == list(FAN_TABLE)
@@ -91,42 +94,111 @@ def test_preset_fan_table_matches_rules_md(preset: str) -> None:
         assert rules.pattern_fan(pattern) == expected, pattern
 
 
-def _rules_md() -> str:
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "spec" / "rules.md"
-        if candidate.is_file():
-            return candidate.read_text(encoding="utf-8")
-    pytest.skip("../shared/spec/rules.md is not next to this checkout")
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+PRESET_FILES = Path(__file__).resolve().parents[1] / "engine" / "presets"
 
 
-def _cell(text: str) -> Any:
-    text = text.strip().strip("`")
-    table = {"true": True, "false": False, "off": False, "–": None}
-    if text in table:
-        return table[text]
-    return int(text) if text.isdigit() else text
+def _table_rows(text: str, heading: str) -> list[list[str]]:
+    """The rows (cells stripped) of the first Markdown table under ``heading``."""
+    lines = text.splitlines()
+    at = lines.index(heading)
+    rows: list[list[str]] = []
+    for line in lines[at + 1 :]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip().strip("|").split("|")])
+        elif rows:
+            break
+    assert len(rows) > 2, f"no table under {heading!r}"
+    header, rule, *body = rows
+    assert set("".join(rule)) <= {"-", " "}, rule
+    return [header, *body]
 
 
-def test_transcription_matches_the_spec_file() -> None:
-    """Guards the hand transcription above against the spec text itself (when present)."""
-    text = _rules_md()
-    knob_rows: dict[str, tuple[Any, ...]] = {}
-    fan_rows: dict[str, tuple[Any, ...]] = {}
-    for line in text.splitlines():
-        cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) == 4 and re.fullmatch(r"`\w+`( extra)?", cells[0]):
-            knob = cells[0].split()[0].strip("`")
-            row = tuple(_cell(c) for c in cells[1:])
-            # max_fan's "none" is no cap (None); elsewhere "none" is a knob value
-            knob_rows[knob] = tuple(None if knob == "max_fan" and v == "none" else v for v in row)
-        elif len(cells) == 6 and re.fullmatch(r"`\w+`", cells[0]):
-            fan_rows[cells[0].strip("`")] = tuple(_cell(c) for c in cells[3:])
-    expected_knobs = {
-        knob: FLOWER_PIG_POINTS if knob == "flower_pig_payment" else values
-        for knob, values in KNOB_TABLE.items()
-    }
-    assert knob_rows == expected_knobs
-    assert fan_rows == FAN_TABLE
+def _toml_cell(cell: str) -> Any:
+    """A presets.md cell is a TOML value in backticks, written as the preset file writes it."""
+    assert cell.startswith("`") and cell.endswith("`"), cell
+    return tomllib.loads(f"v = {cell[1:-1]}")["v"]
+
+
+def _presets_md(heading: str) -> dict[str, dict[str, Any]]:
+    """preset -> {knob or pattern: value as written} from a table of docs/presets.md."""
+    header, *body = _table_rows((DOCS / "presets.md").read_text(encoding="utf-8"), heading)
+    columns: dict[str, dict[str, Any]] = {name: {} for name in header[1:]}
+    for row in body:
+        key = row[0].strip("`")
+        for name, cell in zip(header[1:], row[1:], strict=True):
+            columns[name][key] = _toml_cell(cell)
+    return columns
+
+
+def test_presets_md_is_the_preset_files_value_for_value() -> None:
+    """docs/presets.md and engine/presets/*.toml hold the same values, written the same way."""
+    knobs = _presets_md("## Knobs")
+    fans = _presets_md("## Fan of each base pattern (`[fan]`)")
+    assert sorted(knobs) == sorted(fans) == preset_names()
+    for preset in preset_names():
+        table = tomllib.loads((PRESET_FILES / f"{preset}.toml").read_text(encoding="utf-8"))
+        fan = table.pop("fan")
+        assert knobs[preset] == table, preset
+        assert list(knobs[preset]) == list(table), preset  # same order too
+        assert fans[preset] == fan, preset
+        assert list(fans[preset]) == list(PATTERN_IDS), preset
+
+
+def test_presets_md_matches_the_hand_transcription() -> None:
+    """The docs' tables against KNOB_TABLE / FAN_TABLE above, after load_rules' reading
+    ("none" is no cap for max_fan and an unscored pattern in [fan])."""
+    knobs = _presets_md("## Knobs")
+    fans = _presets_md("## Fan of each base pattern (`[fan]`)")
+    for column, preset in enumerate(PRESETS):
+        read = {k: None if k == "max_fan" and v == "none" else v for k, v in knobs[preset].items()}
+        assert read == {knob: values[column] for knob, values in KNOB_TABLE.items()}, preset
+        read_fan = {p: None if v == "none" else v for p, v in fans[preset].items()}
+        assert read_fan == {pattern: values[column] for pattern, values in FAN_TABLE.items()}, preset
+
+
+def test_rules_md_pattern_table_matches_the_presets() -> None:
+    """docs/rules.md section 4's pattern table: ids in PATTERN_IDS order, the Chinese name
+    engine/fan.py uses, and the fan per preset ('–' not scored, 'cap' the cap)."""
+    text = (DOCS / "rules.md").read_text(encoding="utf-8")
+    header, *body = _table_rows(text, "### Base patterns")
+    assert header[3:] == list(PRESETS)
+    assert [row[0].strip("`") for row in body] == list(PATTERN_IDS)
+    for row in body:
+        pattern = row[0].strip("`")
+        assert NAMES[pattern][0] in row[1], (pattern, row[1])
+        cells = tuple(None if c == "–" else int(c) if c.isdigit() else c for c in row[3:])
+        assert cells == FAN_TABLE[pattern], pattern
+
+
+def _literals(hint: Any) -> list[Any]:
+    """The values a knob's type names (``Literal["a", "b"]``, also inside a union)."""
+    if get_origin(hint) is Literal:
+        return list(get_args(hint))
+    return [value for arg in get_args(hint) for value in _literals(arg)]
+
+
+def test_knobs_md_lists_every_knob_and_its_values() -> None:
+    """docs/knobs.md has one row per knob, in engine/rules.py's order, naming every value
+    the knob takes."""
+    text = (DOCS / "knobs.md").read_text(encoding="utf-8")
+    header, *body = _table_rows(text, "## The knobs")
+    assert header[:2] == ["knob", "values"]
+    rows = {row[0].strip("`"): row for row in body}
+    knobs = [f.name for f in dataclasses.fields(Rules) if f.name not in ("name", "fan")]
+    assert list(rows) == knobs
+    hints = get_type_hints(Rules)
+    for knob in knobs:
+        values, hint = rows[knob][1], hints[knob]
+        for value in _literals(hint):
+            assert f'`"{value}"`' in values, (knob, value)
+        if hint is bool:
+            assert values == "`true`, `false`", knob
+        elif hint is int or int in get_args(hint):
+            assert "whole number" in values, knob
+    assert '`"none"`' in rows["max_fan"][1]  # no cap: the one value no type names
 
 
 def test_overrides_keep_the_rest_of_the_preset() -> None:
@@ -206,7 +278,7 @@ def test_flower_pig_points(spec: str | dict[str, Any], points: int) -> None:
 
 
 def test_tianhu_cap_without_a_cap() -> None:
-    # decisions.md: 'cap' without max_fan is the highest fan of any pattern of the rule
+    # docs/decisions.md: 'cap' without max_fan is the highest fan of any pattern of the rule
     # set.  chengdu's highest rows are jiangdui and qingqidui, 5; standard's qinglongqidui
     # 6 (made 'cap' by an override).
     rules = load_rules({"preset": "chengdu", "max_fan": "none", "flower_pig_payment": 16})
@@ -254,7 +326,7 @@ def test_rules_are_frozen() -> None:
         ({"preset": "standard", "fan": {"pinghu": 0}}, "fan of 'pinghu'"),
         ({"preset": "standard", "fan": {"pinghu": True}}, "fan of 'pinghu'"),
         ({"preset": "standard", "fan": [1]}, "'fan' must be an object"),
-        # pinghu applies to every win (rules.md section 4): it cannot be switched off
+        # pinghu applies to every win (docs/rules.md section 4): it cannot be switched off
         ({"preset": "standard", "fan": {"pinghu": "none"}}, "fan of 'pinghu' cannot be 'none'"),
         ({"preset": "chengdu", "fan": {"pinghu": None}}, "fan of 'pinghu' cannot be 'none'"),
         ({"preset": "standard", "max_fan": object()}, "plain JSON data"),

@@ -1,6 +1,6 @@
-"""An adversarial review of the deal engine against spec/rules.md: small hand-made deals,
+"""An adversarial review of the deal engine against docs/rules.md: small hand-made deals,
 each at a corner of a rule or where two rules meet, with the expected values worked out
-by hand in the comments (multiplier = 2^(fan-1)). Every test cites the rules.md line it
+by hand in the comments (multiplier = 2^(fan-1)). Every test cites the docs/rules.md section it
 checks.
 
 Short deals are played on :class:`engine.deal.Deal` directly; deals that must empty the
@@ -78,7 +78,7 @@ HAIDI_PONG_HANDS = ["355799p11355799s", "1335779m133779s", "22446688m24588p", "1
 
 
 def test_a_discard_after_a_pong_of_the_last_tile_is_no_haidi() -> None:
-    # rules.md 4, extras: "`haidi` 海底: win on the wall's last tile, drawn or discarded".
+    # docs/rules.md section 4, extras: "`haidi` 海底: win on the wall's last tile, drawn or discarded".
     # Seat 3 draws the last tile (8p) and throws it; seat 2 pongs it and throws 5p; seat 3
     # wins the 5p. That 5p is not the wall's last tile: 平胡 1 fan, x1 from seat 2, not
     # 平胡 + 海底 = 2 fan. The wall is empty, so 查叫 follows: seats 0, 1, 2 are neither
@@ -108,7 +108,7 @@ ROB_EVENTS = [
 
 
 def test_two_robbers_of_one_added_kong() -> None:
-    # rules.md 2: only an added kong can be robbed; the robbed kong is void and earns
+    # docs/rules.md section 2: only an added kong can be robbed; the robbed kong is void and earns
     # nothing; each rob is paid like a discard win by the konger; with several winners
     # the next draw is after the winner furthest from the konger (seat 3 of 2 and 3 after
     # seat 1), so seat 0. Seat 2 (123456789p 46s 77s) and seat 3 (123456789m 34s 77s)
@@ -126,7 +126,7 @@ def test_two_robbers_of_one_added_kong() -> None:
 
 
 def test_exposed_kong_others_pay_only_while_still_in() -> None:
-    # rules.md 5: "each other seat still in pays exposed_kong_others (家家有)". Seat 1 wins
+    # docs/rules.md section 5: "each other seat still in pays exposed_kong_others (家家有)". Seat 1 wins
     # seat 0's 5p and leaves; seat 3 then 直杠s seat 2's 5s: seat 2 pays 1 (discarder),
     # seat 0 pays 1 (家家有), seat 1 nothing -> (-1, 0, -1, +2).
     hands = ["179m45p113346799s", "123456789m4699p", "2468m2468p2468s3s", "1122m337788p555s"]
@@ -136,7 +136,7 @@ def test_exposed_kong_others_pay_only_while_still_in() -> None:
 
 
 # ----------------------------------------------------------------------------- messages
-# log-format.md, validation report: a finding's message "says in plain words what is
+# docs/report.md, a finding: its message "says in plain words what is
 # wrong and which rule says so"; where a rule decides it, the message names the rule in
 # Chinese and in English. Each case: hands, events (the last one is refused), rules and
 # the words its message must hold.
@@ -144,23 +144,23 @@ VOID_HANDS = ["9m123456789s4699p", "1m34678p1112229s", "2m33355777p6888s", "1133
 MULTI_HANDS = ["179m45p113346799s", "123456789m4699p", "5566p222555888s", "1122335778899p"]
 EXCHANGE_HANDS = ["1133557799m666s5s", "123456789m7s159p", "111222p5599s467s", "1112334488s888p"]
 MESSAGE_CASES: dict[str, tuple[list[str], list[str], str | dict[str, Any], tuple[str, ...]]] = {
-    # rules.md 3, void_declaration: each seat declares a void suit (once)
+    # docs/rules.md section 3, void_declaration: each seat declares a void suit (once)
     "void twice": (VOID_HANDS, ["void 0 m", "void 0 p"], "online", ("定缺", "void suit")),
-    # rules.md 3: 换三张 comes "after the deal and before 定缺"
+    # docs/rules.md section 3: 换三张 comes "after the deal and before 定缺"
     "void before the exchange": (
         VOID_HANDS,
         ["void 0 m"],
         {"preset": "online", "exchange_three": True},
         ("定缺", "void suit", "换三张"),
     ),
-    # rules.md 3, exchange_three: "every seat passes three tiles of one suit"
+    # docs/rules.md section 3, exchange_three: "every seat passes three tiles of one suit"
     "exchange mixed suits": (
         EXCHANGE_HANDS,
         ["exchange 666s 7s15p 467s 888p"],
         {"preset": "standard", "exchange_three": True},
         ("换三张", "exchange"),
     ),
-    # rules.md 2: "hu beats pong and kong"
+    # docs/rules.md section 2: "hu beats pong and kong"
     "pong of a won discard": (
         MULTI_HANDS,
         ["discard 0 5p", "hu 1 5p 0", "pong 2 5p"],
@@ -173,7 +173,7 @@ MESSAGE_CASES: dict[str, tuple[list[str], list[str], str | dict[str, Any], tuple
         "chengdu",
         ("胡", "杠", "kong"),
     ),
-    # rules.md 3 / 5: a self-drawn win (自摸) is on the tile the seat just drew
+    # docs/rules.md section 3 / 5: a self-drawn win (自摸) is on the tile the seat just drew
     "self-draw without a draw": (
         MULTI_HANDS,
         ["discard 0 5p", "pong 2 5p", "hu 2 8s -"],
@@ -186,7 +186,7 @@ MESSAGE_CASES: dict[str, tuple[list[str], list[str], str | dict[str, Any], tuple
         "chengdu",
         ("自摸", "self-draw"),
     ),
-    # rules.md 5: a discard win (点炮) is on another seat's open discard
+    # docs/rules.md section 5: a discard win (点炮) is on another seat's open discard
     "discard win on a tile not open": (
         MULTI_HANDS,
         ["discard 0 5p", "hu 1 4p 0"],
@@ -227,7 +227,7 @@ def findings(lines: list[str]) -> list[Finding]:
 
 
 def test_a_draw_from_the_empty_wall_names_the_rule() -> None:
-    # rules.md 1 (55 tiles stay in the wall) and 6 (流局, the wall exhausted)
+    # docs/rules.md section 1 (55 tiles stay in the wall) and 6 (流局, the wall exhausted)
     lines = golden_lines("last_four.jsonl")
     lines.insert(len(lines) - 2, json.dumps({"type": "draw", "seat": 2, "tile": "9s"}))
     (finding,) = findings(lines)
@@ -236,7 +236,7 @@ def test_a_draw_from_the_empty_wall_names_the_rule() -> None:
 
 
 def test_an_event_after_the_end_names_the_end_condition() -> None:
-    # rules.md 3, end_condition: 血战到底 ends when three seats have won
+    # docs/rules.md section 3, end_condition: 血战到底 ends when three seats have won
     lines = golden_lines("multiple_hu.jsonl")
     lines.insert(len(lines) - 2, json.dumps({"type": "discard", "seat": 0, "tile": "1m"}))
     (finding,) = findings(lines)
@@ -245,7 +245,7 @@ def test_an_event_after_the_end_names_the_end_condition() -> None:
 
 
 def test_a_capped_fan_names_the_cap_in_chinese_and_english() -> None:
-    # rules.md 4: "`max_fan` caps the total fan of a win" (seed 002: 封顶); the golden
+    # docs/rules.md section 4: "`max_fan` caps the total fan of a win" (seed 002: 封顶); the golden
     # 清七对 (5 fan) is capped at 4 under chengdu
     lines = golden_lines("multiple_hu.jsonl")
     hu = json.loads(lines[5])

@@ -1,12 +1,12 @@
 """Every 下叫 (waits) and fan example of seeds 002 and 003, under each of the three presets.
 
-Expected values are worked out by hand from ``../shared/spec/rules.md`` (sections 3 and 4,
+Expected values are worked out by hand from ``docs/rules.md`` (sections 3 and 4,
 the fan table) and written next to each case; nothing here is computed by the engine.
-Where a seed example is wrong (wrong tile count, or a shape rules.md names differently),
-the comment says so and the corrected hand is tested; rules.md wins over the seeds.
+Where a seed example is wrong (wrong tile count, or a shape docs/rules.md names differently),
+the comment says so and the corrected hand is tested; docs/rules.md wins over the seeds.
 
 Fan tuples are ``(standard, chengdu, online)``. Preset facts used throughout
-(rules.md section 7): standard has no cap, chengdu caps at 4 fan, online at 7; chengdu
+(docs/presets.md): standard has no cap, chengdu caps at 4 fan, online at 7; chengdu
 scores 带幺九 2, 将对 5, 清幺九 4, 金钩钓 3 and has no 龙七对/清龙七对 rows (七对 + 根 instead).
 
 Seed examples that are wrong, each tested as corrected (and as written where meaningful):
@@ -14,13 +14,13 @@ Seed examples that are wrong, each tested as corrected (and as written where mea
 * 002 赶场叫 "12345678万，胡369万" is an 8-tile fragment: completed with 123 99筒.
 * 002 坎倒板 "2223 678 789万 123 456筒" and "2224 678 789万 123 456筒" are 16 tiles: one set
   is dropped (either 789万 or 456筒; the waits are the same).
-* 003 七对 "2244552299万1199筒" holds four 2万: rules.md makes it 龙七对 (chengdu 七对 + 根);
+* 003 七对 "2244552299万1199筒" holds four 2万: docs/rules.md makes it 龙七对 (chengdu 七对 + 根);
   the corrected 七对 is 2244557799万1199筒.
 * 003 清对 "99887755221166筒" is seven pairs, i.e. 清七对; the corrected 清对 is
   999 888 555 222 11筒.
 * 003 清幺九 "11123777888999铜": 铜 is a typo for 筒.
 * 002's 将对 5番, 清七对 5番 and 清龙七对 6番 exceed chengdu's max_fan of 4 (its own 满格
-  rule): under rules.md they score 4, uncapped 5/5/6.
+  rule): under docs/rules.md they score 4, uncapped 5/5/6.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ WAIT_CASES: tuple[WaitCase, ...] = (
     # 边张 "234 66 789万 123 89条，胡7条": 89s can only become 789s; 平胡 1.
     WaitCase("bianzhang", "23466789m12389s", "7s", (1, 1, 1)),
     # 单钓 "123 456 789万，345 7筒，胡7筒": 9 manzu tiles are three sets, so the pinzu part
-    # 3457+x must be set + pair: only 77p.  34567p has no pair.  平胡 1 (no 一条龙 in rules.md).
+    # 3457+x must be set + pair: only 77p.  34567p has no pair.  平胡 1 (no 一条龙 in docs/rules.md).
     WaitCase("dandiao", "123456789m3457p", "7p", (1, 1, 1)),
     # 对出叫 "123 567 万 123 55 99条，胡5条和9条": 555s+99 or 55+999s; 平胡 1 either way.
     WaitCase("duichujiao", "123567m1235599s", "59s", (1, 1, 1)),
@@ -218,7 +218,7 @@ FAN_CASES: tuple[FanCase, ...] = (
         (F(5, "qingdaiyao"), F(4, "qingdaiyao"), F(5, "qingdaiyao")),
     ),
     # 将对 "222 555 88万 222 888筒": 对对胡 of 2/5/8 only.  standard/online 4; chengdu 5, cut
-    # to its cap of 4 (rules.md caps every pattern; the seed's "5番" is the uncapped value).
+    # to its cap of 4 (docs/rules.md caps every pattern; the seed's "5番" is the uncapped value).
     FanCase(
         "002-jiangdui",
         "22255588m222888p",
@@ -238,7 +238,7 @@ FAN_CASES: tuple[FanCase, ...] = (
         (F(3, "daiyaojiu"), F(2, "daiyaojiu"), F(3, "daiyaojiu")),
     ),
     # 七对 "2244552299万1199筒" — WRONG in the seed: it holds four 2万 (22 + 22), which
-    # rules.md makes 龙七对 (four identical tiles count as two pairs and the kind is a
+    # docs/rules.md makes 龙七对 (four identical tiles count as two pairs and the kind is a
     # root).  As written: standard/online 龙七对 5; chengdu 七对 3 + 根 1 = 4.
     FanCase(
         "003-qidui-as-written",
@@ -248,7 +248,7 @@ FAN_CASES: tuple[FanCase, ...] = (
     # Corrected 七对: 2244557799万 1199筒 (second 22 -> 77): 3 everywhere.
     FanCase("003-qidui-corrected", "2244557799m1199p", _same(F(3, "qidui"))),
     # 清对 "99887755221166筒" — WRONG in the seed: it is seven pairs (11 22 55 66 77 88 99),
-    # not all triplets; rules.md: 清七对 5 (chengdu 5 cut to 4).  No regular reading: 11 22
+    # not all triplets; docs/rules.md: 清七对 5 (chengdu 5 cut to 4).  No regular reading: 11 22
     # without a 3 can only be pairs.
     FanCase(
         "003-qingdui-as-written",
@@ -304,7 +304,7 @@ def test_seed_fan_examples(case: FanCase, preset: str) -> None:
 
 
 # ---------------------------------------------------------------------------------------
-# Extras (rules.md section 4): 根, 杠上花, 杠上炮, 抢杠胡, 海底, 自摸加番, 天胡/地胡, the cap
+# Extras (docs/rules.md section 4): 根, 杠上花, 杠上炮, 抢杠胡, 海底, 自摸加番, 天胡/地胡, the cap
 # ---------------------------------------------------------------------------------------
 
 SELF_DRAW = WinContext(self_draw=True)
@@ -389,7 +389,7 @@ EXTRA_CASES: tuple[FanCase, ...] = (
         (F(6, "tianhu"), F(4, "tianhu"), F(6, "tianhu")),
         TIANHU,
     ),
-    # 天胡/地胡 need "no pong/kong before" (rules.md section 4): with a kong meld the flag
+    # 天胡/地胡 need "no pong/kong before" (docs/rules.md section 4): with a kong meld the flag
     # scores nothing more than the self-draw it is: 平胡 + 根 = 2.
     FanCase("tianhu-not-with-melds", "12345678999p 1111m", _same(F(2, "pinghu gen")), TIANHU),
     FanCase("dihu-not-with-melds", "123m45678999p 111m", _same(F(2, "pinghu gen")), DIHU),
@@ -525,7 +525,7 @@ def test_ready_value_max_and_min(hand: str, preset: str, best: int, worst: int) 
 
 
 def test_ready_value_ignores_situational_extras() -> None:
-    # 查大叫 counts roots and the cap but no 自摸/海底 fan (rules.md section 6).
+    # 查大叫 counts roots and the cap but no 自摸/海底 fan (docs/rules.md section 6).
     hand = parse_hand("22234m77m123456p")
     counts = hand.counts()
     plain = ready_value(counts, hand.pongs, hand.kongs, load_rules("standard"))

@@ -25,7 +25,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 NAMES = tuple(f"{rank}{suit}" for suit in "mps" for rank in range(1, 10))
 PLAYERS = ["Ann", "Bo", "Chen", "Du"]
-WALL = 55  # tiles left after the deal (rules.md 1)
+WALL = 55  # tiles left after the deal (docs/rules.md section 1)
 
 Json = dict[str, Any]
 Four = list[int]
