@@ -105,7 +105,7 @@ def test_the_example_evening_becomes_these_lines_row_by_row(name: str) -> None:
     assert len(log.lines) == len(EXAMPLE_LINES)
     for (row, obj), (want_row, want) in zip(log.lines, EXAMPLE_LINES, strict=True):
         assert (row, obj) == (want_row, want)
-        assert list(obj) == list(want), "field order as in spec/log-format.md"
+        assert list(obj) == list(want), "field order as in docs/log-format.md"
 
 
 def test_each_field_names_its_column() -> None:
