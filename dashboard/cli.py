@@ -42,51 +42,60 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(EXIT_USAGE)
 
 
+# ``chuanma hand``'s arguments and the situation of the win (its WinContext flags)
+HandsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="HAND...",
+        help="Concealed tiles in compact form, then optional melds of 3 (pong) or 4 "
+        "(kong) identical tiles, as one quoted argument: '12345678999p 1111m'.",
+    ),
+]
+WinTileOption = Annotated[
+    str | None,
+    typer.Option(help="Winning tile of a 14-tile hand (default: its last concealed tile)."),
+]
+SelfDrawOption = Annotated[bool, typer.Option("--self-draw", help="自摸: won on a self-drawn tile.")]
+AfterKongOption = Annotated[
+    bool,
+    typer.Option(
+        "--after-kong",
+        help="杠上花 with --self-draw (the kong's replacement tile), else 杠上炮 "
+        "(the discarder had just konged).",
+    ),
+]
+RobKongOption = Annotated[bool, typer.Option("--rob-kong", help="抢杠胡: won by robbing an added kong.")]
+LastTileOption = Annotated[
+    bool,
+    typer.Option(
+        "--last-tile",
+        help="海底: won on the wall's last tile (scores where the rules' haidi knob is on).",
+    ),
+]
+FirstTurnOption = Annotated[
+    bool,
+    typer.Option(
+        "--first-turn",
+        help="天胡 with --dealer, else 地胡: won on the first tiles (implies --self-draw).",
+    ),
+]
+DealerOption = Annotated[
+    bool, typer.Option("--dealer", help="The winner is the dealer (庄), for --first-turn.")
+]
+
+
 @app.command()
 def hand(
-    hands: Annotated[
-        list[str],
-        typer.Argument(
-            metavar="HAND...",
-            help="Concealed tiles in compact form, then optional melds of 3 (pong) or 4 "
-            "(kong) identical tiles, as one quoted argument: '12345678999p 1111m'.",
-        ),
-    ],
+    hands: HandsArgument,
     rules: RulesOption = "standard",
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per hand, one per line.")] = False,
-    win_tile: Annotated[
-        str | None,
-        typer.Option(help="Winning tile of a 14-tile hand (default: its last concealed tile)."),
-    ] = None,
-    self_draw: Annotated[bool, typer.Option("--self-draw", help="自摸: won on a self-drawn tile.")] = False,
-    after_kong: Annotated[
-        bool,
-        typer.Option(
-            "--after-kong",
-            help="杠上花 with --self-draw (the kong's replacement tile), else 杠上炮 "
-            "(the discarder had just konged).",
-        ),
-    ] = False,
-    rob_kong: Annotated[
-        bool, typer.Option("--rob-kong", help="抢杠胡: won by robbing an added kong.")
-    ] = False,
-    last_tile: Annotated[
-        bool,
-        typer.Option(
-            "--last-tile",
-            help="海底: won on the wall's last tile (scores where the rules' haidi knob is on).",
-        ),
-    ] = False,
-    first_turn: Annotated[
-        bool,
-        typer.Option(
-            "--first-turn",
-            help="天胡 with --dealer, else 地胡: won on the first tiles (implies --self-draw).",
-        ),
-    ] = False,
-    dealer: Annotated[
-        bool, typer.Option("--dealer", help="The winner is the dealer (庄), for --first-turn.")
-    ] = False,
+    win_tile: WinTileOption = None,
+    self_draw: SelfDrawOption = False,
+    after_kong: AfterKongOption = False,
+    rob_kong: RobKongOption = False,
+    last_tile: LastTileOption = False,
+    first_turn: FirstTurnOption = False,
+    dealer: DealerOption = False,
 ) -> None:
     """Analyse hands: a 14-tile hand's win and fan (番), a 13-tile hand's waits (听牌) and
     its 查大叫 value. Exit 2 when a hand cannot be read."""
@@ -190,40 +199,26 @@ def replay(
 
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
     from dashboard.text_views import replay_printer
-    from engine.replay import replay_deal
-    from engine.rules import RulesError
     from ingest.reader import read_log
-    from ingest.validate import session_rules
+    from ingest.session_replay import SessionReplay
 
     override = _rules_or_fail(rules)
     if not file.is_file():
         raise fail(f"{file}: no such file")
-    log = read_log(file)
-    for session in log.sessions:
-        for deal_log in session.deals:
-            if deal_log.deal.deal_id != deal:
-                continue
-            try:
-                rule_set = session_rules(session, override)
-            except RulesError as error:
-                raise fail(f"the session's rules cannot be used: {error}") from None
-            typer.echo(f"deal {deal} under {rule_set.name}; dealer seat {deal_log.deal.dealer}")
-            players = session.session.players if session.session else ("?",) * 4
-            typer.echo("seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players)))
-            base = session.session.base if session.session else 1
-            report = replay_deal(
-                deal_log.deal,
-                deal_log.events,
-                deal_log.end,
-                rule_set,
-                base=base,
-                read_findings=deal_log.findings,
-                on_step=replay_printer(typer.echo),
-            )
-            scores = " ".join(f"{s:+d}" for s in report.scores)
-            typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
-            raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)
-    raise fail(f"{file}: no deal {deal!r}")
+    found = next(((s, d) for s, d in read_log(file).iter_deals() if d.deal.deal_id == deal), None)
+    if found is None:
+        raise fail(f"{file}: no deal {deal!r}")
+    session, deal_log = found
+    driver = SessionReplay.of_log(session, override)
+    if driver.rules is None:
+        raise fail(f"the session's rules cannot be used: {driver.rules_error}")
+    typer.echo(f"deal {deal} under {driver.rules.name}; dealer seat {deal_log.deal.dealer}")
+    players = driver.players or ("?",) * 4
+    typer.echo("seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players)))
+    report = driver.replay(deal_log, on_step=replay_printer(typer.echo))
+    scores = " ".join(f"{s:+d}" for s in report.scores)
+    typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
+    raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)
 
 
 @app.command()

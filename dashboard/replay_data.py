@@ -2,7 +2,7 @@
 
 The warehouse keeps every line of a complete deal in ``events`` and the raw lines of a
 deal that could not be replayed in ``quarantine``; both are turned back into the engine's
-typed events and replayed through :func:`engine.replay.replay_deal`, whose ``on_step``
+typed events and replayed through :func:`ingest.session_replay.replay_one`, whose ``on_step``
 hook copies the state after every event (hands, melds, discards, the wall, new payments
 and new findings). No Streamlit here, so the tests can check the steps directly.
 """
@@ -31,10 +31,11 @@ from engine.events import (
     Pong,
     Void,
 )
-from engine.replay import FindingSink, replay_deal
+from engine.replay import FindingSink
 from engine.rules import Rules, RulesError, load_rules
 from engine.tiles import SUITS, parse_tile, parse_tiles
 from ingest.reader import read_lines
+from ingest.session_replay import SessionReplay, replay_one
 
 
 # ------------------------------------------------------------------------- values
@@ -312,7 +313,7 @@ def replay_steps(
     sink = FindingSink()
     read = sum(1 for f in read_findings if f.severity != "warning")  # the sink takes these first
     recorder.findings_seen = read
-    report = replay_deal(
+    report = replay_one(
         start, events, end, rules, base=base, sink=sink, read_findings=read_findings, on_step=recorder
     )
     if recorder.steps:
@@ -450,6 +451,7 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
     target = load_rules(rules)
     first = deals.iloc[0]
     players = _players(first["players"])
+    driver = SessionReplay(target, session_id=session_id)
     by_deal: dict[str, list[dict[str, Any]]] = {}
     for row in events.to_dict(orient="records") if not events.empty else []:
         by_deal.setdefault(str(row["deal_id"]), []).append(row)
@@ -463,7 +465,7 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
             continue
         start, play, end = events_from_rows(rows)
         recorded = end.scores if end is not None else None
-        report = replay_deal(start, play, end, target, base=_int(row["base"]) or 1)
+        report = driver.replay_events(start, play, end, base=_int(row["base"]) or 1)
         if not report.complete:
             problem = report.findings[0].message if report.findings else "the replay stopped"
             out.append(RescoredDeal(deal_id, computed, recorded, None, problem))

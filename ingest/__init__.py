@@ -1,7 +1,3 @@
 """Reading logs, validating them, simulating clubs and writing the warehouse."""
 
-from pathlib import Path
-
-from engine.compiled import check_fresh
-
-check_fresh(Path(__file__).parent)
+import engine  # noqa: F401  (its __init__ applies CHUANMA_PURE before an ingest module loads)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
@@ -36,12 +36,12 @@ from engine.events import (
     Pong,
     Void,
 )
-from engine.replay import DealReport, FindingSink, replay_deal
+from engine.replay import DealReport, FindingSink
 from engine.rules import Rules
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.gcpause import gc_paused
 from ingest.reader import DealLog, LogFile, SessionLog
-from ingest.validate import rules_or_finding, totals_finding, unreplayed_report
+from ingest.session_replay import SessionReplay
 
 NO_MONTH: Final = "none"  # partition of rows with no known date (stray lines, undated sessions)
 STATUSES: Final = ("ok", "findings", "invalid")
@@ -511,25 +511,21 @@ class FactBuilder:
             self.add_session(session)
 
     def add_session(self, session: SessionLog) -> None:
+        driver = SessionReplay.of_log(session, None, path=self.file)
         problems: list[Finding] = list(session.findings)
-        rules, problem = rules_or_finding(session, None, self.file)
-        if problem is not None:
-            problems.append(problem)
-        info = _session_info(session, rules)
+        if driver.rules_problem is not None:
+            problems.append(driver.rules_problem)
+        info = _session_info(session, driver.rules)
         if session.session is None and session.raw_lines:
             for n, text in session.raw_lines:
                 self.cols["quarantine"].add(
                     info.month, "bad_session", "the session line cannot be read", None, None,
                     self.file, self.sha, n, text,
                 )  # fmt: skip
-        totals = [0, 0, 0, 0]
-        all_scored = True  # every deal replayed to its end, so the totals are known
         for deal_log in session.deals:
-            scores, complete = self.add_deal(deal_log, info, rules)
-            totals = [a + b for a, b in zip(totals, scores, strict=True)]
-            all_scored = all_scored and complete
+            self.add_deal(deal_log, info, driver)
         recorded = session.end.totals if session.end is not None else None
-        mismatch = totals_finding(session, totals, all_scored, rules, self.file)
+        mismatch = driver.totals_finding()
         if mismatch is not None:
             problems.append(mismatch)
         for finding in problems:
@@ -537,49 +533,25 @@ class FactBuilder:
         if session.session is not None:
             self.cols["sessions"].add(
                 info.session_id, info.month, info.played_at, info.club, info.table, info.rules, info.base,
-                list(info.players), len(session.deals), totals,
+                list(info.players), len(session.deals), driver.complete_totals,
                 list(recorded) if recorded is not None else None,
                 len(problems), self.file, session.line, self.sha,
             )  # fmt: skip
 
     # ------------------------------------------------------------------ deals
-    def add_deal(
-        self, deal_log: DealLog, info: SessionInfo, rules: Rules | None
-    ) -> tuple[tuple[int, int, int, int], bool]:
-        """Replay one deal and add its rows; returns its computed net per seat and whether it
-        was replayed to its end."""
-        start = deal_log.deal
-        read_findings = [f if f.file == self.file else replace(f, file=self.file) for f in deal_log.findings]
+    def add_deal(self, deal_log: DealLog, info: SessionInfo, driver: SessionReplay) -> None:
+        """Replay one deal through its session's ``driver`` (which adds its net to the
+        session's totals) and add its rows."""
         self._own(-1)
         deal_no = len(self.deal_keys)
         try:
-            return self._add_deal(deal_log, info, rules, start, read_findings, deal_no)
+            report = driver.replay(deal_log, FindingSink(file=self.file), keep_state=True)
+            self._add_deal(deal_log, info, report)
         finally:
             self._own(deal_no)
 
-    def _add_deal(
-        self,
-        deal_log: DealLog,
-        info: SessionInfo,
-        rules: Rules | None,
-        start: DealStart,
-        read_findings: list[Finding],
-        deal_no: int,
-    ) -> tuple[tuple[int, int, int, int], bool]:
-        if rules is None:
-            report = unreplayed_report(deal_log, info.session_id, FindingSink(file=self.file), read_findings)
-        else:
-            report = replay_deal(
-                start,
-                deal_log.events,
-                deal_log.end,
-                rules,
-                base=info.base,
-                sink=FindingSink(file=self.file),
-                session_id=info.session_id,
-                keep_state=True,
-                read_findings=read_findings,
-            )
+    def _add_deal(self, deal_log: DealLog, info: SessionInfo, report: DealReport) -> None:
+        start = deal_log.deal
         status = "invalid" if not report.complete else report.status
         self.counts["read"] += 1
         self.counts[status] += 1
@@ -621,11 +593,10 @@ class FactBuilder:
                     n,
                     text,
                 )
-            return (0, 0, 0, 0), False
+            return
         self._seats(deal, report, info, status)
         self._ledger(deal, start.deal_id, info)
         self._events(start, deal_log.events, deal_log.end, info.month)
-        return scores, True
 
     def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
         deal_id = report.deal_id

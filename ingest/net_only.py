@@ -8,36 +8,35 @@ says so with a ``net_only`` warning, so a clean result is not mistaken for a ful
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Sequence
+from typing import Final, TypeGuard
 
-from engine.events import Finding
+from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, FindingSink
-from ingest.reader import DealLog
 
 NET_ONLY: Final = "net_only"
 NET_ONLY_NOTE: Final = "net-only sheet: only zero-sum and totals checked"
 
 
-def is_net_only(deal_log: DealLog) -> bool:
-    end = deal_log.end
-    return end is not None and end.reason == NET_ONLY and not deal_log.events
+def is_net_only(events: Sequence[PlayEvent], end: DealEnd | None) -> TypeGuard[DealEnd]:
+    """A deal of nets only: no events, and a deal_end whose reason is ``net_only``."""
+    return end is not None and end.reason == NET_ONLY and not events
 
 
 def net_only_report(
-    deal_log: DealLog,
+    start: DealStart,
+    end: DealEnd | None,
     rules_name: str,
     session_id: str | None,
     sink: FindingSink,
-    read_findings: list[Finding],
+    read_findings: Sequence[Finding],
 ) -> DealReport:
     """The report of a net-only deal: its recorded nets, checked for a zero sum."""
     before, warned = len(sink.findings), len(sink.warnings)
     for finding in read_findings:
         sink.add(finding)
-    end = deal_log.end
-    assert end is not None
-    scores = end.scores
-    line = end.line
+    scores = end.scores if end is not None else None
+    line = end.line if end is not None else start.line
     sink.add(
         Finding(NET_ONLY, line, None, NET_ONLY_NOTE, severity="warning", rule="score sheet", file=sink.file)
     )
@@ -57,6 +56,6 @@ def net_only_report(
             )
         )  # fmt: skip
     return DealReport(
-        deal_log.deal.deal_id, session_id, sink.file, deal_log.deal.line, rules_name,
+        start.deal_id, session_id, sink.file, start.line, rules_name,
         sink.findings[before:], sink.warnings[warned:], scores, [], [], [], (0, 0, 0, 0), NET_ONLY, True,
     )  # fmt: skip

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from engine.events import Finding
-from engine.replay import DealReport, FindingSink, replay_deal
-from engine.rules import Rules, RulesError, load_rules
+from engine.replay import DealReport, FindingSink
+from engine.rules import Rules
 from ingest.gcpause import gc_paused
-from ingest.net_only import is_net_only, net_only_report
-from ingest.reader import DealLog, LogFile, SessionLog, read_log
+from ingest.reader import LogFile, SessionLog, read_log
+from ingest.session_replay import SessionReplay
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".csv", ".xlsx")  # the last two: score sheets
 
@@ -137,112 +137,28 @@ def _with_file(finding: Finding, path: str) -> Finding:
     return finding if finding.file == path else replace(finding, file=path)
 
 
-def session_rules(session: SessionLog, override: Rules | None) -> Rules:
-    if override is not None:
-        return override
-    spec = session.session.rules if session.session is not None else None
-    return load_rules(spec if spec is not None else "standard")
-
-
 def _validate_session(
     session: SessionLog, override: Rules | None, sink: FindingSink, report: ValidationReport, path: str
 ) -> SessionReport:
-    start = session.session
-    session_id = start.session_id if start is not None else None
     session_findings = [_with_file(f, path) for f in session.findings]
     for finding in session_findings:
         sink.add(finding)
-    rules, problem = rules_or_finding(session, override, path)
-    if problem is not None:
-        session_findings.append(problem)
-        sink.add(problem)
-    base = start.base if start is not None else 1
-    totals = [0, 0, 0, 0]
-    all_scored = True  # every deal replayed to its end, so the totals are known
+    driver = SessionReplay.of_log(session, override, path=path)
+    if driver.rules_problem is not None:
+        session_findings.append(driver.rules_problem)
+        sink.add(driver.rules_problem)
     for deal_log in session.deals:
-        read_findings = [_with_file(f, path) for f in deal_log.findings]
-        if rules is None:
-            deal_report = unreplayed_report(deal_log, session_id, sink, read_findings)
-        elif is_net_only(deal_log):
-            deal_report = net_only_report(deal_log, rules.name, session_id, sink, read_findings)
-        else:
-            deal_report = replay_deal(
-                deal_log.deal,
-                deal_log.events,
-                deal_log.end,
-                rules,
-                base=base,
-                sink=sink,
-                session_id=session_id,
-                read_findings=read_findings,
-            )
-        report.deals.append(deal_report)
-        totals = [a + b for a, b in zip(totals, deal_report.scores, strict=True)]
-        all_scored = all_scored and deal_report.complete
-    mismatch = totals_finding(session, totals, all_scored, rules, path)
+        report.deals.append(driver.replay(deal_log, sink))
+    mismatch = driver.totals_finding()
     if mismatch is not None:
         session_findings.append(mismatch)
         sink.add(mismatch)
     return SessionReport(
-        session_id,
+        driver.session_id,
         path,
         session.line,
-        rules.name if rules else None,
+        driver.rules_name,
         session_findings,
-        (totals[0], totals[1], totals[2], totals[3]),
-        tuple(start.players) if start is not None else (),
-    )
-
-
-def rules_or_finding(
-    session: SessionLog, override: Rules | None, path: str
-) -> tuple[Rules | None, Finding | None]:
-    """The session's rule set, or a ``bad_record`` finding saying why it cannot be used."""
-    try:
-        return session_rules(session, override), None
-    except RulesError as error:
-        start = session.session
-        return None, Finding(
-            "bad_record",
-            session.line,
-            None,
-            f"the session's rules cannot be used: {error}; its deals are not replayed",
-            recorded=start.rules if start is not None else None,
-            rule="rules",
-            file=path,
-        )
-
-
-def unreplayed_report(
-    deal_log: DealLog, session_id: str | None, sink: FindingSink, read_findings: list[Finding]
-) -> DealReport:
-    """The report of a deal that cannot be replayed (its session's rules are unusable)."""
-    before = len(sink.findings)
-    for finding in read_findings:
-        sink.add(finding)
-    return DealReport(
-        deal_log.deal.deal_id, session_id, sink.file, deal_log.deal.line, "?",
-        sink.findings[before:], sink.warnings[:0], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), None, False,
-    )  # fmt: skip
-
-
-def totals_finding(
-    session: SessionLog, totals: list[int], all_scored: bool, rules: Rules | None, path: str
-) -> Finding | None:
-    """``score_mismatch`` when the recorded session totals differ from the deals' nets.
-
-    A deal whose replay stopped has no net the rules give, so neither has the session:
-    its own findings say why, and the totals go unchecked (docs/decisions.md)."""
-    recorded = session.end.totals if session.end is not None else None
-    if recorded is None or not all_scored or tuple(recorded) == tuple(totals):
-        return None
-    return Finding(
-        "score_mismatch",
-        session.end.line if session.end is not None else None,
-        None,
-        f"the session's totals are the sum of its deals' nets under {rules.name if rules else '?'}: "
-        f"{totals}; recorded {list(recorded)}",
-        expected=totals,
-        recorded=list(recorded),
-        file=path,
+        driver.totals_tuple(),
+        driver.players or (),
     )

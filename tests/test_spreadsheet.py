@@ -19,10 +19,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.events import DealEnd, DealStart
-from engine.replay import FindingSink
-from ingest.net_only import NET_ONLY_NOTE, net_only_report
+from engine.replay import DealReport, FindingSink
+from engine.rules import load_rules
+from ingest.net_only import NET_ONLY_NOTE
 from ingest.parallel import plan_chunks
-from ingest.reader import DealLog, read_lines, read_log
+from ingest.reader import read_lines, read_log
+from ingest.session_replay import replay_one
 from ingest.sheet_cells import Cell, column_letter, csv_rows, xlsx_bytes
 from ingest.spreadsheet import SheetLog, convert_sheet, read_sheet_bytes
 from ingest.validate import find_logs, validate_paths
@@ -537,22 +539,26 @@ def test_a_net_only_sheet_may_name_the_players_in_its_header() -> None:
     assert log.column_of(4, "scores") == "B:E"
 
 
-def _deal_log(scores: tuple[int, int, int, int] | None) -> DealLog:
+def _net_only(scores: tuple[int, int, int, int] | None) -> DealReport:
+    """A net-only deal replayed through the seam every replay goes through."""
     start = DealStart(deal_id="n1-02", dealer=0, hands=((), (), (), ()), line=3)
     end = DealEnd(reason="net_only", scores=scores, line=3)
-    return DealLog(start, [], end, [], [3, 3], ["{}", "{}"], 3)
+    return replay_one(
+        start, [], end, load_rules("standard"), sink=FindingSink(file="net.csv"), session_id="n1"
+    )
 
 
 def test_a_net_only_deal_checks_only_its_zero_sum_and_says_so() -> None:
-    ok = net_only_report(_deal_log((8, -4, -4, 0)), "standard", "n1", FindingSink(file="net.csv"), [])
+    ok = _net_only((8, -4, -4, 0))
     assert ok.status == "ok" and ok.complete and ok.scores == (8, -4, -4, 0)
     assert [(w.code, w.message) for w in ok.warnings] == [("net_only", NET_ONLY_NOTE)]
-    off = net_only_report(_deal_log((-16, 16, 2, -1)), "standard", "n1", FindingSink(file="net.csv"), [])
+    off = _net_only((-16, 16, 2, -1))
     (finding,) = off.findings
     assert (finding.code, finding.line, finding.recorded) == ("score_mismatch", 3, [-16, 16, 2, -1])
     assert "these add up to +1" in finding.message
-    missing = net_only_report(_deal_log(None), "standard", "n1", FindingSink(file="net.csv"), [])
+    missing = _net_only(None)
     assert [f.code for f in missing.findings] == ["bad_record"]
+    assert missing.end_reason == "net_only" and ok.end_reason == "net_only"
 
 
 # --- wiring: validate, ingest, upload -------------------------------------------------
