@@ -151,7 +151,9 @@ def _rules_or_fail(spec: str | None) -> Rules | None:
 
 @app.command()
 def validate(
-    paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders of them.")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Logs (.jsonl, .jsonl.gz), score sheets (.csv, .xlsx) or folders.")
+    ],
     rules: Annotated[
         str | None,
         typer.Option(help="Replay every deal under these rules instead of the log's (a preset or JSON)."),
@@ -298,7 +300,9 @@ WarehouseOption = Annotated[
 
 @app.command()
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Log files (.jsonl, .jsonl.gz) or folders of them.")],
+    paths: Annotated[
+        list[Path], typer.Argument(help="Logs (.jsonl, .jsonl.gz), score sheets (.csv, .xlsx) or folders.")
+    ],
     warehouse: WarehouseOption = Path("data/warehouse"),
     workers: Annotated[
         int | None,

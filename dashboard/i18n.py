@@ -202,8 +202,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "per_deal": ("每局", "Per deal"),
     # upload
     "upload_help": (
-        "拖入一个 .jsonl 或 .jsonl.gz 日志：立即校验并显示结果；确认后导入数据仓库。",
-        "Drop a .jsonl or .jsonl.gz log: it is validated and shown at once, and ingested into "
+        "拖入一个 .jsonl 或 .jsonl.gz 日志（或 .csv/.xlsx 记分表）：立即校验并显示结果；确认后导入数据仓库。",
+        "Drop a .jsonl or .jsonl.gz log (or a .csv/.xlsx score sheet): it is validated and shown at once, and ingested into "
         "the warehouse when you ask.",
     ),
     "upload_label": ("日志文件", "Log file"),

@@ -15,7 +15,8 @@ KONG_NAMES = {"exposed": "直杠 exposed kong", "added": "弯杠 added kong", "c
 
 
 def finding_line(finding: Finding, indent: str = "    ") -> str:
-    where = f"line {finding.line}" if finding.line is not None else "file"
+    unit = "row" if (finding.file or "").lower().endswith((".csv", ".xlsx")) else "line"  # score sheets
+    where = f"{unit} {finding.line}" if finding.line is not None else "file"
     seat = f" seat {finding.seat}" if finding.seat is not None else ""
     return f"{indent}{where}{seat} {finding.code}: {finding.message}"
 

@@ -667,7 +667,12 @@ def read_lines(lines: Iterable[str], name: str, first: int = 1) -> LogFile:
 
 
 def read_log_bytes(data: bytes, name: str) -> LogFile:
-    """Read a whole file's bytes (plain or gzip JSON Lines), e.g. an upload."""
+    """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
+    sheet, read through this reader by ``ingest.spreadsheet``), e.g. an upload."""
+    if name.lower().endswith((".csv", ".xlsx")):
+        from ingest.spreadsheet import read_sheet_bytes
+
+        return read_sheet_bytes(data, name)
     problem: str | None = None
     notes: list[Finding] = []
     if data.startswith(_GZIP_MAGIC):
@@ -715,7 +720,8 @@ def _read_mixed(pieces: list[bytes], name: str) -> LogFile:
 
 
 def read_log(path: str | Path) -> LogFile:
-    """Read a ``.jsonl`` or ``.jsonl.gz`` file; a file that cannot be opened is a finding."""
+    """Read a ``.jsonl``, ``.jsonl.gz``, ``.csv`` or ``.xlsx`` file; a file that cannot be
+    opened is a finding."""
     name = str(path)
     try:
         data = Path(path).read_bytes()

@@ -16,6 +16,7 @@ from typing import Protocol
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
+from ingest.net_only import is_net_only, net_only_report
 from ingest.reader import DealLog, SessionLog
 
 DEFAULT_RULES = "standard"  # a session line that names no rules plays these
@@ -59,6 +60,8 @@ def replay_one(
     sink = sink if sink is not None else FindingSink()
     if rules is None:
         return unreplayed_report(start, session_id, sink, read_findings)
+    if is_net_only(events, end):  # a score sheet's deal of nets only: nothing to replay
+        return net_only_report(start, end, rules.name, session_id, sink, read_findings)
     return replayer(
         start,
         events,

@@ -21,7 +21,7 @@ from ingest.gcpause import gc_paused
 from ingest.reader import LogFile, SessionLog, read_log
 from ingest.session_replay import SessionReplay
 
-LOG_SUFFIXES = (".jsonl", ".jsonl.gz")
+LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".csv", ".xlsx")  # the last two: score sheets
 
 
 @dataclass
@@ -97,7 +97,8 @@ class ValidationReport:
 
 
 def find_logs(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, folders searched for ``*.jsonl`` and ``*.jsonl.gz`` (sorted)."""
+    """Files as given, folders searched for ``*.jsonl``, ``*.jsonl.gz`` and score sheets
+    (``*.csv``, ``*.xlsx``), sorted."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)

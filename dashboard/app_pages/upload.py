@@ -1,4 +1,4 @@
-"""Upload: drop a ``.jsonl`` or ``.jsonl.gz`` log; it is validated and shown at once, and
+"""Upload: drop a ``.jsonl`` or ``.jsonl.gz`` log (or a ``.csv``/``.xlsx`` score sheet); it is validated and shown at once, and
 ingested into the warehouse on request, with a progress bar.
 
 The upload is validated in memory (``read_log_bytes``, the reader every other path uses);
@@ -69,7 +69,7 @@ def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
 def saved_path(warehouse: Path, sha: str, name: str) -> Path:
     """Where an upload is kept for the ingest: named by its content, so it is written once."""
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(name).name) or "upload.jsonl"
-    if not safe.endswith((".jsonl", ".jsonl.gz")):
+    if not safe.lower().endswith((".jsonl", ".jsonl.gz", ".csv", ".xlsx")):
         safe += ".jsonl"
     return warehouse / "uploads" / f"{sha[:12]}-{safe}"
 
@@ -123,7 +123,7 @@ def show_report(report: ValidationReport) -> None:
 
 st.title(ui.t("page_upload"))
 st.caption(ui.t("upload_help"))
-upload = st.file_uploader(ui.t("upload_label"), type=["jsonl", "gz"], key=UPLOAD_KEY)
+upload = st.file_uploader(ui.t("upload_label"), type=["jsonl", "gz", "csv", "xlsx"], key=UPLOAD_KEY)
 if upload is not None:
     payload = upload.getvalue()
     sha = hashlib.sha256(payload).hexdigest()

@@ -1,0 +1,127 @@
+"""A spreadsheet file as a grid of cells: ``.csv`` with the stdlib, ``.xlsx`` with openpyxl.
+
+Only the cells' values matter (a 记分 sheet's formatting carries no facts), so the
+workbook is opened read-only and values-only (formulas give their cached result). A
+CSV is read as UTF-8 (with or without BOM), else as GB18030, the encoding of Chinese
+Excel and WPS exports. A file that cannot be read at all is a :class:`SheetError`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import zipfile
+from dataclasses import dataclass
+from typing import Final
+
+#: what one cell may hold: text, a number, a date (xlsx), or nothing
+Cell = str | int | float | dt.datetime | dt.date | dt.time | None
+
+SHEET_SUFFIXES: Final = (".csv", ".xlsx")
+_XLSX_MAGIC: Final = b"PK\x03\x04"
+
+
+class SheetError(Exception):
+    """A file that is no readable sheet (bad zip, no worksheet, undecodable text)."""
+
+
+@dataclass
+class Grid:
+    """The rows of one sheet, numbered from 1 as the spreadsheet shows them."""
+
+    rows: list[list[Cell]]
+    encoding: str | None = None  # for CSV: the encoding it was read with
+    sheet: str | None = None  # for XLSX: the worksheet's name
+
+
+def is_sheet_name(name: str) -> bool:
+    return name.lower().endswith(SHEET_SUFFIXES)
+
+
+def column_letter(index: int) -> str:
+    """Spreadsheet column name of a 0-based index: 0 -> A, 26 -> AA."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+def read_grid(data: bytes, name: str) -> Grid:
+    """The first worksheet of an ``.xlsx`` (by content: a zip), or a CSV's rows."""
+    if data.startswith(_XLSX_MAGIC) or name.lower().endswith(".xlsx"):
+        return _read_xlsx(data, name)
+    return _read_csv(data)
+
+
+def _decode(data: bytes) -> tuple[str, str]:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError as utf8_error:
+        try:
+            return data.decode("gb18030"), "gb18030"
+        except UnicodeDecodeError:
+            raise SheetError(
+                f"the text is neither UTF-8 nor GB18030 (byte {utf8_error.start} is "
+                f"{data[utf8_error.start]:#04x}); save the sheet as CSV UTF-8"
+            ) from None
+
+
+def _read_csv(data: bytes) -> Grid:
+    text, encoding = _decode(data)
+    try:
+        dialect: type[csv.Dialect] | csv.Dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    try:
+        rows: list[list[Cell]] = [list(row) for row in csv.reader(io.StringIO(text, newline=""), dialect)]
+    except csv.Error as error:
+        raise SheetError(f"the CSV cannot be read: {error}") from None
+    return Grid(rows, encoding=encoding)
+
+
+def _read_xlsx(data: bytes, name: str) -> Grid:
+    import openpyxl
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as error:
+        raise SheetError(f"not a readable .xlsx workbook ({error})") from None
+    try:
+        sheet = book.worksheets[0] if book.worksheets else None
+        if sheet is None:
+            raise SheetError("the workbook has no worksheet")
+        rows: list[list[Cell]] = []
+        for values in sheet.iter_rows(values_only=True):
+            rows.append([_cell(v) for v in values])
+        return Grid(rows, sheet=sheet.title)
+    finally:
+        book.close()
+
+
+def _cell(value: object) -> Cell:
+    if value is None or isinstance(value, str | int | float | dt.datetime | dt.date | dt.time):
+        return value
+    return str(value)  # booleans, errors such as #DIV/0!: read as their text
+
+
+def xlsx_bytes(rows: list[list[Cell]], title: str = "记分") -> bytes:
+    """A one-sheet workbook of these rows (the templates; tests build sheets with it)."""
+    import openpyxl
+
+    book = openpyxl.Workbook(write_only=True)
+    sheet = book.create_sheet(title)
+    for row in rows:
+        sheet.append(row)
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
+def csv_rows(data: bytes) -> list[list[Cell]]:
+    """The rows of a CSV's bytes, as :func:`read_grid` reads them."""
+    return _read_csv(data).rows

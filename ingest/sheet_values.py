@@ -1,0 +1,218 @@
+"""Single cells of a score sheet read as log values: numbers, dates, seats, the 听牌
+cell, pattern lists, header names. Each reader raises :class:`BadCell` naming its
+column key and what is wrong, so the importer can make a finding of row and column.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from collections.abc import Iterator
+from typing import Any, Final
+
+from engine.rules import Rules
+from ingest.sheet_cells import Cell
+from ingest.sheet_terms import (
+    BASE_IDS,
+    COLUMNS,
+    COMBINED_BASES,
+    PATTERN_NAMES,
+    RULES_NAMES,
+    SEAT_WORDS,
+    SELF_DRAW,
+    norm,
+)
+
+LIST_SPLIT: Final = re.compile(r"[\s,，、;；+|/]+")
+#: patterns that are won only by a self-draw, so an empty 'from' beside them means 自摸
+SELF_DRAWN: Final = frozenset({"tianhu", "dihu", "gangshanghua"})
+_CN_COUNT: Final = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4}
+
+
+class BadCell(Exception):
+    """One cell that cannot be read: its column key and what is wrong."""
+
+    def __init__(self, key: str, message: str) -> None:
+        super().__init__(message)
+        self.key = key
+        self.message = message
+
+
+# --- cells -------------------------------------------------------------------------
+
+
+def cell_text(value: Cell) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, dt.datetime):
+        return value.date().isoformat() if value.time() == dt.time() else value.isoformat(sep=" ")
+    if isinstance(value, dt.date | dt.time):
+        return value.isoformat()
+    return str(value).strip()
+
+
+def whole_number(key: str, text: str, what: str) -> int:
+    cleaned = text.replace("＋", "+").replace("－", "-").replace("−", "-").replace(",", "")
+    try:
+        number = float(cleaned)
+    except ValueError:
+        raise BadCell(key, f"{what} must be a whole number, got {text!r}") from None
+    if not number.is_integer():
+        raise BadCell(key, f"{what} must be a whole number, got {text!r}")
+    return int(number)
+
+
+_DATE_FORMATS: Final = ("%Y-%m-%d", "%Y/%m/%d", "%Y.%m.%d", "%Y年%m月%d日", "%Y%m%d")
+
+
+def iso_date(text: str) -> str:
+    for fmt in _DATE_FORMATS:
+        for suffix, with_time in (("", False), (" %H:%M", True), (" %H:%M:%S", True)):
+            try:
+                when = dt.datetime.strptime(text, fmt + suffix)
+            except ValueError:
+                continue
+            return when.isoformat() if with_time else when.date().isoformat()
+    raise BadCell("date", f"the date must read like 2026-11-28 (or 2026/11/28, 2026年11月28日), got {text!r}")
+
+
+# --- the header ----------------------------------------------------------------------
+
+
+def header_key(text: str) -> str | None:
+    """The column key of a header cell: "番型 / patterns", "玩家1 (player 1)", "Points 1"."""
+    if not text:
+        return None
+    whole = COLUMNS.get(norm(text))
+    if whole is not None:
+        return whole
+    for segment in re.split(r"[/|()（）\[\]]", text):
+        key = COLUMNS.get(norm(segment))
+        if key is not None:
+            return key
+        for token in segment.split():
+            key = COLUMNS.get(norm(token))
+            if key is not None:
+                return key
+    return None
+
+
+# --- single terms ----------------------------------------------------------------------
+
+
+def deal_id_of(session_id: str, deal: str) -> str:
+    return f"{session_id}-{int(deal):02d}" if deal.isdigit() else f"{session_id}-{deal}"
+
+
+def rules_value(text: str) -> str | dict[str, Any]:
+    if text.lstrip().startswith("{"):
+        try:
+            value = json.loads(text)
+        except json.JSONDecodeError:
+            return text  # the validator reports it as rules that cannot be used
+        return value if isinstance(value, dict) else text
+    return RULES_NAMES.get(norm(text), text)
+
+
+def end_reason(winners: set[int], rules: Rules | None) -> str:
+    if len(winners) >= 3:
+        return "three_won"
+    if winners and rules is not None and rules.end_condition == "first_hu":
+        return "first_hu"
+    return "wall_exhausted"
+
+
+def seat_of(text: str, players: list[str], key: str) -> int:
+    """A seat written as 1-4, 东南西北, or a player's name (seat order of the session)."""
+    cleaned = text.strip()
+    if cleaned in SEAT_WORDS:
+        return SEAT_WORDS[cleaned]
+    by_name = {norm(name): seat for seat, name in enumerate(players)}
+    if norm(cleaned) in by_name:
+        return by_name[norm(cleaned)]
+    try:
+        number = float(cleaned)
+    except ValueError:
+        known = ", ".join(players) if players else "no players named"
+        raise BadCell(key, f"{text!r} is no seat: write 1-4 or a player's name ({known})") from None
+    if number.is_integer() and 1 <= number <= 4:
+        return int(number) - 1
+    raise BadCell(key, f"seats on a sheet are numbered 1-4 (seat 1 is the first player), got {text!r}")
+
+
+def ready_fans(text: str, players: list[str]) -> list[int | None]:
+    """听牌 cell: "Ann 2, Bo 1" or "1:2 3:1番": each ready seat with its 查大叫 fan."""
+    ready: list[int | None] = [None, None, None, None]
+    for entry in re.split(r"[,，、;；]+", text):
+        entry = entry.strip()
+        if not entry:
+            continue
+        match = re.fullmatch(r"(.+?)\s*[:：=＝]?\s*(\d+)\s*番?", entry)
+        if match is None:
+            raise BadCell("ready", f"{entry!r}: write each ready seat with its fan, e.g. 'Ann 2' or '1:2'")
+        seat = seat_of(match.group(1), players, "ready")
+        ready[seat] = int(match.group(2))
+    return ready
+
+
+def _pattern_counts(token: str) -> Iterator[str]:
+    """One token of the patterns cell as ids: "根×2", "2根", "两根", "清一色根" (no spaces)."""
+    count = 1
+    match = re.fullmatch(r"(.+?)\s*[x×*]?\s*(\d+)", token) or re.fullmatch(r"(\d+)\s*[x×*]?\s*(.+)", token)
+    if match is not None:
+        first, second = match.groups()
+        name, count = (first, int(second)) if second.isdigit() else (second, int(first))
+        token = name
+    elif token[:1] in _CN_COUNT and len(token) > 1 and norm(token) not in PATTERN_NAMES:
+        count, token = _CN_COUNT[token[0]], token[1:]
+    pid = PATTERN_NAMES.get(norm(token))
+    if pid is not None:
+        yield from [pid] * count
+        return
+    if norm(token) in SELF_DRAW:
+        yield "自摸"
+        return
+    yield from _segment(token)
+
+
+def _segment(token: str) -> Iterator[str]:
+    """Names written without spaces ("清一色根自摸"): the longest known name at each point."""
+    rest = token
+    names = {**{k: v for k, v in PATTERN_NAMES.items() if not k.isascii()}, **{w: "自摸" for w in SELF_DRAW}}
+    while rest:
+        for size in range(len(rest), 0, -1):
+            found = names.get(norm(rest[:size]))
+            if found is not None:
+                yield found
+                rest = rest[size:]
+                break
+        else:
+            raise BadCell(
+                "patterns", f"unknown pattern {token!r}; write 平胡, 清一色, 对对胡, 根... or their ids"
+            )
+
+
+def pattern_ids(text: str) -> tuple[list[str], bool]:
+    """Pattern ids, base first (平胡 when none is written), and whether 自摸 was among them."""
+    ids: list[str] = []
+    self_draw = False
+    for token in LIST_SPLIT.split(text):
+        if not token:
+            continue
+        for pid in _pattern_counts(token):
+            if pid == "自摸":
+                self_draw = True
+            else:
+                ids.append(pid)
+    self_draw = self_draw or any(p in SELF_DRAWN for p in ids)
+    bases = [p for p in ids if p in BASE_IDS]
+    extras = [p for p in ids if p not in BASE_IDS]
+    combined = COMBINED_BASES.get(frozenset(bases)) if len(bases) == 2 else None
+    if combined is not None:
+        bases = [combined]
+    return [*(bases or ["pinghu"]), *extras], self_draw
