@@ -46,8 +46,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "sessions": ("场次", "Sessions"),
     "players": ("玩家", "Players"),
     "first_day": ("首日", "First day"),
-    "last_day": ("末日", "Last day"),
-    "findings_share": ("有问题的牌局", "Deals with findings"),
+    "last_day": ("最后一天", "Last day"),
+    "findings_share": ("有问题牌局占比", "Share of deals with findings"),
+    "deals_with_findings_n": ("有问题的牌局", "Deals with findings"),
     "findings": ("问题", "Findings"),
     "invalid_deals": ("无法回放", "Invalid deals"),
     "activity_title": ("每周牌局", "Deals per week"),
@@ -93,8 +94,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "day": ("日期", "Day"),
     "cumulative_net": ("累计净得分", "Cumulative net"),
     "fan_dist_title": ("番数分布：玩家与俱乐部", "Fan distribution: player and club"),
-    "who": ("谁", "Who"),
-    "win_kinds_title": ("怎么胡的", "How they win"),
+    "who": ("比较对象", "Compared"),
+    "win_kinds_title": ("胡牌方式", "How they win"),
     "win_kind": ("胡法", "Win kind"),
     "deal_ins_title": ("点炮给谁", "Whom they deal into"),
     "winner": ("胡牌者", "Winner"),
@@ -192,7 +193,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "difference": ("差额", "Difference"),
     "rescore_title": ("重新计分：每位玩家", "Re-scored: per player"),
     "more": ("{player} 按 {rules} 规则会多赢 {n} 分", "under {rules} {player} would have won {n} more"),
-    "less": ("{player} 按 {rules} 规则会少得 {n} 分", "under {rules} {player} would have lost {n} more"),
+    "less": ("{player} 按 {rules} 规则会少得 {n} 分", "under {rules} {player} would have scored {n} less"),
     "same": ("{player} 按 {rules} 规则得分不变", "under {rules} {player} would have scored the same"),
     "not_rescored": (
         "{n} 个牌局在 {rules} 规则下无法回放，未计入：",
@@ -200,6 +201,14 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     "no_findings": ("没有符合条件的问题。", "No findings match."),
     "per_deal": ("每局", "Per deal"),
+    "seat": ("座位", "Seat"),
+    "problem": ("问题", "Problem"),
+    "base": ("底分", "base"),
+    "line_n": ("第 {n} 行", "line {n}"),
+    "seat_n": ("座位 {n}", "seat {n}"),
+    "rule_ref": ("规则条款 `{rule}`", "rule `{rule}`"),
+    "english_only": ("（引擎说明暂无中文）", ""),
+    "axis_date": ("%m月%d日", "%b %d"),
     # upload
     "upload_help": (
         "拖入一个 .jsonl 或 .jsonl.gz 日志：立即校验并显示结果；确认后导入数据仓库。",
@@ -212,6 +221,14 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "ingest": ("导入数据仓库", "Ingest into the warehouse"),
     "ingesting": ("正在导入……", "Ingesting..."),
     "ingested": ("已导入。", "Ingested."),
+    "ingested_with_quarantine": (
+        "已导入，但有内容进了隔离区：已存储 {stored} 个牌局；{conflicts} 个牌局编号与仓库中已有的牌局内容不同"
+        "（conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",
+        "Ingested with quarantine: {stored} deal(s) stored; {conflicts} deal id(s) already in the warehouse "
+        "with other content (conflicting_duplicate), {stray} line(s) outside any deal, {invalid} deal(s) "
+        "that cannot be replayed (raw lines kept) went to quarantine.",
+    ),
+    "quarantine_why": ("隔离原因", "Why in quarantine"),
     "see_audit": ("在审计页查看问题", "See the findings on the Audit page"),
     "file_findings": ("不属于任何牌局的行", "Lines outside any deal"),
     "lines": ("行数", "Lines"),
@@ -261,3 +278,63 @@ SUIT_LABELS: Final[dict[str, tuple[str, str]]] = {
     "p": ("筒", "dots"),
     "s": ("条", "bamboo"),
 }
+
+
+#: every finding code of spec/log-format.md (and the warehouse's own) by name
+FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
+    "bad_record": ("无法读取的行", "unreadable line"),
+    "bad_tile": ("不存在的牌", "no such tile"),
+    "bad_session": ("场次信息有误", "bad session line"),
+    "tile_count": ("牌数不对", "wrong tile count"),
+    "out_of_turn": ("不该行动", "out of turn"),
+    "not_in_hand": ("手里没有这张牌", "tile not in hand"),
+    "illegal_pong": ("不合规的碰", "illegal pong"),
+    "illegal_kong": ("不合规的杠", "illegal kong"),
+    "illegal_hu": ("不合规的胡", "illegal win"),
+    "missed_forced_hu": ("漏胡（最后四张必胡）", "missed forced win"),
+    "void_rule": ("违反定缺", "void rule broken"),
+    "illegal_exchange": ("不合规的换三张", "illegal exchange"),
+    "wall_mismatch": ("牌墙不符", "wall mismatch"),
+    "wrong_end": ("结束不对", "wrong end"),
+    "fan_mismatch": ("番数不符", "fan mismatch"),
+    "payment_mismatch": ("付分不符", "payment mismatch"),
+    "score_mismatch": ("得分不符", "score mismatch"),
+    "unknown_field": ("未知字段", "unknown field"),
+    "conflicting_duplicate": ("重复牌局编号但内容不同", "conflicting duplicate"),
+}
+
+#: why a deal ended (deal_end.reason)
+END_REASONS: Final[dict[str, tuple[str, str]]] = {
+    "three_won": ("三家已胡", "three players have won"),
+    "wall_exhausted": ("牌墙摸完（流局）", "the wall is exhausted"),
+    "first_hu": ("一胡即结束", "the first win ends it"),
+}
+
+
+def _pair(table: dict[str, tuple[str, str]], key: str | None, lang: Lang) -> str:
+    if key is None:
+        return "-"
+    zh, en = table.get(key, (key, key))
+    return zh if lang == "zh" else en
+
+
+def code_label(code: str | None, lang: Lang) -> str:
+    """A finding code with its name: ``付分不符 payment_mismatch`` / ``payment_mismatch (payment
+    mismatch)``; the code itself stays visible (it is the contract, and what people search)."""
+    if code is None:
+        return "-"
+    if code not in FINDING_CODES:
+        return code
+    return f"{_pair(FINDING_CODES, code, 'zh')} {code}" if lang == "zh" else code
+
+
+def end_reason_label(reason: str | None, lang: Lang) -> str:
+    return _pair(END_REASONS, reason, lang)
+
+
+def finding_message(message: object, message_zh: object, lang: Lang) -> str:
+    """The engine's explanation in the language: ``message_zh`` where the warehouse has it
+    (a newer engine), else the English one."""
+    if lang == "zh" and isinstance(message_zh, str) and message_zh:
+        return message_zh
+    return "" if not isinstance(message, str) else message
