@@ -232,6 +232,79 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "see_audit": ("在审计页查看问题", "See the findings on the Audit page"),
     "file_findings": ("不属于任何牌局的行", "Lines outside any deal"),
     "lines": ("行数", "Lines"),
+    # the CLI's text reports (`--lang zh`); the English ones are the reports as they were
+    "cli_line": ("第 {n} 行", "line {n}"),
+    "cli_file": ("文件", "file"),
+    "cli_seat": (" 座位 {n}", " seat {n}"),
+    "cli_ok": ("正确  ", "ok      "),
+    "cli_findings": ("有问题", "FINDINGS"),
+    "cli_session": ("场次 {id} ({where})", "session {id} ({where})"),
+    "cli_outside": ("不属于任何牌局的行：", "lines outside any deal:"),
+    "cli_none": ("无", "none"),
+    "cli_summary": (
+        "{files} 个文件，{sessions} 场，{deals} 局：正确 {ok} 局，有问题 {findings} 局；各类问题：{codes}",
+        "{deals} deals in {sessions} sessions from {files} files: {ok} ok, {findings} with findings; "
+        "findings by code: {codes}",
+    ),
+    "cli_draws": ("座位 {seat} 摸 {tile}", "seat {seat} draws {tile}"),
+    "cli_discards": ("座位 {seat} 打出 {tile}", "seat {seat} discards {tile}"),
+    "cli_pongs": ("座位 {seat} 碰 {tile}", "seat {seat} 碰 pongs {tile}"),
+    "cli_kong": ("座位 {seat} {kind} {tile}", "seat {seat} {kind} of {tile}"),
+    "cli_self_draw": ("自摸", "自摸 self-draw"),
+    "cli_on_tile": ("胡座位 {seat} 的牌", "on seat {seat}'s tile"),
+    "cli_wins": ("座位 {seat} 胡 {how}，{tile}", "seat {seat} 胡 wins {how} with {tile}"),
+    "cli_void": ("座位 {seat} 定缺 {suit}", "seat {seat} 定缺 declares {suit} void"),
+    "cli_exchange": ("换三张 {direction}：{tiles}", "换三张 exchange {direction}: {tiles}"),
+    "cli_end": ("牌局结束（{reason}）", "deal_end ({reason})"),
+    "cli_step": ("[第 {line} 行] {text}   牌墙剩余 {wall}", "[line {line}] {text}   wall {wall}"),
+    "cli_win": ("    胡 座位 {seat}：{patterns} = {fan} 番", "    胡 seat {seat}: {patterns} = {fan} fan"),
+    "cli_pay": (
+        "    付分：座位 {payer} -> 座位 {payee} {amount}（{reason}）",
+        "    pay: seat {payer} -> seat {payee} {amount} ({reason})",
+    ),
+    "cli_hand": ("      座位 {seat}{status}：{tiles} {melds}", "      seat {seat}{status}: {tiles} {melds}"),
+    "cli_won": ("（已胡）", " (won)"),
+    "cli_replay_head": (
+        "牌局 {deal}，规则 {rules}；庄家座位 {dealer}",
+        "deal {deal} under {rules}; dealer seat {dealer}",
+    ),
+    "cli_seats": ("座位：{seats}", "seats: {seats}"),
+    "cli_net": ("净得分 [{scores}]；{status}（{n} 个问题）", "net [{scores}]; {status} ({n} findings)"),
+    "cli_audit": (
+        "问题 {findings} 个（含场次总分的 {session} 个），涉及 {deals} 个牌局、{sessions} 个场次",
+        "findings {findings} (session totals {session} of them) in {deals} deals of {sessions} sessions",
+    ),
+    "cli_no_match": ("仓库中没有符合条件的牌局", "no deals in the warehouse match"),
+    "cli_player": ("玩家", "player"),
+    "cli_deals": ("局数", "deals"),
+    "cli_avg_fan": ("平均番数", "avg fan"),
+    "cli_pts_win": ("每胡得分", "pts/win"),
+    "cli_loss_deal_in": ("每次点炮失分", "loss/deal-in"),
+    "cli_net_deal": ("每局净得分", "net/deal"),
+    "cli_net_col": ("净得分", "net"),
+    "cli_kongs_deal": ("每局杠数", "kongs/deal"),
+    "cli_card": (
+        "{player}：{deals} 局，净得分 {net:+d}（每局 {net_per_deal}）\n"
+        "  胡牌率      {win_rate}（胡 {wins} 次；第一家胡 {o1}，第二家 {o2}，第三家 {o3}；平均胡牌巡数 {turn}）\n"
+        "  自摸率      {self_draw_rate}（自摸 {self_draws} 次）\n"
+        "  点炮率      {deal_in_rate}（点炮 {deal_ins} 次，每次平均失分 {loss}）\n"
+        "  每胡平均 {avg_fan} 番、{avg_win_points} 分；最大一胡 {biggest} 分（{biggest_fan} 番，{biggest_deal}）\n"
+        "  杠 {kongs} 个（每局 {kong_rate}：直杠 {ke}，弯杠 {ka}，暗杠 {kc}），杠分收入 {income}\n"
+        "  花猪率      {flower_pig_rate}（{flower_pigs} 次）\n"
+        "  流局听牌率  {ready_rate}（{ready} / {wall_end}）\n"
+        "  查叫 付出 {cj_paid}，收到 {cj_received}",
+        "{player}: {deals} deals, net {net:+d} ({net_per_deal} per deal)\n"
+        "  胡牌率 win rate      {win_rate}  ({wins} wins; order 1st {o1}, 2nd {o2}, 3rd {o3}; "
+        "average win turn {turn})\n"
+        "  自摸率 self-draws    {self_draw_rate} of wins ({self_draws})\n"
+        "  点炮率 deal-in rate  {deal_in_rate} of deals ({deal_ins} wins fed, average loss {loss})\n"
+        "  fan per win {avg_fan}, points per win {avg_win_points}; biggest win {biggest} points "
+        "({biggest_fan} fan, {biggest_deal})\n"
+        "  kongs {kongs} ({kong_rate} per deal: exposed {ke}, added {ka}, concealed {kc}), income {income}\n"
+        "  花猪率 flower pig    {flower_pig_rate} ({flower_pigs})\n"
+        "  流局听牌率 ready at the wall's end {ready_rate} ({ready} of {wall_end})\n"
+        "  查叫 paid {cj_paid}, received {cj_received}",
+    ),
 }
 
 
