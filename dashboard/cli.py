@@ -297,16 +297,19 @@ def simulate(
         raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
     if manifest is not None and manifest.resolve() == out.resolve():
         raise fail("--manifest and --out must be different files")
+    from dashboard.text_views_warehouse import with_deal_progress
+
     plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
+    events = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
     if manifest is None:
-        lines = write_log(simulate_club(plan), out)
+        lines = write_log(events, out)
         typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
         return
     from ingest.tamper import Tamperer, write_manifest
     from ingest.writer import write_lines
 
     tamperer = Tamperer(tamper, seed)
-    lines = write_lines(tamperer.lines(simulate_club(plan)), out)
+    lines = write_lines(tamperer.lines(events), out)
     write_manifest(tamperer.manifest, manifest)
     typer.echo(
         f"wrote {tamperer.deals} deals ({lines} lines) to {out}; tampered with {tamperer.tampered} "

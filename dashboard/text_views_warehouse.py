@@ -6,16 +6,20 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Iterable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd  # type: ignore[import-untyped]
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
 from dashboard.i18n import Lang, label
+from engine.events import DealStart
 from ingest.warehouse import IngestSummary
 from ingest.warehouse import Progress as IngestProgress
+
+T = TypeVar("T")
 
 
 class CliProgress(IngestProgress):
@@ -59,6 +63,29 @@ class CliProgress(IngestProgress):
     def note(self, text: str) -> None:
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, description=text[-60:])
+
+
+def with_deal_progress(events: Iterable[T], total: int, *, enabled: bool = True) -> Iterator[T]:
+    """The events of a simulation, passed on unchanged, with a rich bar on stderr that
+    counts their deal lines (drawn only on a terminal, like the ingest's)."""
+    if not (enabled and sys.stderr.isatty()):
+        yield from events
+        return
+    bar = Progress(
+        TextColumn("simulate"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("simulate", total=total)
+        for event in events:
+            if isinstance(event, DealStart):
+                bar.advance(task)
+            yield event
 
 
 def ingest_text(summary: IngestSummary) -> str:
