@@ -207,7 +207,6 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "line_n": ("第 {n} 行", "line {n}"),
     "seat_n": ("座位 {n}", "seat {n}"),
     "rule_ref": ("规则条款 `{rule}`", "rule `{rule}`"),
-    "english_only": ("（引擎说明暂无中文）", ""),
     "axis_date": ("%m月%d日", "%b %d"),
     # upload
     "upload_help": (

@@ -269,7 +269,9 @@ def test_the_url_keeps_language_filters_player_and_deal(chromium: Path, server: 
             page.goto(f"{server}/overview?lang=zh")
             page.get_by_role("heading", name="概览", exact=True).wait_for()
             assert page.get_by_text("Page not found").count() == 0
-            icon = page.locator("link[rel='shortcut icon'], link[rel='icon']").first.get_attribute("href") or ""
+            icon = (
+                page.locator("link[rel='shortcut icon'], link[rel='icon']").first.get_attribute("href") or ""
+            )
             assert not icon.startswith("http") or icon.startswith(server), icon
 
             # a phone: every hand on one row of tiles
