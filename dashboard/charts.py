@@ -20,11 +20,11 @@ STATUS_COLOURS = ["#2e7d32", "#f9a825", "#c62828"]
 
 
 def _titled(chart: alt.Chart, title: str, height: int = HEIGHT) -> alt.Chart:
-    return (
-        chart.properties(title=title, height=height, width="container")
-        .configure_axis(labelLimit=LABEL_LIMIT)
-        .configure_legend(labelLimit=LABEL_LIMIT)
+    titled: alt.Chart = chart.properties(title=title, height=height, width="container")
+    configured: alt.Chart = titled.configure_axis(labelLimit=LABEL_LIMIT).configure_legend(
+        labelLimit=LABEL_LIMIT
     )
+    return configured
 
 
 #: pixels a label may take before Vega-Lite cuts it with "…" (its default, 180, cut names)

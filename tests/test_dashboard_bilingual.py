@@ -72,7 +72,7 @@ def visible_texts(at: AppTest) -> list[str]:
         "error",
         "success",
     ):
-        out += [str(e.value) for e in at.get(kind)]
+        out += [str(getattr(e, "value", "")) for e in at.get(kind)]
     out += [str(m.label) for m in at.metric]
     for kind in ("selectbox", "radio", "button", "checkbox", "slider", "date_input", "file_uploader"):
         out += [str(getattr(e, "label", "")) for e in at.get(kind)]

@@ -24,12 +24,12 @@ if src is not None:
         cols[1].metric(ui.t("sessions"), ui.count(row["sessions"]))
         cols[2].metric(ui.t("players"), ui.count(row["players"]))
         cols[3].metric(ui.t("findings_share"), ui.pct(row["findings_share"]))
-        cols = st.columns(5)
-        cols[0].metric(ui.t("first_day"), ui.day_text(row["first_day"]))
-        cols[1].metric(ui.t("last_day"), ui.day_text(row["last_day"]))
-        cols[2].metric(ui.t("findings"), ui.count(audit["findings"]))
-        cols[3].metric(ui.t("deals_with_findings_n"), ui.count(audit["deals_with_findings"]))
-        cols[4].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
+        second = st.columns(5)
+        second[0].metric(ui.t("first_day"), ui.day_text(row["first_day"]))
+        second[1].metric(ui.t("last_day"), ui.day_text(row["last_day"]))
+        second[2].metric(ui.t("findings"), ui.count(audit["findings"]))
+        second[3].metric(ui.t("deals_with_findings_n"), ui.count(audit["deals_with_findings"]))
+        second[4].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
 
         activity = data.query("activity", filters, src=src)
         if not activity.empty:
