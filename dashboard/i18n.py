@@ -103,6 +103,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "tablemates_title": ("最常同桌", "Most frequent tablemates"),
     "mate": ("同桌", "Tablemate"),
     "no_wins": ("没有胡牌记录。", "No wins."),
+    "shared_names": (
+        "这些名字在不止一个俱乐部出现，统计时会被当作同一个人：{names}。请在左侧选择一个俱乐部。",
+        "These names play in more than one club and are counted as one person here: {names}. "
+        "Choose a club in the sidebar to see each club's own players.",
+    ),
     "no_deal_ins": ("没有点炮记录。", "No deal-ins."),
     # fans
     "pattern_title": ("按基本牌型", "Wins by base pattern"),

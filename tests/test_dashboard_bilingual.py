@@ -304,3 +304,43 @@ def test_audit_link_opens_the_replay_at_the_clicked_finding(
         assert not at.exception
         caption = next(c.value for c in at.caption if "step " in c.value)
         assert caption.endswith(f"line {line}"), (line, caption)
+
+
+def test_players_page_says_when_two_clubs_share_a_name(
+    warehouse: Path, api: Analytics, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The fixture's two clubs (sample-club and east) draw names from the same list."""
+    seats = api.sql("select distinct player, club from mart_seat_deals")
+    shared = sorted(n for n, clubs in seats.groupby("player")["club"] if clubs.nunique() > 1)
+    assert shared, "the two clubs share names"
+    at = app_at(warehouse, monkeypatch)
+    at.run()
+    at.switch_page("app_pages/players.py").run()
+    warning = " ".join(w.value for w in at.warning)
+    assert all(f"{name} (" in warning for name in shared), warning
+    at = app_at(warehouse, monkeypatch, club="east")
+    at.run()
+    at.switch_page("app_pages/players.py").run()
+    assert not [w.value for w in at.warning if "more than one club" in w.value]
+
+
+def test_dates_and_rules_from_the_url_filter_every_page(
+    warehouse: Path, api: Analytics, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    days = api.sql(
+        "select distinct played_date from stg_deals where played_date is not null and rules = 'standard' order by 1"
+    )
+    first, last = days["played_date"].iloc[3].date(), days["played_date"].iloc[-4].date()
+    at = app_at(
+        warehouse, monkeypatch, **{"from": first.isoformat(), "to": last.isoformat(), "rules": "standard"}
+    )
+    at.run()
+    assert not at.exception
+    shown = {m.label: m.value for m in at.metric}
+    assert shown["First day"] == first.isoformat() and shown["Last day"] == last.isoformat()
+    expected = api.sql(
+        "select count(*) as n from stg_deals where played_date between $a and $b and rules = 'standard'",
+        {"a": first, "b": last},
+    )["n"].iloc[0]
+    assert shown["Deals"] == f"{int(expected):,}"
+    assert at.query_params["from"] == [first.isoformat()] or at.query_params["from"] == first.isoformat()

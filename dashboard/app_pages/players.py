@@ -84,6 +84,13 @@ if src is not None:
     if stats.empty:
         st.info(ui.t("no_match"))
     else:
+        shared = data.query("shared_names", filters, src=src)
+        if not shared.empty:  # players are per club: one name in two clubs is two people
+            names = ", ".join(
+                f"{p} ({', '.join(str(c) for c in cs)})"
+                for p, cs in zip(shared["player"], shared["clubs"], strict=True)
+            )
+            st.warning(ui.t("shared_names", names=names), icon=":material/group:")
         st.subheader(ui.t("leaderboard"))
         columns = [col for col, _, _ in BOARD]
         st.dataframe(
