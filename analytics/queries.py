@@ -187,6 +187,11 @@ class Analytics:
     def findings_by_session(self, filters: Filters | None = None) -> pd.DataFrame:
         return self.query("findings_by_session", filters)
 
+    def findings_summary(self, filters: Filters | None = None) -> pd.DataFrame:
+        """The one count of findings and of deals with findings (``findings_summary.sql``),
+        what the Overview, the Audit and ``chuanma stats`` all show."""
+        return self.query("findings_summary", filters)
+
     def findings_by_player(self, filters: Filters | None = None) -> pd.DataFrame:
         return self.query("findings_by_player", filters)
 

@@ -15,18 +15,30 @@ import streamlit as st
 
 from dashboard import data, ui
 
-st.set_page_config(page_title="chuanma", page_icon=":material/casino:", layout="wide")
+# the favicon is a file served by this server: no icon is fetched from the internet
+st.set_page_config(page_title="chuanma", page_icon=str(ui.FAVICON), layout="wide")
 ui.language_switch()
 source = data.source()
 ui.filter_sidebar(source)
+ui.write_url()
+home = st.Page(
+    ui.PAGES["overview"],
+    title=ui.t("page_overview"),
+    icon=":material/dashboard:",
+    url_path="home",
+    default=True,
+)
+
+
+def overview_link() -> None:
+    """``/overview`` (a deep link people type or share): the overview, at the root, with
+    the link's parameters (a default page is served at the root only)."""
+    st.switch_page(home, query_params=dict(st.query_params))
+
+
 pages = [
-    st.Page(
-        ui.PAGES["overview"],
-        title=ui.t("page_overview"),
-        icon=":material/dashboard:",
-        url_path="overview",
-        default=True,
-    ),
+    home,
+    st.Page(overview_link, title=ui.t("page_overview"), url_path="overview", visibility="hidden"),
     st.Page(ui.PAGES["players"], title=ui.t("page_players"), icon=":material/person:", url_path="players"),
     st.Page(ui.PAGES["fans"], title=ui.t("page_fans"), icon=":material/bar_chart:", url_path="fans"),
     st.Page(ui.PAGES["h2h"], title=ui.t("page_h2h"), icon=":material/swap_horiz:", url_path="head-to-head"),

@@ -20,7 +20,23 @@ STATUS_COLOURS = ["#2e7d32", "#f9a825", "#c62828"]
 
 
 def _titled(chart: alt.Chart, title: str, height: int = HEIGHT) -> alt.Chart:
-    return chart.properties(title=title, height=height, width="container")
+    titled: alt.Chart = chart.properties(title=title, height=height, width="container")
+    configured: alt.Chart = titled.configure_axis(labelLimit=LABEL_LIMIT).configure_legend(
+        labelLimit=LABEL_LIMIT
+    )
+    return configured
+
+
+#: pixels a label may take before Vega-Lite cuts it with "…" (its default, 180, cut names)
+LABEL_LIMIT = 400
+#: pixels per row of a horizontal bar chart, so no two names overlap
+ROW_PX = 24
+
+
+def _date_axis(tr: Tr) -> alt.Axis:
+    """Dates written in the language (Vega's own month names are English): an explicit
+    format from the labels (``%m月%d日`` / ``%b %d``)."""
+    return alt.Axis(format=tr("axis_date"), labelOverlap=True)
 
 
 def activity_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
@@ -35,9 +51,9 @@ def activity_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
     long["week"] = pd.to_datetime(long["week"])
     chart = (
         alt.Chart(long)
-        .mark_bar()
+        .mark_bar(width=alt.RelativeBandSize(0.85))
         .encode(
-            x=alt.X("week:T", title=tr("week")),
+            x=alt.X("yearweek(week):T", title=tr("week"), axis=_date_axis(tr)),
             y=alt.Y("deals:Q", title=tr("deals"), stack="zero"),
             color=alt.Color(
                 "kind:N",
@@ -46,7 +62,7 @@ def activity_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
                 sort=[tr("deals_ok"), tr("deals_with_findings")],
             ),
             tooltip=[
-                alt.Tooltip("week:T", title=tr("week")),
+                alt.Tooltip("week:T", title=tr("week"), format="%Y-%m-%d"),
                 alt.Tooltip("kind:N", title=tr("deal_kind")),
                 alt.Tooltip("deals:Q", title=tr("deals")),
             ],
@@ -128,7 +144,7 @@ def pattern_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ],
         )
     )
-    return _titled(chart, tr("pattern_title"), max(HEIGHT, 90 + 24 * len(frame)))
+    return _titled(chart, tr("pattern_title"), max(HEIGHT, 90 + ROW_PX * len(frame)))
 
 
 def roots_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
@@ -155,10 +171,10 @@ def score_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(data)
         .mark_line(point=True, color="#6a1b9a")
         .encode(
-            x=alt.X("played_date:T", title=tr("day")),
+            x=alt.X("played_date:T", title=tr("day"), axis=_date_axis(tr)),
             y=alt.Y("cumulative_net:Q", title=tr("cumulative_net")),
             tooltip=[
-                alt.Tooltip("played_date:T", title=tr("day")),
+                alt.Tooltip("played_date:T", title=tr("day"), format="%Y-%m-%d"),
                 alt.Tooltip("deals:Q", title=tr("deals")),
                 alt.Tooltip("net:Q", title=tr("net")),
                 alt.Tooltip("cumulative_net:Q", title=tr("cumulative_net")),
@@ -221,7 +237,7 @@ def _ranked_bars(
             ],
         )
     )
-    return _titled(chart, tr(title_key), 200)
+    return _titled(chart, tr(title_key), max(200, 40 + ROW_PX * len(frame)))
 
 
 def win_kind_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
@@ -280,21 +296,23 @@ def h2h_chart(frame: pd.DataFrame, tr: Tr) -> alt.LayerChart:
 
 
 def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
+    """Findings by code; ``code_name`` (the code with its name in the language) labels it."""
+    named = "code_name" if "code_name" in frame.columns else "code"
     chart = (
         alt.Chart(frame)
         .mark_bar(color="#c62828")
         .encode(
-            y=alt.Y("code:N", title=tr("code"), sort="-x", axis=alt.Axis(labelOverlap=False)),
+            y=alt.Y(f"{named}:N", title=tr("code"), sort="-x", axis=alt.Axis(labelOverlap=False)),
             x=alt.X("findings:Q", title=tr("findings")),
             tooltip=[
-                alt.Tooltip("code:N", title=tr("code")),
+                alt.Tooltip(f"{named}:N", title=tr("code")),
                 alt.Tooltip("findings:Q", title=tr("findings")),
                 alt.Tooltip("deals:Q", title=tr("deals")),
                 alt.Tooltip("sessions:Q", title=tr("sessions")),
             ],
         )
     )
-    return _titled(chart, tr("audit_by_code"), max(160, 90 + 24 * len(frame)))
+    return _titled(chart, tr("audit_by_code"), max(160, 90 + ROW_PX * len(frame)))
 
 
 def rescore_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -149,6 +149,20 @@ def _rules_or_fail(spec: str | None) -> Rules | None:
         raise fail(str(error)) from None
 
 
+LangOption = Annotated[
+    str,
+    typer.Option(
+        "--lang", metavar="en|zh", help="Language of the text report: en or zh (中文); --json is the same."
+    ),
+]
+
+
+def _lang(value: str) -> Literal["en", "zh"]:
+    if value not in ("en", "zh"):
+        raise fail(f"--lang {value!r}: give en or zh")
+    return "zh" if value == "zh" else "en"
+
+
 @app.command()
 def validate(
     paths: Annotated[
@@ -162,6 +176,7 @@ def validate(
         bool, typer.Option("--json", help="The validation report as one JSON object.")
     ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+    lang: LangOption = "en",
 ) -> None:
     """Replay every deal and recheck every win, fan, payment and settlement.
 
@@ -171,6 +186,7 @@ def validate(
     from engine.replay import StrictStop
     from ingest.validate import validate_paths
 
+    language = _lang(lang)
     override = _rules_or_fail(rules)
     try:
         report = validate_paths(paths, override, strict=strict)
@@ -180,12 +196,12 @@ def validate(
         if as_json:
             typer.echo(json.dumps({"strict_stop": stop.finding.to_json(), "file": stop.finding.file}))
         else:
-            typer.echo(f"{stop.finding.file}: " + finding_line(stop.finding, ""))
+            typer.echo(f"{stop.finding.file}: " + finding_line(stop.finding, "", language))
         raise typer.Exit(EXIT_FINDINGS) from None
     if as_json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        typer.echo(validation_text(report))
+        typer.echo(validation_text(report, language))
     raise typer.Exit(0 if report.ok else EXIT_FINDINGS)
 
 
@@ -194,14 +210,16 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A log file (.jsonl or .jsonl.gz).")],
     deal: Annotated[str, typer.Option("--deal", help="The deal_id to replay.")],
     rules: Annotated[str | None, typer.Option(help="Replay under these rules instead of the log's.")] = None,
+    lang: LangOption = "en",
 ) -> None:
     """Show one deal turn by turn: hands, melds, the wall, each payment and why, each finding.
 
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
-    from dashboard.text_views import replay_printer
+    from dashboard.text_views import replay_printer, say
     from ingest.reader import read_log
     from ingest.session_replay import SessionReplay
 
+    language = _lang(lang)
     override = _rules_or_fail(rules)
     if not file.is_file():
         raise fail(f"{file}: no such file")
@@ -212,12 +230,14 @@ def replay(
     driver = SessionReplay.of_log(session, override)
     if driver.rules is None:
         raise fail(f"the session's rules cannot be used: {driver.rules_error}")
-    typer.echo(f"deal {deal} under {driver.rules.name}; dealer seat {deal_log.deal.dealer}")
+    dealer = deal_log.deal.dealer
+    typer.echo(say("cli_replay_head", language, deal=deal, rules=driver.rules.name, dealer=dealer))
     players = driver.players or ("?",) * 4
-    typer.echo("seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players)))
-    report = driver.replay(deal_log, on_step=replay_printer(typer.echo))
+    typer.echo(say("cli_seats", language, seats=", ".join(f"{i} {name}" for i, name in enumerate(players))))
+    report = driver.replay(deal_log, on_step=replay_printer(typer.echo, language))
     scores = " ".join(f"{s:+d}" for s in report.scores)
-    typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
+    status = report.status if language == "en" else say(f"status_{report.status}", language)
+    typer.echo(say("cli_net", language, scores=scores, status=status, n=len(report.findings)))
     raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)
 
 
@@ -273,16 +293,19 @@ def simulate(
         raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
     if manifest is not None and manifest.resolve() == out.resolve():
         raise fail("--manifest and --out must be different files")
+    from dashboard.text_views_warehouse import with_deal_progress
+
     plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
+    events = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
     if manifest is None:
-        lines = write_log(simulate_club(plan), out)
+        lines = write_log(events, out)
         typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
         return
     from ingest.tamper import Tamperer, write_manifest
     from ingest.writer import write_lines
 
     tamperer = Tamperer(tamper, seed)
-    lines = write_lines(tamperer.lines(simulate_club(plan)), out)
+    lines = write_lines(tamperer.lines(events), out)
     write_manifest(tamperer.manifest, manifest)
     typer.echo(
         f"wrote {tamperer.deals} deals ({lines} lines) to {out}; tampered with {tamperer.tampered} "
@@ -363,6 +386,7 @@ def stats(
     with_players: Annotated[
         list[str] | None, typer.Option("--with", help="Only deals where this player sat too (repeatable).")
     ] = None,
+    lang: LangOption = "en",
 ) -> None:
     """Player statistics from the warehouse: the player table, or one player's card.
 
@@ -370,7 +394,7 @@ def stats(
     from datetime import date
 
     from analytics.queries import Analytics, Filters
-    from dashboard.text_views_warehouse import player_card_text, player_table_text, records_json
+    from dashboard.text_views_warehouse import audit_text, player_card_text, player_table_text, records_json
     from ingest.warehouse import CATALOG
 
     if not (warehouse / CATALOG).is_file():
@@ -380,10 +404,12 @@ def stats(
         last = date.fromisoformat(date_to) if date_to else None
     except ValueError as error:
         raise fail(f"--from/--to: {error}") from None
+    language = _lang(lang)
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     try:
         frame = analytics.player_stats(filters)
+        audit = analytics.findings_summary(filters) if player is None and not as_json else None
     finally:
         analytics.close()
     if player is not None and frame.empty:
@@ -391,9 +417,11 @@ def stats(
     if as_json:
         typer.echo(records_json(frame))
     elif player is not None:
-        typer.echo(player_card_text(frame.iloc[0].to_dict()))
+        typer.echo(player_card_text(frame.iloc[0].to_dict(), language))
     else:
-        typer.echo(player_table_text(frame))
+        typer.echo(player_table_text(frame, language))
+        if audit is not None:
+            typer.echo(audit_text(audit, language))
 
 
 @app.command()
@@ -415,7 +443,8 @@ def dashboard(
     command = [
         sys.executable, "-m", "streamlit", "run", str(script),
         "--server.port", str(port), "--server.address", "localhost", "--server.headless", "true",
-        "--browser.gatherUsageStats", "false", "--", "--warehouse", str(folder),
+        "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
+        "--", "--warehouse", str(folder),
     ]  # fmt: skip
     typer.echo(f"chuanma dashboard: http://localhost:{port} (warehouse {folder}); Ctrl-C stops it", err=True)
     env = {**os.environ, WAREHOUSE_ENV: str(folder)}

@@ -46,8 +46,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "sessions": ("场次", "Sessions"),
     "players": ("玩家", "Players"),
     "first_day": ("首日", "First day"),
-    "last_day": ("末日", "Last day"),
-    "findings_share": ("有问题的牌局", "Deals with findings"),
+    "last_day": ("最后一天", "Last day"),
+    "findings_share": ("有问题牌局占比", "Share of deals with findings"),
+    "deals_with_findings_n": ("有问题的牌局", "Deals with findings"),
     "findings": ("问题", "Findings"),
     "invalid_deals": ("无法回放", "Invalid deals"),
     "activity_title": ("每周牌局", "Deals per week"),
@@ -93,8 +94,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "day": ("日期", "Day"),
     "cumulative_net": ("累计净得分", "Cumulative net"),
     "fan_dist_title": ("番数分布：玩家与俱乐部", "Fan distribution: player and club"),
-    "who": ("谁", "Who"),
-    "win_kinds_title": ("怎么胡的", "How they win"),
+    "who": ("比较对象", "Compared"),
+    "win_kinds_title": ("胡牌方式", "How they win"),
     "win_kind": ("胡法", "Win kind"),
     "deal_ins_title": ("点炮给谁", "Whom they deal into"),
     "winner": ("胡牌者", "Winner"),
@@ -102,6 +103,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "tablemates_title": ("最常同桌", "Most frequent tablemates"),
     "mate": ("同桌", "Tablemate"),
     "no_wins": ("没有胡牌记录。", "No wins."),
+    "shared_names": (
+        "这些名字在不止一个俱乐部出现，统计时会被当作同一个人：{names}。请在左侧选择一个俱乐部。",
+        "These names play in more than one club and are counted as one person here: {names}. "
+        "Choose a club in the sidebar to see each club's own players.",
+    ),
     "no_deal_ins": ("没有点炮记录。", "No deal-ins."),
     # fans
     "pattern_title": ("按基本牌型", "Wins by base pattern"),
@@ -192,7 +198,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "difference": ("差额", "Difference"),
     "rescore_title": ("重新计分：每位玩家", "Re-scored: per player"),
     "more": ("{player} 按 {rules} 规则会多赢 {n} 分", "under {rules} {player} would have won {n} more"),
-    "less": ("{player} 按 {rules} 规则会少得 {n} 分", "under {rules} {player} would have lost {n} more"),
+    "less": ("{player} 按 {rules} 规则会少得 {n} 分", "under {rules} {player} would have scored {n} less"),
     "same": ("{player} 按 {rules} 规则得分不变", "under {rules} {player} would have scored the same"),
     "not_rescored": (
         "{n} 个牌局在 {rules} 规则下无法回放，未计入：",
@@ -200,6 +206,13 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     "no_findings": ("没有符合条件的问题。", "No findings match."),
     "per_deal": ("每局", "Per deal"),
+    "seat": ("座位", "Seat"),
+    "problem": ("问题", "Problem"),
+    "base": ("底分", "base"),
+    "line_n": ("第 {n} 行", "line {n}"),
+    "seat_n": ("座位 {n}", "seat {n}"),
+    "rule_ref": ("规则条款 `{rule}`", "rule `{rule}`"),
+    "axis_date": ("%m月%d日", "%b %d"),
     # upload
     "upload_help": (
         "拖入一个 .jsonl 或 .jsonl.gz 日志（或 .csv/.xlsx 记分表）：立即校验并显示结果；确认后导入数据仓库。",
@@ -212,9 +225,91 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "ingest": ("导入数据仓库", "Ingest into the warehouse"),
     "ingesting": ("正在导入……", "Ingesting..."),
     "ingested": ("已导入。", "Ingested."),
+    "ingested_with_quarantine": (
+        "已导入，但有内容进了隔离区：已存储 {stored} 个牌局；{conflicts} 个牌局编号与仓库中已有的牌局内容不同"
+        "（conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",
+        "Ingested with quarantine: {stored} deal(s) stored; {conflicts} deal id(s) already in the warehouse "
+        "with other content (conflicting_duplicate), {stray} line(s) outside any deal, {invalid} deal(s) "
+        "that cannot be replayed (raw lines kept) went to quarantine.",
+    ),
+    "quarantine_why": ("隔离原因", "Why in quarantine"),
     "see_audit": ("在审计页查看问题", "See the findings on the Audit page"),
     "file_findings": ("不属于任何牌局的行", "Lines outside any deal"),
     "lines": ("行数", "Lines"),
+    # the CLI's text reports (`--lang zh`); the English ones are the reports as they were
+    "cli_line": ("第 {n} 行", "line {n}"),
+    "cli_row": ("表格第 {n} 行", "row {n}"),
+    "cli_file": ("文件", "file"),
+    "cli_seat": (" 座位 {n}", " seat {n}"),
+    "cli_ok": ("正确  ", "ok      "),
+    "cli_findings": ("有问题", "FINDINGS"),
+    "cli_session": ("场次 {id} ({where})", "session {id} ({where})"),
+    "cli_outside": ("不属于任何牌局的行：", "lines outside any deal:"),
+    "cli_none": ("无", "none"),
+    "cli_summary": (
+        "{files} 个文件，{sessions} 场，{deals} 局：正确 {ok} 局，有问题 {findings} 局；各类问题：{codes}",
+        "{deals} deals in {sessions} sessions from {files} files: {ok} ok, {findings} with findings; "
+        "findings by code: {codes}",
+    ),
+    "cli_draws": ("座位 {seat} 摸 {tile}", "seat {seat} draws {tile}"),
+    "cli_discards": ("座位 {seat} 打出 {tile}", "seat {seat} discards {tile}"),
+    "cli_pongs": ("座位 {seat} 碰 {tile}", "seat {seat} 碰 pongs {tile}"),
+    "cli_kong": ("座位 {seat} {kind} {tile}", "seat {seat} {kind} of {tile}"),
+    "cli_self_draw": ("自摸", "自摸 self-draw"),
+    "cli_on_tile": ("胡座位 {seat} 的牌", "on seat {seat}'s tile"),
+    "cli_wins": ("座位 {seat} 胡 {how}，{tile}", "seat {seat} 胡 wins {how} with {tile}"),
+    "cli_void": ("座位 {seat} 定缺 {suit}", "seat {seat} 定缺 declares {suit} void"),
+    "cli_exchange": ("换三张 {direction}：{tiles}", "换三张 exchange {direction}: {tiles}"),
+    "cli_end": ("牌局结束（{reason}）", "deal_end ({reason})"),
+    "cli_step": ("[第 {line} 行] {text}   牌墙剩余 {wall}", "[line {line}] {text}   wall {wall}"),
+    "cli_win": ("    胡 座位 {seat}：{patterns} = {fan} 番", "    胡 seat {seat}: {patterns} = {fan} fan"),
+    "cli_pay": (
+        "    付分：座位 {payer} -> 座位 {payee} {amount}（{reason}）",
+        "    pay: seat {payer} -> seat {payee} {amount} ({reason})",
+    ),
+    "cli_hand": ("      座位 {seat}{status}：{tiles} {melds}", "      seat {seat}{status}: {tiles} {melds}"),
+    "cli_won": ("（已胡）", " (won)"),
+    "cli_replay_head": (
+        "牌局 {deal}，规则 {rules}；庄家座位 {dealer}",
+        "deal {deal} under {rules}; dealer seat {dealer}",
+    ),
+    "cli_seats": ("座位：{seats}", "seats: {seats}"),
+    "cli_net": ("净得分 [{scores}]；{status}（{n} 个问题）", "net [{scores}]; {status} ({n} findings)"),
+    "cli_audit": (
+        "问题 {findings} 个（含场次总分的 {session} 个），涉及 {deals} 个牌局、{sessions} 个场次",
+        "findings {findings} (session totals {session} of them) in {deals} deals of {sessions} sessions",
+    ),
+    "cli_no_match": ("仓库中没有符合条件的牌局", "no deals in the warehouse match"),
+    "cli_player": ("玩家", "player"),
+    "cli_deals": ("局数", "deals"),
+    "cli_avg_fan": ("平均番数", "avg fan"),
+    "cli_pts_win": ("每胡得分", "pts/win"),
+    "cli_loss_deal_in": ("每次点炮失分", "loss/deal-in"),
+    "cli_net_deal": ("每局净得分", "net/deal"),
+    "cli_net_col": ("净得分", "net"),
+    "cli_kongs_deal": ("每局杠数", "kongs/deal"),
+    "cli_card": (
+        "{player}：{deals} 局，净得分 {net:+d}（每局 {net_per_deal}）\n"
+        "  胡牌率      {win_rate}（胡 {wins} 次；第一家胡 {o1}，第二家 {o2}，第三家 {o3}；平均胡牌巡数 {turn}）\n"
+        "  自摸率      {self_draw_rate}（自摸 {self_draws} 次）\n"
+        "  点炮率      {deal_in_rate}（点炮 {deal_ins} 次，每次平均失分 {loss}）\n"
+        "  每胡平均 {avg_fan} 番、{avg_win_points} 分；最大一胡 {biggest} 分（{biggest_fan} 番，{biggest_deal}）\n"
+        "  杠 {kongs} 个（每局 {kong_rate}：直杠 {ke}，弯杠 {ka}，暗杠 {kc}），杠分收入 {income}\n"
+        "  花猪率      {flower_pig_rate}（{flower_pigs} 次）\n"
+        "  流局听牌率  {ready_rate}（{ready} / {wall_end}）\n"
+        "  查叫 付出 {cj_paid}，收到 {cj_received}",
+        "{player}: {deals} deals, net {net:+d} ({net_per_deal} per deal)\n"
+        "  胡牌率 win rate      {win_rate}  ({wins} wins; order 1st {o1}, 2nd {o2}, 3rd {o3}; "
+        "average win turn {turn})\n"
+        "  自摸率 self-draws    {self_draw_rate} of wins ({self_draws})\n"
+        "  点炮率 deal-in rate  {deal_in_rate} of deals ({deal_ins} wins fed, average loss {loss})\n"
+        "  fan per win {avg_fan}, points per win {avg_win_points}; biggest win {biggest} points "
+        "({biggest_fan} fan, {biggest_deal})\n"
+        "  kongs {kongs} ({kong_rate} per deal: exposed {ke}, added {ka}, concealed {kc}), income {income}\n"
+        "  花猪率 flower pig    {flower_pig_rate} ({flower_pigs})\n"
+        "  流局听牌率 ready at the wall's end {ready_rate} ({ready} of {wall_end})\n"
+        "  查叫 paid {cj_paid}, received {cj_received}",
+    ),
 }
 
 
@@ -261,3 +356,63 @@ SUIT_LABELS: Final[dict[str, tuple[str, str]]] = {
     "p": ("筒", "dots"),
     "s": ("条", "bamboo"),
 }
+
+
+#: every finding code of spec/log-format.md (and the warehouse's own) by name
+FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
+    "bad_record": ("无法读取的行", "unreadable line"),
+    "bad_tile": ("不存在的牌", "no such tile"),
+    "bad_session": ("场次信息有误", "bad session line"),
+    "tile_count": ("牌数不对", "wrong tile count"),
+    "out_of_turn": ("不该行动", "out of turn"),
+    "not_in_hand": ("手里没有这张牌", "tile not in hand"),
+    "illegal_pong": ("不合规的碰", "illegal pong"),
+    "illegal_kong": ("不合规的杠", "illegal kong"),
+    "illegal_hu": ("不合规的胡", "illegal win"),
+    "missed_forced_hu": ("漏胡（最后四张必胡）", "missed forced win"),
+    "void_rule": ("违反定缺", "void rule broken"),
+    "illegal_exchange": ("不合规的换三张", "illegal exchange"),
+    "wall_mismatch": ("牌墙不符", "wall mismatch"),
+    "wrong_end": ("结束不对", "wrong end"),
+    "fan_mismatch": ("番数不符", "fan mismatch"),
+    "payment_mismatch": ("付分不符", "payment mismatch"),
+    "score_mismatch": ("得分不符", "score mismatch"),
+    "unknown_field": ("未知字段", "unknown field"),
+    "conflicting_duplicate": ("重复牌局编号但内容不同", "conflicting duplicate"),
+}
+
+#: why a deal ended (deal_end.reason)
+END_REASONS: Final[dict[str, tuple[str, str]]] = {
+    "three_won": ("三家已胡", "three players have won"),
+    "wall_exhausted": ("牌墙摸完（流局）", "the wall is exhausted"),
+    "first_hu": ("一胡即结束", "the first win ends it"),
+}
+
+
+def _pair(table: dict[str, tuple[str, str]], key: str | None, lang: Lang) -> str:
+    if key is None:
+        return "-"
+    zh, en = table.get(key, (key, key))
+    return zh if lang == "zh" else en
+
+
+def code_label(code: str | None, lang: Lang) -> str:
+    """A finding code with its name: ``付分不符 payment_mismatch`` / ``payment_mismatch (payment
+    mismatch)``; the code itself stays visible (it is the contract, and what people search)."""
+    if code is None:
+        return "-"
+    if code not in FINDING_CODES:
+        return code
+    return f"{_pair(FINDING_CODES, code, 'zh')} {code}" if lang == "zh" else code
+
+
+def end_reason_label(reason: str | None, lang: Lang) -> str:
+    return _pair(END_REASONS, reason, lang)
+
+
+def finding_message(message: object, message_zh: object, lang: Lang) -> str:
+    """The engine's explanation in the language: ``message_zh`` where the warehouse has it
+    (a newer engine), else the English one."""
+    if lang == "zh" and isinstance(message_zh, str) and message_zh:
+        return message_zh
+    return "" if not isinstance(message, str) else message

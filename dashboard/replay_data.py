@@ -165,6 +165,7 @@ class StepFinding:
     seat: int | None
     message: str
     rule: str | None
+    message_zh: str | None = None  # the engine's explanation in Chinese, where it has one
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,8 @@ class DealReplay:
 
 
 def _finding(f: Finding) -> StepFinding:
-    return StepFinding(f.code, f.line, f.seat, f.message, f.rule)
+    zh = getattr(f, "message_zh", None)  # an engine that explains in Chinese too
+    return StepFinding(f.code, f.line, f.seat, f.message, f.rule, zh if isinstance(zh, str) else None)
 
 
 def _tiles(counts: Sequence[int]) -> tuple[int, ...]:
@@ -378,7 +380,14 @@ def _merge_stored(
         if (line, code) in seen:
             seen.remove((line, code))
             continue
-        extra = StepFinding(code, line, _int(row["seat"]), str(row["message"]), _text(row["rule"]))
+        extra = StepFinding(
+            code,
+            line,
+            _int(row["seat"]),
+            str(row["message"]),
+            _text(row["rule"]),
+            _text(row.get("message_zh")),
+        )
         where = max((i for i, step in enumerate(steps) if line is None or step.line <= line), default=0)
         steps[where] = replace(steps[where], findings=(*steps[where].findings, extra))
         findings.append(extra)

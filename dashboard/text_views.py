@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from dashboard.i18n import Lang, code_label, end_reason_label, finding_message, label
 from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.replay import FindingSink, pattern_text
@@ -14,77 +15,122 @@ from ingest.validate import ValidationReport
 KONG_NAMES = {"exposed": "直杠 exposed kong", "added": "弯杠 added kong", "concealed": "暗杠 concealed kong"}
 
 
-def finding_line(finding: Finding, indent: str = "    ") -> str:
-    unit = "row" if (finding.file or "").lower().endswith((".csv", ".xlsx")) else "line"  # score sheets
-    where = f"{unit} {finding.line}" if finding.line is not None else "file"
-    seat = f" seat {finding.seat}" if finding.seat is not None else ""
-    return f"{indent}{where}{seat} {finding.code}: {finding.message}"
+KONG_NAMES_ZH = {"exposed": "直杠", "added": "弯杠", "concealed": "暗杠"}
+SUITS_ZH = {"m": "万", "p": "筒", "s": "条"}
 
 
-def validation_text(report: ValidationReport) -> str:
+def say(key: str, lang: Lang, **values: object) -> str:
+    """A label of :data:`dashboard.i18n.LABELS` in ``lang``, filled in."""
+    return label(key, lang).format(**values)
+
+
+def finding_line(finding: Finding, indent: str = "    ", lang: Lang = "en") -> str:
+    unit = (
+        "cli_row" if (finding.file or "").lower().endswith((".csv", ".xlsx")) else "cli_line"
+    )  # score sheets
+    where = say(unit, lang, n=finding.line) if finding.line is not None else say("cli_file", lang)
+    seat = say("cli_seat", lang, n=finding.seat) if finding.seat is not None else ""
+    code = code_label(finding.code, lang)
+    message = finding_message(finding.message, getattr(finding, "message_zh", None), lang)
+    return f"{indent}{where}{seat} {code}: {message}"
+
+
+def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
     """One line per deal, then its findings; then session and file findings; a summary."""
     out = []
     for deal in report.deals:
-        mark = "ok      " if deal.status == "ok" else "FINDINGS"
+        mark = say("cli_ok", lang) if deal.status == "ok" else say("cli_findings", lang)
         scores = " ".join(f"{s:+d}" for s in deal.scores)
         out.append(f"{mark} {deal.deal_id}  [{scores}]  ({deal.rules}, {deal.file}:{deal.line})")
-        out.extend(finding_line(f) for f in deal.findings)
+        out.extend(finding_line(f, lang=lang) for f in deal.findings)
     for session in report.sessions:
         if session.findings:
-            out.append(f"session {session.session_id} ({session.file}:{session.line})")
-            out.extend(finding_line(f) for f in session.findings)
+            where = f"{session.file}:{session.line}"
+            out.append(say("cli_session", lang, id=session.session_id, where=where))
+            out.extend(finding_line(f, lang=lang) for f in session.findings)
     if report.file_findings:
-        out.append("lines outside any deal:")
-        out.extend(f"  {f.file}: " + finding_line(f, "") for f in report.file_findings)
+        out.append(say("cli_outside", lang))
+        out.extend(f"  {f.file}: " + finding_line(f, "", lang) for f in report.file_findings)
     summary = report.summary()
-    codes = ", ".join(f"{code} {count}" for code, count in summary["by_code"].items()) or "none"
+    codes = ", ".join(f"{code_label(code, lang)} {count}" for code, count in summary["by_code"].items())
     out.append(
-        f"{summary['deals']} deals in {summary['sessions']} sessions from {summary['files']} files: "
-        f"{summary['ok']} ok, {summary['findings']} with findings; findings by code: {codes}"
+        say(
+            "cli_summary",
+            lang,
+            deals=summary["deals"],
+            sessions=summary["sessions"],
+            files=summary["files"],
+            ok=summary["ok"],
+            findings=summary["findings"],
+            codes=codes or say("cli_none", lang),
+        )
     )
     return "\n".join(out)
 
 
-def describe_event(event: PlayEvent | DealEnd) -> str:
+def describe_event(event: PlayEvent | DealEnd, lang: Lang = "en") -> str:
     if isinstance(event, Draw):
-        return f"seat {event.seat} draws {tile_name(event.tile)}"
+        return say("cli_draws", lang, seat=event.seat, tile=tile_name(event.tile))
     if isinstance(event, Discard):
-        return f"seat {event.seat} discards {tile_name(event.tile)}"
+        return say("cli_discards", lang, seat=event.seat, tile=tile_name(event.tile))
     if isinstance(event, Pong):
-        return f"seat {event.seat} 碰 pongs {tile_name(event.tile)}"
+        return say("cli_pongs", lang, seat=event.seat, tile=tile_name(event.tile))
     if isinstance(event, Kong):
-        return f"seat {event.seat} {KONG_NAMES.get(event.kind, event.kind)} of {tile_name(event.tile)}"
+        names = KONG_NAMES_ZH if lang == "zh" else KONG_NAMES
+        kind = names.get(event.kind, event.kind)
+        return say("cli_kong", lang, seat=event.seat, kind=kind, tile=tile_name(event.tile))
     if isinstance(event, Hu):
-        how = "自摸 self-draw" if event.from_seat is None else f"on seat {event.from_seat}'s tile"
-        return f"seat {event.seat} 胡 wins {how} with {tile_name(event.tile)}"
+        how = (
+            say("cli_self_draw", lang)
+            if event.from_seat is None
+            else say("cli_on_tile", lang, seat=event.from_seat)
+        )
+        return say("cli_wins", lang, seat=event.seat, how=how, tile=tile_name(event.tile))
     if isinstance(event, Void):
-        return f"seat {event.seat} 定缺 declares {SUITS[event.suit]} void"
+        suit = SUITS[event.suit]
+        return say("cli_void", lang, seat=event.seat, suit=SUITS_ZH[suit] if lang == "zh" else suit)
     if isinstance(event, Exchange):
-        return f"换三张 exchange {event.direction}: " + ", ".join(format_tiles(t) for t in event.tiles)
-    return f"deal_end ({event.reason})"
+        tiles = ", ".join(format_tiles(t) for t in event.tiles)
+        return say("cli_exchange", lang, direction=event.direction, tiles=tiles)
+    reason = end_reason_label(event.reason, lang) if lang == "zh" else event.reason
+    return say("cli_end", lang, reason=reason)
 
 
-def replay_printer(emit: Callable[[str], None]) -> Callable[[PlayEvent | DealEnd, Deal, FindingSink], None]:
+def replay_printer(
+    emit: Callable[[str], None], lang: Lang = "en"
+) -> Callable[[PlayEvent | DealEnd, Deal, FindingSink], None]:
     """A step hook for :func:`engine.replay.replay_deal` that prints each turn."""
     state = {"ledger": 0, "findings": 0, "wins": 0}
 
     def step(event: PlayEvent | DealEnd, deal: Deal, sink: FindingSink) -> None:
-        emit(f"[line {event.line}] {describe_event(event)}   wall {deal.wall_left}")
+        emit(say("cli_step", lang, line=event.line, text=describe_event(event, lang), wall=deal.wall_left))
         for win in deal.wins[state["wins"] :]:
-            emit(f"    胡 seat {win.seat}: {pattern_text(win.result.patterns)} = {win.result.fan} fan")
+            patterns = pattern_text(win.result.patterns)
+            emit(say("cli_win", lang, seat=win.seat, patterns=patterns, fan=win.result.fan))
         state["wins"] = len(deal.wins)
         for transfer in deal.ledger[state["ledger"] :]:
             zh, en = REASONS[transfer.reason]
-            emit(f"    pay: seat {transfer.payer} -> seat {transfer.payee} {transfer.amount} ({zh} {en})")
+            reason = zh if lang == "zh" else f"{zh} {en}"
+            emit(
+                say(
+                    "cli_pay",
+                    lang,
+                    payer=transfer.payer,
+                    payee=transfer.payee,
+                    amount=transfer.amount,
+                    reason=reason,
+                )
+            )
         state["ledger"] = len(deal.ledger)
         for finding in sink.findings[state["findings"] :]:
-            emit("    !! " + finding_line(finding, "").strip())
+            emit("    !! " + finding_line(finding, "", lang).strip())
         state["findings"] = len(sink.findings)
         if isinstance(event, Discard | Pong | Kong | Hu | DealEnd):
             for seat in range(4):
                 melds = " ".join(f"[{m.kind} {tile_name(m.tile)}]" for m in deal.melds[seat])
-                status = " (won)" if deal.won[seat] else ""
-                emit(f"      seat {seat}{status}: {format_tiles(_tiles(deal.hands[seat]))} {melds}".rstrip())
+                status = say("cli_won", lang) if deal.won[seat] else ""
+                tiles = format_tiles(_tiles(deal.hands[seat]))
+                emit(say("cli_hand", lang, seat=seat, status=status, tiles=tiles, melds=melds).rstrip())
 
     return step
 

@@ -6,15 +6,20 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Iterable, Iterator
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd  # type: ignore[import-untyped]
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
+from dashboard.i18n import Lang, label
+from engine.events import DealStart
 from ingest.warehouse import IngestSummary
 from ingest.warehouse import Progress as IngestProgress
+
+T = TypeVar("T")
 
 
 class CliProgress(IngestProgress):
@@ -58,6 +63,29 @@ class CliProgress(IngestProgress):
     def note(self, text: str) -> None:
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, description=text[-60:])
+
+
+def with_deal_progress(events: Iterable[T], total: int, *, enabled: bool = True) -> Iterator[T]:
+    """The events of a simulation, passed on unchanged, with a rich bar on stderr that
+    counts their deal lines (drawn only on a terminal, like the ingest's)."""
+    if not (enabled and sys.stderr.isatty()):
+        yield from events
+        return
+    bar = Progress(
+        TextColumn("simulate"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("deals"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
+    with bar:
+        task = bar.add_task("simulate", total=total)
+        for event in events:
+            if isinstance(event, DealStart):
+                bar.advance(task)
+            yield event
 
 
 def ingest_text(summary: IngestSummary) -> str:
@@ -122,18 +150,19 @@ def _num(value: Any, digits: int = 2) -> str:
     return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
 
 
+#: (column, header: a label key of dashboard.i18n or the header itself, kind)
 TABLE_COLUMNS: tuple[tuple[str, str, str], ...] = (
-    ("player", "player", "text"),
-    ("deals", "deals", "num"),
+    ("player", "cli_player", "text"),
+    ("deals", "cli_deals", "num"),
     ("win_rate", "胡牌率", "pct"),
     ("self_draw_rate", "自摸率", "pct"),
     ("deal_in_rate", "点炮率", "pct"),
-    ("avg_fan", "avg fan", "num"),
-    ("avg_win_points", "pts/win", "num"),
-    ("avg_deal_in_loss", "loss/deal-in", "num"),
-    ("net_per_deal", "net/deal", "num"),
-    ("net", "net", "num"),
-    ("kong_rate", "kongs/deal", "num"),
+    ("avg_fan", "cli_avg_fan", "num"),
+    ("avg_win_points", "cli_pts_win", "num"),
+    ("avg_deal_in_loss", "cli_loss_deal_in", "num"),
+    ("net_per_deal", "cli_net_deal", "num"),
+    ("net", "cli_net_col", "num"),
+    ("kong_rate", "cli_kongs_deal", "num"),
     ("flower_pig_rate", "花猪率", "pct"),
     ("ready_at_end_rate", "流局听牌率", "pct"),
 )
@@ -147,10 +176,10 @@ def _cell(value: Any, kind: str) -> str:
     return str(value)
 
 
-def player_table_text(frame: pd.DataFrame) -> str:
+def player_table_text(frame: pd.DataFrame, lang: Lang = "en") -> str:
     if frame.empty:
-        return "no deals in the warehouse match"
-    head = [label for _, label, _ in TABLE_COLUMNS]
+        return label("cli_no_match", lang)
+    head = [label(key, lang) for _, key, _ in TABLE_COLUMNS]
     rows = [
         [_cell(row[key], kind) for key, _, kind in TABLE_COLUMNS] for row in frame.to_dict(orient="records")
     ]
@@ -170,23 +199,29 @@ def _pad(text: str, width: int) -> str:
     return text + " " * (width - _width(text))
 
 
-def player_card_text(row: dict[str, Any]) -> str:
+def player_card_text(row: dict[str, Any], lang: Lang = "en") -> str:
     r = {key: _plain(value) for key, value in row.items()}
-    deals = r["deals"]
-    lines = [
-        f"{r['player']}: {deals} deals, net {r['net']:+d} ({_num(r['net_per_deal'])} per deal)",
-        f"  胡牌率 win rate      {_pct(r['win_rate'])}  ({r['wins']} wins; order 1st {r['win_order_1']}, "
-        f"2nd {r['win_order_2']}, 3rd {r['win_order_3']}; average win turn {_num(r['avg_win_turn'], 1)})",
-        f"  自摸率 self-draws    {_pct(r['self_draw_rate'])} of wins ({r['self_draws']})",
-        f"  点炮率 deal-in rate  {_pct(r['deal_in_rate'])} of deals ({r['deal_ins']} wins fed, "
-        f"average loss {_num(r['avg_deal_in_loss'])})",
-        f"  fan per win {_num(r['avg_fan'])}, points per win {_num(r['avg_win_points'])}; biggest win "
-        f"{_num(r['biggest_win'])} points ({_num(r['biggest_win_fan'])} fan, {r['biggest_win_deal'] or '-'})",
-        f"  kongs {r['kongs']} ({_num(r['kong_rate'])} per deal: exposed {r['kongs_exposed']}, added "
-        f"{r['kongs_added']}, concealed {r['kongs_concealed']}), income {r['kong_income']}",
-        f"  花猪率 flower pig    {_pct(r['flower_pig_rate'])} ({r['flower_pigs']})",
-        f"  流局听牌率 ready at the wall's end {_pct(r['ready_at_end_rate'])} "
-        f"({r['ready_at_end']} of {r['wall_end_deals']})",
-        f"  查叫 paid {r['cha_jiao_paid']}, received {r['cha_jiao_received']}",
-    ]
-    return "\n".join(lines)
+    return label("cli_card", lang).format(
+        player=r["player"], deals=r["deals"], net=r["net"], net_per_deal=_num(r["net_per_deal"]),
+        win_rate=_pct(r["win_rate"]), wins=r["wins"], o1=r["win_order_1"], o2=r["win_order_2"],
+        o3=r["win_order_3"], turn=_num(r["avg_win_turn"], 1), self_draw_rate=_pct(r["self_draw_rate"]),
+        self_draws=r["self_draws"], deal_in_rate=_pct(r["deal_in_rate"]), deal_ins=r["deal_ins"],
+        loss=_num(r["avg_deal_in_loss"]), avg_fan=_num(r["avg_fan"]), avg_win_points=_num(r["avg_win_points"]),
+        biggest=_num(r["biggest_win"]), biggest_fan=_num(r["biggest_win_fan"]),
+        biggest_deal=r["biggest_win_deal"] or "-", kongs=r["kongs"], kong_rate=_num(r["kong_rate"]),
+        ke=r["kongs_exposed"], ka=r["kongs_added"], kc=r["kongs_concealed"], income=r["kong_income"],
+        flower_pig_rate=_pct(r["flower_pig_rate"]), flower_pigs=r["flower_pigs"],
+        ready_rate=_pct(r["ready_at_end_rate"]), ready=r["ready_at_end"], wall_end=r["wall_end_deals"],
+        cj_paid=r["cha_jiao_paid"], cj_received=r["cha_jiao_received"],
+    )  # fmt: skip
+
+
+def audit_text(summary: pd.DataFrame, lang: Lang = "en") -> str:
+    """The audit's counts (analytics ``findings_summary``: the dashboard's definitions)."""
+    row = {key: _plain(value) or 0 for key, value in summary.iloc[0].to_dict().items()}
+    return label("cli_audit", lang).format(
+        findings=row["findings"],
+        session=row["session_findings"],
+        deals=row["deals_with_findings"],
+        sessions=row["sessions_with_findings"],
+    )

@@ -42,6 +42,15 @@ CSS: Final = """<style>
   background:rgba(128,128,128,.15)}
 .cm-wall{font-size:1.05em;font-weight:600}
 .cm-empty{color:#999;font-size:.85em}
+@media (max-width:640px){
+  .cm-board td{display:block;padding:2px 4px}
+  .cm-board tr{display:block;padding:3px 0;border-bottom:1px solid rgba(128,128,128,.25)}
+  .cm-board td{border-bottom:none}
+  .cm-seat{min-width:0}
+  .cm-tiles{flex-wrap:nowrap}
+  .cm-tile{width:1.3em;height:1.85em;font-size:.8em}
+  .cm-small{width:1.1em;height:1.55em;font-size:.68em}
+}
 </style>"""
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from datetime import date
+from pathlib import Path
 from typing import Any, Final
 
 import pandas as pd  # type: ignore[import-untyped]
@@ -26,6 +27,8 @@ DATES_KEY: Final = "filter_dates"
 SPAN_KEY: Final = "filter_dates_span"  # the warehouse's first and last day: no date filter
 ALL: Final = "\u0000all"  # the "no filter" choice (no club or rule set can be named so)
 
+FAVICON: Final = Path(__file__).parent / "static" / "favicon.png"
+
 #: the pages, by file (relative to app.py), for ``st.page_link`` and ``st.switch_page``
 PAGES: Final = {
     "overview": "app_pages/overview.py",
@@ -36,6 +39,74 @@ PAGES: Final = {
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
 }
+
+
+#: the state a link carries: query parameter -> what it restores (the pages add theirs:
+#: ``player`` on Players, ``deal`` and ``line`` on Replay)
+URL_LANG: Final = "lang"
+URL_CLUB: Final = "club"
+URL_RULES: Final = "rules"
+URL_FROM: Final = "from"
+URL_TO: Final = "to"
+SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO)
+WRITTEN_KEY: Final = "url_written"  # what the frame last wrote to the URL
+
+
+def _param(name: str) -> str | None:
+    """A query parameter the user (a link, a reload) brought, not one this session wrote."""
+    value = st.query_params.get(name)
+    written: dict[str, str] = st.session_state.get(WRITTEN_KEY, {})
+    if not value or written.get(name) == value:
+        return None
+    return str(value)
+
+
+def restore_language() -> None:
+    """``?lang=zh`` chooses the language (before the switch is drawn)."""
+    asked = _param(URL_LANG)
+    if asked in LANGS:
+        st.session_state[LANG_KEY] = asked
+
+
+def _iso(text: str | None) -> date | None:
+    try:
+        return date.fromisoformat(text) if text else None
+    except ValueError:
+        return None
+
+
+def shared_params() -> dict[str, str]:
+    """The language and the filters as query parameters (only what differs from the
+    defaults), for the URL and for every link a page draws."""
+    out: dict[str, str] = {}
+    if lang() != "en":
+        out[URL_LANG] = lang()
+    for name, key in ((URL_CLUB, CLUB_KEY), (URL_RULES, RULES_KEY)):
+        value = st.session_state.get(key, ALL)
+        if value != ALL and value is not None:
+            out[name] = str(value)
+    chosen = st.session_state.get(DATES_KEY)
+    span = st.session_state.get(SPAN_KEY)
+    if isinstance(chosen, tuple | list) and chosen and span is not None:
+        first, last = chosen[0], chosen[-1]
+        if first > span[0]:
+            out[URL_FROM] = first.isoformat()
+        if last < span[1]:
+            out[URL_TO] = last.isoformat()
+    return out
+
+
+def write_url() -> None:
+    """Keep the shared state in the address bar, so a reload or a shared link shows the
+    same page (a page's own parameters, such as ``player``, are left alone)."""
+    wanted = shared_params()
+    for name in SHARED_PARAMS:
+        if name in wanted:
+            if st.query_params.get(name) != wanted[name]:
+                st.query_params[name] = wanted[name]
+        elif name in st.query_params:
+            del st.query_params[name]
+    st.session_state[WRITTEN_KEY] = dict(wanted)
 
 
 def lang() -> Lang:
@@ -56,6 +127,7 @@ def tr() -> Callable[[str], str]:
 
 
 def language_switch() -> None:
+    restore_language()
     st.sidebar.radio(
         "语言 / Language",
         LANGS,
@@ -74,6 +146,14 @@ def filter_sidebar(src: data.Source) -> None:
         return
     clubs = sorted({str(c) for c in options["club"].dropna()})
     rules = sorted({str(r) for r in options["rules"].dropna()})
+    for name, key, known in ((URL_CLUB, CLUB_KEY, clubs), (URL_RULES, RULES_KEY, rules)):
+        asked = _param(name)
+        if asked in known:
+            st.session_state[key] = asked
+    if st.session_state.get(CLUB_KEY, ALL) not in (ALL, *clubs):
+        st.session_state[CLUB_KEY] = ALL
+    if st.session_state.get(RULES_KEY, ALL) not in (ALL, *rules):
+        st.session_state[RULES_KEY] = ALL
     everything = t("all")
     st.sidebar.selectbox(
         t("club"), [ALL, *clubs], key=CLUB_KEY, format_func=lambda v: everything if v == ALL else v
@@ -93,6 +173,10 @@ def filter_sidebar(src: data.Source) -> None:
             whole = not kept or before is None or kept == tuple(before)
             st.session_state[DATES_KEY] = span if whole else _clamp(kept, span)
             st.session_state[SPAN_KEY] = span
+        asked_from, asked_to = _iso(_param(URL_FROM)), _iso(_param(URL_TO))
+        if asked_from is not None or asked_to is not None:
+            now = st.session_state.get(DATES_KEY) or span
+            st.session_state[DATES_KEY] = _clamp((asked_from or now[0], asked_to or now[-1]), span)
         st.sidebar.date_input(t("dates"), min_value=span[0], max_value=span[1], key=DATES_KEY)
 
 
@@ -172,9 +256,53 @@ def day_text(value: Any) -> str:
     return "–" if value is None else str(pd.Timestamp(value).date())
 
 
+PCT_DIGITS: Final = 1  # every percentage of the dashboard: one formatter, one decimal
+
+
 def pct(value: Any) -> str:
+    """A share (0..1) as a percentage, the one way every page writes one."""
     value = plain(value)
-    return "–" if value is None else f"{100 * float(value):.1f}%"
+    return "–" if value is None else f"{100 * float(value):.{PCT_DIGITS}f}%"
+
+
+def pct_column(title: str) -> Any:
+    """A table column of percentages (see :func:`as_percent`) written as :func:`pct`
+    writes them (Streamlit's own "percent" format varies its decimals)."""
+    return st.column_config.NumberColumn(title, format=f"%.{PCT_DIGITS}f%%")
+
+
+def as_percent(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """The shares (0..1) of ``columns`` as percentages (0..100) for :func:`pct_column`;
+    still numbers, so a click on the header sorts them."""
+    return frame.assign(**{column: frame[column] * 100 for column in columns})
+
+
+def date_column(title: str) -> Any:
+    """A table column of dates, without a time of day."""
+    return st.column_config.DateColumn(title, format="YYYY-MM-DD")
+
+
+ROW_PX: Final = 35
+MAX_TABLE_ROWS: Final = 20
+
+
+def table_height(rows: int) -> int:
+    """A table's height that shows every row up to :data:`MAX_TABLE_ROWS` (the default
+    height hides the last one behind a scroll bar)."""
+    return ROW_PX * (min(rows, MAX_TABLE_ROWS) + 1) + 3
+
+
+def blanks(frame: pd.DataFrame) -> pd.DataFrame:
+    """A frame for display: missing text as "–" instead of "None"/"nan" (numbers are left
+    to the column's format, which shows an empty cell)."""
+    out = frame.copy()
+    for column in out.columns:
+        if out[column].dtype == object:
+            out[column] = [
+                ("–" if plain(v) is None else v) if not isinstance(v, list | tuple) else v
+                for v in out[column]
+            ]
+    return out
 
 
 def count(value: Any) -> str:
@@ -192,18 +320,37 @@ def num(value: Any, digits: int = 2) -> str:
     return f"{value:,}" if isinstance(value, int) else str(value)
 
 
-def replay_link(deal_id: str, text: str | None = None) -> None:
-    """A link that opens one deal in the replay page."""
+def _deal_params(deal_id: str, line: Any = None) -> dict[str, str]:
+    params = {"deal": deal_id}
+    at = plain(line)
+    if at is not None:
+        params["line"] = str(int(at))
+    return {**params, **shared_params()}
+
+
+def replay_link(deal_id: str, text: str | None = None, *, line: Any = None) -> None:
+    """A link that opens one deal in the replay page (at the finding of ``line``), with
+    the language and filters."""
     st.page_link(
         PAGES["replay"],
         label=text or f"{t('open_replay')} {deal_id}",
         icon=":material/play_arrow:",
-        query_params={"deal": deal_id},
+        query_params=_deal_params(deal_id, line),
     )
 
 
-def replay_url(deal_id: str) -> str:
-    """The replay page's address for a deal, relative to the app's pages (for tables)."""
-    from urllib.parse import quote
+def replay_url(deal_id: str, line: Any = None) -> str:
+    """The replay page's address for a deal, relative to the app's pages (for tables);
+    the deal id comes first, so a column can show it with ``REPLAY_TEXT``."""
+    from urllib.parse import urlencode
 
-    return f"replay?deal={quote(deal_id)}"
+    return "replay?" + urlencode(_deal_params(deal_id, line))
+
+
+#: the deal id of a :func:`replay_url`, for ``LinkColumn(display_text=...)``
+REPLAY_TEXT: Final = r"replay\?deal=([^&]*)"
+
+
+def page_link(page: str, label: str, icon: str, params: dict[str, str] | None = None) -> None:
+    """``st.page_link`` that keeps the language and filters."""
+    st.page_link(PAGES[page], label=label, icon=icon, query_params={**shared_params(), **(params or {})})

@@ -152,7 +152,7 @@ def test_overview_numbers_and_charts(app: AppTest, api: Analytics) -> None:
     assert shown["Players"] == f"{int(row['players']):,}"
     assert shown["First day"] == str(row["first_day"].date())
     assert shown["Last day"] == str(row["last_day"].date())
-    assert shown["Deals with findings"] == f"{100 * row['findings_share']:.1f}%"
+    assert shown["Share of deals with findings"] == f"{100 * row['findings_share']:.1f}%"
     assert shown["Invalid deals"] == str(int(row["invalid_deals"]))
 
     spec, data = chart(at, "Deals per week")
@@ -187,8 +187,10 @@ def test_players_leaderboard_and_card(app: AppTest, api: Analytics) -> None:
     stats = api.player_stats()
     board = frame(at, "player", "win_rate")
     assert list(board["player"]) == list(stats["player"])
-    for column in ("deals", "wins", "win_rate", "deal_in_rate", "net", "avg_fan"):
+    for column in ("deals", "wins", "net", "avg_fan"):
         assert board[column].tolist() == pytest.approx(stats[column].tolist(), nan_ok=True), column
+    for column in ("win_rate", "deal_in_rate"):  # shown as percentages, one decimal
+        assert (board[column] / 100).tolist() == pytest.approx(stats[column].tolist(), nan_ok=True), column
 
     name = str(stats.sort_values("deals").iloc[-1]["player"])
     at.selectbox(key="player_choice").set_value(name).run()

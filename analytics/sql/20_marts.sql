@@ -103,26 +103,16 @@ from stg_ledger as l
 join stg_deals as d using (deal_id)
 where d.is_complete and l.payer_player is not null and l.payee_player is not null;
 
--- every finding, with the deal's context when it belongs to a deal
+-- every finding, with the deal's context when it belongs to a deal; every column of the
+-- findings table passes through (a column a newer ingest adds, such as message_zh, too)
 create or replace view mart_findings as
 select
-    f.scope,
-    f.deal_id,
+    f.* exclude (session_id, month),
     coalesce(f.session_id, d.session_id) as session_id,
     d.played_date,
     d.club,
     d.rules,
     d.players,
-    d.status as deal_status,
-    f.file,
-    f.line,
-    f.code,
-    f.severity,
-    f.seat,
-    f.player,
-    f.message,
-    f.expected,
-    f.recorded,
-    f.rule
+    d.status as deal_status
 from stg_findings as f
 left join stg_deals as d on f.deal_id = d.deal_id;

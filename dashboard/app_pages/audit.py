@@ -4,10 +4,13 @@ beside its recorded and computed scores ("under chengdu Ann would have won 12 mo
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import charts, data, ui
+from dashboard.i18n import code_label, finding_message
 from dashboard.replay_data import Rescore
 from engine.rules import preset_names
 
@@ -21,13 +24,13 @@ LIMIT = 200  # rows in the table (the count says how many match)
 EXPLAINED = 10  # findings written out in full, with a link each (the rest: the table above)
 
 
-def pick(label: str, options: list[str], key: str) -> str | None:
+def pick(label: str, options: list[str], key: str, shown: Callable[[str], str] = str) -> str | None:
     """A select box whose first choice is "all"; returns None for it."""
     if st.session_state.get(key) not in (ui.ALL, *options):
         st.session_state[key] = ui.ALL
     everything = ui.t("all")
     value = st.selectbox(
-        label, [ui.ALL, *options], key=key, format_func=lambda v: everything if v == ui.ALL else v
+        label, [ui.ALL, *options], key=key, format_func=lambda v: everything if v == ui.ALL else shown(v)
     )
     return None if value == ui.ALL else str(value)
 
@@ -55,8 +58,9 @@ def show_rescore(result: Rescore) -> None:
         st.dataframe(
             table,
             hide_index=True,
+            height=ui.table_height(len(table)),
             column_config={
-                "seat": "#",
+                "seat": ui.t("seat"),
                 "player": ui.t("player"),
                 "recorded": ui.t("recorded"),
                 "computed": ui.t("computed"),
@@ -83,10 +87,17 @@ def show_rescore(result: Rescore) -> None:
                     "computed": [list(d.computed) for d in result.deals],
                     "recorded": [list(d.recorded) if d.recorded else None for d in result.deals],
                     "rescored": [list(d.rescored) if d.rescored else None for d in result.deals],
-                    "problem": [d.problem for d in result.deals],
+                    "problem": [d.problem or "–" for d in result.deals],
                 }
             ),
             hide_index=True,
+            column_config={
+                "deal_id": ui.t("deal_id"),
+                "computed": ui.t("computed"),
+                "recorded": ui.t("recorded"),
+                "rescored": ui.t("rescored", rules=result.rules),
+                "problem": ui.t("problem"),
+            },
             key="rescore_deals",
         )
 
@@ -106,20 +117,24 @@ if src is not None:
             session_ids.insert(0, linked)
         st.session_state[SESSION_KEY] = linked
         st.session_state[RESCORE_SESSION_KEY] = linked
+    summary = data.query("findings_summary", filters, src=src)
     if by_code.empty:
         st.success(ui.t("no_findings"))
     else:
         cols = st.columns(3)
-        cols[0].metric(ui.t("findings"), ui.count(by_code["findings"].sum()))
-        cols[1].metric(ui.t("deals"), ui.count(by_code["deals"].sum()))
-        cols[2].metric(ui.t("sessions"), ui.count(len(sessions)))
-        ui.chart(charts.findings_code_chart(by_code, ui.tr()))
+        cols[0].metric(ui.t("findings"), ui.count(summary["findings"].iloc[0]))
+        cols[1].metric(ui.t("deals_with_findings_n"), ui.count(summary["deals_with_findings"].iloc[0]))
+        cols[2].metric(ui.t("sessions"), ui.count(summary["sessions_with_findings"].iloc[0]))
+        named = by_code.assign(code_name=[code_label(str(c), ui.lang()) for c in by_code["code"]])
+        ui.chart(charts.findings_code_chart(named, ui.tr()))
 
         st.subheader(ui.t("finding_list"))
         players = data.query("findings_by_player", filters, src=src)
         left, middle, right = st.columns(3)
         with left:
-            code = pick(ui.t("code"), [str(c) for c in by_code["code"]], CODE_KEY)
+            code = pick(
+                ui.t("code"), [str(c) for c in by_code["code"]], CODE_KEY, lambda c: code_label(c, ui.lang())
+            )
         with middle:
             session = pick(ui.t("session"), session_ids, SESSION_KEY)
         with right:
@@ -138,40 +153,53 @@ if src is not None:
         else:
             total = int(found["total"].iloc[0])
             st.caption(ui.t("showing", shown=len(found), total=total))
+            zh = found["message_zh"] if "message_zh" in found.columns else [None] * len(found)
+            explained = [finding_message(m, z, ui.lang()) for m, z in zip(found["message"], zh, strict=True)]
             table = found.assign(
-                replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
+                code_name=[code_label(str(c), ui.lang()) for c in found["code"]],
+                explanation=explained,
+                replay=[
+                    ui.replay_url(d, line) if isinstance(d, str) else None
+                    for d, line in zip(found["deal_id"], found["line"], strict=True)
+                ],
             )
+            shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session_id"]
             st.dataframe(
-                table[["code", "replay", "line", "player", "message", "rule", "session_id", "played_date"]],
+                ui.blanks(table[[*shown, "played_date", "message"]]),
                 hide_index=True,
+                height=ui.table_height(len(table)),
+                column_order=[*shown, "played_date"],
                 column_config={
-                    "code": ui.t("code"),
-                    "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
-                    "line": ui.t("line"),
+                    "code": None,
+                    "code_name": ui.t("code"),
+                    "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=ui.REPLAY_TEXT),
+                    "line": st.column_config.NumberColumn(ui.t("line"), format="%d"),
                     "player": ui.t("player"),
-                    "message": st.column_config.TextColumn(ui.t("message"), width="large"),
+                    "explanation": st.column_config.TextColumn(ui.t("message"), width="large"),
                     "rule": ui.t("rule"),
                     "session_id": ui.t("session"),
-                    "played_date": ui.t("day"),
+                    "played_date": ui.date_column(ui.t("day")),
                 },
                 key="findings_table",
             )
-            for row in found.head(EXPLAINED).to_dict(orient="records"):
+            for row, text in zip(found.head(EXPLAINED).to_dict(orient="records"), explained, strict=False):
                 with st.container(border=True):
+                    line = ui.plain(row["line"])
                     where = " · ".join(
                         str(part)
                         for part in (
-                            row["deal_id"] or row["session_id"] or row["file"],
-                            f"line {ui.plain(row['line'])}",
-                            row["player"],
+                            ui.plain(row["deal_id"]) or ui.plain(row["session_id"]) or ui.plain(row["file"]),
+                            ui.t("line_n", n=line) if line is not None else None,
+                            ui.plain(row["player"]),
                         )
                         if part is not None
                     )
-                    rule = f" · rule `{row['rule']}`" if isinstance(row["rule"], str) else ""
-                    st.markdown(f"**{row['code']}** · {where}{rule}")
-                    st.markdown(str(row["message"]))
+                    rule = ui.plain(row["rule"])
+                    ruled = f" · {ui.t('rule_ref', rule=rule)}" if isinstance(rule, str) else ""
+                    st.markdown(f"**{code_label(str(row['code']), ui.lang())}** · {where}{ruled}")
+                    st.markdown(text)
                     if isinstance(row["deal_id"], str):
-                        ui.replay_link(row["deal_id"])
+                        ui.replay_link(row["deal_id"], line=line)
 
     st.header(ui.t("rescore"))
     listed = data.query("session_list", filters, src=src)

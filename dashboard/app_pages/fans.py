@@ -45,13 +45,14 @@ if src is not None:
             table["avg_fan"] = table["fan_wins"] / table["wins"]
             table["cap_rate"] = table["capped"] / table["wins"]
             st.dataframe(
-                table[["rules", "wins", "avg_fan", "cap_rate"]],
+                ui.as_percent(table[["rules", "wins", "avg_fan", "cap_rate"]], ["cap_rate"]),
                 hide_index=True,
+                height=ui.table_height(len(table)),
                 column_config={
                     "rules": ui.t("rules"),
                     "wins": ui.t("wins"),
                     "avg_fan": st.column_config.NumberColumn(ui.t("avg_fan"), format="%.2f"),
-                    "cap_rate": st.column_config.NumberColumn(ui.t("cap_rate"), format="percent"),
+                    "cap_rate": ui.pct_column(ui.t("cap_rate")),
                 },
                 key="rules_table",
             )

@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import charts, data, ui
+from dashboard.i18n import reason_label
 
 FROM_KEY = "h2h_from"
 TO_KEY = "h2h_to"
@@ -62,15 +63,19 @@ if src is not None:
             cols[1].metric(ui.t("transfers"), ui.count(pair["transfers"].iloc[0]))
             cols[2].metric(ui.t("pair_net"), ui.count(pair["net"].iloc[0]))
             deals = data.sql("flow_deals", src=src, payer=payer, payee=payee, **data.filter_params(filters))
-            deals = deals.assign(replay=[ui.replay_url(d) for d in deals["deal_id"]])
+            deals = deals.assign(
+                replay=[ui.replay_url(d) for d in deals["deal_id"]],
+                reasons=[", ".join(reason_label(str(r), ui.lang()) for r in rs) for rs in deals["reasons"]],
+            )
             st.dataframe(
                 deals[["replay", "played_date", "session_id", "points", "reasons", "transfers"]],
                 hide_index=True,
+                height=ui.table_height(len(deals)),
                 column_config={
                     "replay": st.column_config.LinkColumn(
-                        ui.t("deal"), display_text=r"replay\?deal=(.*)", width="large"
+                        ui.t("deal"), display_text=ui.REPLAY_TEXT, width="large"
                     ),
-                    "played_date": ui.t("day"),
+                    "played_date": ui.date_column(ui.t("day")),
                     "session_id": ui.t("session"),
                     "points": ui.t("points"),
                     "reasons": ui.t("reasons"),

@@ -7,6 +7,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import charts, data, ui
+from dashboard.i18n import code_label
 
 st.title(ui.t("page_overview"))
 src = ui.page_source()
@@ -17,16 +18,18 @@ if src is not None:
         st.info(ui.t("no_match"))
     else:
         row = overview.iloc[0]
+        audit = data.query("findings_summary", filters, src=src).iloc[0]
         cols = st.columns(4)
         cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
         cols[1].metric(ui.t("sessions"), ui.count(row["sessions"]))
         cols[2].metric(ui.t("players"), ui.count(row["players"]))
         cols[3].metric(ui.t("findings_share"), ui.pct(row["findings_share"]))
-        cols = st.columns(4)
-        cols[0].metric(ui.t("first_day"), ui.day_text(row["first_day"]))
-        cols[1].metric(ui.t("last_day"), ui.day_text(row["last_day"]))
-        cols[2].metric(ui.t("findings"), ui.count(row["findings"]))
-        cols[3].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
+        second = st.columns(5)
+        second[0].metric(ui.t("first_day"), ui.day_text(row["first_day"]))
+        second[1].metric(ui.t("last_day"), ui.day_text(row["last_day"]))
+        second[2].metric(ui.t("findings"), ui.count(audit["findings"]))
+        second[3].metric(ui.t("deals_with_findings_n"), ui.count(audit["deals_with_findings"]))
+        second[4].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
 
         activity = data.query("activity", filters, src=src)
         if not activity.empty:
@@ -53,9 +56,11 @@ if src is not None:
         codes = codes[codes["severity"] == "error"] if not codes.empty else codes
         if not codes.empty:
             st.subheader(ui.t("top_codes"))
+            top = codes.head(10)
             st.dataframe(
-                codes.head(10),
+                top.assign(code=[code_label(str(c), ui.lang()) for c in top["code"]]),
                 hide_index=True,
+                height=ui.table_height(len(top)),
                 column_config={
                     "code": ui.t("code"),
                     "severity": None,
@@ -64,4 +69,4 @@ if src is not None:
                     "sessions": ui.t("sessions"),
                 },
             )
-            st.page_link(ui.PAGES["audit"], label=ui.t("page_audit"), icon=":material/search:")
+            ui.page_link("audit", ui.t("page_audit"), ":material/search:")

@@ -48,7 +48,7 @@ COMPARED: tuple[tuple[str, str, str, str], ...] = (
 
 def column_config(kind: str, title: str) -> Any:
     if kind == "pct":
-        return st.column_config.NumberColumn(title, format="percent")
+        return ui.pct_column(title)
     if kind == "num":
         return st.column_config.NumberColumn(title, format="%.2f")
     if kind == "int":
@@ -84,11 +84,19 @@ if src is not None:
     if stats.empty:
         st.info(ui.t("no_match"))
     else:
+        shared = data.query("shared_names", filters, src=src)
+        if not shared.empty:  # players are per club: one name in two clubs is two people
+            names = ", ".join(
+                f"{p} ({', '.join(str(c) for c in cs)})"
+                for p, cs in zip(shared["player"], shared["clubs"], strict=True)
+            )
+            st.warning(ui.t("shared_names", names=names), icon=":material/group:")
         st.subheader(ui.t("leaderboard"))
         columns = [col for col, _, _ in BOARD]
         st.dataframe(
-            stats[columns],
+            ui.as_percent(stats[columns], [col for col, _, kind in BOARD if kind == "pct"]),
             hide_index=True,
+            height=ui.table_height(len(stats)),
             column_config={col: column_config(kind, ui.t(key)) for col, key, kind in BOARD},
             key="leaderboard",
         )
@@ -122,6 +130,7 @@ if src is not None:
             st.dataframe(
                 shown.drop(columns=["kind"]),
                 hide_index=True,
+                height=ui.table_height(len(shown)),
                 column_config={
                     "statistic": ui.t("statistic"),
                     "player": chosen,

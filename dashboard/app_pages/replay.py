@@ -9,8 +9,15 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import data, ui
-from dashboard.i18n import pattern_label, reason_label, win_kind_label
-from dashboard.replay_data import DealReplay, Step
+from dashboard.i18n import (
+    code_label,
+    end_reason_label,
+    finding_message,
+    pattern_label,
+    reason_label,
+    win_kind_label,
+)
+from dashboard.replay_data import DealReplay, Step, StepFinding
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
 from engine.tiles import SUITS, rank_of, suit_of
 
@@ -19,8 +26,10 @@ DEAL_KEY = "replay_deal"
 STEP_KEY = "replay_step"
 FOR_KEY = "replay_for"  # the deal the step belongs to
 LINK_KEY = "replay_link"  # the last ?deal= followed
+LINE_KEY = "replay_open_line"  # the line of the finding a link asked to open at
 ONLY_KEY = "replay_only_findings"
 MAX_SESSIONS = 300
+STATUSES = ("ok", "findings", "invalid")
 
 
 def tile_text(tile: int | None) -> str:
@@ -47,7 +56,7 @@ def event_text(step: Step, replay: DealReplay) -> str:
         if step.from_seat is None:
             return ui.t("ev_hu_self", p=who, tile=tile)
         return ui.t("ev_hu_from", p=who, q=names[step.from_seat], tile=tile)
-    return ui.t("ev_end", reason=step.detail or "")
+    return ui.t("ev_end", reason=end_reason_label(step.detail, ui.lang()))
 
 
 def move(delta: int, last: int) -> None:
@@ -69,7 +78,9 @@ def choose_deal(src: data.Source) -> str | None:
         else:
             st.session_state[SESSION_KEY] = str(header["session_id"].iloc[0])
             st.session_state[DEAL_KEY] = linked
-            st.session_state[FOR_KEY] = None  # open it at its first finding
+            st.session_state[FOR_KEY] = None  # open it at its first finding, or the linked one
+            line = st.query_params.get("line")
+            st.session_state[LINE_KEY] = int(line) if line and line.isdigit() else None
     sessions = data.query("session_list", ui.filters(), src=src)
     only = st.checkbox(ui.t("only_findings"), key=ONLY_KEY)
     if only and not sessions.empty:
@@ -93,7 +104,7 @@ def choose_deal(src: data.Source) -> str | None:
     if st.session_state.get(DEAL_KEY) not in deal_ids:
         st.session_state[DEAL_KEY] = deal_ids[0]
     marks = {"ok": "✓", "findings": "!", "invalid": "✗"}
-    return str(
+    chosen = str(
         right.selectbox(
             ui.t("deal"),
             deal_ids,
@@ -101,6 +112,30 @@ def choose_deal(src: data.Source) -> str | None:
             format_func=lambda d: f"{marks.get(str(status[d]), '')} {d}",
         )
     )
+    if st.query_params.get("deal") != chosen:  # the address names the deal shown
+        st.query_params["deal"] = chosen
+        if "line" in st.query_params:
+            del st.query_params["line"]
+        st.session_state[LINK_KEY] = chosen
+    return chosen
+
+
+def opening_step(replay: DealReplay, line: int | None) -> int:
+    """Where a link opens a deal: at the finding of ``line`` (the one clicked in the
+    audit), else at the first finding."""
+    found = replay.finding_steps()
+    if line is not None:
+        for step in replay.steps:
+            if any(f.line == line for f in step.findings):
+                return step.index
+    return found[0] if found else 0
+
+
+def finding_text(finding: StepFinding) -> str:
+    line = f"{ui.t('line_n', n=finding.line)}" if finding.line is not None else ""
+    rule = f" · {ui.t('rule_ref', rule=finding.rule)}" if finding.rule else ""
+    message = finding_message(finding.message, finding.message_zh, ui.lang())
+    return f"**{code_label(finding.code, ui.lang())}** ({line}{rule}): {message}"
 
 
 def show(replay: DealReplay) -> None:
@@ -108,14 +143,14 @@ def show(replay: DealReplay) -> None:
     last = len(steps) - 1
     if st.session_state.get(FOR_KEY) != replay.deal_id:
         opened_by_link = st.session_state.get(FOR_KEY, "") is None
-        found = replay.finding_steps()
-        st.session_state[STEP_KEY] = found[0] if opened_by_link and found else 0
+        line = st.session_state.get(LINE_KEY)
+        st.session_state[STEP_KEY] = opening_step(replay, line) if opened_by_link else 0
         st.session_state[FOR_KEY] = replay.deal_id
     st.session_state[STEP_KEY] = max(0, min(last, int(st.session_state.get(STEP_KEY, 0))))
     names = ", ".join(f"{seat} {name}" for seat, name in enumerate(replay.players))
     st.caption(
-        f"**{replay.deal_id}** · {names} · {ui.t('under_rules')} `{replay.rules}` · base {replay.base} · "
-        f"{ui.t('status')}: **{replay.status}**"
+        f"**{replay.deal_id}** · {names} · {ui.t('under_rules')} `{replay.rules}` · {ui.t('base')} {replay.base} · "
+        f"{ui.t('status')}: **{ui.t('status_' + replay.status) if replay.status in STATUSES else replay.status}**"
     )
     cols = st.columns([1, 1, 1, 1, 1.4])
     cols[0].button(ui.t("first"), icon=":material/first_page:", on_click=go, args=(0,), width="stretch")
@@ -172,10 +207,7 @@ def show(replay: DealReplay) -> None:
             icon=":material/emoji_events:",
         )
     for finding in step.findings:
-        rule = f" · rule `{finding.rule}`" if finding.rule else ""
-        st.error(
-            f"**{finding.code}** (line {finding.line}{rule}): {finding.message}", icon=":material/error:"
-        )
+        st.error(finding_text(finding), icon=":material/error:")
 
     left, right = st.columns([3, 2])
     with left:
@@ -208,6 +240,7 @@ def show(replay: DealReplay) -> None:
             st.dataframe(
                 pd.DataFrame(ledger),
                 hide_index=True,
+                height=ui.table_height(len(ledger)),
                 column_config={
                     "step": ui.t("step"),
                     "line": ui.t("line"),
@@ -228,7 +261,8 @@ def show(replay: DealReplay) -> None:
             st.caption(ui.t("no_findings_deal"))
         for number, (where, finding) in enumerate(noted):
             st.button(
-                f"{ui.t('jump')} {where} · {finding.code} · line {finding.line}",
+                f"{ui.t('jump')} {where} · {code_label(finding.code, ui.lang())} · "
+                + (ui.t("line_n", n=finding.line) if finding.line is not None else ""),
                 on_click=go,
                 args=(where,),
                 key=f"jump-{number}",

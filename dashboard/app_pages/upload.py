@@ -15,10 +15,11 @@ import streamlit as st
 
 from dashboard import ui
 from dashboard.config import warehouse_path
+from dashboard.i18n import code_label, finding_message
 from dashboard.text_views_warehouse import ingest_text
 from ingest.reader import read_log_bytes
 from ingest.validate import ValidationReport, validate_log
-from ingest.warehouse import Progress, WarehouseError, ingest
+from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
 
 UPLOAD_KEY = "upload_file"
 DONE_KEY = "upload_done"  # sha256 -> ingest summary text
@@ -52,6 +53,21 @@ class BarProgress(Progress):
 
 
 REPORT_KEY = "upload_report"  # (sha256, report) of the last upload
+NOTES_KEY = "upload_quarantine"  # sha256 -> what went to quarantine and why (or None)
+
+
+def quarantine_note(summary: IngestSummary) -> str | None:
+    """What an ingest stored and what it put in quarantine, and why; None when nothing
+    went to quarantine (a clean "Ingested.")."""
+    conflicts = len(summary.conflicts)
+    stray = summary.quarantine.get("stray", 0)
+    invalid = summary.stored.get("invalid", 0)
+    if not (conflicts or stray or invalid):
+        return None
+    stored = summary.stored.get("ok", 0) + summary.stored.get("findings", 0) + invalid
+    note = ui.t("ingested_with_quarantine", stored=stored, conflicts=conflicts, stray=stray, invalid=invalid)
+    shown = ", ".join(str(c["deal_id"]) for c in summary.conflicts[:5])
+    return note + (f" ({shown}{', …' if conflicts > 5 else ''})" if shown else "")
 
 
 def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
@@ -83,7 +99,12 @@ def show_report(report: ValidationReport) -> None:
     cols[3].metric(ui.t("findings"), ui.count(summary["finding_count"]))
     if summary["by_code"]:
         st.dataframe(
-            pd.DataFrame({"code": list(summary["by_code"]), "findings": list(summary["by_code"].values())}),
+            pd.DataFrame(
+                {
+                    "code": [code_label(c, ui.lang()) for c in summary["by_code"]],
+                    "findings": list(summary["by_code"].values()),
+                }
+            ),
             hide_index=True,
             column_config={"code": ui.t("code"), "findings": ui.t("findings")},
             key="upload_codes",
@@ -92,7 +113,7 @@ def show_report(report: ValidationReport) -> None:
         {
             "deal_id": [d.deal_id for d in report.deals],
             "session_id": [d.session_id for d in report.deals],
-            "status": [d.status if d.complete else "invalid" for d in report.deals],
+            "status": [ui.t("status_" + (d.status if d.complete else "invalid")) for d in report.deals],
             "findings": [len(d.findings) for d in report.deals],
             "codes": [sorted({f.code for f in d.findings}) for d in report.deals],
             "scores": [list(d.scores) for d in report.deals],
@@ -102,6 +123,7 @@ def show_report(report: ValidationReport) -> None:
     st.dataframe(
         deals,
         hide_index=True,
+        height=ui.table_height(len(deals)),
         column_config={
             "deal_id": ui.t("deal_id"),
             "session_id": ui.t("session"),
@@ -116,9 +138,12 @@ def show_report(report: ValidationReport) -> None:
     for number, finding in enumerate(report.all_findings()):
         if number >= EXPLAINED:
             break
-        where = f"line {finding.line}" if finding.line is not None else finding.file or ""
-        seat = f" · seat {finding.seat}" if finding.seat is not None else ""
-        st.error(f"**{finding.code}** · {where}{seat}: {finding.message}", icon=":material/error:")
+        where = ui.t("line_n", n=finding.line) if finding.line is not None else finding.file or ""
+        seat = f" · {ui.t('seat_n', n=finding.seat)}" if finding.seat is not None else ""
+        message = finding_message(finding.message, getattr(finding, "message_zh", None), ui.lang())
+        st.error(
+            f"**{code_label(finding.code, ui.lang())}** · {where}{seat}: {message}", icon=":material/error:"
+        )
 
 
 st.title(ui.t("page_upload"))
@@ -145,8 +170,13 @@ if upload is not None:
         else:
             bar.progress(1.0, text=ui.t("ingested"))
             done[sha] = ingest_text(summary)
+            st.session_state.setdefault(NOTES_KEY, {})[sha] = quarantine_note(summary)
     if sha in done:
-        st.success(ui.t("ingested"))
+        note = st.session_state.get(NOTES_KEY, {}).get(sha)
+        if note:
+            st.warning(note, icon=":material/warning:")
+        else:
+            st.success(ui.t("ingested"))
         st.code(done[sha], language="text")
         flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
         sessions = [s.session_id for s in report.sessions if s.session_id]

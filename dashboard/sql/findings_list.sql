@@ -1,20 +1,8 @@
 -- Every error finding (deal, session and file scope) under the shared filters, narrowed by
 -- code, session and player, the latest first; at most $limit rows (the count is apart).
+-- Every column of mart_findings (message_zh too, where the warehouse has it).
 select
-    scope,
-    code,
-    deal_id,
-    session_id,
-    played_date,
-    deal_status,
-    line,
-    seat,
-    player,
-    message,
-    expected,
-    recorded,
-    rule,
-    file,
+    *,
     count(*) over () as total
 from findings_in($club, $date_from, $date_to, $rules)
 where severity = 'error'
