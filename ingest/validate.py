@@ -171,6 +171,7 @@ def _validate_session(
                 sink=sink,
                 session_id=session_id,
                 read_findings=read_findings,
+                sheet_events=deal_log.sheet_events,
             )
         report.deals.append(deal_report)
         totals = [a + b for a, b in zip(totals, deal_report.scores, strict=True)]
