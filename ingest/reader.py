@@ -280,7 +280,7 @@ def _sheet_end(r: SheetDealEndRec, n: int) -> DealEnd:
     return DealEnd(r.reason, r.settlement, r.scores, line=n, ready=r.ready, flower_pigs=pigs)
 
 
-_Converter = Callable[[Any, int], Event]
+_Converter = Callable[[Any, int], Event | SheetEvent]
 _CONVERT: Final[dict[type[Record], _Converter]] = {
     SessionRec: _session,
     DealRec: _deal,
@@ -318,7 +318,7 @@ class _Line:
     """What one line says: its event type if recognisable, the event if readable."""
 
     kind: str | None
-    event: Event | None
+    event: Event | SheetEvent | None
     findings: list[Finding]
     extras: dict[str, Any] | None = None
 

@@ -196,9 +196,8 @@ KNOWN_FIELDS: Final[dict[str, frozenset[str]]] = {
     name: _wire_names(cls) for name, cls in RECORD_TYPES.items()
 }
 
-KNOWN_BY_CLASS: Final[dict[type[Record], frozenset[str]]] = {
-    cls: _wire_names(cls) for cls in (*RECORD_TYPES.values(), *SHEET_RECORD_TYPES.values(), SheetDealRec)
-}
+_ALL_TYPES: Final[list[type[Record]]] = [*RECORD_TYPES.values(), *SHEET_RECORD_TYPES.values(), SheetDealRec]
+KNOWN_BY_CLASS: Final[dict[type[Record], frozenset[str]]] = {cls: _wire_names(cls) for cls in _ALL_TYPES}
 
 # What each field must hold, in plain words, for findings ("'seat' must be ...").
 FIELD_MEANING: Final[dict[str, str]] = {

@@ -25,7 +25,13 @@ class SheetDeal:
 
 
 def sheet_version(
-    start: DealStart, events: Sequence[PlayEvent], end: DealEnd, rules: Rules, base: int = 1, *, claims: bool = False
+    start: DealStart,
+    events: Sequence[PlayEvent],
+    end: DealEnd,
+    rules: Rules,
+    base: int = 1,
+    *,
+    claims: bool = False,
 ) -> SheetDeal:
     """The sheet of a legal tile deal; ``claims`` also copies the recorder's fan and
     deltas (computed by the tile replay) onto it."""
@@ -37,14 +43,18 @@ def sheet_version(
             feeder = open_tile[0] if event.kind == "exposed" and open_tile is not None else None
             same_turn = deal.last_draw == event.tile  # what added_kong_same_turn_only asks
             deal.apply(event)
-            out.append(SheetKong(event.seat, event.kind, feeder, event.tile, same_turn=same_turn, line=event.line))
+            out.append(
+                SheetKong(event.seat, event.kind, feeder, event.tile, same_turn=same_turn, line=event.line)
+            )
         elif isinstance(event, Hu):
             deal.apply(event)
             win = deal.wins[-1]
             fan = win.result.fan if claims else None
             paid = win.deltas if claims else None
             out.append(
-                SheetHu(event.seat, event.from_seat, win.result.patterns, event.tile, fan, paid, line=event.line)
+                SheetHu(
+                    event.seat, event.from_seat, win.result.patterns, event.tile, fan, paid, line=event.line
+                )
             )
         else:
             deal.apply(event)
@@ -54,9 +64,7 @@ def sheet_version(
     pigs = tuple(sorted(deal.pigs)) if settled else None
     if claims:
         kong_deltas = {made.line: made.deltas for made in deal.kongs}
-        out = [
-            _with_deltas(ev, kong_deltas.get(ev.line)) if isinstance(ev, SheetKong) else ev for ev in out
-        ]
+        out = [_with_deltas(ev, kong_deltas.get(ev.line)) if isinstance(ev, SheetKong) else ev for ev in out]
     sheet_end = DealEnd(
         deal.end_reason or "?",
         end.settlement if claims else None,
@@ -79,7 +87,7 @@ def sheet_json(event: DealStart | SheetEvent | DealEnd) -> dict[str, Any]:
         return {"type": "deal", "deal_id": event.deal_id, "record": "sheet", "dealer": event.dealer}
     if isinstance(event, DealEnd):
         out: dict[str, Any] = {"type": "deal_end", "reason": event.reason}
-        extra = {"ready": event.ready, "flower_pigs": event.flower_pigs}
+        extra: dict[str, Any] = {"ready": event.ready, "flower_pigs": event.flower_pigs}
         extra |= {"settlement": event.settlement, "scores": event.scores}
     elif isinstance(event, SheetKong):
         out = {"type": "kong", "seat": event.seat, "kind": event.kind}
