@@ -10,6 +10,7 @@ no seven pairs after a kong, one base pattern scored by the rule set, ``ready`` 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from engine.checks import check_end, check_kong, check_win, finding
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
@@ -50,9 +51,19 @@ class _Stop(Exception):
     """A fact the sheet cannot have: the audit of the deal stops here (as an illegal
     event stops a tile replay), so its net is not known."""
 
-    def __init__(self, code: str, line: int, seat: int | None, text: Text, rule: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        line: int,
+        seat: int | None,
+        text: Text,
+        rule: str | None = None,
+        expected: Any = None,
+        recorded: Any = None,
+    ) -> None:
         super().__init__(text.en)
         self.code, self.line, self.seat, self.text, self.rule = code, line, seat, text, rule
+        self.expected, self.recorded = expected, recorded
 
 
 class SheetAudit:
@@ -77,17 +88,11 @@ class SheetAudit:
         self._expect_open(ev.seat, "kong", ev.line, ("make a kong", "开杠"))
         if ev.kind == "exposed":
             if ev.from_seat is None:
-                raise _Stop("bad_record", ev.line, ev.seat, EXPOSED_NEEDS_FROM)
+                raise _Stop("bad_record", ev.line, ev.seat, EXPOSED_NEEDS_FROM, "exposed_kong", "from", None)
             self._check_source(ev.seat, ev.from_seat, ev.line, "illegal_kong", "kongs a discard")
         elif ev.from_seat is not None:
-            finding(
-                "bad_record",
-                ev.line,
-                ev.seat,
-                sheet_from_not_exposed(ev.kind),
-                self.sink,
-                recorded=ev.from_seat,
-            )
+            text = sheet_from_not_exposed(ev.kind)
+            finding("bad_record", ev.line, ev.seat, text, self.sink, recorded=ev.from_seat, rule="kong")
         self.kongs_by[ev.seat] += 1
         self.last_win = None
         if ev.kind == "added":
@@ -133,7 +138,10 @@ class SheetAudit:
             same_rob = last is not None and "qiangganghu" in last.patterns and last.from_seat == ev.from_seat
             if robs and not same_rob:
                 source = ev.from_seat if ev.from_seat is not None else ev.seat
-                raise _Stop("illegal_hu", ev.line, ev.seat, sheet_rob_nothing(ev.seat, source), "qiangganghu")
+                raise _Stop(
+                    "illegal_hu", ev.line, ev.seat, sheet_rob_nothing(ev.seat, source), "qiangganghu",
+                    "an added kong just before", source,
+                )  # fmt: skip
         self._expect_open(ev.seat, "hu", ev.line, ("win", "胡牌"), ev)
         if ev.from_seat is not None:
             self._check_source(ev.seat, ev.from_seat, ev.line, "illegal_hu", "wins a discard")
@@ -146,16 +154,23 @@ class SheetAudit:
         rules, seat = self.rules, ev.seat
         for pattern in ev.patterns:
             if pattern not in NAMES:
-                raise _Stop("bad_record", ev.line, seat, sheet_unknown_pattern(pattern), "fan")
+                raise _Stop(
+                    "bad_record", ev.line, seat, sheet_unknown_pattern(pattern), "fan", "a pattern of rules.md 4", pattern
+                )  # fmt: skip
         bases = [p for p in ev.patterns if p not in EXTRA_IDS]
         if len(bases) != 1:
-            raise _Stop("fan_mismatch", ev.line, seat, sheet_base_count(len(bases), rules), "fan")
+            raise _Stop(
+                "fan_mismatch", ev.line, seat, sheet_base_count(len(bases), rules), "fan", 1, len(bases)
+            )
         base = bases[0]
         base_fan = rules.pattern_fan(base)
         if base_fan is None:
-            raise _Stop("fan_mismatch", ev.line, seat, sheet_not_scored(base, rules), "fan")
+            raise _Stop("fan_mismatch", ev.line, seat, sheet_not_scored(base, rules), "fan", None, base)
         if base in SEVEN_PAIRS and self.kongs_by[seat]:
-            raise _Stop("illegal_hu", ev.line, seat, sheet_seven_pairs_kong(seat, self.kongs_by[seat]))
+            kongs = self.kongs_by[seat]
+            raise _Stop(
+                "illegal_hu", ev.line, seat, sheet_seven_pairs_kong(seat, kongs), "qidui", "no kong", kongs
+            )
         declared = set(ev.patterns)
         self_draw = ev.from_seat is None
         rob = "qiangganghu" in declared and not self_draw
@@ -217,15 +232,19 @@ class SheetAudit:
             )
             if not same_discard:
                 text = sheet_after_end(kind, self.ended, end_rule(self.rules.end_condition))
-                raise _Stop("out_of_turn", line, seat, text)
+                raise _Stop("out_of_turn", line, seat, text, "end_condition", "deal_end", kind)
         if self.settler.won[seat]:
-            raise _Stop("out_of_turn", line, seat, sheet_won_already(seat, *what))
+            raise _Stop(
+                "out_of_turn", line, seat, sheet_won_already(seat, *what), "bloody", "a seat still in", seat
+            )
 
     def _check_source(self, seat: int, source: int, line: int, code: str, what: str) -> None:
         if source == seat:
-            raise _Stop(code, line, seat, sheet_from_self(seat, what))
+            raise _Stop(code, line, seat, sheet_from_self(seat, what), "claims", "another seat", source)
         if self.settler.won[source]:
-            raise _Stop("out_of_turn", line, seat, sheet_from_won(seat, source))
+            raise _Stop(
+                "out_of_turn", line, seat, sheet_from_won(seat, source), "bloody", "a seat still in", source
+            )
 
     # -- the end
     def end(self, end: DealEnd) -> None:
@@ -235,7 +254,9 @@ class SheetAudit:
         if reason == "wall_exhausted" and len(in_play) >= 2:
             self._cha_jiao(end)
         elif (end.ready is not None and any(v is not None for v in end.ready)) or end.flower_pigs:
-            finding("bad_record", end.line, None, sheet_cha_jiao_not_due(reason), self.sink, rule="cha_jiao")
+            text = sheet_cha_jiao_not_due(reason)
+            recorded = list(end.ready) if end.ready is not None else list(end.flower_pigs or ())
+            finding("bad_record", end.line, None, text, self.sink, recorded=recorded, rule="cha_jiao")
         settler = self.settler
         check_end(
             reason, end.reason, end.line, settler.settlement, settler.ledger,
@@ -252,9 +273,8 @@ class SheetAudit:
         pigs: set[int] = set()
         for seat in end.flower_pigs or ():
             if won[seat]:
-                finding(
-                    "bad_record", line, seat, sheet_ready_not_in(seat, "flower_pigs"), sink, rule="cha_jiao"
-                )
+                text = sheet_ready_not_in(seat, "flower_pigs")
+                finding("bad_record", line, seat, text, sink, recorded=seat, rule="cha_jiao")
             else:
                 pigs.add(seat)
         ready: dict[int, int] = {}
@@ -263,9 +283,10 @@ class SheetAudit:
             if fan is None:
                 continue
             if won[seat]:
-                finding("bad_record", line, seat, sheet_ready_not_in(seat, "ready"), sink, rule="cha_jiao")
+                text = sheet_ready_not_in(seat, "ready")
+                finding("bad_record", line, seat, text, sink, recorded=fan, rule="cha_jiao")
             elif seat in pigs:
-                finding("bad_record", line, seat, sheet_pig_ready(seat), sink, rule="cha_jiao")
+                finding("bad_record", line, seat, sheet_pig_ready(seat), sink, recorded=fan, rule="cha_jiao")
             elif fan < 1:
                 finding(
                     "bad_record", line, seat, sheet_ready_low(seat, fan), sink, recorded=fan, rule="cha_jiao"
@@ -297,7 +318,8 @@ def audit_sheet(
         sink.add(read)
     audit = SheetAudit(rules, base, sink)
     for play in stray:
-        finding("bad_record", play.line, getattr(play, "seat", None), sheet_play_event(play.type), sink)
+        text = sheet_play_event(play.type)
+        finding("bad_record", play.line, getattr(play, "seat", None), text, sink, rule="record")
     try:
         for ev in sorted(events, key=lambda e: e.line):
             if isinstance(ev, SheetKong):
@@ -310,7 +332,10 @@ def audit_sheet(
         else:
             audit.end(end)
     except _Stop as stop:
-        finding(stop.code, stop.line, stop.seat, stop.text, sink, rule=stop.rule)
+        finding(
+            stop.code, stop.line, stop.seat, stop.text, sink,
+            expected=stop.expected, recorded=stop.recorded, rule=stop.rule,
+        )  # fmt: skip
         audit.complete = False
     settler = audit.settler
     return DealReport(
