@@ -187,7 +187,7 @@ def replay(
     """Show one deal turn by turn: hands, melds, the wall, each payment and why, each finding.
 
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
-    from dashboard.text_views import replay_printer
+    from dashboard.text_views import replay_printer, sheet_printout
     from engine.replay import replay_deal
     from engine.rules import RulesError
     from ingest.reader import read_log
@@ -217,7 +217,10 @@ def replay(
                 base=base,
                 read_findings=deal_log.findings,
                 on_step=replay_printer(typer.echo),
+                sheet_events=deal_log.sheet_events,
             )
+            if report.record == "sheet":  # no tiles to show turn by turn: the priced sheet
+                sheet_printout(report, typer.echo)
             scores = " ".join(f"{s:+d}" for s in report.scores)
             typer.echo(f"net [{scores}]; {report.status} ({len(report.findings)} findings)")
             raise typer.Exit(0 if report.status == "ok" else EXIT_FINDINGS)

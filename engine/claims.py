@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
+from engine.messages import Text, doing, end_rule, play
 from engine.settlement import deltas
 from engine.state import (
     LAST_FOUR,
@@ -36,32 +37,26 @@ class DealClaims(DealState):
         return not (self.rules.pass_rule_higher_fan_ok and fan > max(relevant))
 
     def _out_of_turn(self, seat: int, what: str) -> IllegalEvent:
-        expected = {
-            Phase.EXCHANGE: "the 换三张 exchange",
-            Phase.VOID: "the 定缺 declarations",
-            Phase.ACT: f"seat {self.current} to discard, kong or win",
-            Phase.DRAW: f"seat {self.current} to draw",
-            Phase.REPLACEMENT: f"seat {self.current} to draw its kong's replacement tile",
-            Phase.CLAIM: "a claim on the discard or the next draw"
-            if self.next_drawer() is not None or not self._open or not self._open.winners
-            else f"the end of the deal: {self.end_rule()}",
-            Phase.ROB: "a rob of the added kong or the konger's replacement draw",
-            Phase.ENDED: "the end of the deal",
+        claim_open = self.next_drawer() is not None or not self._open or not self._open.winners
+        key = {
+            Phase.EXCHANGE: "wait_exchange",
+            Phase.VOID: "wait_void",
+            Phase.ACT: "wait_act",
+            Phase.DRAW: "wait_draw",
+            Phase.REPLACEMENT: "wait_replacement",
+            Phase.CLAIM: "wait_claim" if claim_open else "wait_end_rule",
+            Phase.ROB: "wait_rob",
+            Phase.ENDED: "wait_end",
         }[self.phase]
+        expected = play(key, current=self.current, rule=end_rule(self.rules.end_condition))
         return IllegalEvent(
-            "out_of_turn",
-            f"seat {seat} may not {what} now: waiting for {expected} (轮流, turn order: after a seat "
-            "plays, the next seat still in)",
-            seat,
+            "out_of_turn", play("out_of_turn", seat=seat, what=doing(what), expected=expected), seat
         )
 
     # -- draws
     @staticmethod
-    def _empty_wall(seat: int) -> str:
-        return (
-            f"seat {seat} draws from an empty wall: the wall (牌墙) holds 55 tiles after the deal, and "
-            "when they are drawn the deal ends (流局, wall exhausted)"
-        )
+    def _empty_wall(seat: int) -> Text:
+        return play("empty_wall", seat=seat)
 
     def _on_draw(self, event: Draw) -> None:
         phase = self.phase
@@ -82,11 +77,16 @@ class DealClaims(DealState):
             index = WALL_SIZE - 1 - self._back if replacement else self._front
             expected = self.wall[index]
             if tile != expected:
-                where = "the back (replacement draw)" if replacement else "the front"
+                where = play("wall_back" if replacement else "wall_front")
                 raise IllegalEvent(
                     "wall_mismatch",
-                    f"seat {seat} draws {tile_name(tile)} but the recorded wall's next tile "
-                    f"from {where} is {tile_name(expected)}",
+                    play(
+                        "wall_next",
+                        seat=seat,
+                        tile=tile_name(tile),
+                        where=where,
+                        expected=tile_name(expected),
+                    ),
                     seat,
                     expected=tile_name(expected),
                     recorded=tile_name(tile),
@@ -94,8 +94,7 @@ class DealClaims(DealState):
         if self._out_of_wall[tile] >= COPIES:
             raise IllegalEvent(
                 "tile_count",
-                f"seat {seat} draws a fifth {tile_name(tile)}: all four are already out of the wall "
-                "(108 张: four of each tile)",
+                play("fifth_tile", seat=seat, tile=tile_name(tile)),
                 seat,
             )
         self.wall_left -= 1
@@ -122,9 +121,7 @@ class DealClaims(DealState):
         if self.phase is not Phase.ACT or seat != self.current:
             raise self._out_of_turn(seat, "discard")
         if self.hands[seat][tile] == 0:
-            raise IllegalEvent(
-                "not_in_hand", f"seat {seat} discards {tile_name(tile)}, which it does not hold", seat
-            )
+            raise IllegalEvent("not_in_hand", play("discard_not_held", seat=seat, tile=tile_name(tile)), seat)
         suit = self.void[seat]
         if (
             suit is not None
@@ -135,8 +132,7 @@ class DealClaims(DealState):
             self.breaches.append(
                 IllegalEvent(
                     "void_rule",
-                    f"seat {seat} discards {tile_name(tile)} while holding tiles of its void suit "
-                    f"{SUITS[suit]}: 定缺 tiles must go first (void_discard_first)",
+                    play("void_first", seat=seat, tile=tile_name(tile), suit=SUITS[suit]),
                     seat,
                     rule="void_discard_first",
                 )
@@ -174,8 +170,7 @@ class DealClaims(DealState):
             self.breaches.append(
                 IllegalEvent(
                     "missed_forced_hu",
-                    f"seat {seat} drew {tile_name(self._last_draw)}, one of the wall's last four tiles, "
-                    "and could win on it: 最后四张 must be won (last_four_must_hu)",
+                    play("missed_draw", seat=seat, tile=tile_name(self._last_draw)),
                     seat,
                     rule="last_four_must_hu",
                 )
@@ -211,8 +206,7 @@ class DealClaims(DealState):
                     self.breaches.append(
                         IllegalEvent(
                             "missed_forced_hu",
-                            f"seat {seat} did not win on {tile_name(open_tile.tile)}, one of the wall's last "
-                            "four tiles, though it could: 最后四张 must be won (last_four_must_hu)",
+                            play("missed_discard", seat=seat, tile=tile_name(open_tile.tile)),
                             seat,
                             rule="last_four_must_hu",
                             line=open_tile.line,
@@ -274,21 +268,19 @@ class DealClaims(DealState):
         if open_tile.winners:
             raise IllegalEvent(
                 "out_of_turn",
-                f"seat {seat} pongs a discard that has been won: 胡 beats 碰 and 杠 (a win takes the "
-                "discard before any pong or kong)",
+                play("claim_won_discard", seat=seat, verb=play("pongs")),
                 seat,
             )
         if seat == open_tile.seat:
             raise IllegalEvent(
                 "illegal_pong",
-                f"seat {seat} pongs its own discard: 碰 (pong) takes another seat's discard",
+                play("pong_own", seat=seat),
                 seat,
             )
         if event.tile != open_tile.tile:
             raise IllegalEvent(
                 "illegal_pong",
-                f"seat {seat} pongs {tile_name(event.tile)} but the last discard is {tile_name(open_tile.tile)}: "
-                "碰 (pong) takes the last discard",
+                play("pong_tile", seat=seat, tile=tile_name(event.tile), last=tile_name(open_tile.tile)),
                 seat,
                 expected=tile_name(open_tile.tile),
                 recorded=tile_name(event.tile),
@@ -296,8 +288,7 @@ class DealClaims(DealState):
         if self.hands[seat][event.tile] < 2:
             raise IllegalEvent(
                 "not_in_hand",
-                f"seat {seat} pongs {tile_name(event.tile)} without a pair of it: 碰 (pong) is two in hand "
-                "+ another seat's discard",
+                play("pong_pair", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
         self._check_void_claim(seat, event.tile, "pong")
@@ -316,17 +307,14 @@ class DealClaims(DealState):
         if self.rules.void_declaration == "required" and self.void[seat] == tile // 9:
             raise IllegalEvent(
                 "void_rule",
-                f"seat {seat} claims {tile_name(tile)} by {what}, a tile of its 定缺 void suit",
+                play("void_claim", seat=seat, tile=tile_name(tile), what=doing(what)),
                 seat,
                 rule="void_declaration",
             )
 
     @staticmethod
-    def _no_wall_kong(seat: int) -> str:
-        return (
-            f"seat {seat} konged with no tile left in the wall: 杠后补牌 (a kong draws a replacement "
-            "tile), so no kong without a tile left"
-        )
+    def _no_wall_kong(seat: int) -> Text:
+        return play("no_wall_kong", seat=seat)
 
     def _on_kong(self, event: Kong) -> None:
         self._check_voids_declared()
@@ -347,7 +335,7 @@ class DealClaims(DealState):
             else:
                 self._added_kong(event)
         else:
-            raise IllegalEvent("bad_record", f"unknown kong kind {event.kind!r}", seat)
+            raise IllegalEvent("bad_record", play("kong_kind", kind=event.kind), seat)
 
     def _exposed_kong(self, event: Kong) -> None:
         seat = event.seat
@@ -357,23 +345,25 @@ class DealClaims(DealState):
         if open_tile.winners:
             raise IllegalEvent(
                 "out_of_turn",
-                f"seat {seat} kongs a discard that has been won: 胡 beats 碰 and 杠 (a win takes the "
-                "discard before any pong or kong)",
+                play("claim_won_discard", seat=seat, verb=play("kongs")),
                 seat,
             )
         if seat == open_tile.seat or event.tile != open_tile.tile:
             raise IllegalEvent(
                 "illegal_kong",
-                f"seat {seat} makes an exposed kong of {tile_name(event.tile)}; the last discard is "
-                f"{tile_name(open_tile.tile)} by seat {open_tile.seat}: 直杠 (exposed kong) takes another "
-                "seat's last discard",
+                play(
+                    "exposed_tile",
+                    seat=seat,
+                    tile=tile_name(event.tile),
+                    last=tile_name(open_tile.tile),
+                    by=open_tile.seat,
+                ),
                 seat,
             )
         if self.hands[seat][event.tile] < 3:
             raise IllegalEvent(
                 "not_in_hand",
-                f"seat {seat} kongs {tile_name(event.tile)} without three of it: 直杠 (exposed kong) is three "
-                "in hand + another seat's discard",
+                play("exposed_three", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
         if self.wall_left == 0:
@@ -392,8 +382,7 @@ class DealClaims(DealState):
         if self.hands[seat][event.tile] < 4:
             raise IllegalEvent(
                 "not_in_hand",
-                f"seat {seat} makes a concealed kong of {tile_name(event.tile)} without four: 暗杠 "
-                "(concealed kong) is four in hand",
+                play("concealed_four", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
         self._move(seat, event.tile, -4)
@@ -407,15 +396,13 @@ class DealClaims(DealState):
         if meld is None:
             raise IllegalEvent(
                 "illegal_kong",
-                f"seat {seat} adds to a pong of {tile_name(event.tile)} it does not have: 弯杠 (added kong) "
-                "adds the fourth tile to the seat's own pong",
+                play("added_no_pong", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
         if self.hands[seat][event.tile] < 1:
             raise IllegalEvent(
                 "not_in_hand",
-                f"seat {seat} adds {tile_name(event.tile)} to its pong without holding it: 弯杠 (added "
-                "kong) is the seat's own pong + the fourth tile",
+                play("added_not_held", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
         self._move(seat, event.tile, -1)

@@ -20,6 +20,7 @@ from engine.claims import DealClaims
 from engine.events import DealEnd, Hu, PlayEvent
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
+from engine.messages import end_rule, play
 from engine.settlement import Transfer, deltas
 from engine.state import (
     EXCHANGE_STEP,
@@ -50,11 +51,11 @@ class Deal(DealClaims):
         kind = event.type
         handler = _HANDLERS.get(kind)
         if handler is None:
-            raise IllegalEvent("out_of_turn", f"a {kind!r} event inside a deal")
+            raise IllegalEvent("out_of_turn", play("event_in_deal", kind=kind))
         if self.phase is Phase.ENDED and kind != "deal_end":
             raise IllegalEvent(
                 "out_of_turn",
-                f"{kind} after the deal has ended ({self.end_reason}): {self.end_rule()}",
+                play("after_end", kind=kind, reason=self.end_reason, rule=end_rule(self.rules.end_condition)),
                 getattr(event, "seat", None),
             )
         handler(self, event)
@@ -105,16 +106,19 @@ class Deal(DealClaims):
         if self._last_draw is None and not heavenly:
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a self-drawn win without having drawn: 自摸 (self-draw) wins on "
-                "the tile the seat just drew",
+                play("self_draw_undrawn", seat=seat),
                 seat,
             )
         if self.hands[seat][event.tile] == 0 or (not heavenly and event.tile != self._last_draw):
             drawn = tile_name(self._last_draw) if self._last_draw is not None else "nothing"
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a self-drawn win on {tile_name(event.tile)} but drew {drawn}: 自摸 "
-                "(self-draw) wins on the tile the seat just drew",
+                play(
+                    "self_draw_tile",
+                    seat=seat,
+                    tile=tile_name(event.tile),
+                    drawn=drawn if self._last_draw is not None else play("nothing"),
+                ),
                 seat,
                 expected=drawn,
                 recorded=tile_name(event.tile),
@@ -148,30 +152,34 @@ class Deal(DealClaims):
         if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
             raise self._out_of_turn(seat, "win on a discard")
         if event.from_seat != open_tile.seat or event.tile != open_tile.tile:
-            source = "robbed kong" if open_tile.rob else "discard"
-            rule = (
-                "抢杠胡 (robbing a kong) wins the tile of the added kong"
-                if open_tile.rob
-                else "点炮 (discard win) wins the open discard"
-            )
+            source = play("open_rob" if open_tile.rob else "open_discard")
+            rule = play("rule_rob" if open_tile.rob else "rule_discard")
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a win on {tile_name(event.tile)} from seat {event.from_seat}, but the open "
-                f"{source} is {tile_name(open_tile.tile)} from seat {open_tile.seat}: {rule}",
+                play(
+                    "claim_wrong",
+                    seat=seat,
+                    tile=tile_name(event.tile),
+                    source=event.from_seat,
+                    kind=source,
+                    open=tile_name(open_tile.tile),
+                    by=open_tile.seat,
+                    rule=rule,
+                ),
                 seat,
             )
         if seat == open_tile.seat:
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a win on its own discard: 点炮 (discard win) is on another seat's discard",
+                play("own_discard", seat=seat),
                 seat,
             )
         if seat in open_tile.winners:
-            raise IllegalEvent("illegal_hu", f"seat {seat} wins the same tile twice", seat)
+            raise IllegalEvent("illegal_hu", play("won_twice", seat=seat), seat)
         if open_tile.winners and not self.rules.multiple_hu:
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} is a second winner of one discard, but 一炮多响 (multiple_hu) is off",
+                play("second_winner", seat=seat),
                 seat,
                 rule="multiple_hu",
             )
@@ -182,8 +190,7 @@ class Deal(DealClaims):
         if not open_tile.last_four and self._pass_blocks(seat, event.tile, result.fan):
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} passed a win since its last draw and may not win on "
-                f"{tile_name(event.tile)} until it draws again: 过水不胡 (pass_rule {self.rules.pass_rule})",
+                play("pass_rule", seat=seat, tile=tile_name(event.tile), rule=self.rules.pass_rule),
                 seat,
                 rule="pass_rule",
             )
@@ -218,20 +225,17 @@ class Deal(DealClaims):
             assert self.void[seat] is not None
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} wins while holding tiles of its 定缺 void suit {SUITS[self.void[seat] or 0]}",
+                play("void_win", seat=seat, suit=SUITS[self.void[seat] or 0]),
                 seat,
                 rule="void_declaration",
             )
         if suits_used(held) > 2:
-            raise IllegalEvent(
-                "illegal_hu", f"seat {seat} wins holding three suits: 缺一门 (two suits at most)", seat
-            )
+            raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
         result = score_win(counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context)
         if result is None:
             raise IllegalEvent(
                 "illegal_hu",
-                f"seat {seat} claims a win on {tile_name(tile)}, but its tiles are no winning shape: "
-                "胡 (a win) needs four sets and a pair, or 七对 (seven pairs)",
+                play("no_shape", seat=seat, tile=tile_name(tile)),
                 seat,
             )
         return result
@@ -277,8 +281,7 @@ class Deal(DealClaims):
             elif open_tile.rob:
                 raise IllegalEvent(
                     "wrong_end",
-                    "the deal ends on an added kong before its replacement draw: 杠后补牌 (a kong "
-                    "draws a replacement tile)",
+                    play("end_before_replacement"),
                 )
         if self.phase is Phase.ACT and self.wall_left == 0 and self._last_draw is not None:
             # The last tile was drawn and not won: some recorders stop before its discard.
@@ -292,8 +295,12 @@ class Deal(DealClaims):
         if self.phase is not Phase.ENDED:
             raise IllegalEvent(
                 "wrong_end",
-                f"deal_end while the deal goes on: {self.wall_left} tiles left in the wall and "
-                f"{len(self.in_play)} seats still in; {self.end_rule()}",
+                play(
+                    "end_early",
+                    left=self.wall_left,
+                    seats=len(self.in_play),
+                    rule=end_rule(self.rules.end_condition),
+                ),
                 expected="no deal_end yet",
                 recorded=event.reason,
             )

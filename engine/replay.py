@@ -150,4 +150,5 @@ def _illegal(error: IllegalEvent, line: int | None, file: str | None) -> Finding
         recorded=error.recorded,
         rule=error.rule,
         file=file,
+        message_zh=error.message_zh,
     )

@@ -14,7 +14,7 @@ from typing import Final
 from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
-from engine.messages import end_rule
+from engine.messages import Text, doing, end_rule, play
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
@@ -33,7 +33,7 @@ class IllegalEvent(ValueError):
     def __init__(
         self,
         code: str,
-        message: str,
+        message: str | Text,
         seat: int | None = None,
         *,
         rule: str | None = None,
@@ -41,10 +41,12 @@ class IllegalEvent(ValueError):
         recorded: object = None,
         line: int | None = None,
     ) -> None:
-        super().__init__(message)
+        text = message if isinstance(message, Text) else Text(message, "")
+        super().__init__(text.en)
         self.line = line  # where it happened, when not the event being applied
         self.code = code
-        self.message = message
+        self.message = text.en
+        self.message_zh = text.zh  # the same in Chinese (engine.messages)
         self.seat = seat
         self.rule = rule
         self.expected = expected
@@ -166,16 +168,16 @@ class DealState:
     # ----------------------------------------------------------------- set-up
     def _deal_in(self, start: DealStart) -> None:
         if start.dealer not in SEATS:
-            raise IllegalEvent("bad_record", f"dealer must be a seat 0-3, got {start.dealer}")
+            raise IllegalEvent("bad_record", play("dealer_seat", dealer=start.dealer))
         if len(start.hands) != 4:
-            raise IllegalEvent("tile_count", f"a deal has four hands, got {len(start.hands)}")
+            raise IllegalEvent("tile_count", play("four_hands", count=len(start.hands)))
         for seat, hand in enumerate(start.hands):
             size = 14 if seat == start.dealer else 13
             if len(hand) != size:
-                role = "the dealer (庄) holds 14" if seat == start.dealer else "a non-dealer holds 13"
+                role = play("role_dealer" if seat == start.dealer else "role_other")
                 raise IllegalEvent(
                     "tile_count",
-                    f"seat {seat} is dealt {len(hand)} tiles; {role}",
+                    play("dealt_size", seat=seat, count=len(hand), role=role),
                     seat,
                     rule="rules.md 1",
                     expected=size,
@@ -189,8 +191,7 @@ class DealState:
             if len(self.wall) != WALL_SIZE:
                 raise IllegalEvent(
                     "tile_count",
-                    f"the recorded wall (牌墙) holds {len(self.wall)} tiles; 55 stay after the deal "
-                    "(108 tiles, 53 dealt)",
+                    play("wall_size", count=len(self.wall)),
                     expected=WALL_SIZE,
                     recorded=len(self.wall),
                 )
@@ -200,7 +201,7 @@ class DealState:
             if seen[tile] > COPIES:
                 raise IllegalEvent(
                     "tile_count",
-                    f"{seen[tile]} copies of {tile_name(tile)} dealt; the set (108 张) has four of each tile",
+                    play("copies_dealt", count=seen[tile], tile=tile_name(tile)),
                     expected=COPIES,
                     recorded=seen[tile],
                 )
@@ -334,30 +335,29 @@ class DealState:
     # ----------------------------------------------------------------- apply
     def _expect_seat(self, seat: int, what: str) -> None:
         if seat not in SEATS:
-            raise IllegalEvent("bad_record", f"seat must be 0-3, got {seat}")
+            raise IllegalEvent("bad_record", play("seat_range", seat=seat))
         if self.won[seat]:
             raise IllegalEvent(
                 "out_of_turn",
-                f"seat {seat} has already won and may not {what}: 血战到底 (bloody), a seat that has won "
-                "leaves the deal",
+                play("won_already", seat=seat, what=doing(what)),
                 seat,
             )
 
     # -- exchange and void
     def _on_exchange(self, event: Exchange) -> None:
         if self.phase is not Phase.EXCHANGE:
-            why = "换三张 is off under these rules" if not self.rules.exchange_three else "not now"
-            raise IllegalEvent("out_of_turn", f"an exchange (换三张) here: {why}", rule="exchange_three")
+            why = play("exchange_off" if not self.rules.exchange_three else "exchange_not_now")
+            raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
         if len(event.tiles) != 4 or any(len(given) != 3 for given in event.tiles):
             raise IllegalEvent(
                 "illegal_exchange",
-                "换三张 (exchange three): each seat passes exactly three tiles of one suit",
+                play("exchange_three"),
             )
         for seat, given in enumerate(event.tiles):
             if len({tile // 9 for tile in given}) != 1:
                 raise IllegalEvent(
                     "illegal_exchange",
-                    f"换三张 (exchange three): seat {seat} must pass three tiles of one suit",
+                    play("exchange_suit", seat=seat),
                     seat,
                 )
             need = [0] * NUM_KINDS
@@ -366,7 +366,7 @@ class DealState:
             if any(need[t] > self.hands[seat][t] for t in range(NUM_KINDS)):
                 raise IllegalEvent(
                     "not_in_hand",
-                    f"换三张 (exchange three): seat {seat} does not hold the tiles it passes",
+                    play("exchange_held", seat=seat),
                     seat,
                 )
         step = EXCHANGE_STEP[event.direction]
@@ -382,16 +382,15 @@ class DealState:
         if self.void[seat] is not None:
             raise IllegalEvent(
                 "void_rule",
-                f"seat {seat} declares 定缺 (void suit) twice: each seat declares one void suit",
+                play("void_twice", seat=seat),
                 seat,
                 rule="void_declaration",
             )
         if self.phase is not Phase.VOID and self.rules.void_declaration == "required":
-            when = "before the 换三张 exchange" if self.phase is Phase.EXCHANGE else "after play began"
+            when = play("void_before_exchange" if self.phase is Phase.EXCHANGE else "void_after_play")
             raise IllegalEvent(
                 "void_rule",
-                f"seat {seat} declares 定缺 (void suit) {when}: the void suit is declared after 换三张 "
-                "(exchange three) and before the dealer's first action",
+                play("void_when", seat=seat, when=when),
                 seat,
                 rule="void_declaration",
             )
@@ -404,12 +403,12 @@ class DealState:
             missing = [seat for seat in SEATS if self.void[seat] is None]
             raise IllegalEvent(
                 "void_rule",
-                f"seats {missing} have not declared 定缺 (void suit) before play",
+                play("void_missing", missing=missing),
                 missing[0],
                 rule="void_declaration",
             )
         if self.phase is Phase.EXCHANGE:
-            raise IllegalEvent("out_of_turn", "play began before the 换三张 exchange", rule="exchange_three")
+            raise IllegalEvent("out_of_turn", play("play_before_exchange"), rule="exchange_three")
 
     def _heavenly(self, seat: int) -> bool:
         """天胡: the dealer's first 14 tiles, before any discard or claim."""

@@ -164,7 +164,7 @@ def _end(reason: str = "wall_exhausted", **more: Any) -> dict[str, Any]:
     return {"type": "deal_end", "reason": reason, **more}
 
 
-READY = {"ready": [None, None, None, None], "flower_pigs": []}
+READY: dict[str, Any] = {"ready": [None, None, None, None], "flower_pigs": []}
 
 # name -> (rules, events after the deal line, (code, line, seat), expected, recorded)
 CHECKS: dict[str, tuple[str, list[dict[str, Any]], tuple[str, int, int | None], Any, Any]] = {
