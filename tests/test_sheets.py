@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -391,3 +393,26 @@ def test_same_deal_as_tiles_and_as_sheet_gives_the_same_payments(spec: str | dic
         kinds |= {w.kind for w in tiles.wins} | {t.reason for t in tiles.ledger}
     if isinstance(spec, str) and deals >= 200:  # the deals cover what the sheet must price
         assert {"kong_discard", "self_draw", "discard", "kong_transfer", "no_ting", "tax_refund"} <= kinds
+
+
+# ------------------------------------------------------------------ the CLI
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).with_name("chuanma")
+    command = [str(script)] if script.is_file() else [sys.executable, "-m", "dashboard.cli"]
+    return subprocess.run(
+        [*command, *args], capture_output=True, text=True, encoding="utf-8", timeout=120, check=False
+    )
+
+
+def test_cli_validate_and_replay_a_sheet(tmp_path: Path) -> None:
+    rules, lines, net = GOLDEN["chengdu_multiple_hu_on_kong_discard"]
+    path = _write(tmp_path, rules, lines, totals=net)
+    done = _cli("validate", "--json", str(path))
+    assert done.returncode == 0, done.stderr
+    (deal,) = json.loads(done.stdout)["deals"]
+    assert deal["record"] == "sheet" and deal["computed"]["scores"] == net
+    shown = _cli("replay", str(path), "--deal", "d1")
+    assert shown.returncode == 0, shown.stderr
+    assert "pay: seat 1 -> seat 0 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
+    assert "pay: seat 1 -> seat 2 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
+    assert f"net [{' '.join(f'{s:+d}' for s in net)}]; ok" in shown.stdout
