@@ -416,3 +416,22 @@ def test_cli_validate_and_replay_a_sheet(tmp_path: Path) -> None:
     assert "pay: seat 1 -> seat 0 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
     assert "pay: seat 1 -> seat 2 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
     assert f"net [{' '.join(f'{s:+d}' for s in net)}]; ok" in shown.stdout
+
+
+def test_reader_explains_bad_sheet_lines_and_keeps_tile_deals_strict(tmp_path: Path) -> None:
+    lines = [
+        _deal(),
+        {"type": "hu", "seat": 1, "from": 0},  # no patterns
+        {"type": "kong", "seat": 1, "kind": "concealed", "colour": "red"},  # an unknown field
+        _end(**READY),
+        {"type": "deal", "deal_id": "t1", "dealer": 0, "hands": ["1m"] * 4},
+        {"type": "kong", "seat": 1, "kind": "concealed"},  # a sheet kong inside a tile deal: no tile
+        _end("wall_exhausted"),
+    ]
+    report = _validate(tmp_path, "standard", lines)
+    sheet, tiles = report.deals
+    (missing,) = [f for f in sheet.findings if f.line == 3]
+    assert missing.code == "bad_record" and "'patterns'" in missing.message
+    assert [(w.code, w.line) for w in sheet.warnings] == [("unknown_field", 4)]
+    assert sheet.kongs and sheet.kongs[0].deltas == (-2, 6, -2, -2)
+    assert any(f.code == "bad_record" and f.line == 7 and "'tile'" in f.message for f in tiles.findings)
