@@ -184,6 +184,13 @@ def scores_mismatch(rules: Rules, expected: list[int], recorded: list[int]) -> T
     )
 
 
+def totals_mismatch(rules: str, expected: list[int], recorded: list[int]) -> Text:
+    return Text(
+        f"the session's totals are the sum of its deals' nets under {rules}: {expected}; recorded {recorded}",
+        f"本场总分是各局净得分之和（规则 {rules}）：应为 {expected}；记录为 {recorded}",
+    )
+
+
 NO_DEAL_END = Text(
     "the deal has no deal_end line: the log stops or a new deal begins before it ends",
     "本局没有 deal_end 行：记录在本局结束前中断或开始了新的一局",

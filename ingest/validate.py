@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.events import Finding
+from engine.messages import totals_mismatch
 from engine.replay import DealReport, FindingSink, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.gcpause import gc_paused
@@ -233,13 +234,14 @@ def totals_finding(
     recorded = session.end.totals if session.end is not None else None
     if recorded is None or not all_scored or tuple(recorded) == tuple(totals):
         return None
+    text = totals_mismatch(rules.name if rules else "?", totals, list(recorded))
     return Finding(
         "score_mismatch",
         session.end.line if session.end is not None else None,
         None,
-        f"the session's totals are the sum of its deals' nets under {rules.name if rules else '?'}: "
-        f"{totals}; recorded {list(recorded)}",
+        text.en,
         expected=totals,
         recorded=list(recorded),
         file=path,
+        message_zh=text.zh,
     )

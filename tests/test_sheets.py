@@ -326,8 +326,12 @@ def test_mixed_session_with_a_wrong_total_is_found(tmp_path: Path) -> None:
     rows[-1]["totals"] = [t + d for t, d in zip(rows[-1]["totals"], [1, -1, 0, 0], strict=True)]
     path = tmp_path / "mixed.jsonl"
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows))
-    codes = [f.code for f in validate_paths([path]).all_findings()]
-    assert codes == ["score_mismatch"]
+    findings = list(validate_paths([path]).all_findings())
+    assert [f.code for f in findings] == ["score_mismatch"]
+    assert (
+        findings[0].message.startswith("the session's totals are the sum")
+        and "本场总分" in findings[0].message_zh
+    )
 
 
 def test_ingest_stores_sheet_deals_beside_tile_deals(tmp_path: Path) -> None:
