@@ -215,7 +215,7 @@ def replay(
     """Show one deal turn by turn: hands, melds, the wall, each payment and why, each finding.
 
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
-    from dashboard.text_views import replay_printer, say
+    from dashboard.text_views import replay_printer, say, sheet_printout
     from ingest.reader import read_log
     from ingest.session_replay import SessionReplay
 
@@ -235,6 +235,8 @@ def replay(
     players = driver.players or ("?",) * 4
     typer.echo(say("cli_seats", language, seats=", ".join(f"{i} {name}" for i, name in enumerate(players))))
     report = driver.replay(deal_log, on_step=replay_printer(typer.echo, language))
+    if report.record == "sheet":  # no tiles to show turn by turn: the priced sheet
+        sheet_printout(report, typer.echo)
     scores = " ".join(f"{s:+d}" for s in report.scores)
     status = report.status if language == "en" else say(f"status_{report.status}", language)
     typer.echo(say("cli_net", language, scores=scores, status=status, n=len(report.findings)))

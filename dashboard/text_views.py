@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dashboard.i18n import Lang, code_label, end_reason_label, finding_message, label
 from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
-from engine.replay import FindingSink, pattern_text
+from engine.replay import DealReport, FindingSink, pattern_text
 from engine.settlement import REASONS
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.validate import ValidationReport
@@ -137,3 +137,26 @@ def replay_printer(
 
 def _tiles(counts: list[int]) -> list[int]:
     return [tile for tile, count in enumerate(counts) for _ in range(count)]
+
+
+def sheet_printout(report: DealReport, emit: Callable[[str], None]) -> None:
+    """A score-sheet deal as priced: each payment with its reason, line by line, and the
+    findings of each line (a sheet has no tiles to show turn by turn)."""
+    wins = {win.line: win for win in report.wins}
+    findings = sorted(report.findings, key=lambda f: f.line or 0)
+    lines = sorted({t.line for t in report.ledger} | {f.line for f in findings if f.line is not None})
+    for line in lines:
+        win = wins.get(line)
+        emit(
+            f"[line {line}]"
+            + (
+                f" 胡 seat {win.seat}: {pattern_text(win.result.patterns)} = {win.result.fan} fan"
+                if win
+                else ""
+            )
+        )
+        for transfer in (t for t in report.ledger if t.line == line):
+            zh, en = REASONS[transfer.reason]
+            emit(f"    pay: seat {transfer.payer} -> seat {transfer.payee} {transfer.amount} ({zh} {en})")
+        for finding in (f for f in findings if f.line == line):
+            emit("    !! " + finding_line(finding, "").strip())

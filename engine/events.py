@@ -48,6 +48,7 @@ class DealStart(_Event, frozen=True):
     wall: tuple[int, ...] | None = None  # drawing order; replacement draws from the back
     dice: tuple[int, ...] | None = None
     line: int = 0
+    record: Literal["tiles", "sheet"] = "tiles"  # "sheet": a score-sheet deal, no hands or wall
     type: ClassVar[Literal["deal"]] = "deal"
 
 
@@ -106,11 +107,43 @@ class Hu(_Event, frozen=True):
     type: ClassVar[Literal["hu"]] = "hu"
 
 
+class SheetKong(_Event, frozen=True):
+    """A kong as a score sheet records it: who, what kind, from whom (exposed only)."""
+
+    seat: int
+    kind: KongKind
+    from_seat: int | None = None  # JSON "from": the discarder of an exposed kong
+    tile: int | None = None
+    deltas: tuple[int, int, int, int] | None = None
+    same_turn: bool = True  # an added kong of a tile drawn this turn (added_kong_same_turn_only)
+    line: int = 0
+    type: ClassVar[Literal["kong"]] = "kong"
+
+
+class SheetHu(_Event, frozen=True):
+    """A win as a score sheet records it: who, from whom (``None``: 自摸), which patterns."""
+
+    seat: int
+    from_seat: int | None
+    patterns: tuple[str, ...]
+    tile: int | None = None
+    fan: int | None = None
+    deltas: tuple[int, int, int, int] | None = None
+    line: int = 0
+    type: ClassVar[Literal["hu"]] = "hu"
+
+
+SheetEvent = SheetKong | SheetHu
+
+
 class DealEnd(_Event, frozen=True):
     reason: str  # a known EndReason, or what the recorder wrote (checked by the replay)
     settlement: tuple[int, int, int, int] | None = None
     scores: tuple[int, int, int, int] | None = None
     line: int = 0
+    # score sheets only: each seat's 查大叫 fan (None: not ready, or won) and the 花猪
+    ready: tuple[int | None, int | None, int | None, int | None] | None = None
+    flower_pigs: tuple[int, ...] | None = None
     type: ClassVar[Literal["deal_end"]] = "deal_end"
 
 
@@ -150,6 +183,7 @@ class Finding:
     rule: str | None = None  # the knob or docs/rules.md section that decides it
     file: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    message_zh: str = ""  # the same in Chinese (engine.messages), empty where none is written
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -157,6 +191,7 @@ class Finding:
             "line": self.line,
             "seat": self.seat,
             "message": self.message,
+            "message_zh": self.message_zh,
             "expected": self.expected,
             "recorded": self.recorded,
         }

@@ -38,6 +38,7 @@ from engine.events import (
 )
 from engine.replay import DealReport, FindingSink
 from engine.rules import Rules
+from engine.settlement import Transfer
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.gcpause import gc_paused
 from ingest.reader import DealLog, LogFile, SessionLog
@@ -567,17 +568,21 @@ class FactBuilder:
             still_in = len(deal.in_play) if deal.end_reason == "wall_exhausted" else 0
             pigs = len(deal.pigs)
             self_draws = sum(1 for w in deal.wins if w.kind in ("self_draw", "kong_bloom"))
-        scores = report.scores if deal is not None else (0, 0, 0, 0)
+        sheet = report.record == "sheet"  # a score sheet: no tiles, so no seat or event rows
+        scores = report.scores if deal is not None or (sheet and report.complete) else (0, 0, 0, 0)
         self.cols["deals"].add(
             start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
             info.base, start.dealer, list(info.players), status, report.end_reason,
             deal_log.end.reason if deal_log.end is not None else None,
-            len(deal_log.events) + 1 + (deal_log.end is not None),
+            len(deal_log.events) + len(deal_log.sheet_events) + 1 + (deal_log.end is not None),
             len(report.wins), self_draws, sum(1 for k in report.kongs if not k.robbed), still_in, pigs,
             len(report.findings), len(report.warnings),
             sorted({f.code for f in report.findings}), list(scores),
             self.file, start.line, deal_log.last_line, sha, self.sha,
         )  # fmt: skip
+        if sheet:
+            self._ledger(report.ledger, start.deal_id, info)
+            return
         if deal is None:
             first = report.findings[0] if report.findings else None
             detail = f"{first.code}: {first.message}" if first is not None else "could not be replayed"
@@ -595,7 +600,7 @@ class FactBuilder:
                 )
             return
         self._seats(deal, report, info, status)
-        self._ledger(deal, start.deal_id, info)
+        self._ledger(deal.ledger, start.deal_id, info)
         self._events(start, deal_log.events, deal_log.end, info.month)
 
     def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
@@ -661,10 +666,10 @@ class FactBuilder:
                     ting_out[seat], ting_in[seat], report.scores[seat],
                 )  # fmt: skip
 
-    def _ledger(self, deal: Deal, deal_id: str, info: SessionInfo) -> None:
+    def _ledger(self, ledger: Sequence[Transfer], deal_id: str, info: SessionInfo) -> None:
         add = self.cols["ledger"].add
         players = info.players
-        for seq, t in enumerate(deal.ledger):
+        for seq, t in enumerate(ledger):
             add(deal_id, info.month, seq, t.line, t.reason, t.payer, t.payee, t.amount,
                 players[t.payer], players[t.payee])  # fmt: skip
 

@@ -65,14 +65,18 @@ from engine.events import (
     Pong,
     SessionEnd,
     SessionStart,
+    SheetEvent,
+    SheetHu,
+    SheetKong,
     Void,
 )
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
 from ingest.gcpause import gc_paused
 from ingest.records import (
     FIELD_MEANING,
-    KNOWN_FIELDS,
+    KNOWN_BY_CLASS,
     RECORD_TYPES,
+    SHEET_RECORD_TYPES,
     AnyRecord,
     DealEndRec,
     DealRec,
@@ -85,6 +89,11 @@ from ingest.records import (
     Record,
     SessionEndRec,
     SessionRec,
+    SheetDealEndRec,
+    SheetDealRec,
+    SheetHuRec,
+    SheetKongRec,
+    SheetRecord,
     VoidRec,
 )
 
@@ -103,6 +112,7 @@ class DealLog:
     texts: list[str]  # its raw lines (two flat lists: no tuple per line for the collector to walk)
     last_line: int
     extras: dict[int, dict[str, Any]] = field(default_factory=dict)  # unknown fields by line
+    sheet_events: list[SheetEvent] = field(default_factory=list)  # a score-sheet deal's kongs and wins
 
     @property
     def raw_lines(self) -> list[tuple[int, str]]:
@@ -251,7 +261,26 @@ def _session_end(r: SessionEndRec, n: int) -> SessionEnd:
     return SessionEnd(totals=r.totals, line=n)
 
 
-_Converter = Callable[[Any, int], Event]
+def _sheet_deal(r: SheetDealRec, n: int) -> DealStart:
+    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=(), line=n, record="sheet")
+
+
+def _sheet_kong(r: SheetKongRec, n: int) -> SheetKong:
+    tile = None if r.tile is None else _tile(r.tile, "tile")
+    return SheetKong(r.seat, r.kind, r.from_, tile, r.deltas, r.same_turn, line=n)
+
+
+def _sheet_hu(r: SheetHuRec, n: int) -> SheetHu:
+    tile = None if r.tile is None else _tile(r.tile, "tile")
+    return SheetHu(r.seat, r.from_, tuple(r.patterns), tile, r.fan, r.deltas, line=n)
+
+
+def _sheet_end(r: SheetDealEndRec, n: int) -> DealEnd:
+    pigs = None if r.flower_pigs is None else tuple(r.flower_pigs)
+    return DealEnd(r.reason, r.settlement, r.scores, line=n, ready=r.ready, flower_pigs=pigs)
+
+
+_Converter = Callable[[Any, int], Event | SheetEvent]
 _CONVERT: Final[dict[type[Record], _Converter]] = {
     SessionRec: _session,
     DealRec: _deal,
@@ -264,12 +293,19 @@ _CONVERT: Final[dict[type[Record], _Converter]] = {
     HuRec: _hu,
     DealEndRec: _deal_end,
     SessionEndRec: _session_end,
+    SheetDealRec: _sheet_deal,
+    SheetKongRec: _sheet_kong,
+    SheetHuRec: _sheet_hu,
+    SheetDealEndRec: _sheet_end,
 }
-_TAG: Final[dict[type[Record], str]] = {cls: tag for tag, cls in RECORD_TYPES.items()}
+_TAG: Final[dict[type[Record], str]] = {
+    cls: tag for types in (RECORD_TYPES, SHEET_RECORD_TYPES) for tag, cls in types.items()
+} | {SheetDealRec: "deal"}
 _PLAY_TYPES: Final = frozenset({"exchange", "void", "draw", "discard", "pong", "kong", "hu"})
 #: record types whose lines a deal takes without the general path (see _Builder.feed)
 _FAST: Final[dict[type, Callable[[int, int, int], Draw | Discard]]] = {DrawRec: Draw, DiscardRec: Discard}
 _DECODER: Final = msgspec.json.Decoder(AnyRecord)
+_SHEET_DECODER: Final = msgspec.json.Decoder(SheetRecord)  # inside a score-sheet deal
 # msgspec raises these on bad text: malformed JSON, lone surrogates, absurd nesting.
 _DECODE_ERRORS: Final = (msgspec.DecodeError, UnicodeError, RecursionError)
 
@@ -282,7 +318,7 @@ class _Line:
     """What one line says: its event type if recognisable, the event if readable."""
 
     kind: str | None
-    event: Event | None
+    event: Event | SheetEvent | None
     findings: list[Finding]
     extras: dict[str, Any] | None = None
 
@@ -367,11 +403,11 @@ class _Parser:
             extra=extra or {},
         )
 
-    def parse(self, n: int, text: str) -> _Line:
+    def parse(self, n: int, text: str, sheet: bool = False) -> _Line:
         try:
-            rec = _DECODER.decode(text)
+            rec = (_SHEET_DECODER if sheet else _DECODER).decode(text)
         except _DECODE_ERRORS:
-            return self._slow(n, text)
+            return self._slow(n, text, sheet)
         return self._convert(rec, n, None, [])
 
     def _convert(self, rec: Record, n: int, extras: dict[str, Any] | None, found: list[Finding]) -> _Line:
@@ -385,7 +421,7 @@ class _Parser:
             return _Line(kind, None, found, extras)
         return _Line(kind, event, found, extras)
 
-    def _slow(self, n: int, text: str) -> _Line:
+    def _slow(self, n: int, text: str, sheet: bool = False) -> _Line:
         try:
             obj = msgspec.json.decode(text)
         except _DECODE_ERRORS as err:
@@ -401,7 +437,10 @@ class _Parser:
         if not isinstance(kind, str) or kind not in RECORD_TYPES:
             message = f"line {n}: unknown event type {_show(kind)}; expected {FIELD_MEANING['type']}"
             return _Line(None, None, [self.finding("bad_record", n, message, seat)])
-        known = KNOWN_FIELDS[kind]
+        cls = (SHEET_RECORD_TYPES if sheet else RECORD_TYPES)[kind]
+        if kind == "deal" and obj.get("record") == "sheet":
+            cls = SheetDealRec
+        known = KNOWN_BY_CLASS[cls]
         found: list[Finding] = []
         extras: dict[str, Any] | None = None
         unknown = [key for key in obj if key not in known]
@@ -412,7 +451,7 @@ class _Parser:
                 extra = {"field": key, "value": extras[key]}
                 found.append(self.finding("unknown_field", n, message, seat, warning=True, extra=extra))
         try:
-            rec = msgspec.convert(obj, RECORD_TYPES[kind])
+            rec = msgspec.convert(obj, cls)
         except msgspec.ValidationError as err:
             found.append(self.finding("bad_record", n, _explain(err, obj, kind, n), seat))
             return _Line(kind, None, found, extras)
@@ -452,13 +491,16 @@ class _Builder:
                     deal.events.append(make(rec.seat, tile, n))
                     deal.keep(n, text)
                     return
-        parsed = self.parser.parse(n, text)
+        parsed = self.parser.parse(n, text, deal is not None and deal.deal.record == "sheet")
         kind = parsed.kind
         deal = self.deal
         if deal is not None and (kind is None or kind in _PLAY_TYPES):
             deal.keep(n, text)
-            if parsed.event is not None:
-                deal.events.append(parsed.event)  # type: ignore[arg-type]
+            event = parsed.event
+            if isinstance(event, (SheetKong, SheetHu)):
+                deal.sheet_events.append(event)
+            elif event is not None:
+                deal.events.append(event)  # type: ignore[arg-type]
             if parsed.findings:
                 self._deal_findings(deal, n, parsed)
         elif kind == "deal":

@@ -100,6 +100,42 @@ class SessionEndRec(Record, tag="session_end"):
     totals: Four | None = None
 
 
+# --- score sheets (spec/log-format.md, "Score sheets"): deals recorded without tiles ---
+ReadyFan = Annotated[int, Meta(ge=0)] | None
+
+
+class SheetDealRec(Record, tag="deal"):
+    deal_id: NonEmpty
+    record: Literal["sheet"]
+    dealer: Seat = 0
+
+
+class SheetKongRec(Record, tag="kong"):
+    seat: Seat
+    kind: Literal["exposed", "added", "concealed"]
+    from_: Seat | None = msgspec.field(default=None, name="from")
+    tile: TileName | None = None
+    deltas: Four | None = None
+    same_turn: bool = True
+
+
+class SheetHuRec(Record, tag="hu"):
+    seat: Seat
+    from_: Seat | None = msgspec.field(name="from")
+    patterns: list[str]
+    tile: TileName | None = None
+    fan: Annotated[int, Meta(ge=0)] | None = None
+    deltas: Four | None = None
+
+
+class SheetDealEndRec(Record, tag="deal_end"):
+    reason: str
+    ready: tuple[ReadyFan, ReadyFan, ReadyFan, ReadyFan] | None = None
+    flower_pigs: list[Seat] | None = None
+    settlement: Four | None = None
+    scores: Four | None = None
+
+
 AnyRecord = (
     SessionRec
     | DealRec
@@ -129,6 +165,28 @@ RECORD_TYPES: Final[dict[str, type[Record]]] = {
 }
 
 
+#: inside a sheet deal: its kong, hu and deal_end lines take the sheet's fields
+SheetRecord = (
+    SessionRec
+    | DealRec
+    | ExchangeRec
+    | VoidRec
+    | DrawRec
+    | DiscardRec
+    | PongRec
+    | SheetKongRec
+    | SheetHuRec
+    | SheetDealEndRec
+    | SessionEndRec
+)
+SHEET_RECORD_TYPES: Final[dict[str, type[Record]]] = {
+    **RECORD_TYPES,
+    "kong": SheetKongRec,
+    "hu": SheetHuRec,
+    "deal_end": SheetDealEndRec,
+}
+
+
 def _wire_names(cls: type[Record]) -> frozenset[str]:
     info = msgspec.structs.fields(cls)
     return frozenset({"type", *(f.encode_name for f in info)})
@@ -137,6 +195,9 @@ def _wire_names(cls: type[Record]) -> frozenset[str]:
 KNOWN_FIELDS: Final[dict[str, frozenset[str]]] = {
     name: _wire_names(cls) for name, cls in RECORD_TYPES.items()
 }
+
+_ALL_TYPES: Final[list[type[Record]]] = [*RECORD_TYPES.values(), *SHEET_RECORD_TYPES.values(), SheetDealRec]
+KNOWN_BY_CLASS: Final[dict[type[Record], frozenset[str]]] = {cls: _wire_names(cls) for cls in _ALL_TYPES}
 
 # What each field must hold, in plain words, for findings ("'seat' must be ...").
 FIELD_MEANING: Final[dict[str, str]] = {
@@ -167,4 +228,8 @@ FIELD_MEANING: Final[dict[str, str]] = {
     "settlement": "a list of 4 whole numbers (one per seat)",
     "scores": "a list of 4 whole numbers (one per seat)",
     "totals": "a list of 4 whole numbers (one per seat)",
+    "record": '"sheet" for a score-sheet deal (no hands or wall)',
+    "ready": "a list of 4 entries, each a whole number of fan or null (not ready, or won)",
+    "flower_pigs": "a list of seat numbers 0-3",
+    "same_turn": "true or false (an added kong of a tile drawn this turn)",
 }

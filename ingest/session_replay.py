@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from engine.events import DealEnd, DealStart, Finding, PlayEvent
+from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
+from engine.messages import totals_mismatch
 from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.net_only import is_net_only, net_only_report
@@ -38,6 +39,7 @@ class DealReplayer(Protocol):
         keep_state: bool = False,
         read_findings: Sequence[Finding] = (),
         on_step: StepHook | None = None,
+        sheet_events: Sequence[SheetEvent] = (),
     ) -> DealReport: ...
 
 
@@ -53,6 +55,7 @@ def replay_one(
     keep_state: bool = False,
     read_findings: Sequence[Finding] = (),
     on_step: StepHook | None = None,
+    sheet_events: Sequence[SheetEvent] = (),
     replayer: DealReplayer = replay_deal,
 ) -> DealReport:
     """Replay one deal under ``rules``; with no usable rules (None) the deal is reported
@@ -73,6 +76,7 @@ def replay_one(
         keep_state=keep_state,
         read_findings=read_findings,
         on_step=on_step,
+        sheet_events=sheet_events,
     )
 
 
@@ -194,6 +198,7 @@ class SessionReplay:
             keep_state=keep_state,
             read_findings=self.read_findings(deal_log),
             on_step=on_step,
+            sheet_events=deal_log.sheet_events,
         )
 
     def replay_events(
@@ -207,6 +212,7 @@ class SessionReplay:
         keep_state: bool = False,
         read_findings: Sequence[Finding] = (),
         on_step: StepHook | None = None,
+        sheet_events: Sequence[SheetEvent] = (),
     ) -> DealReport:
         """Replay one deal given as events (``base`` replaces the session's) and add its
         net to the totals."""
@@ -221,6 +227,7 @@ class SessionReplay:
             keep_state=keep_state,
             read_findings=read_findings,
             on_step=on_step,
+            sheet_events=sheet_events,
             replayer=self.replayer,
         )
         scores = report.scores
@@ -247,13 +254,14 @@ class SessionReplay:
         totals = self.totals
         if recorded is None or not self.all_scored or recorded == tuple(totals):
             return None
+        text = totals_mismatch(self.rules_name or "?", list(totals), list(recorded))
         return Finding(
             "score_mismatch",
             self.end_line,
             None,
-            f"the session's totals are the sum of its deals' nets under {self.rules_name or '?'}: "
-            f"{totals}; recorded {list(recorded)}",
+            text.en,
             expected=list(totals),
             recorded=list(recorded),
             file=self.path,
+            message_zh=text.zh,
         )

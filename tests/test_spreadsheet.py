@@ -1,14 +1,10 @@
 """Score sheets (.csv/.xlsx) imported as log v1 sheet deals: the templates, the example
-evening, Chinese headers and pattern names, GB18030, broken rows and net-only sheets.
-
-Tests that need the validator to audit ``record: "sheet"`` deals skip, saying so, until
-the reader accepts them (the engine branch)."""
+evening, Chinese headers and pattern names, GB18030, broken rows and net-only sheets."""
 
 from __future__ import annotations
 
 import csv
 import io
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +19,7 @@ from engine.replay import DealReport, FindingSink
 from engine.rules import load_rules
 from ingest.net_only import NET_ONLY_NOTE
 from ingest.parallel import plan_chunks
-from ingest.reader import read_lines, read_log
+from ingest.reader import read_log
 from ingest.session_replay import replay_one
 from ingest.sheet_cells import Cell, column_letter, csv_rows, xlsx_bytes
 from ingest.spreadsheet import SheetLog, convert_sheet, read_sheet_bytes
@@ -35,24 +31,6 @@ EXAMPLE = TEMPLATES / "sheet-example.csv"
 HEADER = ["局号", "事件", "座位", "杠型", "来自", "番型", "得分1", "得分2", "得分3", "得分4", "听牌", "花猪"]
 SESSION = ["场次", "s1", "", "", "", "", "", "", "", "", "", ""]
 PLAYERS = ["玩家", "Ann", "Bo", "Chen", "Du"]
-
-
-def reader_accepts_sheet_deals() -> bool:
-    """True once the reader takes a ``record: "sheet"`` deal as a deal (engine branch)."""
-    lines = [
-        json.dumps({"type": "session", "session_id": "s", "players": ["A", "B", "C", "D"]}),
-        json.dumps({"type": "deal", "deal_id": "d", "record": "sheet"}),
-        json.dumps({"type": "deal_end", "reason": "wall_exhausted"}),
-    ]
-    log = read_lines(lines, "probe.jsonl")
-    deals = [deal for _, deal in log.iter_deals()]
-    return len(deals) == 1 and not any(f.severity == "error" for f in [*log.findings, *deals[0].findings])
-
-
-needs_sheet_reader = pytest.mark.skipif(
-    not reader_accepts_sheet_deals(),
-    reason="the reader does not accept record: sheet deals yet (engine branch); the lead removes this skip after the merge",
-)
 
 
 def csv_bytes(rows: list[list[Any]], encoding: str = "utf-8") -> bytes:
@@ -573,8 +551,7 @@ def test_folders_list_sheets_and_the_reader_names_rows(tmp_path: Path) -> None:
     messages = [f.message for f in log.findings] + [
         f.message for _, d in log.iter_deals() for f in d.findings
     ]
-    assert messages, "pre-merge the deal lines are findings; post-merge the example has warnings at most"
-    assert not any(m.startswith("line ") for m in messages)
+    assert messages == []  # the hand-worked example evening reads without a finding
 
 
 def test_ingest_reads_a_sheet_whole() -> None:
@@ -597,7 +574,6 @@ def test_the_row_of_a_stray_bad_row_is_kept_with_its_finding() -> None:
     ]
 
 
-@needs_sheet_reader
 def test_the_example_validates_clean() -> None:
     report = validate_paths([EXAMPLE, TEMPLATES / "sheet-example.xlsx"])
     assert report.summary()["deals"] == 6
@@ -606,7 +582,6 @@ def test_the_example_validates_clean() -> None:
     assert report.sessions[0].totals == (0, 4, 14, -18)
 
 
-@needs_sheet_reader
 def test_validate_names_rows_of_a_tampered_sheet(tmp_path: Path) -> None:
     text = EXAMPLE.read_text(encoding="utf-8-sig").replace("清一色,3,4,0,0,-4", "清一色,3,8,0,0,-8")
     path = tmp_path / "tampered.csv"
@@ -621,7 +596,6 @@ def test_validate_names_rows_of_a_tampered_sheet(tmp_path: Path) -> None:
     assert "row 4 seat 0 payment_mismatch" in done.stdout
 
 
-@needs_sheet_reader
 def test_a_net_only_sheet_validates_zero_sum_and_totals(tmp_path: Path) -> None:
     path = tmp_path / "net.csv"
     # the totals are the sum of the recorded nets, even of the deals that do not add up
@@ -664,14 +638,10 @@ def test_the_upload_page_takes_a_sheet_and_names_its_rows(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = _upload(tmp_path, monkeypatch, "sheet-example.csv")
-    shown = [e.value for e in at.error] + [w.value for w in at.warning] + [m.value for m in at.markdown]
-    if reader_accepts_sheet_deals():
-        assert {m.label: m.value for m in at.metric}["Deals"] == "3"
-    else:
-        assert any("row 2:" in text for text in shown), shown
+    assert [e.value for e in at.error] == []
+    assert {m.label: m.value for m in at.metric}["Deals"] == "3"
 
 
-@needs_sheet_reader
 def test_an_uploaded_xlsx_is_ingested(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from analytics.queries import Analytics
 

@@ -1,0 +1,100 @@
+"""What the replay of one deal reports, and where its findings go (a sink that collects
+them, or raises :class:`StrictStop` at the first one). Shared by the tile replay
+(:mod:`engine.replay`) and the score-sheet audit (:mod:`engine.sheet`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.deal import Deal, KongMade, Win
+from engine.events import Finding
+from engine.settlement import Transfer
+from engine.tiles import tile_name
+
+#: the tile of a sheet deal's win or kong that the sheet does not name
+NO_TILE = -1
+
+
+class StrictStop(Exception):
+    """Raised by a strict sink at the first finding."""
+
+    def __init__(self, finding: Finding) -> None:
+        super().__init__(finding.message)
+        self.finding = finding
+
+
+@dataclass
+class FindingSink:
+    strict: bool = False
+    file: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    warnings: list[Finding] = field(default_factory=list)
+
+    def add(self, finding: Finding) -> None:
+        if finding.severity == "warning":
+            self.warnings.append(finding)
+            return
+        self.findings.append(finding)
+        if self.strict:
+            raise StrictStop(finding)
+
+
+@dataclass
+class DealReport:
+    """The replay of one deal: its status, findings and what the rules compute."""
+
+    deal_id: str
+    session_id: str | None
+    file: str | None
+    line: int
+    rules: str
+    findings: list[Finding]
+    warnings: list[Finding]
+    scores: tuple[int, int, int, int]
+    wins: list[Win]
+    kongs: list[KongMade]
+    ledger: list[Transfer]
+    settlement: tuple[int, int, int, int]
+    end_reason: str | None
+    complete: bool  # replayed to its end without an illegal event
+    deal: Deal | None = None
+    record: str = "tiles"  # "sheet": a score-sheet deal, audited from its declared facts
+
+    @property
+    def status(self) -> str:
+        return "ok" if not self.findings else "findings"
+
+    def to_json(self) -> dict[str, Any]:
+        """The deal object of the validation report (spec/log-format.md)."""
+        out: dict[str, Any] = {
+            "deal_id": self.deal_id,
+            "session_id": self.session_id,
+            "file": self.file,
+            "line": self.line,
+            "status": self.status,
+            "findings": [f.to_json() for f in self.findings],
+            "warnings": [f.to_json() for f in self.warnings],
+            "computed": {
+                "scores": list(self.scores),
+                "wins": [
+                    {
+                        "seat": w.seat,
+                        "fan": w.result.fan,
+                        "patterns": list(w.result.patterns),
+                        "kind": w.kind,
+                        "from": w.from_seat,
+                        "tile": tile_name(w.tile) if w.tile != NO_TILE else None,
+                        "line": w.line,
+                    }
+                    for w in self.wins
+                ],
+                "settlement": list(self.settlement),
+                "end_reason": self.end_reason,
+                "rules": self.rules,
+                "complete": self.complete,
+            },
+        }
+        if self.record != "tiles":
+            out["record"] = self.record
+        return out

@@ -1,0 +1,357 @@
+"""The audit of a score-sheet deal (spec/log-format.md, "Score sheets"): no tiles, only
+what a club wrote down (kongs, wins with their patterns, who is ready at the wall's end
+and who is a 花猪), priced by the same settlement core as a tile deal
+(:class:`engine.settle.Settler`) and checked for what the facts allow: a seat that has
+won makes no more kongs and wins no second time, a winner's 根 count covers its kongs,
+no seven pairs after a kong, one base pattern scored by the rule set, ``ready`` and
+``flower_pigs`` only for seats still in at the wall's end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.checks import check_end, check_kong, check_win, finding
+from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
+from engine.fan import EXTRAS, NAMES, FanResult
+from engine.messages import (
+    EXPOSED_NEEDS_FROM,
+    NO_DEAL_END,
+    Text,
+    end_rule,
+    sheet_after_end,
+    sheet_base_count,
+    sheet_cha_jiao_not_due,
+    sheet_from_not_exposed,
+    sheet_from_self,
+    sheet_from_won,
+    sheet_not_scored,
+    sheet_pig_ready,
+    sheet_play_event,
+    sheet_ready_fan,
+    sheet_ready_low,
+    sheet_ready_missing,
+    sheet_ready_not_in,
+    sheet_rob_nothing,
+    sheet_seven_pairs_kong,
+    sheet_unknown_pattern,
+    sheet_won_already,
+)
+from engine.report import NO_TILE, DealReport, FindingSink
+from engine.rules import Rules
+from engine.settle import EXTRA_IDS, Settler, fan_of
+from engine.settlement import deltas
+from engine.state import KongMade, Win
+
+SEVEN_PAIRS = frozenset({"qidui", "longqidui", "qingqidui", "qinglongqidui"})
+
+
+class _Stop(Exception):
+    """A fact the sheet cannot have: the audit of the deal stops here (as an illegal
+    event stops a tile replay), so its net is not known."""
+
+    def __init__(
+        self,
+        code: str,
+        line: int,
+        seat: int | None,
+        text: Text,
+        rule: str | None = None,
+        expected: Any = None,
+        recorded: Any = None,
+    ) -> None:
+        super().__init__(text.en)
+        self.code, self.line, self.seat, self.text, self.rule = code, line, seat, text, rule
+        self.expected, self.recorded = expected, recorded
+
+
+class SheetAudit:
+    """Walks a sheet deal's events in order, pricing each with the settlement core."""
+
+    def __init__(self, rules: Rules, base: int, sink: FindingSink) -> None:
+        self.rules = rules
+        self.sink = sink
+        self.settler = Settler(rules, base)
+        self.wins: list[Win] = []
+        self.kongs: list[KongMade] = []
+        self.kongs_by = [0, 0, 0, 0]  # standing kongs per seat (a robbed one is a pong again)
+        self.pending: SheetKong | None = None  # an added kong that may still be robbed
+        self.after_kong: int | None = None  # the seat whose kong was the last move (杠上花/杠上炮)
+        self.last_win: SheetHu | None = None  # the last move, when a win on a discard or a rob
+        self.ended: str | None = None
+        self.complete = True
+
+    # -- kongs
+    def kong(self, ev: SheetKong) -> None:
+        self.close_pending(robbed=False)
+        self._expect_open(ev.seat, "kong", ev.line, ("make a kong", "开杠"))
+        if ev.kind == "exposed":
+            if ev.from_seat is None:
+                raise _Stop("bad_record", ev.line, ev.seat, EXPOSED_NEEDS_FROM, "exposed_kong", "from", None)
+            self._check_source(ev.seat, ev.from_seat, ev.line, "illegal_kong", "kongs a discard")
+        elif ev.from_seat is not None:
+            text = sheet_from_not_exposed(ev.kind)
+            finding("bad_record", ev.line, ev.seat, text, self.sink, recorded=ev.from_seat, rule="kong")
+        self.kongs_by[ev.seat] += 1
+        self.last_win = None
+        if ev.kind == "added":
+            self.pending = ev  # paid when the next move shows nobody robbed it
+            self.after_kong = ev.seat
+            return
+        self._pay_kong(ev, True)
+
+    def _pay_kong(self, ev: SheetKong, earns: bool) -> None:
+        tile = ev.tile if ev.tile is not None else NO_TILE
+        feeder = ev.from_seat if ev.kind == "exposed" else None
+        transfers = self.settler.kong(ev.seat, ev.kind, tile, ev.line, feeder, earns)
+        made = KongMade(ev.seat, tile, ev.kind, ev.line, deltas(transfers))
+        self.kongs.append(made)
+        check_kong(made, ev.deltas, self.rules, self.sink)
+        self.after_kong = ev.seat
+
+    def close_pending(self, robbed: bool) -> None:
+        """The added kong waiting for a rob: robbed (void, earns nothing) or paid now."""
+        ev = self.pending
+        if ev is None:
+            return
+        self.pending = None
+        if not robbed:
+            self._pay_kong(ev, ev.same_turn or not self.rules.added_kong_same_turn_only)
+            return
+        tile = ev.tile if ev.tile is not None else NO_TILE
+        made = KongMade(ev.seat, tile, "added", ev.line, (0, 0, 0, 0), robbed=True)
+        self.kongs.append(made)
+        self.kongs_by[ev.seat] -= 1
+        check_kong(made, ev.deltas, self.rules, self.sink)
+        self.after_kong = None
+
+    # -- wins
+    def hu(self, ev: SheetHu) -> None:
+        robs = "qiangganghu" in ev.patterns
+        pending = self.pending
+        if robs and pending is not None and ev.from_seat == pending.seat:
+            self.close_pending(robbed=True)
+        else:
+            self.close_pending(robbed=False)
+            last = self.last_win
+            same_rob = last is not None and "qiangganghu" in last.patterns and last.from_seat == ev.from_seat
+            if robs and not same_rob:
+                source = ev.from_seat if ev.from_seat is not None else ev.seat
+                raise _Stop(
+                    "illegal_hu", ev.line, ev.seat, sheet_rob_nothing(ev.seat, source), "qiangganghu",
+                    "an added kong just before", source,
+                )  # fmt: skip
+        self._expect_open(ev.seat, "hu", ev.line, ("win", "胡牌"), ev)
+        if ev.from_seat is not None:
+            self._check_source(ev.seat, ev.from_seat, ev.line, "illegal_hu", "wins a discard")
+        fed_by, result = self._score(ev)
+        self._pay_win(ev, fed_by, result)
+
+    def _score(self, ev: SheetHu) -> tuple[int | None, FanResult]:
+        """The win's fan from its declared patterns, with what the facts fix: the 根 count
+        covers the seat's kongs, situational extras fit how it won, 自摸加番 where due."""
+        rules, seat = self.rules, ev.seat
+        for pattern in ev.patterns:
+            if pattern not in NAMES:
+                raise _Stop(
+                    "bad_record", ev.line, seat, sheet_unknown_pattern(pattern), "fan", "a pattern of rules.md 4", pattern
+                )  # fmt: skip
+        bases = [p for p in ev.patterns if p not in EXTRA_IDS]
+        if len(bases) != 1:
+            raise _Stop(
+                "fan_mismatch", ev.line, seat, sheet_base_count(len(bases), rules), "fan", 1, len(bases)
+            )
+        base = bases[0]
+        base_fan = rules.pattern_fan(base)
+        if base_fan is None:
+            raise _Stop("fan_mismatch", ev.line, seat, sheet_not_scored(base, rules), "fan", None, base)
+        if base in SEVEN_PAIRS and self.kongs_by[seat]:
+            kongs = self.kongs_by[seat]
+            raise _Stop(
+                "illegal_hu", ev.line, seat, sheet_seven_pairs_kong(seat, kongs), "qidui", "no kong", kongs
+            )
+        declared = set(ev.patterns)
+        self_draw = ev.from_seat is None
+        rob = "qiangganghu" in declared and not self_draw
+        allowed = {
+            "gangshanghua": self_draw and self.after_kong == seat,
+            "gangshangpao": not self_draw and not rob and self.after_kong == ev.from_seat,
+            "qiangganghu": rob,
+            "haidi": rules.haidi,
+        }
+        extras = [e for e in EXTRAS if e in allowed and allowed[e] and e in declared]
+        fed_by = self.settler.bloom_feeder(seat) if "gangshanghua" in extras else None
+        if self_draw and fed_by is None and rules.self_draw_bonus == "add_fan":
+            extras.append("zimo")
+        gens = max(ev.patterns.count("gen"), self.kongs_by[seat])
+        fan, uncapped = fan_of(base_fan, gens + len(extras), rules)
+        return fed_by, FanResult(fan, base, ("gen",) * gens + tuple(extras), uncapped)
+
+    def _pay_win(self, ev: SheetHu, fed_by: int | None, result: FanResult) -> None:
+        settler = self.settler
+        if ev.from_seat is None:
+            kind = "kong_bloom" if "gangshanghua" in result.extras else "self_draw"
+            transfers = settler.win_self_draw(ev.seat, result.fan, ev.line, fed_by)
+        else:
+            kind = "rob" if "qiangganghu" in result.extras else "discard"
+            if "gangshangpao" in result.extras:
+                kind = "kong_discard"
+            transfers = settler.win_discard(
+                ev.seat, ev.from_seat, result.fan, ev.line, kind == "kong_discard"
+            )
+        tile = ev.tile if ev.tile is not None else NO_TILE
+        win = Win(
+            ev.seat, tile, ev.from_seat, result, kind, ev.line, len(self.wins) + 1, 0,
+            deltas(transfers), tuple(transfers),
+        )  # fmt: skip
+        self.wins.append(win)
+        check_win(win, ev.fan, ev.patterns, ev.deltas, self.rules, self.sink)
+        self.last_win = ev if ev.from_seat is not None else None
+        if kind != "kong_discard":
+            self.after_kong = None
+        if self.rules.end_condition == "first_hu":
+            self.ended = "first_hu"
+        elif settler.won.count(True) >= 3:
+            self.ended = "three_won"
+
+    # -- order
+    def _expect_open(
+        self, seat: int, kind: str, line: int, what: tuple[str, str], hu: SheetHu | None = None
+    ) -> None:
+        """The deal goes on and ``seat`` is still in; under first_hu, other winners of the
+        same discard (一炮多响) still count."""
+        if self.ended is not None:
+            last = self.last_win
+            same_discard = (
+                hu is not None
+                and self.ended == "first_hu"
+                and self.rules.multiple_hu
+                and last is not None
+                and hu.from_seat == last.from_seat
+            )
+            if not same_discard:
+                text = sheet_after_end(kind, self.ended, end_rule(self.rules.end_condition))
+                raise _Stop("out_of_turn", line, seat, text, "end_condition", "deal_end", kind)
+        if self.settler.won[seat]:
+            raise _Stop(
+                "out_of_turn", line, seat, sheet_won_already(seat, *what), "bloody", "a seat still in", seat
+            )
+
+    def _check_source(self, seat: int, source: int, line: int, code: str, what: str) -> None:
+        if source == seat:
+            raise _Stop(code, line, seat, sheet_from_self(seat, what), "claims", "another seat", source)
+        if self.settler.won[source]:
+            raise _Stop(
+                "out_of_turn", line, seat, sheet_from_won(seat, source), "bloody", "a seat still in", source
+            )
+
+    # -- the end
+    def end(self, end: DealEnd) -> None:
+        self.close_pending(robbed=False)
+        reason = self.ended or "wall_exhausted"
+        in_play = self.settler.in_play
+        if reason == "wall_exhausted" and len(in_play) >= 2:
+            self._cha_jiao(end)
+        elif (end.ready is not None and any(v is not None for v in end.ready)) or end.flower_pigs:
+            text = sheet_cha_jiao_not_due(reason)
+            recorded = list(end.ready) if end.ready is not None else list(end.flower_pigs or ())
+            finding("bad_record", end.line, None, text, self.sink, recorded=recorded, rule="cha_jiao")
+        settler = self.settler
+        check_end(
+            reason, end.reason, end.line, settler.settlement, settler.ledger,
+            (end.settlement, end.scores), self.rules, self.sink,
+        )  # fmt: skip
+
+    def _cha_jiao(self, end: DealEnd) -> None:
+        """查叫 from the declared ready values and 花猪, each checked against who is in."""
+        won, sink, line = self.settler.won, self.sink, end.line
+        if end.ready is None:
+            finding("bad_record", line, None, sheet_ready_missing(), sink, expected="ready", rule="cha_jiao")
+            self.complete = False
+            return
+        pigs: set[int] = set()
+        for seat in end.flower_pigs or ():
+            if won[seat]:
+                text = sheet_ready_not_in(seat, "flower_pigs")
+                finding("bad_record", line, seat, text, sink, recorded=seat, rule="cha_jiao")
+            else:
+                pigs.add(seat)
+        ready: dict[int, int] = {}
+        cap = self.rules.max_fan
+        for seat, fan in enumerate(end.ready):
+            if fan is None:
+                continue
+            if won[seat]:
+                text = sheet_ready_not_in(seat, "ready")
+                finding("bad_record", line, seat, text, sink, recorded=fan, rule="cha_jiao")
+            elif seat in pigs:
+                finding("bad_record", line, seat, sheet_pig_ready(seat), sink, recorded=fan, rule="cha_jiao")
+            elif fan < 1:
+                finding(
+                    "bad_record", line, seat, sheet_ready_low(seat, fan), sink, recorded=fan, rule="cha_jiao"
+                )
+            elif cap is not None and fan > cap:
+                text = sheet_ready_fan(seat, fan, self.rules)
+                finding("fan_mismatch", line, seat, text, sink, expected=cap, recorded=fan, rule="max_fan")
+                ready[seat] = cap
+            else:
+                ready[seat] = fan
+        self.settler.cha_jiao(pigs, ready, line)
+
+
+def audit_sheet(
+    start: DealStart,
+    events: Sequence[SheetEvent],
+    stray: Sequence[PlayEvent],
+    end: DealEnd | None,
+    rules: Rules,
+    *,
+    base: int = 1,
+    sink: FindingSink,
+    session_id: str | None = None,
+    read_findings: Sequence[Finding] = (),
+) -> DealReport:
+    """Audit one sheet deal; ``stray`` are tile events found in it (each a finding)."""
+    start_count, warn_count = len(sink.findings), len(sink.warnings)
+    for read in read_findings:
+        sink.add(read)
+    audit = SheetAudit(rules, base, sink)
+    for play in stray:
+        text = sheet_play_event(play.type)
+        finding("bad_record", play.line, getattr(play, "seat", None), text, sink, rule="record")
+    try:
+        for ev in sorted(events, key=lambda e: e.line):
+            if isinstance(ev, SheetKong):
+                audit.kong(ev)
+            else:
+                audit.hu(ev)
+        if end is None:
+            finding("wrong_end", start.line, None, NO_DEAL_END, sink, expected="deal_end")
+            audit.complete = False
+        else:
+            audit.end(end)
+    except _Stop as stop:
+        finding(
+            stop.code, stop.line, stop.seat, stop.text, sink,
+            expected=stop.expected, recorded=stop.recorded, rule=stop.rule,
+        )  # fmt: skip
+        audit.complete = False
+    settler = audit.settler
+    return DealReport(
+        deal_id=start.deal_id,
+        session_id=session_id,
+        file=sink.file,
+        line=start.line,
+        rules=rules.name,
+        findings=sink.findings[start_count:],
+        warnings=sink.warnings[warn_count:],
+        scores=deltas(settler.ledger),
+        wins=audit.wins,
+        kongs=audit.kongs,
+        ledger=list(settler.ledger),
+        settlement=deltas(settler.settlement),
+        end_reason=(audit.ended or "wall_exhausted") if end is not None else None,
+        complete=audit.complete,
+        record="sheet",
+    )

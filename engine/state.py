@@ -1,0 +1,461 @@
+"""The state of one deal and its tile moves (the base of :class:`engine.deal.Deal`).
+
+The state holds each seat's concealed counts, melds and discards, the wall, whose move it
+is and what is open for claims. Payments are not priced here: the settlement core
+(:class:`engine.settle.Settler`) holds who has won, the ledger and the kongs' income.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from engine.events import DealStart, Exchange, Kong, Void
+from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
+from engine.hand import held_counts, ready_value, wait_mask
+from engine.messages import Text, doing, end_rule, play
+from engine.rules import Rules
+from engine.settle import Settler
+from engine.settlement import KongIncome, Transfer
+from engine.shapes import POW5, is_win_shape_keys, suit_keys
+from engine.tiles import COPIES, NUM_KINDS, tile_name
+
+WALL_SIZE: Final = 55
+LAST_FOUR: Final = 4
+SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
+EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
+
+
+class IllegalEvent(ValueError):
+    """An event the rules forbid; ``code`` is the finding code of the spec."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str | Text,
+        seat: int | None = None,
+        *,
+        rule: str | None = None,
+        expected: object = None,
+        recorded: object = None,
+        line: int | None = None,
+    ) -> None:
+        text = message if isinstance(message, Text) else Text(message, "")
+        super().__init__(text.en)
+        self.line = line  # where it happened, when not the event being applied
+        self.code = code
+        self.message = text.en
+        self.message_zh = text.zh  # the same in Chinese (engine.messages)
+        self.seat = seat
+        self.rule = rule
+        self.expected = expected
+        self.recorded = recorded
+
+
+class Phase(Enum):
+    EXCHANGE = "exchange"  # 换三张 expected
+    VOID = "void"  # 定缺 declarations expected
+    ACT = "act"  # `current` holds 3n+2 tiles: discard, kong or self-drawn hu
+    DRAW = "draw"  # `current` must draw
+    REPLACEMENT = "replacement"  # `current` must draw its kong's replacement
+    CLAIM = "claim"  # a discard is open: hu, pong, exposed kong, or the next draw
+    ROB = "rob"  # an added kong is open for 抢杠胡
+    ENDED = "ended"
+
+
+@dataclass(slots=True)
+class Meld:
+    kind: str  # pong, exposed, added, concealed
+    tile: int
+    from_seat: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Win:
+    seat: int
+    tile: int
+    from_seat: int | None
+    result: FanResult
+    kind: str  # self_draw, discard, rob, kong_bloom (杠上花), kong_discard (杠上炮)
+    line: int
+    order: int  # 1, 2, 3
+    turn: int  # the winner's draws so far
+    deltas: tuple[int, int, int, int]
+    transfers: tuple[Transfer, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class KongMade:
+    seat: int
+    tile: int
+    kind: str
+    line: int
+    deltas: tuple[int, int, int, int]  # zeros for a robbed or unpaid kong
+    robbed: bool = False
+
+
+class _OpenTile:
+    """A discard or an added kong that other seats may win on."""
+
+    __slots__ = ("after_kong", "context", "last_four", "last_tile", "line", "rob", "seat", "tile", "winners")
+
+    def __init__(
+        self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
+    ) -> None:
+        self.seat = seat
+        self.tile = tile
+        self.line = line
+        self.after_kong = after_kong  # 杠上炮: the discarder had just konged
+        self.last_tile = last_tile  # 海底: the discard right after the wall's last draw
+        self.last_four = last_four
+        self.rob = rob
+        self.winners: list[int] = []
+        self.context = (  # how a win on it would count
+            WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
+            if after_kong or rob or last_tile
+            else DISCARD_WIN
+        )
+
+
+def next_seat(seat: int, won: list[bool]) -> int | None:
+    """The first seat after ``seat`` in turn order that is still in the deal."""
+    for step in (1, 2, 3):
+        candidate = (seat + step) % 4
+        if not won[candidate]:
+            return candidate
+    return None
+
+
+class DealState:
+    """The state of one deal: hands, melds, wall, whose move it is; the tile moves that
+    open no claim (换三张, 定缺) and the queries the claims and the wins ask."""
+
+    def __init__(self, start: DealStart, rules: Rules, base: int = 1) -> None:
+        self.start = start
+        self.rules = rules
+        self.base = base
+        self.dealer = start.dealer
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in SEATS]
+        self.melds: list[list[Meld]] = [[] for _ in SEATS]
+        self.discards: list[list[int]] = [[] for _ in SEATS]  # unclaimed discards on the table
+        self.settler = Settler(rules, base)  # prices every payment from the facts below
+        self.won = self.settler.won  # the same list: who is still in decides who pays
+        self.void: list[int | None] = [None] * 4
+        self.draws = [0] * 4
+        self.wall_left = WALL_SIZE
+        self.wall = start.wall
+        self._front = 0
+        self._back = 0
+        self.wins: list[Win] = []
+        self.kongs: list[KongMade] = []
+        self.kong_income: list[KongIncome] = self.settler.kong_income
+        self.ledger: list[Transfer] = self.settler.ledger
+        self._settled = False
+        self.end_reason: str | None = None
+        self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
+        self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
+        self.pigs: set[int] = set()  # 花猪 at an empty wall
+        self._passed: list[dict[int, int] | None] = [None] * 4  # tile -> fan passed (过水)
+        self._open: _OpenTile | None = None
+        self._last_draw: int | None = None
+        self._after_kong = False  # this turn follows a kong's replacement draw
+        self._pending_added: tuple[Kong, Meld, bool] | None = None  # kong, its meld, drawn this turn
+        self._any_claim = False  # a pong or kong happened (地胡 needs none)
+        self._any_discard = False
+        self._deal_in(start)
+
+    # ----------------------------------------------------------------- set-up
+    def _deal_in(self, start: DealStart) -> None:
+        if start.dealer not in SEATS:
+            raise IllegalEvent("bad_record", play("dealer_seat", dealer=start.dealer))
+        if len(start.hands) != 4:
+            raise IllegalEvent("tile_count", play("four_hands", count=len(start.hands)))
+        for seat, hand in enumerate(start.hands):
+            size = 14 if seat == start.dealer else 13
+            if len(hand) != size:
+                role = play("role_dealer" if seat == start.dealer else "role_other")
+                raise IllegalEvent(
+                    "tile_count",
+                    play("dealt_size", seat=seat, count=len(hand), role=role),
+                    seat,
+                    rule="rules.md 1",
+                    expected=size,
+                    recorded=len(hand),
+                )
+            for tile in hand:
+                self.hands[seat][tile] += 1
+        seen = self._seen_counts()
+        self._out_of_wall = list(seen)  # tiles leave the wall only by draws
+        if self.wall is not None:
+            if len(self.wall) != WALL_SIZE:
+                raise IllegalEvent(
+                    "tile_count",
+                    play("wall_size", count=len(self.wall)),
+                    expected=WALL_SIZE,
+                    recorded=len(self.wall),
+                )
+            for tile in self.wall:
+                seen[tile] += 1
+        for tile in range(NUM_KINDS):
+            if seen[tile] > COPIES:
+                raise IllegalEvent(
+                    "tile_count",
+                    play("copies_dealt", count=seen[tile], tile=tile_name(tile)),
+                    expected=COPIES,
+                    recorded=seen[tile],
+                )
+        self._keys = [list(suit_keys(hand)) for hand in self.hands]  # per seat, kept by _move
+        self._sizes = [sum(hand) for hand in self.hands]
+        self.current = start.dealer
+        if self.rules.exchange_three:
+            self.phase = Phase.EXCHANGE
+        elif self.rules.void_declaration == "required":
+            self.phase = Phase.VOID
+        else:
+            self.phase = Phase.ACT
+
+    def _move(self, seat: int, tile: int, count: int) -> None:
+        """Every change of a concealed hand goes through here, so its suit keys and size
+        stay true."""
+        self.hands[seat][tile] += count
+        self._sizes[seat] += count
+        self._keys[seat][tile // 9] += count * POW5[tile % 9]
+
+    def _shape_with(self, seat: int, tile: int | None) -> bool:
+        """Do the seat's concealed tiles (plus ``tile``) form sets and a pair, or seven pairs?"""
+        k0, k1, k2 = self._keys[seat]
+        total = self._sizes[seat]
+        if tile is not None:
+            total += 1
+            suit = tile // 9
+            step = POW5[tile - 9 * suit]
+            if suit == 0:
+                k0 += step
+            elif suit == 1:
+                k1 += step
+            else:
+                k2 += step
+        return is_win_shape_keys(k0, k1, k2, total, not self.melds[seat])
+
+    # ----------------------------------------------------------------- queries
+    @property
+    def settlement(self) -> list[Transfer]:
+        """The 查叫 transfers at an empty wall (empty before or without it)."""
+        return self.settler.settlement
+
+    @property
+    def in_play(self) -> list[int]:
+        return [seat for seat in SEATS if not self.won[seat]]
+
+    def pongs(self, seat: int) -> list[int]:
+        return [m.tile for m in self.melds[seat] if m.kind == "pong"]
+
+    def kong_tiles(self, seat: int) -> list[int]:
+        return [m.tile for m in self.melds[seat] if m.kind != "pong"]
+
+    def held(self, seat: int) -> list[int]:
+        return held_counts(self.hands[seat], self.pongs(seat), self.kong_tiles(seat))
+
+    def _seen_counts(self) -> list[int]:
+        """Copies of each kind outside the wall: hands, melds, discards."""
+        seen = [0] * NUM_KINDS
+        for seat in SEATS:
+            for tile, count in enumerate(self.held(seat)):
+                seen[tile] += count
+            for tile in self.discards[seat]:
+                seen[tile] += 1
+        return seen
+
+    def tiles_accounted(self) -> int:
+        """Hands + melds + table + wall: 108 at every step (an invariant for tests)."""
+        return sum(self._seen_counts()) + self.wall_left
+
+    def is_over(self) -> bool:
+        return self.phase is Phase.ENDED
+
+    def _holds_void(self, seat: int, counts: list[int] | None = None) -> bool:
+        suit = self.void[seat]
+        if suit is None or self.rules.void_declaration != "required":
+            return False
+        held = counts if counts is not None else self.held(seat)
+        return any(held[suit * 9 : suit * 9 + 9])
+
+    def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
+        """The fan of ``seat`` winning with ``tile`` added to its hand, or ``None`` when the
+        tiles are no win or break 定缺 (the pass rule is checked separately)."""
+        if not self._shape_with(seat, tile):
+            return None
+        counts = list(self.hands[seat])
+        counts[tile] += 1
+        return self._win_counts(seat, counts, context)
+
+    def _win_counts(self, seat: int, counts: list[int], context: WinContext) -> FanResult | None:
+        if self._holds_void(seat, held_counts(counts, self.pongs(seat), self.kong_tiles(seat))):
+            return None
+        return score_win(counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context)
+
+    def ready_fan(self, seat: int) -> int | None:
+        """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
+        hand = self.hands[seat]
+        pongs, kongs = self.pongs(seat), self.kong_tiles(seat)
+        if self._holds_void(seat):
+            return None
+        mask = wait_mask(hand, pongs, kongs)
+        if not mask:
+            return None
+        if not self.rules.dead_wait_counts:
+            unseen = self._unseen_by(seat)
+            live = [t for t in range(NUM_KINDS) if mask >> t & 1 and unseen[t] > 0]
+            if not live:
+                return None
+            # 死叫不算叫: a dead wait neither makes the seat ready nor sets its value
+            fans = []
+            for tile in live:
+                counts = list(hand)
+                counts[tile] += 1
+                result = score_win(counts, pongs, kongs, self.rules, DISCARD_WIN)
+                if result is not None:
+                    fans.append(result.fan)
+            if not fans:
+                return None
+            return max(fans) if self.rules.no_ting_pays == "max" else min(fans)
+        return ready_value(hand, pongs, kongs, self.rules)
+
+    def _unseen_by(self, seat: int) -> list[int]:
+        """Copies a seat cannot see: the wall and the concealed hands of others still in."""
+        seen = self._seen_counts()
+        unseen = [COPIES - count for count in seen]  # the wall
+        for other in self.in_play:
+            if other != seat:
+                for tile, count in enumerate(self.hands[other]):
+                    unseen[tile] += count
+        return unseen
+
+    # ----------------------------------------------------------------- apply
+    def _expect_seat(self, seat: int, what: str) -> None:
+        if seat not in SEATS:
+            raise IllegalEvent("bad_record", play("seat_range", seat=seat))
+        if self.won[seat]:
+            raise IllegalEvent(
+                "out_of_turn",
+                play("won_already", seat=seat, what=doing(what)),
+                seat,
+            )
+
+    # -- exchange and void
+    def _on_exchange(self, event: Exchange) -> None:
+        if self.phase is not Phase.EXCHANGE:
+            why = play("exchange_off" if not self.rules.exchange_three else "exchange_not_now")
+            raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
+        if len(event.tiles) != 4 or any(len(given) != 3 for given in event.tiles):
+            raise IllegalEvent(
+                "illegal_exchange",
+                play("exchange_three"),
+            )
+        for seat, given in enumerate(event.tiles):
+            if len({tile // 9 for tile in given}) != 1:
+                raise IllegalEvent(
+                    "illegal_exchange",
+                    play("exchange_suit", seat=seat),
+                    seat,
+                )
+            need = [0] * NUM_KINDS
+            for tile in given:
+                need[tile] += 1
+            if any(need[t] > self.hands[seat][t] for t in range(NUM_KINDS)):
+                raise IllegalEvent(
+                    "not_in_hand",
+                    play("exchange_held", seat=seat),
+                    seat,
+                )
+        step = EXCHANGE_STEP[event.direction]
+        for seat, given in enumerate(event.tiles):
+            for tile in given:
+                self._move(seat, tile, -1)
+                self._move((seat + step) % 4, tile, 1)
+        self.phase = Phase.VOID if self.rules.void_declaration == "required" else Phase.ACT
+
+    def _on_void(self, event: Void) -> None:
+        seat = event.seat
+        self._expect_seat(seat, "declare a void suit")
+        if self.void[seat] is not None:
+            raise IllegalEvent(
+                "void_rule",
+                play("void_twice", seat=seat),
+                seat,
+                rule="void_declaration",
+            )
+        if self.phase is not Phase.VOID and self.rules.void_declaration == "required":
+            when = play("void_before_exchange" if self.phase is Phase.EXCHANGE else "void_after_play")
+            raise IllegalEvent(
+                "void_rule",
+                play("void_when", seat=seat, when=when),
+                seat,
+                rule="void_declaration",
+            )
+        self.void[seat] = event.suit
+        if self.phase is Phase.VOID and all(v is not None for v in self.void):
+            self.phase = Phase.ACT
+
+    def _check_voids_declared(self) -> None:
+        if self.phase is Phase.VOID:
+            missing = [seat for seat in SEATS if self.void[seat] is None]
+            raise IllegalEvent(
+                "void_rule",
+                play("void_missing", missing=missing),
+                missing[0],
+                rule="void_declaration",
+            )
+        if self.phase is Phase.EXCHANGE:
+            raise IllegalEvent("out_of_turn", play("play_before_exchange"), rule="exchange_three")
+
+    def _heavenly(self, seat: int) -> bool:
+        """天胡: the dealer's first 14 tiles, before any discard or claim."""
+        return seat == self.dealer and self.draws[seat] == 0 and not self._any_discard and not self._any_claim
+
+    def _self_draw_context(self, seat: int) -> WinContext:
+        heavenly = self._heavenly(seat)
+        earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it
+            seat != self.dealer
+            and self.draws[seat] == 1
+            and not self._any_claim
+            and self._last_draw is not None
+        )
+        return WinContext(
+            self_draw=True,
+            after_kong=self._after_kong,
+            last_tile=self.wall_left == 0,
+            first_turn=heavenly or earthly,
+            dealer=heavenly,
+        )
+
+    @property
+    def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
+        """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
+        o = self._open
+        return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
+
+    @property
+    def last_draw(self) -> int | None:
+        """The tile the seat to act drew this turn (``None`` after a pong or at the start)."""
+        return self._last_draw
+
+    def _check_end_after_win(self) -> bool:
+        if self.rules.end_condition == "first_hu":
+            self._end("first_hu")
+            return True
+        if self.won.count(True) >= 3:
+            self._end("three_won")
+            return True
+        return False
+
+    # -- end
+    def _end(self, reason: str) -> None:
+        self.end_reason = reason
+        self.phase = Phase.ENDED
+        self._open = None
+
+    def end_rule(self) -> str:
+        """The end condition in words (rules.md 3, end_condition), for messages."""
+        return end_rule(self.rules.end_condition).en
