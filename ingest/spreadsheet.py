@@ -300,6 +300,8 @@ class _Importer:
 
     def _place(self, session: _Session, row: _Row, sticky: dict[str, str]) -> None:
         session.last_row = row.number
+        if "event" not in row.cells and EVENTS.get(norm(row.cells.get("deal", ""))) == "total":
+            row.cells["event"] = row.cells.pop("deal")  # a net-only sheet's 总分 row, in the deal column
         if "deal" in row.cells:
             sticky["deal"] = row.cells["deal"]
         kind_text = row.cells.get("event", "")
