@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.events import DealEnd, DealStart, Finding, PlayEvent
+from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
 from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, load_rules
 from ingest.reader import SessionLog, read_lines
@@ -79,11 +79,12 @@ def test_a_replayer_plugged_into_the_seam_sees_every_deal() -> None:
         keep_state: bool = False,
         read_findings: Sequence[Finding] = (),
         on_step: StepHook | None = None,
+        sheet_events: Sequence[SheetEvent] = (),
     ) -> DealReport:
         calls.append(start.deal_id)
         return replay_deal(
             start, events, end, rules, base=base, sink=sink, session_id=session_id,
-            keep_state=keep_state, read_findings=read_findings, on_step=on_step,
+            keep_state=keep_state, read_findings=read_findings, on_step=on_step, sheet_events=sheet_events,
         )  # fmt: skip
 
     session = session_of(lines_of("multiple_hu.jsonl"))
