@@ -35,6 +35,7 @@ PAGES: Final = {
     "replay": "app_pages/replay.py",
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
+    "session": "app_pages/session.py",
 }
 
 

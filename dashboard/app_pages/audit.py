@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import charts, data, ui
 from dashboard.replay_data import Rescore
+from dashboard.session_result import session_url
 from engine.rules import preset_names
 
 CODE_KEY = "audit_code"
@@ -139,10 +140,11 @@ if src is not None:
             total = int(found["total"].iloc[0])
             st.caption(ui.t("showing", shown=len(found), total=total))
             table = found.assign(
-                replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
+                replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]],
+                session=[session_url(s) if isinstance(s, str) else None for s in found["session_id"]],
             )
             st.dataframe(
-                table[["code", "replay", "line", "player", "message", "rule", "session_id", "played_date"]],
+                table[["code", "replay", "line", "player", "message", "rule", "session", "played_date"]],
                 hide_index=True,
                 column_config={
                     "code": ui.t("code"),
@@ -151,7 +153,7 @@ if src is not None:
                     "player": ui.t("player"),
                     "message": st.column_config.TextColumn(ui.t("message"), width="large"),
                     "rule": ui.t("rule"),
-                    "session_id": ui.t("session"),
+                    "session": st.column_config.LinkColumn(ui.t("session"), display_text=r"session\?session=(.*)"),
                     "played_date": ui.t("day"),
                 },
                 key="findings_table",
@@ -187,6 +189,10 @@ if src is not None:
         left, right = st.columns([3, 1])
         chosen = left.selectbox(ui.t("session"), options, key=RESCORE_SESSION_KEY)
         rules = right.selectbox(ui.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
+        st.page_link(
+            ui.PAGES["session"], label=ui.t("session_open"), icon=":material/receipt_long:",
+            query_params={"session": chosen},
+        )  # fmt: skip
         result = data.rescore(chosen, rules, src=src)
         if result is None:
             st.info(ui.t("no_match"))
