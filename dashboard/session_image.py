@@ -85,6 +85,16 @@ def image_height(players: int, transfers: int) -> int:
     return HEAD + SECTION + players * ROW + GAP + SECTION + max(transfers, 1) * ROW + FOOT
 
 
+def _fit(text: str, font: FontType, width: float) -> str:
+    """``text`` cut with an ellipsis to fit ``width`` pixels (a long name keeps the
+    amount beside it readable)."""
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
 def _signed(value: int) -> str:
     return f"+{value}" if value > 0 else str(value)
 
@@ -99,9 +109,16 @@ def session_png(result: SessionResult, lang: Lang) -> bytes:
     draw.rectangle((0, 0, WIDTH, HEAD), fill=GREEN)
     draw.text((MARGIN, 34), label("session_title", lang), font=cjk_font(52), fill="white")
     where = " · ".join(p for p in (result.club, result.table, result.played_at) if p)
-    draw.text((MARGIN, 110), where or result.session_id, font=cjk_font(28), fill=(214, 236, 224))
     rules = f"{label('rules', lang)}: {result.rules} · base {result.base} · {result.session_id}"
-    draw.text((MARGIN, 150), rules, font=cjk_font(24), fill=(214, 236, 224))
+    draw.text(
+        (MARGIN, 110),
+        _fit(where or result.session_id, cjk_font(28), WIDTH - 2 * MARGIN),
+        font=cjk_font(28),
+        fill=(214, 236, 224),
+    )
+    draw.text(
+        (MARGIN, 150), _fit(rules, cjk_font(24), WIDTH - 2 * MARGIN), font=cjk_font(24), fill=(214, 236, 224)
+    )
 
     y = HEAD
     draw.text((MARGIN, y + 24), label("session_totals", lang), font=cjk_font(34), fill=INK)
@@ -110,7 +127,8 @@ def session_png(result: SessionResult, lang: Lang) -> bytes:
         draw.line((MARGIN, y, right, y), fill=LINE, width=2)
         total = result.totals[seat]
         draw.text((MARGIN, y + ROW / 2), f"{place}", font=cjk_font(30), fill=MUTED, anchor="lm")
-        draw.text((MARGIN + 56, y + ROW / 2), result.players[seat], font=cjk_font(34), fill=INK, anchor="lm")
+        name = _fit(result.players[seat], cjk_font(34), WIDTH - 2 * MARGIN - 56 - 200)
+        draw.text((MARGIN + 56, y + ROW / 2), name, font=cjk_font(34), fill=INK, anchor="lm")
         colour = WON if total > 0 else LOST if total < 0 else INK
         draw.text((right, y + ROW / 2), _signed(total), font=cjk_font(36), fill=colour, anchor="rm")
         y += ROW
@@ -126,6 +144,7 @@ def session_png(result: SessionResult, lang: Lang) -> bytes:
         rows = [(label("settle_unbalanced", lang), "")]
     for text, amount in rows:
         draw.line((MARGIN, y, right, y), fill=LINE, width=2)
+        text = _fit(text, cjk_font(34), WIDTH - 2 * MARGIN - 200)
         draw.text((MARGIN, y + ROW / 2), text, font=cjk_font(34), fill=INK, anchor="lm")
         draw.text((right, y + ROW / 2), amount, font=cjk_font(36), fill=INK, anchor="rm")
         y += ROW

@@ -142,7 +142,7 @@ def transfers_frame(result: SessionResult) -> pd.DataFrame:
 
 
 def transfer_lines(result: SessionResult, lang: Lang) -> list[str]:
-    """"Ann pays Bo 37", one line per transfer."""
+    """ "Ann pays Bo 37", one line per transfer."""
     text = label("settle_pays", lang)
     return [
         text.format(payer=result.players[t.payer], payee=result.players[t.payee], amount=t.amount)

@@ -52,7 +52,9 @@ def db(warehouse: Path) -> Iterator[duckdb.DuckDBPyConnection]:
             for part in batch["parts"].get(table, [])
         ]
         listed = ", ".join(f"'{f}'" for f in files)
-        connection.execute(f"create view {table} as select * from read_parquet([{listed}], union_by_name=true)")
+        connection.execute(
+            f"create view {table} as select * from read_parquet([{listed}], union_by_name=true)"
+        )
     yield connection
     connection.close()
 
@@ -138,7 +140,12 @@ def test_session_page_in_english_equals_duckdb(
     assert paid == totals
     assert len(transfers) <= sum(1 for t in totals.values() if t) - 1
     deals = frame(at, "replay", "status", "findings")
-    ids = [r[0] for r in db.execute("select deal_id from deals where session_id = ? order by line", [session]).fetchall()]
+    ids = [
+        r[0]
+        for r in db.execute(
+            "select deal_id from deals where session_id = ? order by line", [session]
+        ).fetchall()
+    ]
     assert deals["replay"].tolist() == [f"replay?deal={d}" for d in ids]
 
     # the findings, and the way to the audit page
@@ -217,7 +224,7 @@ def result_of(db: duckdb.DuckDBPyConnection, session: str, players: list[str] | 
 
 def test_csv_exports_read_back(db: duckdb.DuckDBPyConnection) -> None:
     session = busy_session(db)
-    result = result_of(db, session, ["张三", "李四", "王五", "Ann, \"the\" dealer"])
+    result = result_of(db, session, ["张三", "李四", "王五", 'Ann, "the" dealer'])
     totals = pd.read_csv(io.BytesIO(csv_bytes(totals_frame(result, "zh"))), encoding="utf-8-sig")
     assert set(totals["player"]) == {"张三", "李四", "王五", 'Ann, "the" dealer'}
     assert sorted(totals["total"]) == sorted(expected_totals(db, session).values())

@@ -153,7 +153,9 @@ if src is not None:
                     "player": ui.t("player"),
                     "message": st.column_config.TextColumn(ui.t("message"), width="large"),
                     "rule": ui.t("rule"),
-                    "session": st.column_config.LinkColumn(ui.t("session"), display_text=r"session\?session=(.*)"),
+                    "session": st.column_config.LinkColumn(
+                        ui.t("session"), display_text=r"session\?session=(.*)"
+                    ),
                     "played_date": ui.t("day"),
                 },
                 key="findings_table",
