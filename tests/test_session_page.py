@@ -297,3 +297,13 @@ def test_png_height_follows_the_transfers() -> None:
     square = build_result(header, deals.assign(scores=[[0, 0, 0, 0]]), ledger)
     assert Image.open(io.BytesIO(session_png(square, "en"))).size == (WIDTH, image_height(4, 0))
     assert image_height(4, 3) - image_height(4, 2) > 0
+
+
+def test_an_empty_warehouse_says_how_to_load_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "nothing-yet"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["session"] = "any"
+    at.run()
+    at.switch_page("app_pages/session.py").run()
+    assert not at.exception
+    assert any("The warehouse is empty" in i.value for i in at.info)
