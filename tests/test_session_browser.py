@@ -35,7 +35,9 @@ def test_session_result_on_a_phone_downloads_its_png(chromium: Path, server: str
             session = parse_qs(urlparse(first.url).query)["session"][0]
             first.close()
 
-            context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+            context = browser.new_context(
+                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
             page = context.new_page()
             page.set_default_timeout(WAIT_MS)
             page.goto(f"{server}/session?session={session}")

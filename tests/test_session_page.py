@@ -256,6 +256,8 @@ def test_the_font_draws_chinese_not_boxes() -> None:
     assert cjk_font_file() is not None, "the pinned noto-cjk-sans-otc font is installed"
     font = cjk_font(48)
     notdef = glyph(font, "\ue000")  # a private-use code point: no font has it, .notdef is drawn
+    assert not differs(notdef, glyph(font, "\u0378"))  # as for an unassigned one: the same box
+    assert notdef.getbbox() is not None  # and the box is drawn (not an empty space)
     for char in "张三李四胡杠":
         assert differs(glyph(font, char), notdef), char
     # the check itself sees boxes: DejaVu has no Chinese, so its 张 is its .notdef

@@ -31,6 +31,7 @@ FINDINGS_LIMIT = 500
 #: on paper: no sidebar, toolbar or buttons; tables not cut in the middle of a row
 PRINT_CSS = """
 <style>
+@page { size: A4; margin: 12mm; }
 @media print {
   [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"],
   [data-testid="stDownloadButton"], [data-testid="stSelectbox"], .cm-noprint { display: none !important; }
