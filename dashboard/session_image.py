@@ -62,11 +62,20 @@ def cjk_font_file() -> tuple[str, int] | None:
 
 
 def _covers(path: str, index: int, text: str) -> bool:
+    """The font draws ``text`` as something else than its .notdef box (what it draws for
+    a private-use code point): ``fc-match`` answers with a Latin font when it has no
+    Chinese one."""
     try:
         font = ImageFont.truetype(path, 32, index=index)
     except OSError:
         return False
-    return font.getmask(text).getbbox() != font.getmask("\ue000").getbbox() or text == "\ue000"
+
+    def drawn(chars: str) -> bytes:
+        image = Image.new("L", (96, 48), 0)
+        ImageDraw.Draw(image).text((4, 4), chars, font=font, fill=255)
+        return image.tobytes()
+
+    return drawn(text) != drawn("\ue000")
 
 
 @cache

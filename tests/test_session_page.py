@@ -20,7 +20,7 @@ from test_dashboard_apptest import APP, TIMEOUT, club_logs, frame, metrics
 
 from dashboard.config import WAREHOUSE_ENV
 from dashboard.i18n import reason_label
-from dashboard.session_image import WIDTH, cjk_font, cjk_font_file, image_height, session_png
+from dashboard.session_image import WIDTH, _covers, cjk_font, cjk_font_file, image_height, session_png
 from dashboard.session_result import (
     SessionResult,
     build_result,
@@ -265,6 +265,10 @@ def test_the_font_draws_chinese_not_boxes() -> None:
     if dejavu.exists():
         plain = ImageFont.truetype(str(dejavu), 48)
         assert not differs(glyph(plain, "张"), glyph(plain, "\ue000"))
+        # and the system-font fallback refuses such a font (fc-match offers one when it has no CJK)
+        assert not _covers(str(dejavu), 0, "胡")
+    found = cjk_font_file()
+    assert found is not None and _covers(found[0], found[1], "胡")
 
 
 def test_png_decodes_at_its_size_with_the_names_drawn(db: duckdb.DuckDBPyConnection) -> None:
