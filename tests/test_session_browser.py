@@ -64,6 +64,11 @@ def test_session_result_on_a_phone_downloads_its_png(chromium: Path, server: str
             page.emulate_media(media="print")
             assert not page.get_by_role("button", name="Result image PNG").is_visible()
             assert page.get_by_role("heading", name="Who pays whom").is_visible()
+            assert not page.locator("[data-testid='stSidebar']").is_visible()
+            rows = page.locator(".cm-print table").nth(1).locator("tr")
+            assert rows.first.is_visible() and rows.count() > 2  # every payment, on paper
+            page.pdf(path=str(ARTIFACTS / "session_print.pdf"))
+            page.screenshot(path=ARTIFACTS / "session_print.png", full_page=True)
             context.close()
         finally:
             browser.close()

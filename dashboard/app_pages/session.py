@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from html import escape
 
+import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import data, ui
@@ -34,13 +35,21 @@ PRINT_CSS = """
 @page { size: A4; margin: 12mm; }
 @media print {
   [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"],
-  [data-testid="stDownloadButton"], [data-testid="stSelectbox"], .cm-noprint { display: none !important; }
+  [data-testid="stDownloadButton"], [data-testid="stSelectbox"], [data-testid="stDataFrame"],
+  .cm-noprint { display: none !important; }
+  .cm-print { display: block !important; }
+  .st-key-session_screen_only { display: none !important; }
   [data-testid="stAppViewContainer"] > section, .block-container { padding: 0 !important; max-width: 100% !important; }
   .cm-settle li, [data-testid="stDataFrame"] { break-inside: avoid; }
   body { background: white !important; }
 }
 .cm-settle { font-size: 1.25rem; line-height: 2.1rem; margin: 0 0 .5rem 0; padding-left: 1.2rem; }
 .cm-settle b { font-variant-numeric: tabular-nums; }
+.cm-print { display: none; }
+.cm-print table { border-collapse: collapse; width: 100%; font-size: 10pt; margin-bottom: 8pt; }
+.cm-print th, .cm-print td { border-bottom: 1px solid #ccc; padding: 2pt 6pt; text-align: left; }
+.cm-print td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.cm-print tr { break-inside: avoid; }
 </style>
 """
 
@@ -153,7 +162,7 @@ def show_deals(result: SessionResult) -> None:
     )
 
 
-def show_findings(src: data.Source, result: SessionResult) -> None:
+def show_findings(src: data.Source, result: SessionResult) -> pd.DataFrame:
     st.subheader(ui.t("session_findings"))
     found = data.sql(
         "findings_list",
@@ -175,7 +184,7 @@ def show_findings(src: data.Source, result: SessionResult) -> None:
     )
     if found.empty:
         st.caption(ui.t("no_findings"))
-        return
+        return found
     table = found.assign(
         replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
     )
@@ -191,6 +200,40 @@ def show_findings(src: data.Source, result: SessionResult) -> None:
             "rule": ui.t("rule"),
         },
         key="session_findings",
+    )
+    return found
+
+
+def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
+    """What paper gets instead of the scrolling tables (which print only their visible
+    rows): the totals and every payment, deal by deal, as plain HTML tables."""
+    lang = ui.lang()
+    head = "".join(f"<th>{escape(ui.t(k))}</th>" for k in ("session_place", "player", "session_total"))
+    rows = "".join(
+        f"<tr><td>{r['place']}</td><td>{escape(str(r['player']))}</td><td class='n'>{r['total']}</td></tr>"
+        for r in totals_frame(result, lang).to_dict(orient="records")
+    )
+    keys = ("deal", "reason", "payer", "payee", "amount")
+    pay_head = "".join(f"<th>{escape(ui.t(k))}</th>" for k in keys)
+    pay_rows = "".join(
+        f"<tr><td>{escape(str(r['deal_id']))}</td><td>{escape(str(r['reason_label']))}</td>"
+        f"<td>{escape(str(r['payer']))}</td><td>{escape(str(r['payee']))}</td>"
+        f"<td class='n'>{r['amount']}</td></tr>"
+        for r in payments_frame(result, lang).to_dict(orient="records")
+    )
+    found_rows = (
+        "".join(
+            f"<tr><td>{escape(str(r['code']))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
+            f"<td>{escape(str(r['message']))}</td></tr>"
+            for r in findings.to_dict(orient="records")
+        )
+        or f"<tr><td>{escape(ui.t('no_findings'))}</td></tr>"
+    )
+    return (
+        f'<div class="cm-print"><h3>{escape(ui.t("session_totals"))}</h3>'
+        f"<table><tr>{head}</tr>{rows}</table>"
+        f"<h3>{escape(ui.t('session_payments'))}</h3><table><tr>{pay_head}</tr>{pay_rows}</table>"
+        f"<h3>{escape(ui.t('session_findings'))}</h3><table>{found_rows}</table></div>"
     )
 
 
@@ -244,6 +287,8 @@ if src is not None:
             )
             show_totals(result)
             show_settlement(result)
-            show_exports(result)
-            show_deals(result)
-            show_findings(src, result)
+            with st.container(key="session_screen_only"):  # paper gets print_html instead
+                show_exports(result)
+                show_deals(result)
+                findings = show_findings(src, result)
+            st.html(print_html(result, findings))
