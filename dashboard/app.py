@@ -43,6 +43,9 @@ pages = [
     st.Page(ui.PAGES["fans"], title=ui.t("page_fans"), icon=":material/bar_chart:", url_path="fans"),
     st.Page(ui.PAGES["h2h"], title=ui.t("page_h2h"), icon=":material/swap_horiz:", url_path="head-to-head"),
     st.Page(ui.PAGES["replay"], title=ui.t("page_replay"), icon=":material/play_circle:", url_path="replay"),
+    st.Page(
+        ui.PAGES["session"], title=ui.t("page_session"), icon=":material/receipt_long:", url_path="session"
+    ),
     st.Page(ui.PAGES["audit"], title=ui.t("page_audit"), icon=":material/search:", url_path="audit"),
     st.Page(ui.PAGES["upload"], title=ui.t("page_upload"), icon=":material/upload:", url_path="upload"),
 ]

@@ -310,6 +310,51 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "  流局听牌率 ready at the wall's end {ready_rate} ({ready} of {wall_end})\n"
         "  查叫 paid {cj_paid}, received {cj_received}",
     ),
+    # session: the evening's result (本场结算) and who pays whom
+    "page_session": ("本场结算", "Session result"),
+    "session_title": ("本场结算", "The evening's result"),
+    "session_not_found": ("找不到这个场次。", "No such session in the warehouse."),
+    "session_totals": ("总分", "Totals"),
+    "session_recorded_differs": (
+        "记录的总分与规则引擎计算的不同：以计算的为准，差异见审计页。",
+        "The recorded totals differ from the computed ones: the computed ones count; the audit "
+        "page explains the difference.",
+    ),
+    "session_invalid": ("{n} 局无法回放，计为 0 分。", "{n} deal(s) could not be replayed and count 0."),
+    "session_deals": ("每局得分", "Each deal"),
+    "session_payments": ("每局付分及原因", "Each deal's payments and their reasons"),
+    "session_findings": ("本场的问题", "This session's findings"),
+    "session_in_audit": ("在审计页查看本场", "This session on the Audit page"),
+    "session_footer": (
+        "chuanma · {deals} 局 · 每笔付分都由规则引擎重新计算",
+        "chuanma · {deals} deals · every payment recomputed by the rules engine",
+    ),
+    "session_export": ("导出", "Export"),
+    "settle_title": ("谁付给谁", "Who pays whom"),
+    "settle_help": (
+        "结清所有总分的最少转账：输的付给赢的，无需转手。",
+        "The fewest transfers that settle every total: losers pay winners, nobody passes money on.",
+    ),
+    "settle_pays": ("{payer} 付给 {payee} {amount}", "{payer} pays {payee} {amount}"),
+    "settle_pays_to": ("{payer} 付给 {payee}", "{payer} pays {payee}"),
+    "settle_square": ("大家两清，无需转账。", "Everyone is square: nothing to pay."),
+    "settle_unbalanced": (
+        "总分之和不为零，无法结算。",
+        "The totals do not sum to zero: no settlement can be worked out.",
+    ),
+    "session_place": ("名次", "Place"),
+    "session_seat": ("座位", "Seat"),
+    "session_total": ("总分", "Total"),
+    "session_reason_id": ("原因代码", "Reason id"),
+    "download_totals": ("总分 CSV", "Totals CSV"),
+    "download_payments": ("付分 CSV", "Payments CSV"),
+    "download_transfers": ("转账 CSV", "Transfers CSV"),
+    "download_png": ("结算图片 PNG", "Result image PNG"),
+    "print_hint": (
+        "打印：用浏览器的打印功能（Ctrl+P），本页已为纸张排版。",
+        "To print, use the browser's Print (Ctrl+P): the page is laid out for paper.",
+    ),
+    "session_open": ("本场结算", "Session result"),
 }
 
 

@@ -38,6 +38,7 @@ PAGES: Final = {
     "replay": "app_pages/replay.py",
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
+    "session": "app_pages/session.py",
 }
 
 

@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import charts, data, ui
 from dashboard.i18n import code_label, finding_message
 from dashboard.replay_data import Rescore
+from dashboard.session_result import session_url
 from engine.rules import preset_names
 
 CODE_KEY = "audit_code"
@@ -162,8 +163,9 @@ if src is not None:
                     ui.replay_url(d, line) if isinstance(d, str) else None
                     for d, line in zip(found["deal_id"], found["line"], strict=True)
                 ],
+                session=[session_url(s) if isinstance(s, str) else None for s in found["session_id"]],
             )
-            shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session_id"]
+            shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session"]
             st.dataframe(
                 ui.blanks(table[[*shown, "played_date", "message"]]),
                 hide_index=True,
@@ -177,7 +179,9 @@ if src is not None:
                     "player": ui.t("player"),
                     "explanation": st.column_config.TextColumn(ui.t("message"), width="large"),
                     "rule": ui.t("rule"),
-                    "session_id": ui.t("session"),
+                    "session": st.column_config.LinkColumn(
+                        ui.t("session"), display_text=r"session\?session=(.*)"
+                    ),
                     "played_date": ui.date_column(ui.t("day")),
                 },
                 key="findings_table",
@@ -215,6 +219,10 @@ if src is not None:
         left, right = st.columns([3, 1])
         chosen = left.selectbox(ui.t("session"), options, key=RESCORE_SESSION_KEY)
         rules = right.selectbox(ui.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
+        st.page_link(
+            ui.PAGES["session"], label=ui.t("session_open"), icon=":material/receipt_long:",
+            query_params={"session": chosen},
+        )  # fmt: skip
         result = data.rescore(chosen, rules, src=src)
         if result is None:
             st.info(ui.t("no_match"))

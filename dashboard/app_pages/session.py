@@ -1,0 +1,294 @@
+"""The evening's result (本场结算): choose a session (or follow ``?session=SESSION_ID``),
+then see each player's total, who pays whom with the fewest transfers, each deal's
+payments with their reasons and the session's findings (linked to the replay and the
+audit). The totals, payments and transfers download as CSV, the result as a PNG for the
+club's group chat, and the page prints on paper (print CSS)."""
+
+from __future__ import annotations
+
+from html import escape
+
+import pandas as pd  # type: ignore[import-untyped]
+import streamlit as st
+
+from dashboard import data, ui
+from dashboard.session_image import session_png
+from dashboard.session_result import (
+    SessionResult,
+    build_result,
+    csv_bytes,
+    file_stem,
+    payments_frame,
+    totals_frame,
+    transfer_lines,
+    transfers_frame,
+)
+
+SESSION_KEY = "session_pick"
+LINK_KEY = "session_link"  # the last ?session= followed
+MAX_SESSIONS = 300
+FINDINGS_LIMIT = 500
+
+#: on paper: no sidebar, toolbar or buttons; tables not cut in the middle of a row
+PRINT_CSS = """
+<style>
+@page { size: A4; margin: 12mm; }
+@media print {
+  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToolbar"],
+  [data-testid="stDownloadButton"], [data-testid="stSelectbox"], [data-testid="stDataFrame"],
+  .cm-noprint { display: none !important; }
+  .cm-print { display: block !important; }
+  .st-key-session_screen_only { display: none !important; }
+  [data-testid="stAppViewContainer"] > section, .block-container { padding: 0 !important; max-width: 100% !important; }
+  .cm-settle li, [data-testid="stDataFrame"] { break-inside: avoid; }
+  body { background: white !important; }
+}
+.cm-settle { font-size: 1.25rem; line-height: 2.1rem; margin: 0 0 .5rem 0; padding-left: 1.2rem; }
+.cm-settle b { font-variant-numeric: tabular-nums; }
+.cm-print { display: none; }
+.cm-print table { border-collapse: collapse; width: 100%; font-size: 10pt; margin-bottom: 8pt; }
+.cm-print th, .cm-print td { border-bottom: 1px solid #ccc; padding: 2pt 6pt; text-align: left; }
+.cm-print td.n { text-align: right; font-variant-numeric: tabular-nums; }
+.cm-print tr { break-inside: avoid; }
+</style>
+"""
+
+
+def choose_session(src: data.Source) -> str | None:
+    """The session picker under the shared filters; a ``?session=`` link chooses it."""
+    linked = st.query_params.get("session")
+    if linked and linked != st.session_state.get(LINK_KEY):
+        st.session_state[LINK_KEY] = linked
+        st.session_state[SESSION_KEY] = linked
+    sessions = data.query("session_list", ui.filters(), src=src)
+    ids = [str(s) for s in sessions["session_id"].head(MAX_SESSIONS)]
+    chosen = st.session_state.get(SESSION_KEY)
+    if chosen and chosen not in ids:
+        ids.insert(0, str(chosen))
+    if not ids:
+        st.info(ui.t("no_match"))
+        return None
+    if st.session_state.get(SESSION_KEY) not in ids:
+        st.session_state[SESSION_KEY] = ids[0]
+    session = str(st.selectbox(ui.t("session"), ids, key=SESSION_KEY))
+    if st.query_params.get("session") != session:
+        st.query_params["session"] = session  # the address names what is shown: shareable
+        st.session_state[LINK_KEY] = session
+    return session
+
+
+def load(src: data.Source, session_id: str) -> SessionResult | None:
+    header = data.sql("session_header", src=src, session_id=session_id)
+    if header.empty:
+        return None
+    deals = data.sql("session_deals", src=src, session_id=session_id)
+    ledger = data.sql("session_ledger", src=src, session_id=session_id)
+    return build_result(header.iloc[0].to_dict(), deals, ledger)
+
+
+def show_totals(result: SessionResult) -> None:
+    st.subheader(ui.t("session_totals"))
+    cols = st.columns(len(result.players))
+    for col, seat in zip(cols, result.ranking(), strict=True):
+        col.metric(result.players[seat], f"{result.totals[seat]:+,}" if result.totals[seat] else "0")
+    if result.invalid_deals:
+        st.warning(ui.t("session_invalid", n=result.invalid_deals))
+    totals = totals_frame(result, ui.lang())
+    if "recorded" in totals and (totals["recorded"] != totals["total"]).any():
+        st.warning(ui.t("session_recorded_differs"))
+    st.dataframe(
+        totals,
+        hide_index=True,
+        column_config={
+            "place": ui.t("session_place"),
+            "seat": ui.t("session_seat"),
+            "player": ui.t("player"),
+            "total": ui.t("session_total"),
+            "recorded": ui.t("recorded"),
+        },
+        key="session_totals",
+    )
+
+
+def show_settlement(result: SessionResult) -> None:
+    st.subheader(ui.t("settle_title"))
+    st.caption(ui.t("settle_help"))
+    if result.problem is not None:
+        st.error(f"{ui.t('settle_unbalanced')} ({result.problem})")
+        return
+    lines = transfer_lines(result, ui.lang())
+    if not lines:
+        st.success(ui.t("settle_square"))
+        return
+    items = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    st.html(f'<ol class="cm-settle" data-testid="cm-settle">{items}</ol>')
+    st.dataframe(
+        transfers_frame(result),
+        hide_index=True,
+        column_config={"payer": ui.t("payer"), "payee": ui.t("payee"), "amount": ui.t("amount")},
+        key="session_transfers",
+    )
+
+
+def show_deals(result: SessionResult) -> None:
+    st.subheader(ui.t("session_deals"))
+    deals = result.deals.assign(replay=[ui.replay_url(d) for d in result.deals["deal_id"]])
+    nets = {f"net_{seat}": name for seat, name in enumerate(result.players)}
+    st.dataframe(
+        deals[["replay", "status", "findings", *nets]],
+        hide_index=True,
+        column_config={
+            "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "status": ui.t("status"),
+            "findings": ui.t("findings"),
+            **nets,
+        },
+        key="session_deals",
+    )
+    st.subheader(ui.t("session_payments"))
+    payments = payments_frame(result, ui.lang())
+    st.dataframe(
+        payments[["deal_id", "line", "reason_label", "payer", "payee", "amount"]],
+        hide_index=True,
+        column_config={
+            "deal_id": ui.t("deal"),
+            "line": ui.t("line"),
+            "reason_label": ui.t("reason"),
+            "payer": ui.t("payer"),
+            "payee": ui.t("payee"),
+            "amount": ui.t("amount"),
+        },
+        key="session_payments",
+    )
+
+
+def show_findings(src: data.Source, result: SessionResult) -> pd.DataFrame:
+    st.subheader(ui.t("session_findings"))
+    found = data.sql(
+        "findings_list",
+        src=src,
+        code=None,
+        session_id=result.session_id,
+        player=None,
+        limit=FINDINGS_LIMIT,
+        club=None,
+        date_from=None,
+        date_to=None,
+        rules=None,
+    )
+    st.page_link(
+        ui.PAGES["audit"],
+        label=ui.t("session_in_audit"),
+        icon=":material/search:",
+        query_params={"session": result.session_id},
+    )
+    if found.empty:
+        st.caption(ui.t("no_findings"))
+        return found
+    table = found.assign(
+        replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
+    )
+    st.dataframe(
+        table[["code", "replay", "line", "player", "message", "rule"]],
+        hide_index=True,
+        column_config={
+            "code": ui.t("code"),
+            "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "line": ui.t("line"),
+            "player": ui.t("player"),
+            "message": st.column_config.TextColumn(ui.t("message"), width="large"),
+            "rule": ui.t("rule"),
+        },
+        key="session_findings",
+    )
+    return found
+
+
+def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
+    """What paper gets instead of the scrolling tables (which print only their visible
+    rows): the totals and every payment, deal by deal, as plain HTML tables."""
+    lang = ui.lang()
+    head = "".join(f"<th>{escape(ui.t(k))}</th>" for k in ("session_place", "player", "session_total"))
+    rows = "".join(
+        f"<tr><td>{r['place']}</td><td>{escape(str(r['player']))}</td><td class='n'>{r['total']}</td></tr>"
+        for r in totals_frame(result, lang).to_dict(orient="records")
+    )
+    keys = ("deal", "reason", "payer", "payee", "amount")
+    pay_head = "".join(f"<th>{escape(ui.t(k))}</th>" for k in keys)
+    pay_rows = "".join(
+        f"<tr><td>{escape(str(r['deal_id']))}</td><td>{escape(str(r['reason_label']))}</td>"
+        f"<td>{escape(str(r['payer']))}</td><td>{escape(str(r['payee']))}</td>"
+        f"<td class='n'>{r['amount']}</td></tr>"
+        for r in payments_frame(result, lang).to_dict(orient="records")
+    )
+    found_rows = (
+        "".join(
+            f"<tr><td>{escape(str(r['code']))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
+            f"<td>{escape(str(r['message']))}</td></tr>"
+            for r in findings.to_dict(orient="records")
+        )
+        or f"<tr><td>{escape(ui.t('no_findings'))}</td></tr>"
+    )
+    return (
+        f'<div class="cm-print"><h3>{escape(ui.t("session_totals"))}</h3>'
+        f"<table><tr>{head}</tr>{rows}</table>"
+        f"<h3>{escape(ui.t('session_payments'))}</h3><table><tr>{pay_head}</tr>{pay_rows}</table>"
+        f"<h3>{escape(ui.t('session_findings'))}</h3><table>{found_rows}</table></div>"
+    )
+
+
+def show_exports(result: SessionResult) -> None:
+    st.subheader(ui.t("session_export"))
+    stem = file_stem(result)
+    lang = ui.lang()
+    cols = st.columns(4)
+    files = (
+        ("download_totals", totals_frame(result, lang), "totals"),
+        ("download_payments", payments_frame(result, lang), "payments"),
+        ("download_transfers", transfers_frame(result), "transfers"),
+    )
+    for col, (key, frame, name) in zip(cols, files, strict=False):
+        col.download_button(
+            ui.t(key),
+            csv_bytes(frame),
+            file_name=f"{stem}-{name}.csv",
+            mime="text/csv",
+            key=f"session_csv_{name}",
+            icon=":material/download:",
+            width="stretch",
+        )
+    cols[3].download_button(
+        ui.t("download_png"),
+        session_png(result, lang),
+        file_name=f"{stem}.png",
+        mime="image/png",
+        key="session_png",
+        icon=":material/image:",
+        type="primary",
+        width="stretch",
+    )
+    st.caption(ui.t("print_hint"))
+
+
+st.title(ui.t("session_title"))
+st.html(PRINT_CSS)
+src = ui.page_source()
+if src is not None:
+    session_id = choose_session(src)
+    if session_id is not None:
+        result = load(src, session_id)
+        if result is None:
+            st.warning(f"{ui.t('session_not_found')} ({session_id})")
+        else:
+            where = " · ".join(str(p) for p in (result.club, result.table, result.played_at) if p)
+            st.caption(
+                f"{where} · {ui.t('under_rules')} `{result.rules}` · base {result.base} · "
+                f"{len(result.deals)} {ui.t('deals').lower()}"
+            )
+            show_totals(result)
+            show_settlement(result)
+            with st.container(key="session_screen_only"):  # paper gets print_html instead
+                show_exports(result)
+                show_deals(result)
+                findings = show_findings(src, result)
+            st.html(print_html(result, findings))

@@ -1,0 +1,171 @@
+"""The evening's result (本场结算) of one session, from its warehouse rows: each player's
+total, each deal's payments with their reasons, and who pays whom with the fewest
+transfers. No Streamlit here: the page, the CSV files and the PNG image all read the same
+:class:`SessionResult`, so what a club downloads is what it saw.
+
+Totals are the computed nets (the rules engine's, summed over the session's deals; an
+invalid deal counts zero, as it does everywhere); the recorded totals of a
+``session_end`` line are shown beside them when the log has one.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd  # type: ignore[import-untyped]
+
+from dashboard.i18n import Lang, label, reason_label
+from engine.settle_up import Payoff, fewest_transfers
+
+
+@dataclass(frozen=True)
+class SessionResult:
+    session_id: str
+    club: str | None
+    table: str | None
+    played_at: str | None  # YYYY-MM-DD HH:MM, or None
+    rules: str
+    base: int
+    players: tuple[str, ...]
+    totals: tuple[int, ...]  # computed net per seat over the session
+    recorded: tuple[int, ...] | None  # the session_end line's totals
+    deals: pd.DataFrame  # deal_id, status, findings, one column per seat's net (net_0..)
+    payments: pd.DataFrame  # deal_id, seq, line, reason, payer, payee, amount (names)
+    transfers: tuple[Payoff, ...]
+    problem: str | None = None  # why no settlement could be worked out
+
+    @property
+    def invalid_deals(self) -> int:
+        return int((self.deals["status"] == "invalid").sum()) if not self.deals.empty else 0
+
+    def ranking(self) -> list[int]:
+        """Seats from the biggest winner down (ties in seat order)."""
+        return sorted(range(len(self.players)), key=lambda s: (-self.totals[s], s))
+
+
+def _ints(value: Any) -> tuple[int, ...] | None:
+    if value is None or isinstance(value, float):
+        return None
+    return tuple(int(v) for v in value)
+
+
+def _names(value: Any) -> tuple[str, ...]:
+    names = tuple(str(v) for v in value) if value is not None and not isinstance(value, float) else ()
+    return names if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
+
+
+def _when(value: Any) -> str | None:
+    if value is None or value is pd.NaT or (isinstance(value, float) and value != value):
+        return None
+    return str(pd.Timestamp(value).strftime("%Y-%m-%d %H:%M"))
+
+
+def build_result(header: Mapping[str, Any], deals: pd.DataFrame, ledger: pd.DataFrame) -> SessionResult:
+    """One session from ``session_header.sql``'s row, ``session_deals.sql`` and
+    ``session_ledger.sql``."""
+    players = _names(header.get("players"))
+    totals = [0] * len(players)
+    nets: dict[int, list[int]] = {seat: [] for seat in range(len(players))}
+    for row in deals.to_dict(orient="records"):
+        scores = _ints(row.get("scores")) or (0,) * len(players)
+        for seat in range(len(players)):
+            totals[seat] += scores[seat]
+            nets[seat].append(scores[seat])
+    table = pd.DataFrame(
+        {
+            "deal_id": [str(d) for d in deals["deal_id"]] if not deals.empty else [],
+            "status": [str(s) for s in deals["status"]] if not deals.empty else [],
+            "findings": [int(f) for f in deals["findings"]] if not deals.empty else [],
+            **{f"net_{seat}": nets[seat] for seat in range(len(players))},
+        }
+    )
+    problem = None
+    transfers: tuple[Payoff, ...] = ()
+    try:
+        transfers = tuple(fewest_transfers(totals))
+    except ValueError as error:  # a ledger that does not balance: say so, settle nothing
+        problem = str(error)
+    payments = ledger[["deal_id", "seq", "line", "reason", "payer_player", "payee_player", "amount"]].copy()
+    return SessionResult(
+        session_id=str(header["session_id"]),
+        club=None if header.get("club") is None else str(header["club"]),
+        table=None if header.get("table") is None else str(header["table"]),
+        played_at=_when(header.get("played_at")),
+        rules=str(header.get("rules") or "?"),
+        base=int(header.get("base") or 1),
+        players=players,
+        totals=tuple(totals),
+        recorded=_ints(header.get("recorded_totals")),
+        deals=table,
+        payments=payments.reset_index(drop=True),
+        transfers=transfers,
+        problem=problem,
+    )
+
+
+# ----------------------------------------------------------------------- tables
+def totals_frame(result: SessionResult, lang: Lang) -> pd.DataFrame:
+    """Place, seat, player, computed total (and the recorded one when logged)."""
+    rows = []
+    for place, seat in enumerate(result.ranking(), start=1):
+        row: dict[str, Any] = {
+            "place": place,
+            "seat": seat,
+            "player": result.players[seat],
+            "total": result.totals[seat],
+        }
+        if result.recorded is not None and len(result.recorded) == len(result.players):
+            row["recorded"] = result.recorded[seat]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def payments_frame(result: SessionResult, lang: Lang) -> pd.DataFrame:
+    """Every computed payment, deal by deal, with its reason as players name it."""
+    frame = result.payments.rename(columns={"payer_player": "payer", "payee_player": "payee"})
+    frame.insert(4, "reason_label", [reason_label(str(r), lang) for r in frame["reason"]])
+    return frame
+
+
+def transfers_frame(result: SessionResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "payer": [result.players[t.payer] for t in result.transfers],
+            "payee": [result.players[t.payee] for t in result.transfers],
+            "amount": [t.amount for t in result.transfers],
+        },
+        columns=["payer", "payee", "amount"],
+    )
+
+
+def transfer_lines(result: SessionResult, lang: Lang) -> list[str]:
+    """ "Ann pays Bo 37", one line per transfer."""
+    text = label("settle_pays", lang)
+    return [
+        text.format(payer=result.players[t.payer], payee=result.players[t.payee], amount=t.amount)
+        for t in result.transfers
+    ]
+
+
+def csv_bytes(frame: pd.DataFrame) -> bytes:
+    """UTF-8 with a byte-order mark, so Excel and WPS open 中文 names as written."""
+    buffer = io.StringIO()
+    frame.to_csv(buffer, index=False)
+    return buffer.getvalue().encode("utf-8-sig")
+
+
+def file_stem(result: SessionResult) -> str:
+    """A file name from the session id: letters, digits, dots, dashes, underscores."""
+    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in result.session_id)
+    return f"session-{safe.strip('-') or 'result'}"
+
+
+def session_url(session_id: str) -> str:
+    """The session page's address for a session, relative to the app's pages (for tables
+    and links on other pages)."""
+    from urllib.parse import quote
+
+    return f"session?session={quote(session_id)}"
