@@ -308,7 +308,7 @@ def ingest(
     workers: Annotated[
         int | None,
         typer.Option(
-            help="Dask LocalCluster worker processes (default: the machine's cores); 0: in process."
+            help="Local worker processes (default: the machine's cores); 0: in process."
         ),
     ] = None,
     scheduler: Annotated[

@@ -311,6 +311,7 @@ def ingest(
     batch_mb: float = DEFAULT_BATCH_MB,
     target_lines: int = TARGET_LINES,
     progress: Progress | None = None,
+    dask_local: bool = False,
 ) -> IngestSummary:
     """Validate and store log files (see the module docstring); raises
     :class:`WarehouseLocked` when another ingest runs and ``FileNotFoundError`` for a
@@ -325,7 +326,7 @@ def ingest(
         catalog = read_catalog(root)
         summary.cleaned = cleanup(root, catalog)
         known_deals, known_sessions, known_shas = _known(root, catalog)
-        with runner(workers, scheduler) as run:
+        with runner(workers, scheduler, dask_local=dask_local) as run:
             summary.workers = run.workers
             pending = _Pending()
             full: _Pending | None = None  # a full batch waiting for its commit

@@ -1,6 +1,6 @@
 """The warehouse writer: every deal stored with its status, nothing dropped silently,
 idempotence, conflicting duplicates, damaged files, the lock, crash leftovers, and the
-same tables in process and on a Dask LocalCluster."""
+same tables in process, on a pool of local worker processes and on a Dask LocalCluster."""
 
 from __future__ import annotations
 
@@ -260,17 +260,32 @@ def test_crash_leftovers_are_invisible_then_cleaned(
     assert sorted(p.name for p in (warehouse / BATCHES).iterdir()) == [recorded]
 
 
-def test_dask_local_cluster_gives_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:
+def test_local_workers_give_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:
     in_process = tmp_path / "in-process"
     one_piece = tmp_path / "one-piece"
+    pool = tmp_path / "pool"
     cluster = tmp_path / "cluster"
     ingest(logs, in_process, workers=0, target_lines=1500)
     ingest(logs, one_piece, workers=0, target_lines=10**9)
-    summary = ingest(logs, cluster, workers=2, target_lines=1500)
+    summary = ingest(logs, pool, workers=2, target_lines=1500)
     assert summary.workers == 2
+    on_dask = ingest(logs, cluster, workers=2, target_lines=1500, dask_local=True)
+    assert on_dask.workers == 2
     expected = snapshot(in_process)
+    assert snapshot(pool) == expected
     assert snapshot(cluster) == expected
     assert snapshot(one_piece) == expected  # cutting files at session lines changes nothing
+
+
+def test_local_workers_are_a_process_pool_not_a_cluster() -> None:
+    from ingest.parallel import DaskRunner, PoolRunner, runner
+
+    with runner(2) as run:
+        assert isinstance(run, PoolRunner) and run.workers == 2
+        worker_pids = {run.pool.submit(os.getpid).result() for _ in range(4)}
+        assert os.getpid() not in worker_pids  # chunks are validated in other processes
+    with runner(1, dask_local=True) as run:
+        assert isinstance(run, DaskRunner)
 
 
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
