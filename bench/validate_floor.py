@@ -7,6 +7,8 @@ in this process and, once per round, as the real command in a subprocess (its Py
 and imports included). Two files: a clean one and one with about 3% of the deals tampered
 with (the simulator's ``--tamper``). Rounds are interleaved so machine noise hits every
 measure alike; the figures are medians and ratios to the floor of the same round set.
+Each measure is taken as wall time and as CPU time (this process's, or the subprocess's):
+on a machine shared with other busy processes the CPU ratios are the steadier ones.
 
     .venv/bin/python bench/validate_floor.py [--deals 5000] [--rounds 5] [--tamper 0.03] [--json]
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -72,10 +75,17 @@ def validate_cli(path: Path) -> None:
         raise SystemExit(f"chuanma validate failed ({done.returncode}): {done.stderr.decode()[-500:]}")
 
 
-def seconds(fn: Callable[[], object]) -> float:
-    started = time.perf_counter()
+def seconds(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call (CPU of this process and of the children it waited for)."""
+
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    started, cpu_started = time.perf_counter(), cpu()
     fn()
-    return time.perf_counter() - started
+    return time.perf_counter() - started, cpu() - cpu_started
 
 
 def main() -> None:
@@ -92,7 +102,7 @@ def main() -> None:
             "clean": corpus(args.deals, 0.0, Path(tmp)),
             "tampered": corpus(args.deals, args.tamper, Path(tmp)),
         }
-        times: dict[str, dict[str, list[float]]] = {name: {} for name in files}
+        times: dict[str, dict[str, list[tuple[float, float]]]] = {name: {} for name in files}
         for path in files.values():  # warm-up: page cache, imports, lazily built tables
             floor(path)
             validate_in_process(path)
@@ -104,21 +114,26 @@ def main() -> None:
                 if not args.no_cli:
                     runs.setdefault("cli", []).append(seconds(lambda p=path: validate_cli(p)))  # type: ignore[misc]
         for name, runs in times.items():
-            medians = {kind: statistics.median(values) for kind, values in runs.items()}
-            row: dict[str, float] = {f"{kind}_s": round(value, 4) for kind, value in medians.items()}
-            for kind in medians:
-                if kind != "floor":
-                    row[f"{kind}_ratio"] = round(medians[kind] / medians["floor"], 2)
-            row["lines"] = floor(files[name])
+            row: dict[str, float] = {"lines": floor(files[name])}
+            for clock, index in (("", 0), ("cpu_", 1)):
+                medians = {kind: statistics.median(v[index] for v in values) for kind, values in runs.items()}
+                for kind, value in medians.items():
+                    row[f"{kind}_{clock}s"] = round(value, 4)
+                    if kind != "floor":
+                        row[f"{kind}_{clock}ratio"] = round(value / medians["floor"], 2)
             results[name] = row
     print(f"{args.deals} simulated deals per file, median of {args.rounds} interleaved rounds")
     print(f"compiled with mypyc: {not engine_deal.__file__.endswith('.py')}")
-    print(f"{'file':<10} {'floor s':>9} {'validate s':>11} {'ratio':>7} {'cli s':>8} {'ratio':>7}")
+    print(
+        f"{'file':<10} {'clock':<5} {'floor s':>9} {'validate s':>11} {'ratio':>7} {'cli s':>8} {'ratio':>7}"
+    )
     for name, row in results.items():
-        cli = f"{row['cli_s']:>8.3f} {row['cli_ratio']:>6.2f}x" if "cli_s" in row else ""
-        print(
-            f"{name:<10} {row['floor_s']:>9.3f} {row['validate_s']:>11.3f} {row['validate_ratio']:>6.2f}x {cli}"
-        )
+        for clock, label in (("", "wall"), ("cpu_", "cpu")):
+            cli = f"{row[f'cli_{clock}s']:>8.3f} {row[f'cli_{clock}ratio']:>6.2f}x" if "cli_s" in row else ""
+            print(
+                f"{name:<10} {label:<5} {row[f'floor_{clock}s']:>9.3f} {row[f'validate_{clock}s']:>11.3f} "
+                f"{row[f'validate_{clock}ratio']:>6.2f}x {cli}"
+            )
     if args.json:
         print(json.dumps({"deals": args.deals, "rounds": args.rounds, "tamper": args.tamper, **results}))
 
