@@ -382,6 +382,7 @@ def _commit(
     """Validate the pending files, keep what is new, and record it as one batch."""
     progress.note(f"validating {len(pending.entries)} file(s)")
     results = run.collect(pending.tickets, progress.advance)
+    pending.tickets.clear()  # a pool's futures keep their packed results: let them go
     entries = {entry.file: entry for entry in pending.entries}
     kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
     conflict_rows: list[tuple[Any, ...]] = []
