@@ -210,6 +210,11 @@ class DaskRunner:
         return [results[index] for index in sorted(results)]
 
 
+class WorkerLost(RuntimeError):
+    """A worker process ended abruptly (killed, out of memory): a pool, unlike a Dask
+    cluster, does not run its chunks again elsewhere."""
+
+
 class PoolRunner:
     """``--workers N`` on this machine: N spawned processes of a standard process pool.
 
@@ -223,15 +228,28 @@ class PoolRunner:
         self.workers = workers
 
     def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
-        return [self.pool.submit(validate_chunk_packed, chunk) for chunk in chunks]
+        try:
+            return [self.pool.submit(validate_chunk_packed, chunk) for chunk in chunks]
+        except concurrent.futures.BrokenExecutor as error:
+            raise WorkerLost(_LOST) from error
 
     def collect(self, tickets: Sequence[Any], done: Callable[[int], None]) -> list[Facts]:
         results: dict[int, Facts] = {}
-        for future in concurrent.futures.as_completed(tickets):
-            index, facts = future.result()
-            results[index] = facts.unpacked()
-            done(1)
+        try:
+            for future in concurrent.futures.as_completed(tickets):
+                index, facts = future.result()
+                results[index] = facts.unpacked()
+                done(1)
+        except concurrent.futures.BrokenExecutor as error:
+            raise WorkerLost(_LOST) from error
         return [results[index] for index in sorted(results)]
+
+
+_LOST: Final = (
+    "a worker process ended abruptly (killed, or out of memory?); the batch being validated "
+    "was not recorded, earlier batches are; run the ingest again (files already stored are skipped), "
+    "with fewer --workers or --workers 0 if it happens again"
+)
 
 
 def default_workers() -> int:

@@ -45,7 +45,7 @@ import pyarrow.dataset as ds  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.facts import NO_MONTH, SCHEMAS, TABLES
-from ingest.parallel import TARGET_LINES, Runner, plan_chunks, runner
+from ingest.parallel import TARGET_LINES, Runner, WorkerLost, plan_chunks, runner
 from ingest.reader import _GZIP_MAGIC, _gunzip
 from ingest.validate import find_logs
 
@@ -66,6 +66,18 @@ class WarehouseError(RuntimeError):
 
 class WarehouseLocked(WarehouseError):
     """Another ingest holds the warehouse's lock."""
+
+
+class IngestInterrupted(WarehouseError):
+    """A worker process was lost; the batch in flight is not recorded."""
+
+
+@contextlib.contextmanager
+def _lost_worker_stops_cleanly() -> Iterator[None]:
+    try:
+        yield
+    except WorkerLost as lost:
+        raise IngestInterrupted(str(lost)) from lost
 
 
 # ------------------------------------------------------------------------- catalog
@@ -326,7 +338,7 @@ def ingest(
         catalog = read_catalog(root)
         summary.cleaned = cleanup(root, catalog)
         known_deals, known_sessions, known_shas = _known(root, catalog)
-        with runner(workers, scheduler, dask_local=dask_local) as run:
+        with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
             summary.workers = run.workers
             pending = _Pending()
             full: _Pending | None = None  # a full batch waiting for its commit

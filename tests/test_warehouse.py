@@ -359,3 +359,32 @@ def test_an_out_of_range_start_time_is_no_time() -> None:
 
     assert parse_time("0001-01-01T00:00:00+01:00") is None  # before year 1 once made UTC
     assert parse_time("2026-05-01T20:00:00+08:00") == parse_time("2026-05-01T12:00:00")
+
+
+def test_a_lost_worker_process_stops_the_ingest_with_a_clear_error(
+    tmp_path: Path, logs: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import concurrent.futures
+    import contextlib
+    import multiprocessing
+    from collections.abc import Iterator, Sequence
+
+    import ingest.warehouse as warehouse_module
+    from ingest.parallel import Chunk, PoolRunner
+    from ingest.warehouse import IngestInterrupted, WarehouseError
+
+    class DyingWorkers(PoolRunner):
+        def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
+            return [self.pool.submit(os._exit, 1) for _ in chunks]  # each worker dies at once
+
+    @contextlib.contextmanager
+    def dying_runner(*args: Any, **kwargs: Any) -> Iterator[PoolRunner]:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+            yield DyingWorkers(pool, 1)
+
+    monkeypatch.setattr(warehouse_module, "runner", dying_runner)
+    with pytest.raises(IngestInterrupted, match="ended abruptly") as raised:
+        ingest(logs, tmp_path / "wh", workers=1)
+    assert isinstance(raised.value, WarehouseError)  # the CLI's message and exit 2, no traceback
+    assert not read_catalog(tmp_path / "wh").get("batches")  # nothing half-recorded
