@@ -6,7 +6,14 @@ The corpus (``--deals`` simulated deals in ``--files`` gzip logs, fixed seeds) i
 once, in parallel, and kept in ``--corpus`` for the next run. Each measured run ingests
 into a fresh warehouse. ``--json`` prints one object as the last line.
 
-    .venv/bin/python bench/ingest.py [--deals 100000] [--files 20] [--workers 2 1] [--json]
+Beside the deals per second, each run is compared with the single-core decoding floor of
+the same files, measured in the same run (gunzip every file and run
+``msgspec.json.Decoder().decode`` over each line: what one core pays merely to parse), and
+reports the peak resident memory of this process (the one that reads, cuts and writes) and
+of the largest worker so far. ``--dask`` also runs each worker count on a Dask
+``LocalCluster``, the local runner ingest used before the process pool.
+
+    .venv/bin/python bench/ingest.py [--deals 100000] [--files 20] [--workers 2 1] [--dask] [--json]
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import resource
 import shutil
 import sys
 import tempfile
@@ -24,6 +32,9 @@ from typing import Any
 # This file is named like the package it measures: keep its folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+import msgspec  # noqa: E402
+
+from ingest.reader import _gunzip  # noqa: E402
 from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.warehouse import ingest, read_catalog  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
@@ -63,12 +74,40 @@ def folder_bytes(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
 
 
-def measure(files: list[Path], workers: int, scratch: Path) -> dict[str, Any]:
+def cpu_seconds() -> tuple[float, float]:
+    """CPU seconds (user + system) used so far by this process and by its finished children."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime, children.ru_utime + children.ru_stime
+
+
+def decoding_floor(files: list[Path]) -> tuple[float, float]:
+    """Seconds (wall, CPU) one core takes to gunzip every file and decode each line with msgspec."""
+    decode = msgspec.json.Decoder().decode
+    started, cpu = time.perf_counter(), time.process_time()
+    for path in files:
+        raw, _ = _gunzip(path.read_bytes())
+        for line in raw.splitlines():
+            if line:
+                decode(line)
+    return time.perf_counter() - started, time.process_time() - cpu
+
+
+def peak_mb() -> tuple[float, float]:
+    """Peak resident MB of this process and of the largest finished child process."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return round(own, 1), round(children, 1)
+
+
+def measure(files: list[Path], workers: int, scratch: Path, dask_local: bool = False) -> dict[str, Any]:
     warehouse = scratch / f"warehouse-w{workers}"
     shutil.rmtree(warehouse, ignore_errors=True)
+    own_cpu, children_cpu = cpu_seconds()
     started = time.perf_counter()
-    summary = ingest(files, warehouse, workers=workers)
+    summary = ingest(files, warehouse, workers=workers, dask_local=dask_local)
     seconds = time.perf_counter() - started
+    own_after, children_after = cpu_seconds()
     assert summary.read == summary.stored["ok"] + summary.stored["findings"] + summary.stored["invalid"]
     catalog = read_catalog(warehouse)
     sizes = {}
@@ -80,8 +119,14 @@ def measure(files: list[Path], workers: int, scratch: Path) -> dict[str, Any]:
         ]
         sizes[table] = sum(p.stat().st_size for p in parts)
     events = summary.rows["events"]
+    parent_mb, worker_mb = peak_mb()
     result = {
         "workers": workers,
+        "runner": "dask" if dask_local and workers else "pool" if workers else "in process",
+        "parent_peak_mb": parent_mb,
+        "parent_cpu_s": round(own_after - own_cpu, 2),
+        "workers_cpu_s": round(children_after - children_cpu, 2),
+        "worker_peak_mb": worker_mb,
         "deals": summary.read,
         "events": events,
         "seconds": round(seconds, 2),
@@ -101,22 +146,34 @@ def main() -> None:
     parser.add_argument("--files", type=int, default=20)
     parser.add_argument("--workers", type=int, nargs="+", default=[2, 1])
     parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "chuanma-bench-corpus")
+    parser.add_argument("--dask", action="store_true", help="also run on a Dask LocalCluster")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     files = corpus(args.corpus, args.deals, args.files)
     log_bytes = sum(f.stat().st_size for f in files)
     runs = []
+    floors: list[tuple[float, float]] = []
+    plan = [(w, False) for w in args.workers] + ([(w, True) for w in args.workers if w] if args.dask else [])
     with tempfile.TemporaryDirectory() as scratch:
-        for workers in args.workers:
-            run = measure(files, workers, Path(scratch))
+        for workers, dask_local in plan:
+            floors.append(decoding_floor(files))  # before each run: the floor shares its noise
+            run = measure(files, workers, Path(scratch), dask_local)
+            floor_s, floor_cpu_s = floors[-1]
+            run["floor_s"] = round(floor_s, 2)
+            run["floor_ratio"] = round(run["seconds"] / floor_s, 2)
+            run["floor_cpu_s"] = round(floor_cpu_s, 2)
+            run["cpu_ratio"] = round((run["parent_cpu_s"] + run["workers_cpu_s"]) / floor_cpu_s, 2)
             runs.append(run)
             print(
-                f"--workers {workers}: {run['deals']} deals ({run['events']} events) in {run['seconds']} s = "
-                f"{run['deals_per_s']:.0f} deals/s; warehouse {run['warehouse_bytes'] / 1e6:.1f} MB, "
+                f"--workers {workers} ({run['runner']}): {run['deals']} deals ({run['events']} events) in "
+                f"{run['seconds']} s = {run['deals_per_s']:.0f} deals/s, {run['floor_ratio']}x the decoding "
+                f"floor ({run['floor_s']} s); CPU {run['parent_cpu_s']} s here + {run['workers_cpu_s']} s "
+                f"workers = {run['cpu_ratio']}x the floor's CPU; peak RSS {run['parent_peak_mb']} MB here, "
+                f"{run['worker_peak_mb']} MB largest worker; warehouse {run['warehouse_bytes'] / 1e6:.1f} MB, "
                 f"events {run['events_bytes_per_event']} B/event, all tables {run['warehouse_bytes_per_event']} B/event",
                 flush=True,
             )
-    by_workers = {run["workers"]: run for run in runs}
+    by_workers = {run["workers"]: run for run in runs if run["runner"] != "dask"}
     speedup = None
     if 1 in by_workers and 2 in by_workers:
         speedup = round(by_workers[2]["deals_per_s"] / by_workers[1]["deals_per_s"], 2)

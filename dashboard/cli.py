@@ -331,9 +331,7 @@ def ingest(
     warehouse: WarehouseOption = Path("data/warehouse"),
     workers: Annotated[
         int | None,
-        typer.Option(
-            help="Dask LocalCluster worker processes (default: the machine's cores); 0: in process."
-        ),
+        typer.Option(help="Local worker processes (default: the machine's cores); 0: in process."),
     ] = None,
     scheduler: Annotated[
         str | None, typer.Option(help="Run on an existing Dask cluster, e.g. tcp://HOST:8786.")

@@ -2,8 +2,8 @@
 read, replayed and turned into Arrow facts by :func:`validate_chunk`.
 
 The cut depends only on the data and ``target_lines``, never on the number of workers,
-so ``--workers 0`` (in process), a Dask ``LocalCluster`` and a remote Dask scheduler give
-the same chunks and therefore the same tables. A chunk is cut only before a line that
+so ``--workers 0`` (in process), ``--workers N`` (a pool of N local processes) and a
+remote Dask scheduler give the same chunks and therefore the same tables. A chunk is cut only before a line that
 parses as a ``session`` event, where the reader starts afresh anyway (and at every change
 of month, so a chunk's rows go to one month's files whole); a chunk keeps its
 line numbers: the reader numbers its lines from the piece's first line. Damaged files (cut-off or corrupt gzip, bytes that are not
@@ -15,7 +15,9 @@ chunks travel as data, so the workers need no access to the files.
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
+import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -210,16 +212,68 @@ class DaskRunner:
         return [results[index] for index in sorted(results)]
 
 
+class WorkerLost(RuntimeError):
+    """A worker process ended abruptly (killed, out of memory): a pool, unlike a Dask
+    cluster, does not run its chunks again elsewhere."""
+
+
+class PoolRunner:
+    """``--workers N`` on this machine: N spawned processes of a standard process pool.
+
+    Not a Dask ``LocalCluster``: on a 2-core machine its scheduler, nannies, heartbeats
+    and system monitor ran in and beside the ingesting process and took CPU time from the
+    two workers, and starting it cost seconds (bench/README.md). A pool has none of that;
+    chunks and results travel the same way (pickled, results packed)."""
+
+    def __init__(self, pool: concurrent.futures.Executor, workers: int) -> None:
+        self.pool = pool
+        self.workers = workers
+
+    def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
+        try:
+            return [self.pool.submit(validate_chunk_packed, chunk) for chunk in chunks]
+        except concurrent.futures.BrokenExecutor as error:
+            raise WorkerLost(_LOST) from error
+
+    def collect(self, tickets: Sequence[Any], done: Callable[[int], None]) -> list[Facts]:
+        results: dict[int, Facts] = {}
+        try:
+            for future in concurrent.futures.as_completed(tickets):
+                index, facts = future.result()
+                results[index] = facts.unpacked()
+                done(1)
+        except concurrent.futures.BrokenExecutor as error:
+            raise WorkerLost(_LOST) from error
+        return [results[index] for index in sorted(results)]
+
+
+_LOST: Final = (
+    "a worker process ended abruptly (killed, or out of memory?); the batch being validated "
+    "was not recorded, earlier batches are; run the ingest again (files already stored are skipped), "
+    "with fewer --workers or --workers 0 if it happens again"
+)
+
+
 def default_workers() -> int:
     return os.cpu_count() or 1
 
 
 @contextmanager
-def runner(workers: int | None = None, scheduler: str | None = None) -> Iterator[Runner]:
-    """The runner for ``--workers N`` / ``--scheduler ADDR``; a LocalCluster it starts is
-    closed on the way out, so no worker process outlives the ingest."""
+def runner(
+    workers: int | None = None, scheduler: str | None = None, *, dask_local: bool = False
+) -> Iterator[Runner]:
+    """The runner for ``--workers N`` / ``--scheduler ADDR``; the processes it starts are
+    ended on the way out, so no worker process outlives the ingest. ``dask_local`` runs
+    the local workers on a Dask ``LocalCluster`` instead of a process pool (what ingest
+    did before; kept for ``bench/ingest.py`` to compare)."""
     if scheduler is None and workers == 0:
         yield InProcess()
+        return
+    if scheduler is None and not dask_local:
+        count = workers if workers is not None else default_workers()
+        context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+        with concurrent.futures.ProcessPoolExecutor(count, mp_context=context) as pool:
+            yield PoolRunner(pool, count)
         return
     import distributed
 

@@ -45,7 +45,7 @@ import pyarrow.dataset as ds  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.facts import NO_MONTH, SCHEMAS, TABLES
-from ingest.parallel import TARGET_LINES, Runner, plan_chunks, runner
+from ingest.parallel import TARGET_LINES, Runner, WorkerLost, plan_chunks, runner
 from ingest.reader import _GZIP_MAGIC, _gunzip
 from ingest.validate import find_logs
 
@@ -66,6 +66,18 @@ class WarehouseError(RuntimeError):
 
 class WarehouseLocked(WarehouseError):
     """Another ingest holds the warehouse's lock."""
+
+
+class IngestInterrupted(WarehouseError):
+    """A worker process was lost; the batch in flight is not recorded."""
+
+
+@contextlib.contextmanager
+def _lost_worker_stops_cleanly() -> Iterator[None]:
+    try:
+        yield
+    except WorkerLost as lost:
+        raise IngestInterrupted(str(lost)) from lost
 
 
 # ------------------------------------------------------------------------- catalog
@@ -311,6 +323,7 @@ def ingest(
     batch_mb: float = DEFAULT_BATCH_MB,
     target_lines: int = TARGET_LINES,
     progress: Progress | None = None,
+    dask_local: bool = False,
 ) -> IngestSummary:
     """Validate and store log files (see the module docstring); raises
     :class:`WarehouseLocked` when another ingest runs and ``FileNotFoundError`` for a
@@ -325,7 +338,7 @@ def ingest(
         catalog = read_catalog(root)
         summary.cleaned = cleanup(root, catalog)
         known_deals, known_sessions, known_shas = _known(root, catalog)
-        with runner(workers, scheduler) as run:
+        with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
             summary.workers = run.workers
             pending = _Pending()
             full: _Pending | None = None  # a full batch waiting for its commit
@@ -381,6 +394,7 @@ def _commit(
     """Validate the pending files, keep what is new, and record it as one batch."""
     progress.note(f"validating {len(pending.entries)} file(s)")
     results = run.collect(pending.tickets, progress.advance)
+    pending.tickets.clear()  # a pool's futures keep their packed results: let them go
     entries = {entry.file: entry for entry in pending.entries}
     kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
     conflict_rows: list[tuple[Any, ...]] = []

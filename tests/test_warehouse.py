@@ -1,6 +1,6 @@
 """The warehouse writer: every deal stored with its status, nothing dropped silently,
 idempotence, conflicting duplicates, damaged files, the lock, crash leftovers, and the
-same tables in process and on a Dask LocalCluster."""
+same tables in process, on a pool of local worker processes and on a Dask LocalCluster."""
 
 from __future__ import annotations
 
@@ -260,17 +260,32 @@ def test_crash_leftovers_are_invisible_then_cleaned(
     assert sorted(p.name for p in (warehouse / BATCHES).iterdir()) == [recorded]
 
 
-def test_dask_local_cluster_gives_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:
+def test_local_workers_give_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:
     in_process = tmp_path / "in-process"
     one_piece = tmp_path / "one-piece"
+    pool = tmp_path / "pool"
     cluster = tmp_path / "cluster"
     ingest(logs, in_process, workers=0, target_lines=1500)
     ingest(logs, one_piece, workers=0, target_lines=10**9)
-    summary = ingest(logs, cluster, workers=2, target_lines=1500)
+    summary = ingest(logs, pool, workers=2, target_lines=1500)
     assert summary.workers == 2
+    on_dask = ingest(logs, cluster, workers=2, target_lines=1500, dask_local=True)
+    assert on_dask.workers == 2
     expected = snapshot(in_process)
+    assert snapshot(pool) == expected
     assert snapshot(cluster) == expected
     assert snapshot(one_piece) == expected  # cutting files at session lines changes nothing
+
+
+def test_local_workers_are_a_process_pool_not_a_cluster() -> None:
+    from ingest.parallel import DaskRunner, PoolRunner, runner
+
+    with runner(2) as run:
+        assert isinstance(run, PoolRunner) and run.workers == 2
+        worker_pids = {run.pool.submit(os.getpid).result() for _ in range(4)}
+        assert os.getpid() not in worker_pids  # chunks are validated in other processes
+    with runner(1, dask_local=True) as run:
+        assert isinstance(run, DaskRunner)
 
 
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
@@ -344,3 +359,32 @@ def test_an_out_of_range_start_time_is_no_time() -> None:
 
     assert parse_time("0001-01-01T00:00:00+01:00") is None  # before year 1 once made UTC
     assert parse_time("2026-05-01T20:00:00+08:00") == parse_time("2026-05-01T12:00:00")
+
+
+def test_a_lost_worker_process_stops_the_ingest_with_a_clear_error(
+    tmp_path: Path, logs: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import concurrent.futures
+    import contextlib
+    import multiprocessing
+    from collections.abc import Iterator, Sequence
+
+    import ingest.warehouse as warehouse_module
+    from ingest.parallel import Chunk, PoolRunner
+    from ingest.warehouse import IngestInterrupted, WarehouseError
+
+    class DyingWorkers(PoolRunner):
+        def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
+            return [self.pool.submit(os._exit, 1) for _ in chunks]  # each worker dies at once
+
+    @contextlib.contextmanager
+    def dying_runner(*args: Any, **kwargs: Any) -> Iterator[PoolRunner]:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
+            yield DyingWorkers(pool, 1)
+
+    monkeypatch.setattr(warehouse_module, "runner", dying_runner)
+    with pytest.raises(IngestInterrupted, match="ended abruptly") as raised:
+        ingest(logs, tmp_path / "wh", workers=1)
+    assert isinstance(raised.value, WarehouseError)  # the CLI's message and exit 2, no traceback
+    assert not read_catalog(tmp_path / "wh").get("batches")  # nothing half-recorded

@@ -1,0 +1,142 @@
+"""Validation against the decoding floor of the same file (issue 14), in one run.
+
+The floor is what any validator must pay to look at every line: read the file and run
+``msgspec.json.Decoder().decode`` over each of its lines. Against it, the same file is
+validated the way ``chuanma validate FILE`` does (``validate_paths`` then the text report),
+in this process and, once per round, as the real command in a subprocess (its Python start
+and imports included). Two files: a clean one and one with about 3% of the deals tampered
+with (the simulator's ``--tamper``). Rounds are interleaved so machine noise hits every
+measure alike; the figures are medians and ratios to the floor of the same round set.
+Each measure is taken as wall time and as CPU time (this process's, or the subprocess's):
+on a machine shared with other busy processes the CPU ratios are the steadier ones.
+
+    .venv/bin/python bench/validate_floor.py [--deals 5000] [--rounds 5] [--tamper 0.03] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+# bench/ingest.py is named like the package: keep this folder off the import path.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+
+import msgspec  # noqa: E402
+
+import engine.deal as engine_deal  # noqa: E402
+from dashboard.text_views import validation_text  # noqa: E402
+from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
+from ingest.tamper import Tamperer  # noqa: E402
+from ingest.validate import validate_paths  # noqa: E402
+from ingest.writer import log_lines, write_lines  # noqa: E402
+
+CHUANMA = Path(sys.executable).with_name("chuanma")
+
+
+def corpus(deals: int, tamper: float, folder: Path) -> Path:
+    """A simulated club log of ``deals`` deals (standard rules, seed 7), ``tamper`` of them corrupted."""
+    per_session = 8
+    plan = ClubPlan(sessions=max(1, deals // per_session), deals_per_session=per_session, seed=7)
+    path = folder / f"club-{deals}-tamper{tamper}.jsonl"
+    events = simulate_club(plan)
+    write_lines(Tamperer(tamper, 7).lines(events) if tamper > 0 else log_lines(events), path)
+    return path
+
+
+def floor(path: Path) -> int:
+    """Read the file and decode every line: the least a validator pays."""
+    decode = msgspec.json.Decoder().decode
+    count = 0
+    for line in path.read_bytes().splitlines():
+        if line.strip():
+            try:  # noqa: SIM105 - suppress() would cost more than the decode it guards
+                decode(line)
+            except msgspec.DecodeError:  # a torn line of a tampered file
+                pass
+            count += 1
+    return count
+
+
+def validate_in_process(path: Path) -> str:
+    return validation_text(validate_paths([path]))
+
+
+def validate_cli(path: Path) -> None:
+    done = subprocess.run([str(CHUANMA), "validate", str(path)], capture_output=True, check=False)
+    if done.returncode not in (0, 3):
+        raise SystemExit(f"chuanma validate failed ({done.returncode}): {done.stderr.decode()[-500:]}")
+
+
+def seconds(fn: Callable[[], object]) -> tuple[float, float]:
+    """Wall and CPU seconds of one call (CPU of this process and of the children it waited for)."""
+
+    def cpu() -> float:
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+    started, cpu_started = time.perf_counter(), cpu()
+    fn()
+    return time.perf_counter() - started, cpu() - cpu_started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=5_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--tamper", type=float, default=0.03)
+    parser.add_argument("--no-cli", action="store_true", help="skip the subprocess runs")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        files = {
+            "clean": corpus(args.deals, 0.0, Path(tmp)),
+            "tampered": corpus(args.deals, args.tamper, Path(tmp)),
+        }
+        times: dict[str, dict[str, list[tuple[float, float]]]] = {name: {} for name in files}
+        for path in files.values():  # warm-up: page cache, imports, lazily built tables
+            floor(path)
+            validate_in_process(path)
+        for _ in range(args.rounds):
+            for name, path in files.items():
+                runs = times[name]
+                runs.setdefault("floor", []).append(seconds(lambda p=path: floor(p)))  # type: ignore[misc]
+                runs.setdefault("validate", []).append(seconds(lambda p=path: validate_in_process(p)))  # type: ignore[misc]
+                if not args.no_cli:
+                    runs.setdefault("cli", []).append(seconds(lambda p=path: validate_cli(p)))  # type: ignore[misc]
+        for name, runs in times.items():
+            row: dict[str, float] = {"lines": floor(files[name])}
+            for clock, index in (("", 0), ("cpu_", 1)):
+                medians = {kind: statistics.median(v[index] for v in values) for kind, values in runs.items()}
+                for kind, value in medians.items():
+                    row[f"{kind}_{clock}s"] = round(value, 4)
+                    if kind != "floor":
+                        row[f"{kind}_{clock}ratio"] = round(value / medians["floor"], 2)
+            results[name] = row
+    print(f"{args.deals} simulated deals per file, median of {args.rounds} interleaved rounds")
+    print(f"compiled with mypyc: {not engine_deal.__file__.endswith('.py')}")
+    print(
+        f"{'file':<10} {'clock':<5} {'floor s':>9} {'validate s':>11} {'ratio':>7} {'cli s':>8} {'ratio':>7}"
+    )
+    for name, row in results.items():
+        for clock, label in (("", "wall"), ("cpu_", "cpu")):
+            cli = f"{row[f'cli_{clock}s']:>8.3f} {row[f'cli_{clock}ratio']:>6.2f}x" if "cli_s" in row else ""
+            print(
+                f"{name:<10} {label:<5} {row[f'floor_{clock}s']:>9.3f} {row[f'validate_{clock}s']:>11.3f} "
+                f"{row[f'validate_{clock}ratio']:>6.2f}x {cli}"
+            )
+    if args.json:
+        print(json.dumps({"deals": args.deals, "rounds": args.rounds, "tamper": args.tamper, **results}))
+
+
+if __name__ == "__main__":
+    main()
