@@ -35,6 +35,11 @@ PAGES: Final = {
     "replay": "app_pages/replay.py",
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
+    # issue 13: added pages
+    "ratings": "app_pages/ratings.py",
+    "versus": "app_pages/versus.py",
+    "search": "app_pages/search.py",
+    "patterns": "app_pages/patterns.py",
 }
 
 

@@ -1,0 +1,101 @@
+"""A rating that moves with results: pairwise Elo over sessions of four players.
+
+Why pairwise: a session of 血战到底 has four players and no single winner; treating it as
+the six head-to-head games it contains (each pair of players, the one with the higher
+session net "wins", equal nets draw) keeps Elo's familiar meaning and makes every session
+zero-sum. Constants (analytics/README.md, "Rating"):
+
+- every player starts at :data:`INITIAL` (1500) at their first session under the filters;
+- for each pair (i, j) of a session, i's expected score is
+  ``E = 1 / (1 + 10 ** ((R_j - R_i) / SCALE))`` with ``SCALE`` 400, and its actual score ``S``
+  is 1, 0.5 or 0 as i's session net is above, equal to or below j's;
+- i's change is ``K / (n - 1) * sum_j (S - E)`` with ``K`` 32 and ``n`` the players of the
+  session (3 opponents: at most ±32 per session), from the ratings before the session (the
+  four change at once);
+- sessions are taken in time order (``played_at``, then ``session_id``: a tie-free,
+  deterministic order); a session without a time comes first.
+
+Since ``S_ij + S_ji = 1`` and ``E_ij + E_ji = 1``, the changes of a session sum to zero.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import pandas as pd  # type: ignore[import-untyped]
+
+INITIAL: Final = 1500.0
+K: Final = 32.0
+SCALE: Final = 400.0
+
+HISTORY_COLUMNS: Final = ("session_id", "played_at", "played_date", "player", "placement", "net",
+                          "rating_before", "change", "rating")  # fmt: skip
+
+
+def expected(mine: float, theirs: float) -> float:
+    """Elo's expected score of a player rated ``mine`` against one rated ``theirs``."""
+    return 1.0 / (1.0 + 10.0 ** ((theirs - mine) / SCALE))
+
+
+def session_changes(ratings: list[float], nets: list[int]) -> list[float]:
+    """Each seat's rating change for one session (pairwise Elo, simultaneous)."""
+    n = len(ratings)
+    if n < 2:
+        return [0.0] * n
+    weight = K / (n - 1)
+    changes = []
+    for i in range(n):
+        total = 0.0
+        for j in range(n):
+            if i == j:
+                continue
+            actual = 1.0 if nets[i] > nets[j] else 0.5 if nets[i] == nets[j] else 0.0
+            total += actual - expected(ratings[i], ratings[j])
+        changes.append(weight * total)
+    return changes
+
+
+def rating_history(placements: pd.DataFrame) -> pd.DataFrame:
+    """One row per session and player (``session_placements`` rows of every player): the
+    rating before, the change and the rating after, in the order the sessions are rated."""
+    if placements.empty:
+        return pd.DataFrame({column: [] for column in HISTORY_COLUMNS})
+    order = placements.assign(_at=pd.to_datetime(placements["played_at"]))
+    order = order.sort_values(["_at", "session_id", "placement"], na_position="first", kind="stable")
+    current: dict[str, float] = {}
+    rows: list[tuple[object, ...]] = []
+    for session_id, table in order.groupby("session_id", sort=False):
+        players = [str(p) for p in table["player"]]
+        nets = [int(v) for v in table["net"]]
+        before = [current.get(p, INITIAL) for p in players]
+        changes = session_changes(before, nets)
+        for k, record in enumerate(table.itertuples(index=False)):
+            after = before[k] + changes[k]
+            current[players[k]] = after
+            rows.append((session_id, record.played_at, record.played_date, players[k],
+                         int(record.placement), nets[k], before[k], changes[k], after))  # fmt: skip
+    return pd.DataFrame(rows, columns=list(HISTORY_COLUMNS))
+
+
+def current_ratings(history: pd.DataFrame) -> pd.DataFrame:
+    """Each player's rating after their last session, and their peak."""
+    if history.empty:
+        return pd.DataFrame({"player": [], "rating": [], "rating_peak": []})
+    grouped = history.groupby("player", sort=True)
+    return pd.DataFrame(
+        {
+            "rating": grouped["rating"].last(),
+            "rating_peak": grouped["rating"].max(),
+        }
+    ).reset_index()
+
+
+def daily_ratings(history: pd.DataFrame) -> pd.DataFrame:
+    """Each player's rating at the end of each day they played (the line over time)."""
+    dated = history.dropna(subset=["played_date"])
+    if dated.empty:
+        return pd.DataFrame({"player": [], "played_date": [], "rating": [], "sessions": []})
+    grouped = dated.groupby(["player", "played_date"], sort=True)
+    return pd.DataFrame(
+        {"rating": grouped["rating"].last(), "sessions": grouped["rating"].size()}
+    ).reset_index()
