@@ -20,6 +20,7 @@ Since ``S_ij + S_ji = 1`` and ``E_ij + E_ji = 1``, the changes of a session sum 
 
 from __future__ import annotations
 
+import math
 from typing import Final
 
 import pandas as pd  # type: ignore[import-untyped]
@@ -34,7 +35,7 @@ HISTORY_COLUMNS: Final = ("session_id", "played_at", "played_date", "player", "p
 
 def expected(mine: float, theirs: float) -> float:
     """Elo's expected score of a player rated ``mine`` against one rated ``theirs``."""
-    return 1.0 / (1.0 + 10.0 ** ((theirs - mine) / SCALE))
+    return 1.0 / (1.0 + math.pow(10.0, (theirs - mine) / SCALE))
 
 
 def session_changes(ratings: list[float], nets: list[int]) -> list[float]:

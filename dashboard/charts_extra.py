@@ -31,7 +31,8 @@ def rating_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ],
         )
     )
-    return chart.properties(title=tr("rating_title"), height=HEIGHT + 60, width="container")
+    titled: alt.Chart = chart.properties(title=tr("rating_title"), height=HEIGHT + 60, width="container")
+    return titled
 
 
 def placement_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
@@ -65,7 +66,8 @@ def placement_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         )
     )
     height = max(HEIGHT, 26 * len(frame))
-    return chart.properties(title=tr("placements_title"), height=height, width="container")
+    titled: alt.Chart = chart.properties(title=tr("placements_title"), height=height, width="container")
+    return titled
 
 
 def pattern_rates_chart(frame: pd.DataFrame, who: str, tr: Tr) -> alt.Chart:
@@ -86,7 +88,7 @@ def pattern_rates_chart(frame: pd.DataFrame, who: str, tr: Tr) -> alt.Chart:
             x=alt.X("rate:Q", title=tr("per_win"), axis=alt.Axis(format="%")),
             color=alt.Color(
                 "who:N", title="", sort=[who, tr("club_value")], scale=alt.Scale(range=["#1565c0", "#9e9e9e"])
-            ),  # fmt: skip
+            ),
             tooltip=[
                 alt.Tooltip("label:N", title=tr("pattern")),
                 alt.Tooltip("who:N", title=""),
@@ -95,7 +97,8 @@ def pattern_rates_chart(frame: pd.DataFrame, who: str, tr: Tr) -> alt.Chart:
         )
     )
     height = max(HEIGHT, 34 * len(frame))
-    return chart.properties(title=tr("pattern_rates_title"), height=height, width="container")
+    titled: alt.Chart = chart.properties(title=tr("pattern_rates_title"), height=height, width="container")
+    return titled
 
 
 def versus_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
@@ -116,4 +119,5 @@ def versus_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ],
         )
     )
-    return chart.properties(title=tr("versus_rates_title"), height=HEIGHT, width="container")
+    titled: alt.Chart = chart.properties(title=tr("versus_rates_title"), height=HEIGHT, width="container")
+    return titled

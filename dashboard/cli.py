@@ -384,7 +384,7 @@ def stats(
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     try:
-        frame = analytics.player_stats(filters)
+        frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
     finally:
         analytics.close()
     if player is not None and frame.empty:
