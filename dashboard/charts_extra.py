@@ -51,7 +51,9 @@ def placement_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         alt.Chart(long)
         .mark_bar()
         .encode(
-            y=alt.Y("player:N", title=tr("player"), sort=list(frame["player"])),
+            y=alt.Y(
+                "player:N", title=tr("player"), sort=list(frame["player"]), axis=alt.Axis(labelOverlap=False)
+            ),
             x=alt.X("rate:Q", title=tr("share"), stack="normalize", axis=alt.Axis(format="%")),
             color=alt.Color(
                 "placement:N", title=tr("placement"), scale=alt.Scale(domain=names, range=PLACE_COLOURS)

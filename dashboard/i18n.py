@@ -283,8 +283,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "min_kongs": ("最少杠数", "Least kongs"),
     "finding_code": ("问题代码", "Finding code"),
     "search_found": (
-        "共 {matches} 局符合条件（显示前 {shown} 局）。",
-        "{matches} deals match ({shown} shown).",
+        "符合条件的牌局：{matches}（显示 {shown} 局）。",
+        "Matching deals: {matches} ({shown} shown).",
     ),
     "winners": ("胡牌者（番）", "Winners (fan)"),
     "max_fan": ("最高番数", "Highest fan"),
