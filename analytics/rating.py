@@ -39,19 +39,22 @@ def expected(mine: float, theirs: float) -> float:
 
 
 def session_changes(ratings: list[float], nets: list[int]) -> list[float]:
-    """Each seat's rating change for one session (pairwise Elo, simultaneous)."""
+    """Each seat's rating change for one session (pairwise Elo, simultaneous).
+
+    ``E_ij = q_i / (q_i + q_j)`` with ``q = 10 ** (R / SCALE)`` is :func:`expected`
+    rewritten: one power per player instead of one per pair."""
     n = len(ratings)
     if n < 2:
         return [0.0] * n
     weight = K / (n - 1)
+    strength = [math.pow(10.0, r / SCALE) for r in ratings]
     changes = []
     for i in range(n):
         total = 0.0
         for j in range(n):
-            if i == j:
-                continue
-            actual = 1.0 if nets[i] > nets[j] else 0.5 if nets[i] == nets[j] else 0.0
-            total += actual - expected(ratings[i], ratings[j])
+            if i != j:
+                actual = 1.0 if nets[i] > nets[j] else 0.5 if nets[i] == nets[j] else 0.0
+                total += actual - strength[i] / (strength[i] + strength[j])
         changes.append(weight * total)
     return changes
 

@@ -16,34 +16,52 @@ with picked as (
 ),
 
 wins as (
+    -- per deal: the best fan and whether a win has the pattern (cheap, for every deal)
     select
         deal_id,
         max(fan) as max_fan,
+        bool_or(base_pattern = $pattern or list_contains(extras, $pattern)) as has_pattern
+    from mart_wins
+    where deal_id in (select deal_id from picked)
+    group by deal_id
+),
+
+matched as (
+    select p.*, w.max_fan, count(*) over () as matches
+    from picked as p
+    left join wins as w using (deal_id)
+    where ($min_fan is null or w.max_fan >= $min_fan)
+        and ($pattern is null or w.has_pattern)
+    order by w.max_fan desc nulls last, p.played_date desc nulls last, p.deal_id
+    limit $limit
+),
+
+shown as (
+    -- the winners and patterns of the deals shown only
+    select
+        deal_id,
         list_distinct(flatten(list(list_prepend(base_pattern, extras)))) as patterns,
         string_agg(player || ' ' || fan, ', ' order by win_order) as winners
     from mart_wins
-    where deal_id in (select deal_id from picked)
+    where deal_id in (select deal_id from matched)
     group by deal_id
 )
 
 select
-    p.deal_id,
-    p.session_id,
-    p.played_date,
-    p.club,
-    p.rules,
-    p.status,
-    array_to_string(p.players, ', ') as players,
-    w.winners,
-    w.max_fan,
-    w.patterns,
-    p.kongs,
-    p.findings,
-    p.finding_codes,
-    count(*) over () as matches
-from picked as p
-left join wins as w using (deal_id)
-where ($min_fan is null or w.max_fan >= $min_fan)
-    and ($pattern is null or list_contains(w.patterns, $pattern))
-order by w.max_fan desc nulls last, p.played_date desc nulls last, p.deal_id
-limit $limit;
+    m.deal_id,
+    m.session_id,
+    m.played_date,
+    m.club,
+    m.rules,
+    m.status,
+    array_to_string(m.players, ', ') as players,
+    s.winners,
+    m.max_fan,
+    s.patterns,
+    m.kongs,
+    m.findings,
+    m.finding_codes,
+    m.matches
+from matched as m
+left join shown as s using (deal_id)
+order by m.max_fan desc nulls last, m.played_date desc nulls last, m.deal_id;

@@ -12,12 +12,17 @@ with pairs as (
 flows as (
     select payee_player as player, payer_player as mate, cast(sum(amount) as bigint) as points
     from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or payee_player = $player or payer_player = $player
     group by payee_player, payer_player
 ),
 
 per_session as (
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or session_id in (
+        select session_id from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+        where player = $player
+    )
     group by session_id, player
 ),
 
