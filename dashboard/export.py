@@ -21,6 +21,8 @@ from PIL import Image, ImageDraw, ImageFont
 from dashboard import ui
 
 WIDTH, ROW, MARGIN = 640, 34, 28
+#: Streamlit's row height in a table (px), and the most rows shown whole
+ROW_PX, WHOLE_ROWS = 35, 40
 
 
 def csv_bytes(frame: pd.DataFrame) -> bytes:
@@ -59,7 +61,10 @@ def download_csv(frame: pd.DataFrame, name: str, *, key: str) -> None:
 
 
 def table(frame: pd.DataFrame, name: str, *, key: str, **options: Any) -> None:
-    """``st.dataframe`` with its CSV download below it."""
+    """``st.dataframe`` with its CSV download below it; a table of up to
+    :data:`WHOLE_ROWS` rows is tall enough to show every row without a scroll."""
+    if len(frame) <= WHOLE_ROWS and "height" not in options:
+        options["height"] = ROW_PX * (len(frame) + 1) + 3
     st.dataframe(frame, hide_index=True, key=key, **options)
     download_csv(frame, name, key=key)
 

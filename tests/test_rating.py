@@ -195,7 +195,7 @@ def test_pattern_rates_per_win_beside_the_club(api: Analytics) -> None:
         "where d.status in ('ok', 'findings') and s.won"
     )
     rates = api.pattern_rates()
-    assert len(rates) > 0
+    assert len(rates) > 0 and (rates["hits"] == 0).any()  # patterns the player never had: 0
     for row in rates.itertuples():
         own = wins[wins["player"] == row.player]
         if row.kind == "base":
@@ -206,6 +206,8 @@ def test_pattern_rates_per_win_beside_the_club(api: Analytics) -> None:
             club = sum(row.pattern in list(e) for e in wins["extras"])
         assert (row.hits, row.wins, row.club_hits, row.club_wins) == (hits, len(own), club, len(wins))
         assert row.rate == pytest.approx(hits / len(own))
+    per_player = rates.groupby("player").size()
+    assert (per_player == rates[["pattern", "kind"]].drop_duplicates().shape[0]).all()  # every pattern, each
     # base patterns of a player add up to every win
     base = rates[rates["kind"] == "base"].groupby("player")["rate"].sum()
     assert base.to_numpy() == pytest.approx([1.0] * len(base))
