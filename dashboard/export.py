@@ -71,14 +71,13 @@ def table(frame: pd.DataFrame, name: str, *, key: str, **options: Any) -> None:
 
 @cache
 def _font_file() -> str | None:
-    """A system font that has Chinese glyphs (fontconfig), if there is one."""
-    if shutil.which("fc-match") is None:
+    """A system font that has Chinese glyphs (``fc-list :lang=zh``; ``fc-match`` would
+    answer with a Latin font when it has no better match), if there is one."""
+    if shutil.which("fc-list") is None:
         return None
-    found = subprocess.run(
-        ["fc-match", "-f", "%{file}", ":lang=zh"], check=False, capture_output=True, text=True
-    )
-    path = found.stdout.strip()
-    return path or None
+    found = subprocess.run(["fc-list", ":lang=zh", "file"], check=False, capture_output=True, text=True)
+    files = sorted(line.split(":")[0].strip() for line in found.stdout.splitlines() if line.strip())
+    return files[0] if files else None
 
 
 def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
