@@ -33,6 +33,12 @@ HISTORY_COLUMNS: Final = ("session_id", "played_at", "played_date", "player", "p
                           "rating_before", "change", "rating")  # fmt: skip
 
 
+def _empty(*columns: str) -> pd.DataFrame:
+    """No rows; names and ids typed as text, so a merge on ``player`` still works."""
+    text = {"session_id", "player", "played_at", "played_date"}
+    return pd.DataFrame({c: pd.Series([], dtype=object if c in text else float) for c in columns})
+
+
 def expected(mine: float, theirs: float) -> float:
     """Elo's expected score of a player rated ``mine`` against one rated ``theirs``."""
     return 1.0 / (1.0 + math.pow(10.0, (theirs - mine) / SCALE))
@@ -65,7 +71,7 @@ def rating_history(placements: pd.DataFrame) -> pd.DataFrame:
 
     Plain lists, not a pandas group per session: 20,000 sessions take well under a second."""
     if placements.empty:
-        return pd.DataFrame({column: [] for column in HISTORY_COLUMNS})
+        return _empty(*HISTORY_COLUMNS)
     order = placements.assign(_at=pd.to_datetime(placements["played_at"]))
     order = order.sort_values(["_at", "session_id", "placement"], na_position="first", kind="stable")
     sessions = order["session_id"].astype(str).tolist()
@@ -104,7 +110,7 @@ def rating_history(placements: pd.DataFrame) -> pd.DataFrame:
 def current_ratings(history: pd.DataFrame) -> pd.DataFrame:
     """Each player's rating after their last session, and their peak."""
     if history.empty:
-        return pd.DataFrame({"player": [], "rating": [], "rating_peak": []})
+        return _empty("player", "rating", "rating_peak")
     grouped = history.groupby("player", sort=True)
     return pd.DataFrame(
         {
@@ -118,7 +124,7 @@ def daily_ratings(history: pd.DataFrame) -> pd.DataFrame:
     """Each player's rating at the end of each day they played (the line over time)."""
     dated = history.dropna(subset=["played_date"])
     if dated.empty:
-        return pd.DataFrame({"player": [], "played_date": [], "rating": [], "sessions": []})
+        return _empty("player", "played_date", "rating", "sessions")
     grouped = dated.groupby(["player", "played_date"], sort=True)
     return pd.DataFrame(
         {"rating": grouped["rating"].last(), "sessions": grouped["rating"].size()}

@@ -299,3 +299,13 @@ def test_player_card_png() -> None:
     colours: Any = image.convert("L").getcolors(maxcolors=1 << 16)
     assert len(colours) > 2  # text was drawn, not a blank card
     assert export.file_name("张 三/x") == "x" and export.file_name("张三", "player") == "player"
+
+
+def test_added_pages_of_an_empty_warehouse_say_how_to_load_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "nothing-yet"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for page in PAGES:
+        open_in(at, page, "en")
+        assert any("The warehouse is empty" in i.value for i in at.info), page

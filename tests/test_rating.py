@@ -252,3 +252,12 @@ def test_stats_json_adds_the_rating_keys(warehouse: Path) -> None:
         assert row["rating"] == pytest.approx(expected["rating"])
         assert row["avg_placement"] == pytest.approx(expected["avg_placement"])
         assert row["sessions"] == expected["sessions"]
+
+
+def test_filters_that_match_nothing_give_empty_tables(api: Analytics) -> None:
+    for filters in (Filters(player="Nobody"), Filters(club="no-such-club")):
+        table = api.player_table(filters)
+        assert table.empty and {"rating", "avg_placement"} <= set(table.columns)
+        assert api.rating_history(filters).empty
+        assert api.placements(filters).empty and api.pattern_rates(filters).empty
+        assert api.mate_records(filters).empty
