@@ -18,7 +18,7 @@ def rating_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
     data = frame.assign(played_date=pd.to_datetime(frame["played_date"]))
     chart = (
         alt.Chart(data)
-        .mark_line(point=alt.OverlayMarkDef(size=16), interpolate="step-after")
+        .mark_line(interpolate="step-after", strokeWidth=1.5)
         .encode(
             x=alt.X("played_date:T", title=tr("day"), axis=alt.Axis(format="%Y-%m-%d")),
             y=alt.Y("rating:Q", title=tr("rating"), scale=alt.Scale(zero=False)),

@@ -60,13 +60,16 @@ def download_csv(frame: pd.DataFrame, name: str, *, key: str) -> None:
     )
 
 
-def table(frame: pd.DataFrame, name: str, *, key: str, **options: Any) -> None:
-    """``st.dataframe`` with its CSV download below it; a table of up to
-    :data:`WHOLE_ROWS` rows is tall enough to show every row without a scroll."""
+def table(
+    frame: pd.DataFrame, name: str, *, key: str, full: pd.DataFrame | None = None, **options: Any
+) -> None:
+    """``st.dataframe`` with its CSV download below it (``full``: the whole table when the
+    page shows only its first rows); a table of up to :data:`WHOLE_ROWS` rows is tall
+    enough to show every row without a scroll."""
     if len(frame) <= WHOLE_ROWS and "height" not in options:
         options["height"] = ROW_PX * (len(frame) + 1) + 3
     st.dataframe(frame, hide_index=True, key=key, **options)
-    download_csv(frame, name, key=key)
+    download_csv(frame if full is None else full, name, key=key)
 
 
 @cache

@@ -294,6 +294,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "rare_hands_title": ("稀有牌型", "Rare hands"),
     "rare_hands_help": ("含以下牌型的每一次胡牌：{patterns}", "Every win with one of: {patterns}"),
     "no_rare_hands": ("还没有稀有牌型。", "No rare hands yet."),
+    "last_sessions": (
+        "显示最近 {shown} 场（共 {total} 场；CSV 包含全部）。",
+        "The last {shown} of {total} sessions (the CSV holds them all).",
+    ),
 }
 
 

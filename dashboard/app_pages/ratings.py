@@ -21,6 +21,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("placement_3_rate", "placement_3_rate", "pct"),
     ("placement_4_rate", "placement_4_rate", "pct"),
 )
+LAST_SESSIONS = 40  # shown on the page; the CSV holds them all
 FORMATS = {"pct": "percent", "num": "%.2f", "num0": "%.0f", "int": "%d"}
 
 st.title(ui.t("page_ratings"))
@@ -56,11 +57,14 @@ if src is not None:
         chosen = st.selectbox(ui.t("choose_player"), players, key="ratings_player")
         mine = history[history["player"] == chosen].iloc[::-1]
         st.subheader(ui.t("sessions_of", player=chosen))
-        shown = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]
+        every = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]
+        if len(every) > LAST_SESSIONS:
+            st.caption(ui.t("last_sessions", shown=LAST_SESSIONS, total=f"{len(every):,}"))
         export.table(
-            shown,
+            every.head(LAST_SESSIONS),
             f"sessions-{chosen}",
             key="ratings_sessions",
+            full=every,
             column_config={
                 "session_id": ui.t("session"),
                 "played_date": st.column_config.DateColumn(ui.t("day"), format="YYYY-MM-DD"),
