@@ -408,7 +408,7 @@ def stats(
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     try:
-        frame = analytics.player_stats(filters)
+        frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
         audit = analytics.findings_summary(filters) if player is None and not as_json else None
     finally:
         analytics.close()

@@ -39,6 +39,11 @@ PAGES: Final = {
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
     "session": "app_pages/session.py",
+    # issue 13: added pages
+    "ratings": "app_pages/ratings.py",
+    "versus": "app_pages/versus.py",
+    "search": "app_pages/search.py",
+    "patterns": "app_pages/patterns.py",
 }
 
 
