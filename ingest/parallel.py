@@ -27,7 +27,16 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.facts import Facts, facts_of_log, month_of, parse_time
 from ingest.gcpause import gc_paused
-from ingest.reader import _GZIP_MAGIC, LogFile, _gunzip, _Parser, read_lines, read_log_bytes
+from ingest.reader import (
+    _GZIP_MAGIC,
+    Limits,
+    LogFile,
+    _gunzip,
+    _Parser,
+    inflated_size,
+    read_lines,
+    read_log_bytes,
+)
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -49,6 +58,7 @@ class Chunk:
     data: bytes | None
     line_offset: int  # lines of the file before this piece
     size: int = 0  # of the piece's text, uncompressed
+    limits: Limits = Limits()  # the reader's, as the planning process had them
 
     @property
     def text(self) -> str | None:
@@ -107,26 +117,34 @@ def _cut_points(text: bytes, target_lines: int) -> list[tuple[int, int]]:
 def plan_chunks(
     name: str, sha256: str, data: bytes, first_index: int, target_lines: int = TARGET_LINES
 ) -> list[Chunk]:
-    """Cut one file's bytes into chunks numbered from ``first_index``."""
+    """Cut one file's bytes into chunks numbered from ``first_index``. A file past the
+    limits (a gzip bomb: its size is counted first, keeping nothing) goes whole to the
+    reader, which reads it piece by piece up to the limit, as ``validate`` does."""
+    limits = Limits.from_env()
+    damaged = [Chunk(first_index, name, sha256, None, data, 0, limits=limits)]
     raw = data
     if data.startswith(_GZIP_MAGIC):
-        raw, problem = _gunzip(data)
+        if inflated_size(data, limits.max_inflated) > limits.max_inflated:
+            return damaged
+        raw, problem = _gunzip(data, limits.max_inflated)
         if problem is not None:
-            return [Chunk(first_index, name, sha256, None, data, 0)]
+            return damaged
+    elif len(data) > limits.max_inflated:
+        return damaged
     if not raw.isascii():
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError:
-            return [Chunk(first_index, name, sha256, None, data, 0)]
+            return damaged
     if not data.startswith(_GZIP_MAGIC) and name.endswith(".gz"):
-        return [Chunk(first_index, name, sha256, None, data, 0)]  # the reader warns about the name
+        return damaged  # the reader warns about the name
     starts = [(0, 0), *_cut_points(raw, target_lines)]
     chunks = []
     view = memoryview(raw)
     for number, (pos, line) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(raw)
         payload = _CODEC.compress(view[pos:end], asbytes=True)
-        chunks.append(Chunk(first_index + number, name, sha256, payload, None, line, end - pos))
+        chunks.append(Chunk(first_index + number, name, sha256, payload, None, line, end - pos, limits))
     return chunks
 
 
@@ -144,13 +162,13 @@ def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
 
 def _read_chunk(chunk: Chunk) -> LogFile:
     if chunk.data is not None:
-        return read_log_bytes(chunk.data, chunk.file)
+        return read_log_bytes(chunk.data, chunk.file, chunk.limits)
     text = chunk.text
     assert text is not None
     pieces = text.split("\n")
     if pieces and pieces[-1] == "":
         pieces.pop()
-    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1)
+    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1, limits=chunk.limits)
 
 
 class Runner(Protocol):
