@@ -18,6 +18,7 @@ import streamlit as st
 from analytics.queries import Filters
 from dashboard import data
 from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
+from dashboard.safe_text import md
 
 LANG_KEY: Final = "lang"
 CLUB_KEY: Final = "filter_club"
@@ -129,7 +130,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
 
 def empty_warehouse(src: data.Source) -> None:
     """How to load data, instead of an error, when the warehouse holds nothing yet."""
-    st.info(f"**{t('empty_title')}** ({src.path})\n\n{t('empty_body')}", icon=":material/inbox:")
+    st.info(f"**{t('empty_title')}** ({md(src.path)})\n\n{t('empty_body')}", icon=":material/inbox:")
     st.code(
         "make demo\n"
         "# or, step by step:\n"
@@ -196,7 +197,7 @@ def replay_link(deal_id: str, text: str | None = None) -> None:
     """A link that opens one deal in the replay page."""
     st.page_link(
         PAGES["replay"],
-        label=text or f"{t('open_replay')} {deal_id}",
+        label=text or f"{t('open_replay')} {md(deal_id)}",
         icon=":material/play_arrow:",
         query_params={"deal": deal_id},
     )

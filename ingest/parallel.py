@@ -19,7 +19,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 import pyarrow as pa  # type: ignore[import-untyped]
@@ -58,7 +58,7 @@ class Chunk:
     data: bytes | None
     line_offset: int  # lines of the file before this piece
     size: int = 0  # of the piece's text, uncompressed
-    limits: Limits = Limits()  # the reader's, as the planning process had them
+    limits: Limits = field(default_factory=Limits)  # the reader's, as the planning process had them
 
     @property
     def text(self) -> str | None:
@@ -151,7 +151,35 @@ def plan_chunks(
 def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
     """Read, replay and extract one chunk (runs on a worker; pure)."""
     with gc_paused():  # the whole chunk: its log is freed before the collector is back
-        return chunk.index, facts_of_log(_read_chunk(chunk), chunk.sha256)
+        log = _read_chunk(chunk)
+        try:
+            return chunk.index, facts_of_log(log, chunk.sha256)
+        except (pa.ArrowException, OverflowError, ValueError) as error:
+            return chunk.index, facts_of_log(_set_aside(log, error), chunk.sha256)
+
+
+def _set_aside(log: LogFile, error: Exception) -> LogFile:
+    """The last resort when a piece's rows cannot be stored (a number computed from
+    in-range claims still overflows a column, say): every line of it goes to quarantine
+    with one ``bad_record`` finding that says why, rather than stopping the ingest."""
+    from engine.events import Finding
+
+    message = (
+        f"{log.path}: this part of the file (lines {min((n for n, *_ in _all_lines(log)), default=0)}+) "
+        f"could not be stored ({error}); its lines are kept in quarantine"
+    )
+    finding = Finding("bad_record", None, None, message, file=log.path)
+    stray = sorted(((n, text, finding) for n, text in _all_lines(log)), key=lambda item: item[0])
+    return LogFile(log.path, [], stray, [*log.findings, finding])
+
+
+def _all_lines(log: LogFile) -> list[tuple[int, str]]:
+    lines = [(n, text) for n, text, _ in log.stray]
+    for session in log.sessions:
+        lines += session.raw_lines
+        for deal in session.deals:
+            lines += deal.raw_lines
+    return lines
 
 
 def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
@@ -230,6 +258,34 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+SCHEDULER_TIMEOUT: Final = 5.0  # seconds to reach a scheduler before giving up
+
+
+class SchedulerError(RuntimeError):
+    """The ``--scheduler`` address is malformed or nothing answers there."""
+
+
+def _connect(client_class: Any, scheduler: str) -> Any:
+    """A client of the scheduler, within a few seconds, or a :class:`SchedulerError`."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    try:
+        scheme, _ = parse_address(scheduler)
+        if scheme in ("tcp", "tls"):
+            get_address_host_port(scheduler)
+    except (ValueError, TypeError) as error:
+        raise SchedulerError(
+            f"--scheduler {scheduler!r} is not a scheduler address ({error}); give e.g. tcp://HOST:8786"
+        ) from None
+    try:
+        return client_class(scheduler, set_as_default=False, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise SchedulerError(
+            f"cannot reach the Dask scheduler at {scheduler} within {SCHEDULER_TIMEOUT:g} s ({error}); "
+            "is it running? (dask scheduler), or run without --scheduler"
+        ) from None
+
+
 @contextmanager
 def runner(workers: int | None = None, scheduler: str | None = None) -> Iterator[Runner]:
     """The runner for ``--workers N`` / ``--scheduler ADDR``; a LocalCluster it starts is
@@ -242,7 +298,7 @@ def runner(workers: int | None = None, scheduler: str | None = None) -> Iterator
     client_class: Any = distributed.Client
     cluster_class: Any = distributed.LocalCluster
     if scheduler is not None:
-        client = client_class(scheduler, set_as_default=False)
+        client = _connect(client_class, scheduler)
         try:
             count = len(client.scheduler_info().get("workers", {}))
             yield DaskRunner(client, count)

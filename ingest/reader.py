@@ -891,6 +891,7 @@ class _Lines:
         if not skipping:
             self.partial = buffer
 
+
 def read_log(path: str | Path) -> LogFile:
     """Read a ``.jsonl`` or ``.jsonl.gz`` file; a file that cannot be opened is a finding."""
     name = file_name(path)

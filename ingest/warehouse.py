@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import secrets
@@ -50,7 +49,7 @@ import pyarrow.dataset as ds  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.facts import NO_MONTH, SCHEMAS, TABLES
-from ingest.parallel import TARGET_LINES, Runner, plan_chunks, runner
+from ingest.parallel import TARGET_LINES, Runner, SchedulerError, plan_chunks, runner
 from ingest.reader import _GZIP_MAGIC, Limits, _gunzip, file_name, read_source
 from ingest.validate import find_logs
 
@@ -98,7 +97,9 @@ def read_catalog(root: str | Path) -> dict[str, Any]:
             f"Rebuild it from the batches with: {rebuild_hint(root)}"
         ) from None
     if not isinstance(catalog, dict):
-        raise WarehouseError(f"{path}: the catalog is not a JSON object; rebuild it with: {rebuild_hint(root)}")
+        raise WarehouseError(
+            f"{path}: the catalog is not a JSON object; rebuild it with: {rebuild_hint(root)}"
+        )
     if catalog.get("format") != FORMAT:
         raise WarehouseError(f"{path}: catalog format {catalog.get('format')!r}, expected {FORMAT}")
     batches = catalog.setdefault("batches", [])
@@ -191,7 +192,8 @@ def require_readable(root: str | Path) -> dict[str, Any]:
     problems = verify_parts(root, catalog)
     if problems:
         raise WarehouseError(
-            f"{problems[0]}" + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+            f"{problems[0]}"
+            + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
             + f"; see every problem with: chuanma warehouse check --warehouse {root}"
         )
     return catalog
@@ -432,7 +434,7 @@ class IngestSummary:
     cleaned: list[str] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)  # unlisted batch folders taken back
     moved_aside: list[str] = field(default_factory=list)  # unreadable ones, moved to orphans/
-    file_findings: int = 0  # errors about a whole file (cut-off gzip, too big, ...)
+    file_findings: int = 0  # errors about a whole file (cut-off gzip, too big) or a session
     seconds: float = 0.0
     workers: int = 0
 
@@ -569,6 +571,8 @@ def ingest(
                     f"chuanma warehouse check --warehouse {root}"
                 )
             _run(files, root, catalog, summary, workers, scheduler, batch_mb, target_lines, progress)
+    except SchedulerError as error:
+        raise WarehouseError(str(error)) from None
     except OSError as error:  # the warehouse folder itself: read-only, full, gone
         where = error.filename or root
         raise WarehouseError(f"{where}: cannot write to the warehouse ({_why(error)})") from None
@@ -701,7 +705,10 @@ def _commit(
         name: pa.concat_tables(parts) if parts else SCHEMAS[name].empty_table()
         for name, parts in kept.items()
     }
-    whole_file = pc.and_(pc.equal(tables["findings"]["scope"], "file"), pc.equal(tables["findings"]["severity"], "error"))
+    found = tables["findings"]  # errors about a whole file or a session (a deal's are counted above)
+    whole_file = pc.and_(
+        pc.is_in(found["scope"], pa.array(["file", "session"])), pc.equal(found["severity"], "error")
+    )
     summary.file_findings += pc.sum(pc.cast(pc.fill_null(whole_file, False), pa.int64())).as_py() or 0
     for reason, count in _count(tables["quarantine"]["reason"].to_pylist()).items():
         summary.quarantine[reason] = summary.quarantine.get(reason, 0) + count

@@ -23,9 +23,9 @@ from ingest.facts import SCHEMAS, TABLES
 from ingest.reader import read_log
 from ingest.validate import validate_paths
 from ingest.warehouse import (
-    ORPHANS,
     BATCHES,
     CATALOG,
+    ORPHANS,
     STAGING,
     IngestLock,
     WarehouseLocked,

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import charts, data, ui
 from dashboard.replay_data import Rescore
+from dashboard.safe_text import md
 from engine.rules import preset_names
 
 CODE_KEY = "audit_code"
@@ -43,12 +44,12 @@ def sentence(player: str, difference: int, rules: str) -> str:
 def show_rescore(result: Rescore) -> None:
     table = result.per_player()
     for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(str(row['player']), int(row['difference']), result.rules)}")
+        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), md(result.rules))}")
     skipped = [d for d in result.deals if d.rescored is None]
     if skipped:
         st.warning(
-            ui.t("not_rescored", n=len(skipped), rules=result.rules)
-            + "; ".join(f"{d.deal_id}: {d.problem}" for d in skipped[:5])
+            ui.t("not_rescored", n=len(skipped), rules=md(result.rules))
+            + "; ".join(f"{md(d.deal_id)}: {md(d.problem)}" for d in skipped[:5])
         )
     left, right = st.columns([3, 2])
     with left:
@@ -159,7 +160,7 @@ if src is not None:
             for row in found.head(EXPLAINED).to_dict(orient="records"):
                 with st.container(border=True):
                     where = " · ".join(
-                        str(part)
+                        md(part)
                         for part in (
                             row["deal_id"] or row["session_id"] or row["file"],
                             f"line {ui.plain(row['line'])}",
@@ -167,9 +168,9 @@ if src is not None:
                         )
                         if part is not None
                     )
-                    rule = f" · rule `{row['rule']}`" if isinstance(row["rule"], str) else ""
-                    st.markdown(f"**{row['code']}** · {where}{rule}")
-                    st.markdown(str(row["message"]))
+                    rule = f" · rule {md(row['rule'])}" if isinstance(row["rule"], str) else ""
+                    st.markdown(f"**{md(row['code'])}** · {where}{rule}")
+                    st.markdown(md(row["message"]))
                     if isinstance(row["deal_id"], str):
                         ui.replay_link(row["deal_id"])
 

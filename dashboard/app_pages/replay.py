@@ -11,6 +11,7 @@ import streamlit as st
 from dashboard import data, ui
 from dashboard.i18n import pattern_label, reason_label, win_kind_label
 from dashboard.replay_data import DealReplay, Step
+from dashboard.safe_text import md
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
 from engine.tiles import SUITS, rank_of, suit_of
 
@@ -65,7 +66,7 @@ def choose_deal(src: data.Source) -> str | None:
         st.session_state[LINK_KEY] = linked
         header = data.sql("deal_header", src=src, deal_id=linked)
         if header.empty:
-            st.warning(f"{ui.t('deal_not_found')} ({linked})")
+            st.warning(f"{ui.t('deal_not_found')} ({md(linked)})")
         else:
             st.session_state[SESSION_KEY] = str(header["session_id"].iloc[0])
             st.session_state[DEAL_KEY] = linked
@@ -112,9 +113,9 @@ def show(replay: DealReplay) -> None:
         st.session_state[STEP_KEY] = found[0] if opened_by_link and found else 0
         st.session_state[FOR_KEY] = replay.deal_id
     st.session_state[STEP_KEY] = max(0, min(last, int(st.session_state.get(STEP_KEY, 0))))
-    names = ", ".join(f"{seat} {name}" for seat, name in enumerate(replay.players))
+    names = ", ".join(f"{seat} {md(name)}" for seat, name in enumerate(replay.players))
     st.caption(
-        f"**{replay.deal_id}** · {names} · {ui.t('under_rules')} `{replay.rules}` · base {replay.base} · "
+        f"**{md(replay.deal_id)}** · {names} · {ui.t('under_rules')} {md(replay.rules)} · base {replay.base} · "
         f"{ui.t('status')}: **{replay.status}**"
     )
     cols = st.columns([1, 1, 1, 1, 1.4])
@@ -164,7 +165,7 @@ def show(replay: DealReplay) -> None:
         st.success(
             ui.t(
                 "win_note",
-                p=replay.players[win.seat],
+                p=md(replay.players[win.seat]),
                 patterns=patterns,
                 fan=win.fan,
                 kind=win_kind_label(win.kind, ui.lang()),
@@ -174,7 +175,7 @@ def show(replay: DealReplay) -> None:
     for finding in step.findings:
         rule = f" · rule `{finding.rule}`" if finding.rule else ""
         st.error(
-            f"**{finding.code}** (line {finding.line}{rule}): {finding.message}", icon=":material/error:"
+            f"**{finding.code}** (line {finding.line}{rule}): {md(finding.message)}", icon=":material/error:"
         )
 
     left, right = st.columns([3, 2])
@@ -198,8 +199,8 @@ def show(replay: DealReplay) -> None:
                 ":material/payments: "
                 + ui.t(
                     "pay_note",
-                    payer=replay.players[payment.payer],
-                    payee=replay.players[payment.payee],
+                    payer=md(replay.players[payment.payer]),
+                    payee=md(replay.players[payment.payee]),
                     amount=payment.amount,
                     reason=reason_label(payment.reason, ui.lang()),
                 )
@@ -245,6 +246,6 @@ if src is not None:
         if replay is None:
             st.warning(ui.t("deal_not_found"))
         elif replay.error is not None or not replay.steps:
-            st.error(ui.t("deal_cannot_replay") + (replay.error or ""))
+            st.error(ui.t("deal_cannot_replay") + md(replay.error or ""))
         else:
             show(replay)
