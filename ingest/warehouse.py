@@ -377,7 +377,6 @@ def recover(root: Path, catalog: dict[str, Any], folders: Sequence[Path] | None 
         catalog["batches"].append(entry)
         done.recovered.append(folder.name)
     if done.recovered or done.moved_aside:
-        catalog["batches"].sort(key=lambda batch: batch["id"])
         catalog["format"] = FORMAT
         _write_catalog(root, catalog)
     return done
