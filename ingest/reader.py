@@ -611,7 +611,7 @@ class _Builder:
 # --- entry points ----------------------------------------------------------------------
 
 _GZIP_MAGIC: Final = b"\x1f\x8b"
-_CHUNK: Final = 1 << 16  # gzip input per step
+_CHUNK: Final = 1 << 13  # gzip input per step (small: the bomb check counts what was fed)
 _PIECE: Final = 1 << 20  # most inflated bytes one step may yield: memory stays bounded
 
 
@@ -619,28 +619,37 @@ _PIECE: Final = 1 << 20  # most inflated bytes one step may yield: memory stays 
 class Limits:
     """What one file may cost: a gzip bomb (1 MB that inflates to 1 GB) or a line of
     hundreds of MB is read up to these and no further, with a ``bad_record`` finding.
-    Defaults from ``CHUANMA_MAX_INFLATED_MB`` / ``CHUANMA_MAX_LINE_KB`` (the CLI's
-    ``--max-inflated-mb`` / ``--max-line-kb`` set them); a club's 20,000-deal evening
-    log is about 135 MB of text, so the default leaves room."""
+
+    ``max_ratio``: past ``RATIO_FLOOR`` bytes, gzip data that inflates more than this
+    many times the compressed bytes read so far is taken for a bomb (game logs inflate
+    about 8 times). Defaults from ``CHUANMA_MAX_INFLATED_MB``, ``CHUANMA_MAX_LINE_KB``
+    and ``CHUANMA_MAX_GZIP_RATIO`` (the CLI's ``--max-inflated-mb`` and
+    ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
+    text, so the default leaves room."""
 
     max_inflated: int = 256 << 20  # bytes of text per file
     max_line: int = 1 << 20  # bytes per line
+    max_ratio: float = 40.0
 
     @classmethod
     def from_env(cls) -> Limits:
         import os
 
-        def number(name: str, default: int, unit: int) -> int:
+        def number(name: str, default: float, unit: int) -> float:
             try:
                 value = float(os.environ.get(name, ""))
             except ValueError:
                 return default
-            return max(1, int(value * unit)) if value > 0 else default
+            return value * unit if value > 0 else default
 
         return cls(
-            number("CHUANMA_MAX_INFLATED_MB", cls.max_inflated, 1 << 20),
-            number("CHUANMA_MAX_LINE_KB", cls.max_line, 1 << 10),
+            int(number("CHUANMA_MAX_INFLATED_MB", cls.max_inflated, 1 << 20)),
+            int(number("CHUANMA_MAX_LINE_KB", cls.max_line, 1 << 10)),
+            number("CHUANMA_MAX_GZIP_RATIO", cls.max_ratio, 1),
         )
+
+
+RATIO_FLOOR: Final = 1 << 20  # inflated bytes before the ratio counts (a log of 1 MB is ~150 deals)
 
 
 def file_name(path: str | Path) -> str:
@@ -709,11 +718,13 @@ class _Inflate:
     """Gzip data inflated piece by piece (at most ``_PIECE`` bytes each), every member,
     stopping after ``limit`` bytes; ``problem`` says why it stopped early, if it did."""
 
-    def __init__(self, data: bytes, limit: int) -> None:
+    def __init__(self, data: bytes, limit: int, max_ratio: float | None = None) -> None:
         self.data = data
         self.limit = limit
+        self.max_ratio = max_ratio
         self.problem: str | None = None
         self.size = 0
+        self.fed = 0  # compressed bytes consumed, over every member
 
     def __iter__(self) -> Iterator[bytes]:
         data = self.data
@@ -733,12 +744,14 @@ class _Inflate:
                     self.problem = self.problem or f"the gzip data is corrupt ({err})"
                     return
                 start += fed
+                self.fed += fed
                 yield from self._cap(out)
                 if self.problem:
                     return
             if not inflater.eof:
                 self.problem = "the gzip data is cut off (truncated file)"
                 return
+            self.fed -= len(inflater.unused_data)  # fed again with the next member
             data = inflater.unused_data + data[start:]
             if not data.strip(b"\x00"):
                 return
@@ -752,6 +765,17 @@ class _Inflate:
             out = out[:room]
             self.problem = f"it inflates to more than {_mb(self.limit)} (the limit: --max-inflated-mb)"
         self.size += len(out)
+        ratio = self.max_ratio
+        if (
+            ratio is not None
+            and self.size > RATIO_FLOOR
+            and self.size > ratio * self.fed
+            and not self.problem
+        ):
+            self.problem = (
+                f"it inflates more than {ratio:g} times its size (a gzip bomb?; "
+                "the limit: CHUANMA_MAX_GZIP_RATIO)"
+            )
         if out:
             yield out
 
@@ -763,7 +787,8 @@ def _mb(size: int) -> str:
 def _gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
     """Decompress every gzip member (up to ``limit`` bytes, default the environment's
     limit); on a break return what came before it and why."""
-    inflate = _Inflate(data, Limits.from_env().max_inflated if limit is None else limit)
+    limits = Limits.from_env()
+    inflate = _Inflate(data, limits.max_inflated if limit is None else limit, limits.max_ratio)
     out = bytearray()
     for piece in inflate:
         out += piece
@@ -773,8 +798,9 @@ def _gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
 def inflated_size(data: bytes, limit: int) -> int:
     """How many bytes gzip ``data`` inflates to, counting up to ``limit + 1`` and keeping
     none of them: ingest asks before it holds a file's text."""
-    inflate = _Inflate(data, limit + 1)
-    return sum(len(piece) for piece in inflate)
+    inflate = _Inflate(data, limit + 1, Limits.from_env().max_ratio)
+    size = sum(len(piece) for piece in inflate)
+    return limit + 1 if inflate.problem and "times its size" in inflate.problem else size
 
 
 def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits | None = None) -> LogFile:
@@ -802,7 +828,7 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
     inflate: _Inflate | None = None
     pieces: Iterable[bytes]
     if data.startswith(_GZIP_MAGIC):
-        inflate = _Inflate(data, limits.max_inflated)
+        inflate = _Inflate(data, limits.max_inflated, limits.max_ratio)
         pieces = inflate
     else:
         if name.endswith(".gz"):

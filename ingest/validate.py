@@ -89,17 +89,11 @@ class ValidationReport:
 
 
 def find_logs(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, folders searched for ``*.jsonl`` and ``*.jsonl.gz`` (sorted)."""
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(LOG_SUFFIXES)))
-        elif path.exists():
-            found.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or folder")
-    return found
+    """Files as given, folders searched for ``*.jsonl`` and ``*.jsonl.gz`` (sorted); what
+    cannot be read is listed too, for the reader to say why (see ``ingest.walk``)."""
+    from ingest.walk import walk_logs
+
+    return walk_logs(paths)
 
 
 def validate_paths(
