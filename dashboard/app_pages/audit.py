@@ -168,8 +168,8 @@ if src is not None:
                         )
                         if part is not None
                     )
-                    rule = f" · rule {md(row['rule'])}" if isinstance(row["rule"], str) else ""
-                    st.markdown(f"**{md(row['code'])}** · {where}{rule}")
+                    rule = f" · rule `{row['rule']}`" if isinstance(row["rule"], str) else ""
+                    st.markdown(f"**{row['code']}** · {where}{rule}")
                     st.markdown(md(row["message"]))
                     if isinstance(row["deal_id"], str):
                         ui.replay_link(row["deal_id"])
