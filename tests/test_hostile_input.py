@@ -28,16 +28,12 @@ MB = 1 << 20
 PEAK_LIMIT_MB = 300
 
 
-def chuanma(*args: str | Path, timeout: float = 180, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def chuanma(
+    *args: str | Path, timeout: float = 180, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     command = [sys.executable, "-m", "dashboard.cli", *map(str, args)]
     return subprocess.run(
-        command,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-        **kwargs,  # type: ignore[call-overload]
+        command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False, env=env
     )
 
 
