@@ -174,7 +174,7 @@ def validate(
     if as_json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        typer.echo(validation_text(report))
+        _echo_text(validation_text(report))
     raise typer.Exit(0 if report.ok else EXIT_FINDINGS)
 
 
