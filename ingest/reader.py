@@ -731,11 +731,12 @@ class _Inflate:
         while True:
             inflater = zlib.decompressobj(wbits=31)
             start = 0
-            while not inflater.eof and (start < len(data) or inflater.unconsumed_tail):
+            while not inflater.eof:
                 if inflater.unconsumed_tail:
                     piece, fed = inflater.unconsumed_tail, 0
-                else:
-                    piece, fed = data[start : start + _CHUNK], _CHUNK
+                else:  # b"" once the data is used up: zlib may still owe output
+                    piece = data[start : start + _CHUNK]
+                    fed = len(piece)
                 try:
                     out = inflater.decompress(piece, _PIECE)
                 except zlib.error as err:
@@ -748,6 +749,8 @@ class _Inflate:
                 yield from self._cap(out)
                 if self.problem:
                     return
+                if not piece and not out:
+                    break  # nothing more to give: the data ends inside the member
             if not inflater.eof:
                 self.problem = "the gzip data is cut off (truncated file)"
                 return
