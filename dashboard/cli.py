@@ -128,6 +128,42 @@ def hand(
 
 EXIT_FINDINGS = 3
 
+MaxInflatedOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-inflated-mb",
+        help="Read at most this many MB of text per file (a gzip bomb stops there, with a "
+        "bad_record finding); default 256, or CHUANMA_MAX_INFLATED_MB.",
+    ),
+]
+MaxLineOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-line-kb",
+        help="A longer line is a bad_record finding, read no further; default 1024, or CHUANMA_MAX_LINE_KB.",
+    ),
+]
+
+
+def _set_limits(max_inflated_mb: float | None, max_line_kb: float | None) -> None:
+    """The reader's limits go through the environment, so worker processes see them too."""
+    import os
+
+    for name, value in (("CHUANMA_MAX_INFLATED_MB", max_inflated_mb), ("CHUANMA_MAX_LINE_KB", max_line_kb)):
+        if value is not None:
+            if value <= 0:
+                raise fail(
+                    f"--{'max-inflated-mb' if 'INFLATED' in name else 'max-line-kb'} must be more than 0"
+                )
+            os.environ[name] = str(value)
+
+
+def _echo_text(text: str) -> None:
+    """Readable output with terminal control sequences (from names in the data) removed."""
+    from dashboard.safe_text import strip_controls
+
+    typer.echo(strip_controls(text))
+
 
 def _rules_or_fail(spec: str | None) -> Rules | None:
     from engine.rules import RulesError, load_rules
@@ -151,6 +187,8 @@ def validate(
         bool, typer.Option("--json", help="The validation report as one JSON object.")
     ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+    max_inflated_mb: MaxInflatedOption = None,
+    max_line_kb: MaxLineOption = None,
 ) -> None:
     """Replay every deal and recheck every win, fan, payment and settlement.
 
@@ -161,6 +199,7 @@ def validate(
     from ingest.validate import validate_paths
 
     override = _rules_or_fail(rules)
+    _set_limits(max_inflated_mb, max_line_kb)
     try:
         report = validate_paths(paths, override, strict=strict)
     except FileNotFoundError as error:
@@ -296,43 +335,6 @@ def simulate(
 
 
 # --------------------------------------------------------------------- warehouse
-MaxInflatedOption = Annotated[
-    float | None,
-    typer.Option(
-        "--max-inflated-mb",
-        help="Read at most this many MB of text per file (a gzip bomb stops there, with a "
-        "bad_record finding); default 256, or CHUANMA_MAX_INFLATED_MB.",
-    ),
-]
-MaxLineOption = Annotated[
-    float | None,
-    typer.Option(
-        "--max-line-kb",
-        help="A longer line is a bad_record finding, read no further; default 1024, or CHUANMA_MAX_LINE_KB.",
-    ),
-]
-
-
-def _set_limits(max_inflated_mb: float | None, max_line_kb: float | None) -> None:
-    """The reader's limits go through the environment, so worker processes see them too."""
-    import os
-
-    for name, value in (("CHUANMA_MAX_INFLATED_MB", max_inflated_mb), ("CHUANMA_MAX_LINE_KB", max_line_kb)):
-        if value is not None:
-            if value <= 0:
-                raise fail(
-                    f"--{'max-inflated-mb' if 'INFLATED' in name else 'max-line-kb'} must be more than 0"
-                )
-            os.environ[name] = str(value)
-
-
-def _echo_text(text: str) -> None:
-    """Readable output with terminal control sequences (from names in the data) removed."""
-    from dashboard.safe_text import strip_controls
-
-    typer.echo(strip_controls(text))
-
-
 WarehouseOption = Annotated[
     Path, typer.Option("--warehouse", help="Warehouse folder (Parquet batches + catalog.json).")
 ]

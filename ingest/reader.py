@@ -784,7 +784,8 @@ class _Inflate:
 
 
 def _mb(size: int) -> str:
-    return f"{size / (1 << 20):g} MB"
+    """A size in plain words: MB, or KB below one MB."""
+    return f"{size / (1 << 20):g} MB" if size >= 1 << 20 else f"{size / (1 << 10):g} KB"
 
 
 def _gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
