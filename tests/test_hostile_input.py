@@ -302,3 +302,29 @@ def test_sigterm_to_the_dashboard_stops_its_server(tmp_path: Path) -> None:
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
+
+
+def test_a_gzip_bomb_uploaded_to_the_dashboard_costs_bounded_memory(tmp_path: Path) -> None:
+    """The Upload page (AppTest in a child process, so its peak RSS is its own)."""
+    path = bomb(tmp_path / "bomb.jsonl.gz", b'{"type":"draw","seat":0,"tile":"1m"}\n')
+    script = (
+        "import os, resource, sys\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "at = AppTest.from_file(sys.argv[1], default_timeout=120)\n"
+        "at.run()\n"
+        "at.switch_page('app_pages/upload.py').run()\n"
+        "data = open(sys.argv[2], 'rb').read()\n"
+        "at.file_uploader[0].set_value(('bomb.jsonl.gz', data, 'application/octet-stream')).run()\n"
+        "print(len(at.exception), sum('bad_record' in e.value for e in at.error),\n"
+        "      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
+    )
+    env = {**os.environ, "CHUANMA_WAREHOUSE": str(tmp_path / "wh")}
+    app = ROOT / "dashboard" / "app.py"
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(app), str(path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    exceptions, bad_records, peak = map(int, done.stdout.split()[-3:])
+    assert exceptions == 0 and bad_records >= 1
+    assert peak < PEAK_LIMIT_MB, f"the Upload page peaked at {peak} MB"
