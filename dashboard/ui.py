@@ -145,7 +145,15 @@ def empty_warehouse(src: data.Source) -> None:
 def page_source() -> data.Source | None:
     """The warehouse for a page that needs data: None (after saying how to load some)
     when it is empty."""
-    src = data.source()
+    from dashboard.config import warehouse_path
+    from ingest.warehouse import WarehouseError, require_catalog
+
+    try:  # a lost or damaged catalog: say which file and the command that repairs it
+        require_catalog(warehouse_path())
+        src = data.source()
+    except WarehouseError as error:
+        st.error(md(error), icon=":material/error:")
+        return None
     if src.is_empty:
         empty_warehouse(src)
         return None

@@ -194,3 +194,19 @@ def test_upload_on_localhost_needs_no_token(tmp_path: Path, monkeypatch: pytest.
     at.button(key="upload_ingest").click().run()
     assert not at.exception
     assert stored(tmp_path)
+
+
+def test_a_lost_catalog_is_said_on_every_page(
+    warehouse: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shutil
+
+    copy = tmp_path / "warehouse"
+    shutil.copytree(warehouse, copy)
+    (copy / "catalog.json").unlink()
+    monkeypatch.setenv(WAREHOUSE_ENV, str(copy))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/players.py").run()
+    assert not at.exception
+    assert any("rebuild\\-catalog" in e.value for e in at.error), [e.value for e in at.error]
