@@ -4,6 +4,7 @@ batch stored before, whatever the next file holds. Kept to a few seconds by ``se
 
 from __future__ import annotations
 
+import functools
 import gzip
 import shutil
 import tempfile
@@ -86,25 +87,29 @@ def test_mutated_logs_never_raise(steps: list[tuple[str, int, int]]) -> None:
     read_and_validate(gzip.compress(data), "m.jsonl.gz")
 
 
-_warehouse = _folder / "warehouse"
-ingest([_folder / "v.jsonl"], _warehouse, workers=0)
-_BEFORE = [b["id"] for b in read_catalog(_warehouse)["batches"]]
+@functools.cache
+def stored_warehouse() -> tuple[Path, list[str]]:
+    """A warehouse holding the valid log, built once, and its batch ids."""
+    warehouse = _folder / "warehouse"
+    ingest([_folder / "v.jsonl"], warehouse, workers=0)
+    return warehouse, [b["id"] for b in read_catalog(warehouse)["batches"]]
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(mutation, min_size=1, max_size=3), st.booleans())
 def test_ingest_never_loses_an_earlier_batch(steps: list[tuple[str, int, int]], zipped: bool) -> None:
+    stored, before = stored_warehouse()
     case = Path(tempfile.mkdtemp(prefix="case-", dir=_folder))
     try:
         warehouse = case / "warehouse"
-        shutil.copytree(_warehouse, warehouse)
+        shutil.copytree(stored, warehouse)
         data = mutate(steps)
         path = case / ("next.jsonl.gz" if zipped else "next.jsonl")
         path.write_bytes(gzip.compress(data) if zipped else data)
         summary = ingest([path], warehouse, workers=0)
         ids = [b["id"] for b in read_catalog(warehouse)["batches"]]
-        assert ids[: len(_BEFORE)] == _BEFORE
-        assert all((warehouse / "batches" / batch).is_dir() for batch in _BEFORE)
+        assert ids[: len(before)] == before
+        assert all((warehouse / "batches" / batch).is_dir() for batch in before)
         assert summary.exit_code in (0, 3)
     finally:
         shutil.rmtree(case, ignore_errors=True)
