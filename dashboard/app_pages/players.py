@@ -10,6 +10,7 @@ import streamlit as st
 
 from dashboard import charts, data, data_extra, export, ui
 from dashboard.i18n import win_kind_label
+from dashboard.safe_text import md
 
 PLAYER_KEY = "player_choice"
 #: leaderboard columns: (column, label key, kind)
@@ -112,7 +113,7 @@ if src is not None:
         chosen = st.selectbox(ui.t("choose_player"), players, key=PLAYER_KEY)
         st.query_params["player"] = chosen
         row = stats[stats["player"] == chosen].iloc[0]
-        st.header(chosen)
+        st.header(md(chosen))
         cols = st.columns(5)
         cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
         cols[1].metric(ui.t("net"), ui.count(row["net"]))
