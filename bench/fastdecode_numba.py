@@ -170,7 +170,7 @@ def main() -> None:
 
     import msgspec
 
-    from ingest.simulate import ClubPlan, simulate_club
+    from ingest.simulator.simulate import ClubPlan, simulate_club
     from ingest.writer import write_log
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -35,7 +35,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import msgspec  # noqa: E402
 
 from ingest.reader import _gunzip  # noqa: E402
-from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
+from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.warehouse import ingest, read_catalog  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 

@@ -29,7 +29,7 @@ import engine.deal as engine_deal  # noqa: E402
 from engine.deal import Deal  # noqa: E402
 from ingest.reader import LogFile, read_log  # noqa: E402
 from ingest.session_replay import session_rules  # noqa: E402
-from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
+from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.validate import validate_log  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 

@@ -33,8 +33,8 @@ import msgspec  # noqa: E402
 
 import engine.deal as engine_deal  # noqa: E402
 from dashboard.text_views import validation_text  # noqa: E402
-from ingest.simulate import ClubPlan, simulate_club  # noqa: E402
-from ingest.tamper import Tamperer  # noqa: E402
+from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
+from ingest.simulator.tamper import Tamperer  # noqa: E402
 from ingest.validate import validate_paths  # noqa: E402
 from ingest.writer import log_lines, write_lines  # noqa: E402
 

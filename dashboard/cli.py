@@ -319,7 +319,7 @@ def simulate(
     import json as json_module
     from datetime import date
 
-    from ingest.simulate import ClubPlan, simulate_club
+    from ingest.simulator.simulate import ClubPlan, simulate_club
     from ingest.writer import write_log
 
     _rules_or_fail(rules)
@@ -342,7 +342,7 @@ def simulate(
         lines = write_log(events, out)
         typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
         return
-    from ingest.tamper import Tamperer, write_manifest
+    from ingest.simulator.tamper import Tamperer, write_manifest
     from ingest.writer import write_lines
 
     tamperer = Tamperer(tamper, seed)

@@ -867,11 +867,11 @@ def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits |
 
 def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogFile:
     """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
-    sheet, read through this reader by ``ingest.spreadsheet``), e.g. an upload. The text is
+    sheet, read through this reader by ``ingest.sheets.convert``), e.g. an upload. The text is
     inflated and split piece by piece, so memory follows what the log holds, never
     what a gzip bomb inflates to (see :class:`Limits`)."""
     if name.lower().endswith((".csv", ".xlsx")):
-        from ingest.spreadsheet import read_sheet_bytes
+        from ingest.sheets.convert import read_sheet_bytes
 
         return read_sheet_bytes(data, name)
     limits = limits or Limits.from_env()

@@ -17,8 +17,8 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
 from engine.messages import totals_mismatch
 from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
-from ingest.net_only import is_net_only, net_only_report
 from ingest.reader import DealLog, SessionLog
+from ingest.sheets.net_only import is_net_only, net_only_report
 
 DEFAULT_RULES = "standard"  # a session line that names no rules plays these
 

@@ -16,7 +16,7 @@ from test_warehouse import SORT_KEYS
 from test_warehouse_data import hand_log, read_table, sample_logs, sorted_rows
 
 from ingest.facts import TABLES
-from ingest.simulate import ClubPlan, simulate_club
+from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import IngestLock, ingest
 from ingest.writer import write_log
 

@@ -24,8 +24,8 @@ from dashboard.data import dashboard_sql
 from dashboard.replay_data import events_from_rows, replay_from_rows, rescore_session, rules_from_name
 from dashboard.tiles_view import board_html, tile_html
 from engine.tiles import parse_tile
-from ingest.simulate import ClubPlan, simulate_club
-from ingest.tamper import Tamperer
+from ingest.simulator.simulate import ClubPlan, simulate_club
+from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
 from ingest.writer import write_lines, write_log
 

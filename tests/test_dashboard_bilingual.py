@@ -22,8 +22,8 @@ from dashboard.config import WAREHOUSE_ENV
 from dashboard.i18n import END_REASONS, FINDING_CODES, LABELS, code_label
 from dashboard.safe_text import md
 from engine.settlement import REASONS
-from ingest.simulate import ClubPlan, simulate_club
-from ingest.tamper import Tamperer
+from ingest.simulator.simulate import ClubPlan, simulate_club
+from ingest.simulator.tamper import Tamperer
 from ingest.validate import validate_paths
 from ingest.warehouse import ingest
 from ingest.writer import log_lines, write_lines

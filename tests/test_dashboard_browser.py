@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from test_dashboard_apptest import club_logs
 
-from ingest.simulate import ClubPlan, simulate_club
-from ingest.tamper import Tamperer
+from ingest.simulator.simulate import ClubPlan, simulate_club
+from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
 from ingest.writer import write_lines
 

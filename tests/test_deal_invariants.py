@@ -22,7 +22,7 @@ from engine.rules import load_rules
 from engine.settlement import deltas
 from engine.tiles import COPIES, NUM_KINDS
 from ingest.reader import read_log
-from ingest.simulate import STYLES, simulate_deal
+from ingest.simulator.simulate import STYLES, simulate_deal
 from ingest.validate import validate_log
 from ingest.writer import write_log
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.simulate import ClubPlan, simulate_club
+from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, CATALOG, MANIFEST, ORPHANS, read_catalog
 from ingest.writer import write_log
 

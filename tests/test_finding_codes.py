@@ -24,7 +24,7 @@ import pytest
 from engine.events import SessionEnd, SessionStart
 from engine.rules import load_rules
 from ingest.reader import read_lines
-from ingest.simulate import STYLES, simulate_deal
+from ingest.simulator.simulate import STYLES, simulate_deal
 from ingest.validate import ValidationReport, validate_log
 from ingest.writer import log_lines
 

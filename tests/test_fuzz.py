@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ingest.reader import Limits, read_log_bytes
-from ingest.simulate import ClubPlan, simulate_club
+from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.validate import validate_log
 from ingest.warehouse import ingest, read_catalog
 from ingest.writer import write_log

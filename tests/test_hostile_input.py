@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from ingest.reader import Limits, file_name, name_bytes, read_log_bytes
-from ingest.simulate import ClubPlan, simulate_club
+from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.validate import validate_paths
 from ingest.warehouse import ingest, read_catalog
 from ingest.writer import write_log

@@ -22,7 +22,7 @@ from engine.events import Event, SessionEnd, SessionStart
 from engine.rules import load_rules
 from engine.tiles import parse_tiles, tile_name
 from ingest.reader import read_lines
-from ingest.simulate import STYLES, simulate_deal
+from ingest.simulator.simulate import STYLES, simulate_deal
 from ingest.validate import ValidationReport, validate_log
 from ingest.writer import log_lines
 

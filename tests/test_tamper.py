@@ -33,8 +33,8 @@ from engine.events import DealEnd, DealStart, Event, Hu, PlayEvent, SessionEnd, 
 from engine.rules import load_rules
 from engine.tiles import parse_tile, parse_tiles, tile_name
 from ingest.reader import read_lines
-from ingest.simulate import STYLES, ClubPlan, simulate_club, simulate_deal
-from ingest.tamper import (
+from ingest.simulator.simulate import STYLES, ClubPlan, simulate_club, simulate_deal
+from ingest.simulator.tamper import (
     DEFAULT_KINDS,
     KIND_BY_NAME,
     KINDS,

@@ -16,7 +16,7 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.dataset as ds  # type: ignore[import-untyped]
 
-from ingest.simulate import ClubPlan, simulate_club
+from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import table_files
 from ingest.writer import write_log
 

@@ -15,7 +15,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from analytics.queries import Analytics
 from ingest.reader import read_log
-from ingest.simulate import ClubPlan, simulate_club
+from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, STAGING, read_catalog
 from ingest.writer import write_log
 

@@ -25,17 +25,17 @@ from typing import Any, Final
 
 from engine.events import Finding
 from engine.rules import Rules, RulesError, load_rules
-from ingest.net_only import NET_ONLY, NET_ONLY_NOTE
 from ingest.reader import DealLog, LogFile, SessionLog, _Builder
-from ingest.sheet_cells import Cell, Grid, SheetError, column_letter, read_grid
-from ingest.sheet_terms import (
+from ingest.sheets.cells import Cell, Grid, SheetError, column_letter, read_grid
+from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE
+from ingest.sheets.terms import (
     END_REASONS,
     EVENTS,
     KONG_KINDS,
     SELF_DRAW,
     norm,
 )
-from ingest.sheet_values import (
+from ingest.sheets.values import (
     LIST_SPLIT,
     BadCell,
     cell_text,

@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from engine.rules import Rules
-from ingest.sheet_cells import Cell
-from ingest.sheet_terms import (
+from ingest.sheets.cells import Cell
+from ingest.sheets.terms import (
     BASE_IDS,
     COLUMNS,
     COMBINED_BASES,
