@@ -34,8 +34,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import msgspec  # noqa: E402
 
-from ingest.reader import _gunzip  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
+from ingest.source import gunzip  # noqa: E402
 from ingest.warehouse import ingest, read_catalog  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 
@@ -86,7 +86,7 @@ def decoding_floor(files: list[Path]) -> tuple[float, float]:
     decode = msgspec.json.Decoder().decode
     started, cpu = time.perf_counter(), time.process_time()
     for path in files:
-        raw, _ = _gunzip(path.read_bytes())
+        raw, _ = gunzip(path.read_bytes())
         for line in raw.splitlines():
             if line:
                 decode(line)

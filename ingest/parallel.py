@@ -29,16 +29,9 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.facts import Facts, facts_of_log, month_of, parse_time
 from ingest.gcpause import gc_paused
-from ingest.reader import (
-    _GZIP_MAGIC,
-    Limits,
-    LogFile,
-    _gunzip,
-    _Parser,
-    inflated_size,
-    read_lines,
-    read_log_bytes,
-)
+from ingest.line_parser import LineParser
+from ingest.reader import LogFile, read_lines, read_log_bytes
+from ingest.source import GZIP_MAGIC, Limits, gunzip, inflated_size
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -70,7 +63,7 @@ class Chunk:
         return raw.decode("utf-8")
 
 
-def _session_month(parser: _Parser, line: bytes) -> str | None:
+def _session_month(parser: LineParser, line: bytes) -> str | None:
     """The warehouse month of a line the reader takes as a ``session`` line (it opens a
     session there even when the line is unreadable); None for any other line. The
     reader's own parser decides, so ingest cuts exactly where ``validate`` starts afresh."""
@@ -95,7 +88,7 @@ def _cut_points(text: bytes, target_lines: int) -> list[tuple[int, int]]:
     step = max(1, int(target_lines * size / (text.count(b"\n") + 1)))
     last_pos = last_line = 0
     month: str | None = None  # of the piece being built, once it has a session
-    parser = _Parser("")
+    parser = LineParser("")
     found = text.find(b'"session"')
     while found >= 0:
         line_start = text.rfind(b"\n", 0, found) + 1
@@ -127,10 +120,10 @@ def plan_chunks(
     if name.lower().endswith((".csv", ".xlsx")):  # a score sheet: converted whole by the reader
         return damaged
     raw = data
-    if data.startswith(_GZIP_MAGIC):
+    if data.startswith(GZIP_MAGIC):
         if inflated_size(data, limits.max_inflated) > limits.max_inflated:
             return damaged
-        raw, problem = _gunzip(data, limits.max_inflated)
+        raw, problem = gunzip(data, limits.max_inflated)
         if problem is not None:
             return damaged
     elif len(data) > limits.max_inflated:
@@ -140,7 +133,7 @@ def plan_chunks(
             raw.decode("utf-8")
         except UnicodeDecodeError:
             return damaged
-    if not data.startswith(_GZIP_MAGIC) and name.endswith(".gz"):
+    if not data.startswith(GZIP_MAGIC) and name.endswith(".gz"):
         return damaged  # the reader warns about the name
     starts = [(0, 0), *_cut_points(raw, target_lines)]
     chunks = []

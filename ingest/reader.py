@@ -41,61 +41,34 @@ Decisions where the format is silent (also in docs/log-format.md):
 
 from __future__ import annotations
 
-import re
-import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Final
-
-import msgspec
+from typing import Any
 
 from engine.events import (
     DealEnd,
     DealStart,
-    Discard,
-    Draw,
-    Event,
-    Exchange,
     Finding,
-    Hu,
-    Kong,
     PlayEvent,
-    Pong,
     SessionEnd,
     SessionStart,
     SheetEvent,
     SheetHu,
     SheetKong,
-    Void,
 )
-from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
 from ingest.gcpause import gc_paused
-from ingest.records import (
-    FIELD_MEANING,
-    KNOWN_BY_CLASS,
-    RECORD_TYPES,
-    SHEET_RECORD_TYPES,
-    AnyRecord,
-    DealEndRec,
-    DealRec,
-    DiscardRec,
-    DrawRec,
-    ExchangeRec,
-    HuRec,
-    KongRec,
-    PongRec,
-    Record,
-    SessionEndRec,
-    SessionRec,
-    SheetDealEndRec,
-    SheetDealRec,
-    SheetHuRec,
-    SheetKongRec,
-    SheetRecord,
-    VoidRec,
+from ingest.line_parser import (
+    DECODE_ERRORS,
+    DECODER,
+    FAST,
+    PLAY_TYPES,
+    TILE_IDS,
+    LineParser,
+    ParsedLine,
+    show_value,
 )
+from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_source
 
 __all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes"]
 
@@ -153,319 +126,14 @@ class LogFile:
                 yield session, deal
 
 
-# --- tiles -----------------------------------------------------------------------------
-
-_TILE_IDS: Final[dict[str, int]] = {tile_name(t): t for t in ALL_TILES}
-
-
-class _BadTile(Exception):
-    """A tile field that names no tile; carries the finding's message."""
-
-
-@lru_cache(maxsize=16384)
-def _compact(text: str) -> tuple[int, ...]:
-    # Hands and walls repeat little, but single names and short lists repeat a lot.
-    return tuple(parse_tiles(text))
-
-
-def _tile(name: str, where: str) -> int:
-    tile = _TILE_IDS.get(name)
-    if tile is None:
-        try:
-            return parse_tile(name)
-        except TileError as err:
-            raise _BadTile(f"'{where}': {err}") from None
-    return tile
-
-
-def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
-    try:
-        if isinstance(value, str):
-            return _compact(value)
-        return tuple([_TILE_IDS[name] for name in value])
-    except KeyError:
-        try:
-            return tuple(parse_tiles(value))
-        except TileError as err:
-            raise _BadTile(f"'{where}': {err}") from None
-    except TileError as err:
-        raise _BadTile(f"'{where}': {err}") from None
-
-
-# --- records -> engine events ----------------------------------------------------------
-
-
-def _session(r: SessionRec, n: int) -> SessionStart:
-    return SessionStart(
-        session_id=r.session_id,
-        players=r.players,
-        rules=r.rules,
-        base=r.base,
-        club=r.club,
-        table=r.table,
-        started_at=r.started_at,
-        line=n,
-    )
-
-
-def _deal(r: DealRec, n: int) -> DealStart:
-    hands = tuple(_tiles(hand, f"hands[{i}]") for i, hand in enumerate(r.hands))
-    wall = None if r.wall is None else _tiles(r.wall, "wall")
-    dice = None if r.dice is None else (r.dice,) if isinstance(r.dice, int) else tuple(r.dice)
-    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=hands, wall=wall, dice=dice, line=n)
-
-
-def _exchange(r: ExchangeRec, n: int) -> Exchange:
-    tiles = tuple(_tiles(given, f"tiles[{i}]") for i, given in enumerate(r.tiles))
-    return Exchange(direction=r.direction, tiles=tiles, line=n)
-
-
-def _void(r: VoidRec, n: int) -> Void:
-    return Void(seat=r.seat, suit=SUITS.index(r.suit), line=n)
-
-
-def _draw(r: DrawRec, n: int) -> Draw:
-    return Draw(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
-
-
-def _discard(r: DiscardRec, n: int) -> Discard:
-    return Discard(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
-
-
-def _pong(r: PongRec, n: int) -> Pong:
-    return Pong(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
-
-
-def _kong(r: KongRec, n: int) -> Kong:
-    return Kong(seat=r.seat, tile=_tile(r.tile, "tile"), kind=r.kind, deltas=r.deltas, line=n)
-
-
-def _hu(r: HuRec, n: int) -> Hu:
-    patterns = None if r.patterns is None else tuple(r.patterns)
-    return Hu(
-        seat=r.seat,
-        tile=_tile(r.tile, "tile"),
-        from_seat=r.from_,
-        fan=r.fan,
-        patterns=patterns,
-        deltas=r.deltas,
-        line=n,
-    )
-
-
-def _deal_end(r: DealEndRec, n: int) -> DealEnd:
-    return DealEnd(reason=r.reason, settlement=r.settlement, scores=r.scores, line=n)
-
-
-def _session_end(r: SessionEndRec, n: int) -> SessionEnd:
-    return SessionEnd(totals=r.totals, line=n)
-
-
-def _sheet_deal(r: SheetDealRec, n: int) -> DealStart:
-    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=(), line=n, record="sheet")
-
-
-def _sheet_kong(r: SheetKongRec, n: int) -> SheetKong:
-    tile = None if r.tile is None else _tile(r.tile, "tile")
-    return SheetKong(r.seat, r.kind, r.from_, tile, r.deltas, r.same_turn, line=n)
-
-
-def _sheet_hu(r: SheetHuRec, n: int) -> SheetHu:
-    tile = None if r.tile is None else _tile(r.tile, "tile")
-    return SheetHu(r.seat, r.from_, tuple(r.patterns), tile, r.fan, r.deltas, line=n)
-
-
-def _sheet_end(r: SheetDealEndRec, n: int) -> DealEnd:
-    pigs = None if r.flower_pigs is None else tuple(r.flower_pigs)
-    return DealEnd(r.reason, r.settlement, r.scores, line=n, ready=r.ready, flower_pigs=pigs)
-
-
-_Converter = Callable[[Any, int], Event | SheetEvent]
-_CONVERT: Final[dict[type[Record], _Converter]] = {
-    SessionRec: _session,
-    DealRec: _deal,
-    ExchangeRec: _exchange,
-    VoidRec: _void,
-    DrawRec: _draw,
-    DiscardRec: _discard,
-    PongRec: _pong,
-    KongRec: _kong,
-    HuRec: _hu,
-    DealEndRec: _deal_end,
-    SessionEndRec: _session_end,
-    SheetDealRec: _sheet_deal,
-    SheetKongRec: _sheet_kong,
-    SheetHuRec: _sheet_hu,
-    SheetDealEndRec: _sheet_end,
-}
-_TAG: Final[dict[type[Record], str]] = {
-    cls: tag for types in (RECORD_TYPES, SHEET_RECORD_TYPES) for tag, cls in types.items()
-} | {SheetDealRec: "deal"}
-_PLAY_TYPES: Final = frozenset({"exchange", "void", "draw", "discard", "pong", "kong", "hu"})
-#: record types whose lines a deal takes without the general path (see _Builder.feed)
-_FAST: Final[dict[type, Callable[[int, int, int], Draw | Discard]]] = {DrawRec: Draw, DiscardRec: Discard}
-_DECODER: Final = msgspec.json.Decoder(AnyRecord)
-_SHEET_DECODER: Final = msgspec.json.Decoder(SheetRecord)  # inside a score-sheet deal
-# msgspec raises these on bad text: malformed JSON, lone surrogates, absurd nesting.
-_DECODE_ERRORS: Final = (msgspec.DecodeError, UnicodeError, RecursionError)
-
-
-# --- one line --------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Line:
-    """What one line says: its event type if recognisable, the event if readable."""
-
-    kind: str | None
-    event: Event | SheetEvent | None
-    findings: list[Finding]
-    extras: dict[str, Any] | None = None
-
-    @property
-    def error(self) -> Finding | None:
-        return next((f for f in self.findings if f.severity == "error"), None)
-
-
-def _json_kind(value: Any) -> str:
-    if isinstance(value, dict):
-        return "an object"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if value is None:
-        return "null"
-    return "a number"
-
-
-def _show(value: Any, limit: int = 60) -> str:
-    try:
-        text = msgspec.json.encode(value).decode()
-    except (TypeError, ValueError, OverflowError):
-        text = repr(value)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def _seat_of(obj: dict[str, Any]) -> int | None:
-    seat = obj.get("seat")
-    return seat if type(seat) is int and 0 <= seat <= 3 else None
-
-
-_MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `\$(.*)`)?$")
-_AT = re.compile(r" - at `\$\.([^.\[`]+)(.*)`$")
-
-
-def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: int) -> str:
-    """Turn msgspec's terse message into plain words naming the field and what it must be."""
-    text = str(err)
-    missing = _MISSING.match(text)
-    if missing and not missing.group(2):
-        name = missing.group(1)
-        meaning = FIELD_MEANING.get(name)
-        hint = f" ({meaning})" if meaning else ""
-        return f"line {n}: the {kind} event has no '{name}' field{hint}"
-    at = _AT.search(text)
-    if at:
-        name, rest = at.group(1), at.group(2)
-        meaning = FIELD_MEANING.get(name)
-        if meaning:
-            where = f" (at {name}{rest})" if rest else ""
-            return f"line {n}: '{name}' must be {meaning}, got {_show(obj.get(name))}{where}"
-    return f"line {n}: the {kind} event is not valid: {text}"
-
-
-class _Parser:
-    """Decodes lines: a fast path for valid lines, a slow one that explains bad lines."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def finding(
-        self,
-        code: str,
-        n: int,
-        message: str,
-        seat: int | None = None,
-        *,
-        warning: bool = False,
-        extra: dict[str, Any] | None = None,
-    ) -> Finding:
-        return Finding(
-            code=code,
-            line=n,
-            seat=seat,
-            message=message,
-            severity="warning" if warning else "error",
-            file=self.name,
-            extra=extra or {},
-        )
-
-    def parse(self, n: int, text: str, sheet: bool = False) -> _Line:
-        try:
-            rec = (_SHEET_DECODER if sheet else _DECODER).decode(text)
-        except _DECODE_ERRORS:
-            return self._slow(n, text, sheet)
-        return self._convert(rec, n, None, [])
-
-    def _convert(self, rec: Record, n: int, extras: dict[str, Any] | None, found: list[Finding]) -> _Line:
-        cls = type(rec)
-        kind = _TAG[cls]
-        try:
-            event = _CONVERT[cls](rec, n)
-        except _BadTile as bad:
-            seat = getattr(rec, "seat", None)
-            found.append(self.finding("bad_tile", n, f"line {n}: {bad}", seat))
-            return _Line(kind, None, found, extras)
-        return _Line(kind, event, found, extras)
-
-    def _slow(self, n: int, text: str, sheet: bool = False) -> _Line:
-        try:
-            obj = msgspec.json.decode(text)
-        except _DECODE_ERRORS as err:
-            return _Line(None, None, [self.finding("bad_record", n, f"line {n}: not valid JSON ({err})")])
-        if not isinstance(obj, dict):
-            message = f"line {n}: expected a JSON object {{...}}, got {_json_kind(obj)}"
-            return _Line(None, None, [self.finding("bad_record", n, message)])
-        seat = _seat_of(obj)
-        if "type" not in obj:
-            message = f"line {n}: the object has no 'type' field, so it is no event of the log format"
-            return _Line(None, None, [self.finding("bad_record", n, message, seat)])
-        kind = obj["type"]
-        if not isinstance(kind, str) or kind not in RECORD_TYPES:
-            message = f"line {n}: unknown event type {_show(kind)}; expected {FIELD_MEANING['type']}"
-            return _Line(None, None, [self.finding("bad_record", n, message, seat)])
-        cls = (SHEET_RECORD_TYPES if sheet else RECORD_TYPES)[kind]
-        if kind == "deal" and obj.get("record") == "sheet":
-            cls = SheetDealRec
-        known = KNOWN_BY_CLASS[cls]
-        found: list[Finding] = []
-        extras: dict[str, Any] | None = None
-        unknown = [key for key in obj if key not in known]
-        if unknown:
-            extras = {key: obj.pop(key) for key in unknown}
-            for key in unknown:
-                message = f"line {n}: unknown field '{key}' on a {kind} event; kept, but not checked"
-                extra = {"field": key, "value": extras[key]}
-                found.append(self.finding("unknown_field", n, message, seat, warning=True, extra=extra))
-        try:
-            rec = msgspec.convert(obj, cls)
-        except msgspec.ValidationError as err:
-            found.append(self.finding("bad_record", n, _explain(err, obj, kind, n), seat))
-            return _Line(kind, None, found, extras)
-        return self._convert(rec, n, extras, found)
-
-
 # --- grouping lines into sessions and deals --------------------------------------------
 
 
-class _Builder:
+class LogBuilder:
     """Routes each line to its deal, its session or ``stray`` (see the module docstring)."""
 
     def __init__(self, name: str) -> None:
-        self.parser = _Parser(name)
+        self.parser = LineParser(name)
         self.log = LogFile(path=name, sessions=[], stray=[], findings=[])
         self.session: SessionLog | None = None  # open to new deals
         self.deal: DealLog | None = None
@@ -481,12 +149,12 @@ class _Builder:
         deal = self.deal
         if deal is not None:  # fast path: a draw or discard inside a deal (most lines)
             try:
-                rec = _DECODER.decode(text)
-            except _DECODE_ERRORS:
+                rec = DECODER.decode(text)
+            except DECODE_ERRORS:
                 rec = None
-            make = _FAST.get(type(rec))
+            make = FAST.get(type(rec))
             if make is not None:
-                tile = _TILE_IDS.get(rec.tile)
+                tile = TILE_IDS.get(rec.tile)
                 if tile is not None:
                     deal.events.append(make(rec.seat, tile, n))
                     deal.keep(n, text)
@@ -494,7 +162,7 @@ class _Builder:
         parsed = self.parser.parse(n, text, deal is not None and deal.deal.record == "sheet")
         kind = parsed.kind
         deal = self.deal
-        if deal is not None and (kind is None or kind in _PLAY_TYPES):
+        if deal is not None and (kind is None or kind in PLAY_TYPES):
             deal.keep(n, text)
             event = parsed.event
             if isinstance(event, (SheetKong, SheetHu)):
@@ -516,7 +184,7 @@ class _Builder:
 
     def bad_line(self, n: int, text: str, message: str) -> None:
         """A line that could not even be decoded as text: a finding wherever it falls."""
-        parsed = _Line(None, None, [self.parser.finding("bad_record", n, f"line {n}: {message}")])
+        parsed = ParsedLine(None, None, [self.parser.finding("bad_record", n, f"line {n}: {message}")])
         if self.deal is not None:
             self.deal.keep(n, text)
             self.deal.findings.extend(parsed.findings)
@@ -529,7 +197,7 @@ class _Builder:
 
     # -- deals
 
-    def _deal_findings(self, deal: DealLog, n: int, parsed: _Line) -> None:
+    def _deal_findings(self, deal: DealLog, n: int, parsed: ParsedLine) -> None:
         if parsed.extras:
             deal.extras[n] = parsed.extras
         for finding in parsed.findings:
@@ -540,7 +208,7 @@ class _Builder:
                 self.deal_unknown.add(name)
             deal.findings.append(finding)
 
-    def _open_deal(self, n: int, text: str, parsed: _Line) -> None:
+    def _open_deal(self, n: int, text: str, parsed: ParsedLine) -> None:
         self.deal = None
         self.sweep = None
         event = parsed.event
@@ -560,7 +228,9 @@ class _Builder:
                 where = f"after the session_end at line {self.last_session_end}, before a new session line"
             else:
                 where = "before any session line"
-            message = f"line {n}: deal {_show(event.deal_id)} comes {where}, so it has no players or rules"
+            message = (
+                f"line {n}: deal {show_value(event.deal_id)} comes {where}, so it has no players or rules"
+            )
             self.log.findings.append(self.parser.finding("bad_record", n, message))
             self.session = SessionLog(session=None, deals=[], end=None, findings=[])
             self.log.sessions.append(self.session)
@@ -571,7 +241,7 @@ class _Builder:
         if parsed.findings:
             self._deal_findings(deal, n, parsed)
 
-    def _end_deal(self, n: int, text: str, parsed: _Line) -> None:
+    def _end_deal(self, n: int, text: str, parsed: ParsedLine) -> None:
         deal = self.deal
         if deal is None:
             self._outside(n, text, parsed)
@@ -589,7 +259,7 @@ class _Builder:
 
     # -- sessions
 
-    def _open_session(self, n: int, text: str, parsed: _Line) -> None:
+    def _open_session(self, n: int, text: str, parsed: ParsedLine) -> None:
         self.deal = None
         self.sweep = None
         self.last_end = None  # stray lines are placed within their session (and a file
@@ -603,7 +273,7 @@ class _Builder:
         self.log.sessions.append(session)
         self.session = session
 
-    def _end_session(self, n: int, text: str, parsed: _Line) -> None:
+    def _end_session(self, n: int, text: str, parsed: ParsedLine) -> None:
         self.deal = None
         self.sweep = None
         session = self.session
@@ -623,7 +293,7 @@ class _Builder:
 
     # -- lines that belong to no deal
 
-    def _outside(self, n: int, text: str, parsed: _Line) -> None:
+    def _outside(self, n: int, text: str, parsed: ParsedLine) -> None:
         if self.sweep is not None:
             self._stray(n, text, parsed.error or self.sweep, parsed.findings)
             return
@@ -652,207 +322,11 @@ class _Builder:
 
 # --- entry points ----------------------------------------------------------------------
 
-_GZIP_MAGIC: Final = b"\x1f\x8b"
-_CHUNK: Final = 1 << 13  # gzip input per step (small: the bomb check counts what was fed)
-_PIECE: Final = 1 << 20  # most inflated bytes one step may yield: memory stays bounded
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What one file may cost: a gzip bomb (1 MB that inflates to 1 GB) or a line of
-    hundreds of MB is read up to these and no further, with a ``bad_record`` finding.
-
-    ``max_ratio``: past ``RATIO_FLOOR`` bytes, gzip data that inflates more than this
-    many times the compressed bytes read so far is taken for a bomb (game logs inflate
-    about 8 times). Defaults from ``CHUANMA_MAX_INFLATED_MB``, ``CHUANMA_MAX_LINE_KB``
-    and ``CHUANMA_MAX_GZIP_RATIO`` (the CLI's ``--max-inflated-mb`` and
-    ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
-    text, so the default leaves room."""
-
-    max_inflated: int = 256 << 20  # bytes of text per file
-    max_line: int = 1 << 20  # bytes per line
-    max_ratio: float = 40.0
-
-    @classmethod
-    def from_env(cls) -> Limits:
-        import os
-
-        def number(name: str, default: float, unit: int) -> float:
-            try:
-                value = float(os.environ.get(name, ""))
-            except ValueError:
-                return default
-            return value * unit if value > 0 else default
-
-        return cls(
-            int(number("CHUANMA_MAX_INFLATED_MB", cls.max_inflated, 1 << 20)),
-            int(number("CHUANMA_MAX_LINE_KB", cls.max_line, 1 << 10)),
-            number("CHUANMA_MAX_GZIP_RATIO", cls.max_ratio, 1),
-        )
-
-
-RATIO_FLOOR: Final = 1 << 20  # inflated bytes before the ratio counts (a log of 1 MB is ~150 deals)
-
-
-def file_name(path: str | Path) -> str:
-    """A path as stored and printed: valid UTF-8 always. A name that is not UTF-8 (bytes
-    kept by Python as surrogates) has each such byte written ``\\xNN``, which
-    :func:`name_bytes` turns back into the bytes."""
-    name = str(path)
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-    return name
-
-
-def name_bytes(stored: str) -> bytes:
-    """The file name's bytes from :func:`file_name`'s text (its inverse for such names)."""
-    return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]), stored.encode("utf-8"))
-
-
-def read_source(path: str | Path, keep: int | None = None) -> tuple[bytes, str, int]:
-    """A log file's bytes (the first ``keep`` of them), the whole file's sha256 and size,
-    read only if it is a regular file: a FIFO or a device would block or never end, so it
-    is an OSError, as a missing file is."""
-    import hashlib
-    import os
-    import stat
-
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a special file"
-            raise OSError(0, f"not a regular file ({kind}), skipped", str(path))
-        digest = hashlib.sha256()
-        kept = bytearray()
-        size = 0
-        with os.fdopen(os.dup(fd), "rb") as handle:
-            while block := handle.read(_PIECE * 8):
-                digest.update(block)
-                size += len(block)
-                if keep is None or len(kept) < keep:
-                    kept += block if keep is None else block[: keep - len(kept)]
-    finally:
-        os.close(fd)
-    return bytes(kept), digest.hexdigest(), size
-
-
-def _salvage(good: bytes, piece: bytes) -> list[bytes]:
-    """The output of a failing gzip step up to the bad byte: redo it one byte at a time.
-
-    ``good`` is the member's input before the step (its output is already kept). Only
-    runs on corrupt data, so replaying the member is an acceptable cost.
-    """
-    inflater = zlib.decompressobj(wbits=31)
-    inflater.decompress(good)
-    out: list[bytes] = []
-    for start in range(len(piece)):
-        try:
-            out.append(inflater.decompress(piece[start : start + 1]))
-        except zlib.error:
-            break
-    return out
-
-
-class _Inflate:
-    """Gzip data inflated piece by piece (at most ``_PIECE`` bytes each), every member,
-    stopping after ``limit`` bytes; ``problem`` says why it stopped early, if it did."""
-
-    def __init__(self, data: bytes, limit: int, max_ratio: float | None = None) -> None:
-        self.data = data
-        self.limit = limit
-        self.max_ratio = max_ratio
-        self.problem: str | None = None
-        self.size = 0
-        self.fed = 0  # compressed bytes consumed, over every member
-
-    def __iter__(self) -> Iterator[bytes]:
-        data = self.data
-        while True:
-            inflater = zlib.decompressobj(wbits=31)
-            start = 0
-            while not inflater.eof:
-                if inflater.unconsumed_tail:
-                    piece, fed = inflater.unconsumed_tail, 0
-                else:  # b"" once the data is used up: zlib may still owe output
-                    piece = data[start : start + _CHUNK]
-                    fed = len(piece)
-                try:
-                    out = inflater.decompress(piece, _PIECE)
-                except zlib.error as err:
-                    if fed:  # a fresh step: redo it byte by byte for what came before the break
-                        yield from self._cap(b"".join(_salvage(data[:start], piece)))
-                    self.problem = self.problem or f"the gzip data is corrupt ({err})"
-                    return
-                start += fed
-                self.fed += fed
-                yield from self._cap(out)
-                if self.problem:
-                    return
-                if not piece and not out:
-                    break  # nothing more to give: the data ends inside the member
-            if not inflater.eof:
-                self.problem = "the gzip data is cut off (truncated file)"
-                return
-            self.fed -= len(inflater.unused_data)  # fed again with the next member
-            data = inflater.unused_data + data[start:]
-            if not data.strip(b"\x00"):
-                return
-            if not data.startswith(_GZIP_MAGIC):
-                self.problem = "the gzip data is followed by bytes that are not gzip"
-                return
-
-    def _cap(self, out: bytes) -> Iterator[bytes]:
-        room = self.limit - self.size
-        if len(out) > room:
-            out = out[:room]
-            self.problem = f"it inflates to more than {_mb(self.limit)} (the limit: --max-inflated-mb)"
-        self.size += len(out)
-        ratio = self.max_ratio
-        if (
-            ratio is not None
-            and self.size > RATIO_FLOOR
-            and self.size > ratio * self.fed
-            and not self.problem
-        ):
-            self.problem = (
-                f"it inflates more than {ratio:g} times its size (a gzip bomb?; "
-                "the limit: CHUANMA_MAX_GZIP_RATIO)"
-            )
-        if out:
-            yield out
-
-
-def _mb(size: int) -> str:
-    """A size in plain words: MB, or KB below one MB."""
-    return f"{size / (1 << 20):g} MB" if size >= 1 << 20 else f"{size / (1 << 10):g} KB"
-
-
-def _gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
-    """Decompress every gzip member (up to ``limit`` bytes, default the environment's
-    limit); on a break return what came before it and why."""
-    limits = Limits.from_env()
-    inflate = _Inflate(data, limits.max_inflated if limit is None else limit, limits.max_ratio)
-    out = bytearray()
-    for piece in inflate:
-        out += piece
-    return bytes(out), inflate.problem
-
-
-def inflated_size(data: bytes, limit: int) -> int:
-    """How many bytes gzip ``data`` inflates to, counting up to ``limit + 1`` and keeping
-    none of them: ingest asks before it holds a file's text."""
-    inflate = _Inflate(data, limit + 1, Limits.from_env().max_ratio)
-    size = sum(len(piece) for piece in inflate)
-    return limit + 1 if inflate.problem and "times its size" in inflate.problem else size
-
 
 def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits | None = None) -> LogFile:
     """Read lines of text (one event each, with or without line endings); ``first`` is
     the first line's number (a piece of a file keeps the file's numbers)."""
-    builder = _Builder(name)
+    builder = LogBuilder(name)
     limits = limits or Limits.from_env()
     with gc_paused():
         for n, line in enumerate(lines, first):
@@ -876,25 +350,25 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
         return read_sheet_bytes(data, name)
     limits = limits or Limits.from_env()
     notes: list[Finding] = []
-    inflate: _Inflate | None = None
+    inflate: Inflate | None = None
     pieces: Iterable[bytes]
-    if data.startswith(_GZIP_MAGIC):
-        inflate = _Inflate(data, limits.max_inflated, limits.max_ratio)
+    if data.startswith(GZIP_MAGIC):
+        inflate = Inflate(data, limits.max_inflated, limits.max_ratio)
         pieces = inflate
     else:
         if name.endswith(".gz"):
             message = f"{name}: named .gz but is not gzip data; read as plain text"
             notes.append(Finding("bad_record", None, None, message, severity="warning", file=name))
         view = memoryview(data)[: limits.max_inflated]
-        pieces = (bytes(view[i : i + _PIECE]) for i in range(0, len(view), _PIECE))
-    builder = _Builder(name)
-    lines = _Lines(pieces, limits.max_line)
+        pieces = (bytes(view[i : i + PIECE]) for i in range(0, len(view), PIECE))
+    builder = LogBuilder(name)
+    lines = ByteLines(pieces, limits.max_line)
     with gc_paused():
         for n, piece, whole in lines:
             _feed_bytes(builder, n, piece, whole, limits)
         problem = inflate.problem if inflate is not None else None
         if problem is None and len(data) > limits.max_inflated:
-            problem = f"it is larger than {_mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
+            problem = f"it is larger than {mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
         if problem is None and lines.partial:  # the last line, with no newline after it
             _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
     log = builder.finish()
@@ -910,10 +384,10 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
     return log
 
 
-def _feed_bytes(builder: _Builder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:
+def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:
     if not whole:
         shown = piece[:200].decode("utf-8", "replace") + "…"
-        why = f"the line is longer than {_mb(limits.max_line)} (the limit: --max-line-kb); its first 200 bytes are kept"
+        why = f"the line is longer than {mb(limits.max_line)} (the limit: --max-line-kb); its first 200 bytes are kept"
         builder.bad_line(n, shown, why)
         return
     if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
@@ -925,48 +399,6 @@ def _feed_bytes(builder: _Builder, n: int, piece: bytes, whole: bool, limits: Li
         builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
         return
     builder.feed(n, text.rstrip("\r"))
-
-
-class _Lines:
-    """Numbered lines from pieces of bytes: ``(n, bytes, whole)``; a line longer than
-    ``max_line`` comes once, cut (``whole`` False), the rest of it skipped unread. The
-    text after the last newline is held back in ``partial``: the caller decides whether
-    it is a line (the file ended) or a cut-off one (the data broke)."""
-
-    def __init__(self, pieces: Iterable[bytes], max_line: int) -> None:
-        self.pieces = pieces
-        self.max_line = max_line
-        self.complete = 0  # newlines seen
-        self.partial = b""
-
-    def __iter__(self) -> Iterator[tuple[int, bytes, bool]]:
-        buffer = b""
-        skipping = False  # inside an over-long line
-        n = 0
-        for piece in self.pieces:
-            data = buffer + piece if buffer else piece
-            start = 0
-            while True:
-                end = data.find(b"\n", start)
-                if end < 0:
-                    break
-                n += 1
-                if not skipping:
-                    if end - start > self.max_line:
-                        yield n, data[start : start + self.max_line], False
-                    else:
-                        yield n, data[start:end], True
-                skipping = False
-                start = end + 1
-            buffer = data[start:]
-            if not skipping and len(buffer) > self.max_line:
-                yield n + 1, buffer[: self.max_line], False
-                skipping = True
-            if skipping:
-                buffer = b""
-        self.complete = n
-        if not skipping:
-            self.partial = buffer
 
 
 def read_log(path: str | Path) -> LogFile:

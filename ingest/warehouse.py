@@ -50,7 +50,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.facts import NO_MONTH, SCHEMAS, TABLES
 from ingest.parallel import TARGET_LINES, Runner, SchedulerError, WorkerLost, plan_chunks, runner
-from ingest.reader import _GZIP_MAGIC, Limits, _gunzip, file_name, read_source
+from ingest.source import GZIP_MAGIC, Limits, file_name, gunzip, read_source
 from ingest.validate import find_logs
 
 DEFAULT_WAREHOUSE: Final = Path("data/warehouse")
@@ -754,8 +754,8 @@ def _count(values: Sequence[Any]) -> dict[str, int]:
 def _file_lines(data: bytes) -> list[str]:
     """A file's lines as the reader numbers them (line n at index n - 1); used only to
     quarantine conflicting duplicates, once per file however many there are."""
-    if data.startswith(_GZIP_MAGIC):
-        data, _ = _gunzip(data)
+    if data.startswith(GZIP_MAGIC):
+        data, _ = gunzip(data)
     lines = data.decode("utf-8", "replace").split("\n")
     if lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]

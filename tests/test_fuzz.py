@@ -13,8 +13,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.reader import Limits, read_log_bytes
+from ingest.reader import read_log_bytes
 from ingest.simulator.simulate import ClubPlan, simulate_club
+from ingest.source import Limits
 from ingest.validate import validate_log
 from ingest.warehouse import ingest, read_catalog
 from ingest.writer import write_log

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from ingest.reader import Limits, file_name, name_bytes, read_log_bytes
+from ingest.reader import read_log_bytes
 from ingest.simulator.simulate import ClubPlan, simulate_club
+from ingest.source import Limits, file_name, name_bytes
 from ingest.validate import validate_paths
 from ingest.warehouse import ingest, read_catalog
 from ingest.writer import write_log

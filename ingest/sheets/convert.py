@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from engine.events import Finding
 from engine.rules import Rules, RulesError, load_rules
-from ingest.reader import DealLog, LogFile, SessionLog, _Builder
+from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog
 from ingest.sheets.cells import Cell, Grid, SheetError, column_letter, read_grid
 from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE
 from ingest.sheets.terms import (
@@ -635,7 +635,7 @@ def read_sheet_bytes(data: bytes, name: str) -> LogFile:
 
 
 def log_of_sheet(sheet: SheetLog) -> LogFile:
-    builder = _Builder(sheet.name)
+    builder = LogBuilder(sheet.name)
     for row, obj in sheet.lines:
         builder.feed(row, json.dumps(obj, ensure_ascii=False))
     log = builder.finish()

@@ -1,0 +1,385 @@
+"""One line of a log (docs/log-format.md, v1) decoded into an engine event, or a finding
+that says in plain words what is wrong with it.
+
+:class:`LineParser` has a fast path (msgspec decodes a valid line straight into its record)
+and a slow one that explains a bad line: not JSON, no ``type``, an unknown type, a missing
+or bad field, a bad tile, unknown fields (kept, with a warning). The reader
+(``ingest/reader.py``) groups the parsed lines into sessions and deals; ingest's planner
+(``ingest/parallel.py``) asks the same parser where sessions start. The decoder and the
+record tables are public for the reader's own fast path (a draw or discard inside a deal).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Final
+
+import msgspec
+
+from engine.events import (
+    DealEnd,
+    DealStart,
+    Discard,
+    Draw,
+    Event,
+    Exchange,
+    Finding,
+    Hu,
+    Kong,
+    Pong,
+    SessionEnd,
+    SessionStart,
+    SheetEvent,
+    SheetHu,
+    SheetKong,
+    Void,
+)
+from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
+from ingest.records import (
+    FIELD_MEANING,
+    KNOWN_BY_CLASS,
+    RECORD_TYPES,
+    SHEET_RECORD_TYPES,
+    AnyRecord,
+    DealEndRec,
+    DealRec,
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PongRec,
+    Record,
+    SessionEndRec,
+    SessionRec,
+    SheetDealEndRec,
+    SheetDealRec,
+    SheetHuRec,
+    SheetKongRec,
+    SheetRecord,
+    VoidRec,
+)
+
+__all__ = [
+    "DECODER",
+    "DECODE_ERRORS",
+    "FAST",
+    "PLAY_TYPES",
+    "TILE_IDS",
+    "LineParser",
+    "ParsedLine",
+    "show_value",
+]
+
+# --- tiles -----------------------------------------------------------------------------
+
+TILE_IDS: Final[dict[str, int]] = {tile_name(t): t for t in ALL_TILES}
+
+
+class _BadTile(Exception):
+    """A tile field that names no tile; carries the finding's message."""
+
+
+@lru_cache(maxsize=16384)
+def _compact(text: str) -> tuple[int, ...]:
+    # Hands and walls repeat little, but single names and short lists repeat a lot.
+    return tuple(parse_tiles(text))
+
+
+def _tile(name: str, where: str) -> int:
+    tile = TILE_IDS.get(name)
+    if tile is None:
+        try:
+            return parse_tile(name)
+        except TileError as err:
+            raise _BadTile(f"'{where}': {err}") from None
+    return tile
+
+
+def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
+    try:
+        if isinstance(value, str):
+            return _compact(value)
+        return tuple([TILE_IDS[name] for name in value])
+    except KeyError:
+        try:
+            return tuple(parse_tiles(value))
+        except TileError as err:
+            raise _BadTile(f"'{where}': {err}") from None
+    except TileError as err:
+        raise _BadTile(f"'{where}': {err}") from None
+
+
+# --- records -> engine events ----------------------------------------------------------
+
+
+def _session(r: SessionRec, n: int) -> SessionStart:
+    return SessionStart(
+        session_id=r.session_id,
+        players=r.players,
+        rules=r.rules,
+        base=r.base,
+        club=r.club,
+        table=r.table,
+        started_at=r.started_at,
+        line=n,
+    )
+
+
+def _deal(r: DealRec, n: int) -> DealStart:
+    hands = tuple(_tiles(hand, f"hands[{i}]") for i, hand in enumerate(r.hands))
+    wall = None if r.wall is None else _tiles(r.wall, "wall")
+    dice = None if r.dice is None else (r.dice,) if isinstance(r.dice, int) else tuple(r.dice)
+    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=hands, wall=wall, dice=dice, line=n)
+
+
+def _exchange(r: ExchangeRec, n: int) -> Exchange:
+    tiles = tuple(_tiles(given, f"tiles[{i}]") for i, given in enumerate(r.tiles))
+    return Exchange(direction=r.direction, tiles=tiles, line=n)
+
+
+def _void(r: VoidRec, n: int) -> Void:
+    return Void(seat=r.seat, suit=SUITS.index(r.suit), line=n)
+
+
+def _draw(r: DrawRec, n: int) -> Draw:
+    return Draw(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
+
+
+def _discard(r: DiscardRec, n: int) -> Discard:
+    return Discard(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
+
+
+def _pong(r: PongRec, n: int) -> Pong:
+    return Pong(seat=r.seat, tile=_tile(r.tile, "tile"), line=n)
+
+
+def _kong(r: KongRec, n: int) -> Kong:
+    return Kong(seat=r.seat, tile=_tile(r.tile, "tile"), kind=r.kind, deltas=r.deltas, line=n)
+
+
+def _hu(r: HuRec, n: int) -> Hu:
+    patterns = None if r.patterns is None else tuple(r.patterns)
+    return Hu(
+        seat=r.seat,
+        tile=_tile(r.tile, "tile"),
+        from_seat=r.from_,
+        fan=r.fan,
+        patterns=patterns,
+        deltas=r.deltas,
+        line=n,
+    )
+
+
+def _deal_end(r: DealEndRec, n: int) -> DealEnd:
+    return DealEnd(reason=r.reason, settlement=r.settlement, scores=r.scores, line=n)
+
+
+def _session_end(r: SessionEndRec, n: int) -> SessionEnd:
+    return SessionEnd(totals=r.totals, line=n)
+
+
+def _sheet_deal(r: SheetDealRec, n: int) -> DealStart:
+    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=(), line=n, record="sheet")
+
+
+def _sheet_kong(r: SheetKongRec, n: int) -> SheetKong:
+    tile = None if r.tile is None else _tile(r.tile, "tile")
+    return SheetKong(r.seat, r.kind, r.from_, tile, r.deltas, r.same_turn, line=n)
+
+
+def _sheet_hu(r: SheetHuRec, n: int) -> SheetHu:
+    tile = None if r.tile is None else _tile(r.tile, "tile")
+    return SheetHu(r.seat, r.from_, tuple(r.patterns), tile, r.fan, r.deltas, line=n)
+
+
+def _sheet_end(r: SheetDealEndRec, n: int) -> DealEnd:
+    pigs = None if r.flower_pigs is None else tuple(r.flower_pigs)
+    return DealEnd(r.reason, r.settlement, r.scores, line=n, ready=r.ready, flower_pigs=pigs)
+
+
+_Converter = Callable[[Any, int], Event | SheetEvent]
+_CONVERT: Final[dict[type[Record], _Converter]] = {
+    SessionRec: _session,
+    DealRec: _deal,
+    ExchangeRec: _exchange,
+    VoidRec: _void,
+    DrawRec: _draw,
+    DiscardRec: _discard,
+    PongRec: _pong,
+    KongRec: _kong,
+    HuRec: _hu,
+    DealEndRec: _deal_end,
+    SessionEndRec: _session_end,
+    SheetDealRec: _sheet_deal,
+    SheetKongRec: _sheet_kong,
+    SheetHuRec: _sheet_hu,
+    SheetDealEndRec: _sheet_end,
+}
+_TAG: Final[dict[type[Record], str]] = {
+    cls: tag for types in (RECORD_TYPES, SHEET_RECORD_TYPES) for tag, cls in types.items()
+} | {SheetDealRec: "deal"}
+PLAY_TYPES: Final = frozenset({"exchange", "void", "draw", "discard", "pong", "kong", "hu"})
+#: record types whose lines a deal takes without the general path (see LogBuilder.feed)
+FAST: Final[dict[type, Callable[[int, int, int], Draw | Discard]]] = {DrawRec: Draw, DiscardRec: Discard}
+DECODER: Final = msgspec.json.Decoder(AnyRecord)
+_SHEET_DECODER: Final = msgspec.json.Decoder(SheetRecord)  # inside a score-sheet deal
+# msgspec raises these on bad text: malformed JSON, lone surrogates, absurd nesting.
+DECODE_ERRORS: Final = (msgspec.DecodeError, UnicodeError, RecursionError)
+
+
+# --- one line --------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class ParsedLine:
+    """What one line says: its event type if recognisable, the event if readable."""
+
+    kind: str | None
+    event: Event | SheetEvent | None
+    findings: list[Finding]
+    extras: dict[str, Any] | None = None
+
+    @property
+    def error(self) -> Finding | None:
+        return next((f for f in self.findings if f.severity == "error"), None)
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+def show_value(value: Any, limit: int = 60) -> str:
+    """A value as a message shows it: its JSON, cut to ``limit`` characters (the reader's
+    messages quote a bad deal id the same way)."""
+    try:
+        text = msgspec.json.encode(value).decode()
+    except (TypeError, ValueError, OverflowError):
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _seat_of(obj: dict[str, Any]) -> int | None:
+    seat = obj.get("seat")
+    return seat if type(seat) is int and 0 <= seat <= 3 else None
+
+
+_MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `\$(.*)`)?$")
+_AT = re.compile(r" - at `\$\.([^.\[`]+)(.*)`$")
+
+
+def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: int) -> str:
+    """Turn msgspec's terse message into plain words naming the field and what it must be."""
+    text = str(err)
+    missing = _MISSING.match(text)
+    if missing and not missing.group(2):
+        name = missing.group(1)
+        meaning = FIELD_MEANING.get(name)
+        hint = f" ({meaning})" if meaning else ""
+        return f"line {n}: the {kind} event has no '{name}' field{hint}"
+    at = _AT.search(text)
+    if at:
+        name, rest = at.group(1), at.group(2)
+        meaning = FIELD_MEANING.get(name)
+        if meaning:
+            where = f" (at {name}{rest})" if rest else ""
+            return f"line {n}: '{name}' must be {meaning}, got {show_value(obj.get(name))}{where}"
+    return f"line {n}: the {kind} event is not valid: {text}"
+
+
+class LineParser:
+    """Decodes lines: a fast path for valid lines, a slow one that explains bad lines."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def finding(
+        self,
+        code: str,
+        n: int,
+        message: str,
+        seat: int | None = None,
+        *,
+        warning: bool = False,
+        extra: dict[str, Any] | None = None,
+    ) -> Finding:
+        return Finding(
+            code=code,
+            line=n,
+            seat=seat,
+            message=message,
+            severity="warning" if warning else "error",
+            file=self.name,
+            extra=extra or {},
+        )
+
+    def parse(self, n: int, text: str, sheet: bool = False) -> ParsedLine:
+        try:
+            rec = (_SHEET_DECODER if sheet else DECODER).decode(text)
+        except DECODE_ERRORS:
+            return self._slow(n, text, sheet)
+        return self._convert(rec, n, None, [])
+
+    def _convert(
+        self, rec: Record, n: int, extras: dict[str, Any] | None, found: list[Finding]
+    ) -> ParsedLine:
+        cls = type(rec)
+        kind = _TAG[cls]
+        try:
+            event = _CONVERT[cls](rec, n)
+        except _BadTile as bad:
+            seat = getattr(rec, "seat", None)
+            found.append(self.finding("bad_tile", n, f"line {n}: {bad}", seat))
+            return ParsedLine(kind, None, found, extras)
+        return ParsedLine(kind, event, found, extras)
+
+    def _slow(self, n: int, text: str, sheet: bool = False) -> ParsedLine:
+        try:
+            obj = msgspec.json.decode(text)
+        except DECODE_ERRORS as err:
+            return ParsedLine(
+                None, None, [self.finding("bad_record", n, f"line {n}: not valid JSON ({err})")]
+            )
+        if not isinstance(obj, dict):
+            message = f"line {n}: expected a JSON object {{...}}, got {_json_kind(obj)}"
+            return ParsedLine(None, None, [self.finding("bad_record", n, message)])
+        seat = _seat_of(obj)
+        if "type" not in obj:
+            message = f"line {n}: the object has no 'type' field, so it is no event of the log format"
+            return ParsedLine(None, None, [self.finding("bad_record", n, message, seat)])
+        kind = obj["type"]
+        if not isinstance(kind, str) or kind not in RECORD_TYPES:
+            message = f"line {n}: unknown event type {show_value(kind)}; expected {FIELD_MEANING['type']}"
+            return ParsedLine(None, None, [self.finding("bad_record", n, message, seat)])
+        cls = (SHEET_RECORD_TYPES if sheet else RECORD_TYPES)[kind]
+        if kind == "deal" and obj.get("record") == "sheet":
+            cls = SheetDealRec
+        known = KNOWN_BY_CLASS[cls]
+        found: list[Finding] = []
+        extras: dict[str, Any] | None = None
+        unknown = [key for key in obj if key not in known]
+        if unknown:
+            extras = {key: obj.pop(key) for key in unknown}
+            for key in unknown:
+                message = f"line {n}: unknown field '{key}' on a {kind} event; kept, but not checked"
+                extra = {"field": key, "value": extras[key]}
+                found.append(self.finding("unknown_field", n, message, seat, warning=True, extra=extra))
+        try:
+            rec = msgspec.convert(obj, cls)
+        except msgspec.ValidationError as err:
+            found.append(self.finding("bad_record", n, _explain(err, obj, kind, n), seat))
+            return ParsedLine(kind, None, found, extras)
+        return self._convert(rec, n, extras, found)

@@ -1,0 +1,272 @@
+"""A log file's bytes, read under limits: a regular file only, gzip inflated piece by
+piece with a cap on its size and its ratio (a gzip bomb stops at the limit with a finding,
+never fills memory), and the bytes cut into numbered lines with a cap on a line's length.
+
+The reader (``ingest/reader.py``), ingest's planner (``ingest/parallel.py``) and the
+warehouse read files through here, so every path obeys the same :class:`Limits`, and a
+file name that is not UTF-8 is stored and printed the same way (:func:`file_name`).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+__all__ = [
+    "GZIP_MAGIC",
+    "PIECE",
+    "RATIO_FLOOR",
+    "ByteLines",
+    "Inflate",
+    "Limits",
+    "file_name",
+    "gunzip",
+    "inflated_size",
+    "mb",
+    "name_bytes",
+    "read_source",
+]
+
+# --- limits ----------------------------------------------------------------------------
+
+GZIP_MAGIC: Final = b"\x1f\x8b"
+_CHUNK: Final = 1 << 13  # gzip input per step (small: the bomb check counts what was fed)
+PIECE: Final = 1 << 20  # most inflated bytes one step may yield: memory stays bounded
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one file may cost: a gzip bomb (1 MB that inflates to 1 GB) or a line of
+    hundreds of MB is read up to these and no further, with a ``bad_record`` finding.
+
+    ``max_ratio``: past ``RATIO_FLOOR`` bytes, gzip data that inflates more than this
+    many times the compressed bytes read so far is taken for a bomb (game logs inflate
+    about 8 times). Defaults from ``CHUANMA_MAX_INFLATED_MB``, ``CHUANMA_MAX_LINE_KB``
+    and ``CHUANMA_MAX_GZIP_RATIO`` (the CLI's ``--max-inflated-mb`` and
+    ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
+    text, so the default leaves room."""
+
+    max_inflated: int = 256 << 20  # bytes of text per file
+    max_line: int = 1 << 20  # bytes per line
+    max_ratio: float = 40.0
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        import os
+
+        def number(name: str, default: float, unit: int) -> float:
+            try:
+                value = float(os.environ.get(name, ""))
+            except ValueError:
+                return default
+            return value * unit if value > 0 else default
+
+        return cls(
+            int(number("CHUANMA_MAX_INFLATED_MB", cls.max_inflated, 1 << 20)),
+            int(number("CHUANMA_MAX_LINE_KB", cls.max_line, 1 << 10)),
+            number("CHUANMA_MAX_GZIP_RATIO", cls.max_ratio, 1),
+        )
+
+
+RATIO_FLOOR: Final = 1 << 20  # inflated bytes before the ratio counts (a log of 1 MB is ~150 deals)
+
+
+def file_name(path: str | Path) -> str:
+    """A path as stored and printed: valid UTF-8 always. A name that is not UTF-8 (bytes
+    kept by Python as surrogates) has each such byte written ``\\xNN``, which
+    :func:`name_bytes` turns back into the bytes."""
+    name = str(path)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return name
+
+
+def name_bytes(stored: str) -> bytes:
+    """The file name's bytes from :func:`file_name`'s text (its inverse for such names)."""
+    return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]), stored.encode("utf-8"))
+
+
+def read_source(path: str | Path, keep: int | None = None) -> tuple[bytes, str, int]:
+    """A log file's bytes (the first ``keep`` of them), the whole file's sha256 and size,
+    read only if it is a regular file: a FIFO or a device would block or never end, so it
+    is an OSError, as a missing file is."""
+    import hashlib
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a special file"
+            raise OSError(0, f"not a regular file ({kind}), skipped", str(path))
+        digest = hashlib.sha256()
+        kept = bytearray()
+        size = 0
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            while block := handle.read(PIECE * 8):
+                digest.update(block)
+                size += len(block)
+                if keep is None or len(kept) < keep:
+                    kept += block if keep is None else block[: keep - len(kept)]
+    finally:
+        os.close(fd)
+    return bytes(kept), digest.hexdigest(), size
+
+
+def _salvage(good: bytes, piece: bytes) -> list[bytes]:
+    """The output of a failing gzip step up to the bad byte: redo it one byte at a time.
+
+    ``good`` is the member's input before the step (its output is already kept). Only
+    runs on corrupt data, so replaying the member is an acceptable cost.
+    """
+    inflater = zlib.decompressobj(wbits=31)
+    inflater.decompress(good)
+    out: list[bytes] = []
+    for start in range(len(piece)):
+        try:
+            out.append(inflater.decompress(piece[start : start + 1]))
+        except zlib.error:
+            break
+    return out
+
+
+class Inflate:
+    """Gzip data inflated piece by piece (at most ``PIECE`` bytes each), every member,
+    stopping after ``limit`` bytes; ``problem`` says why it stopped early, if it did."""
+
+    def __init__(self, data: bytes, limit: int, max_ratio: float | None = None) -> None:
+        self.data = data
+        self.limit = limit
+        self.max_ratio = max_ratio
+        self.problem: str | None = None
+        self.size = 0
+        self.fed = 0  # compressed bytes consumed, over every member
+
+    def __iter__(self) -> Iterator[bytes]:
+        data = self.data
+        while True:
+            inflater = zlib.decompressobj(wbits=31)
+            start = 0
+            while not inflater.eof:
+                if inflater.unconsumed_tail:
+                    piece, fed = inflater.unconsumed_tail, 0
+                else:  # b"" once the data is used up: zlib may still owe output
+                    piece = data[start : start + _CHUNK]
+                    fed = len(piece)
+                try:
+                    out = inflater.decompress(piece, PIECE)
+                except zlib.error as err:
+                    if fed:  # a fresh step: redo it byte by byte for what came before the break
+                        yield from self._cap(b"".join(_salvage(data[:start], piece)))
+                    self.problem = self.problem or f"the gzip data is corrupt ({err})"
+                    return
+                start += fed
+                self.fed += fed
+                yield from self._cap(out)
+                if self.problem:
+                    return
+                if not piece and not out:
+                    break  # nothing more to give: the data ends inside the member
+            if not inflater.eof:
+                self.problem = "the gzip data is cut off (truncated file)"
+                return
+            self.fed -= len(inflater.unused_data)  # fed again with the next member
+            data = inflater.unused_data + data[start:]
+            if not data.strip(b"\x00"):
+                return
+            if not data.startswith(GZIP_MAGIC):
+                self.problem = "the gzip data is followed by bytes that are not gzip"
+                return
+
+    def _cap(self, out: bytes) -> Iterator[bytes]:
+        room = self.limit - self.size
+        if len(out) > room:
+            out = out[:room]
+            self.problem = f"it inflates to more than {mb(self.limit)} (the limit: --max-inflated-mb)"
+        self.size += len(out)
+        ratio = self.max_ratio
+        if (
+            ratio is not None
+            and self.size > RATIO_FLOOR
+            and self.size > ratio * self.fed
+            and not self.problem
+        ):
+            self.problem = (
+                f"it inflates more than {ratio:g} times its size (a gzip bomb?; "
+                "the limit: CHUANMA_MAX_GZIP_RATIO)"
+            )
+        if out:
+            yield out
+
+
+def mb(size: int) -> str:
+    """A size in plain words: MB, or KB below one MB."""
+    return f"{size / (1 << 20):g} MB" if size >= 1 << 20 else f"{size / (1 << 10):g} KB"
+
+
+def gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
+    """Decompress every gzip member (up to ``limit`` bytes, default the environment's
+    limit); on a break return what came before it and why."""
+    limits = Limits.from_env()
+    inflate = Inflate(data, limits.max_inflated if limit is None else limit, limits.max_ratio)
+    out = bytearray()
+    for piece in inflate:
+        out += piece
+    return bytes(out), inflate.problem
+
+
+def inflated_size(data: bytes, limit: int) -> int:
+    """How many bytes gzip ``data`` inflates to, counting up to ``limit + 1`` and keeping
+    none of them: ingest asks before it holds a file's text."""
+    inflate = Inflate(data, limit + 1, Limits.from_env().max_ratio)
+    size = sum(len(piece) for piece in inflate)
+    return limit + 1 if inflate.problem and "times its size" in inflate.problem else size
+
+
+class ByteLines:
+    """Numbered lines from pieces of bytes: ``(n, bytes, whole)``; a line longer than
+    ``max_line`` comes once, cut (``whole`` False), the rest of it skipped unread. The
+    text after the last newline is held back in ``partial``: the caller decides whether
+    it is a line (the file ended) or a cut-off one (the data broke)."""
+
+    def __init__(self, pieces: Iterable[bytes], max_line: int) -> None:
+        self.pieces = pieces
+        self.max_line = max_line
+        self.complete = 0  # newlines seen
+        self.partial = b""
+
+    def __iter__(self) -> Iterator[tuple[int, bytes, bool]]:
+        buffer = b""
+        skipping = False  # inside an over-long line
+        n = 0
+        for piece in self.pieces:
+            data = buffer + piece if buffer else piece
+            start = 0
+            while True:
+                end = data.find(b"\n", start)
+                if end < 0:
+                    break
+                n += 1
+                if not skipping:
+                    if end - start > self.max_line:
+                        yield n, data[start : start + self.max_line], False
+                    else:
+                        yield n, data[start:end], True
+                skipping = False
+                start = end + 1
+            buffer = data[start:]
+            if not skipping and len(buffer) > self.max_line:
+                yield n + 1, buffer[: self.max_line], False
+                skipping = True
+            if skipping:
+                buffer = b""
+        self.complete = n
+        if not skipping:
+            self.partial = buffer
