@@ -33,17 +33,11 @@ from engine.events import DealEnd, DealStart, Event, Hu, PlayEvent, SessionEnd, 
 from engine.rules import load_rules
 from engine.tiles import parse_tile, parse_tiles, tile_name
 from ingest.reader import read_lines
+from ingest.simulator.corruptions import DEFAULT_KINDS, KIND_BY_NAME, KINDS
+from ingest.simulator.forced_hu import forced_wins
 from ingest.simulator.simulate import STYLES, ClubPlan, simulate_club, simulate_deal
-from ingest.simulator.tamper import (
-    DEFAULT_KINDS,
-    KIND_BY_NAME,
-    KINDS,
-    DealRecord,
-    ManifestEntry,
-    Tamperer,
-    forced_wins,
-    read_manifest,
-)
+from ingest.simulator.tamper import ManifestEntry, Tamperer, read_manifest
+from ingest.simulator.tamper_types import DealRecord
 from ingest.validate import ValidationReport, validate_log
 
 RATE = 0.2
