@@ -28,12 +28,7 @@ from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog
 from ingest.sheets.cells import Grid, SheetError, read_grid
 from ingest.sheets.layout import POINTS, Row, SheetLayout, SheetLog, SheetSession, find_header
 from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE
-from ingest.sheets.terms import (
-    END_REASONS,
-    KONG_KINDS,
-    SELF_DRAW,
-    norm,
-)
+from ingest.sheets.terms import END_REASONS, KONG_KINDS, SELF_DRAW, norm
 from ingest.sheets.values import (
     LIST_SPLIT,
     BadCell,

@@ -14,16 +14,8 @@ from typing import Any, Final
 from engine.events import Finding
 from engine.rules import Rules
 from ingest.sheets.cells import Cell, Grid, column_letter
-from ingest.sheets.terms import (
-    EVENTS,
-    norm,
-)
-from ingest.sheets.values import (
-    BadCell,
-    cell_text,
-    deal_id_of,
-    header_key,
-)
+from ingest.sheets.terms import EVENTS, norm
+from ingest.sheets.values import BadCell, cell_text, deal_id_of, header_key
 
 __all__ = [
     "FINDING_FIELDS",

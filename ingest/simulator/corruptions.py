@@ -14,18 +14,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.deal import Phase
-from engine.events import (
-    DealEnd,
-    Discard,
-    Draw,
-    Hu,
-    Kong,
-    PlayEvent,
-    Pong,
-)
-from engine.events import (
-    replace as replace_event,
-)
+from engine.events import DealEnd, Discard, Draw, Hu, Kong, PlayEvent, Pong
+from engine.events import replace as replace_event
 from engine.fan import PATTERNS, WinContext
 from engine.tiles import NUM_KINDS
 from ingest.simulator.forced_hu import forced_wins, kong_instead, missed_forced_hu, missed_forced_hu_by_kong
@@ -90,30 +80,23 @@ def _scored_wins(record: DealRecord) -> list[int]:
 
 def wrong_kong_payment(record: DealRecord, rng: random.Random, after: int) -> Applied | None:
     """A kong's recorded ``deltas`` differ from what the rules pay for it."""
-    spots = _kongs(record)
-    if not spots:
-        return None
-    index = rng.choice(spots)
-    kong = record.events[index]
-    assert isinstance(kong, Kong) and kong.deltas is not None
-    changed = replace_event(kong, deltas=_shift(kong.deltas, rng, record.base))
-    return Applied(
-        _replace_event(record, index, changed), Mark("kong_payment", "payment_mismatch", line_of(index))
-    )
+    return _wrong_deltas(record, rng, _kongs(record), "kong_payment")
 
 
 def wrong_win_payment(record: DealRecord, rng: random.Random, after: int) -> Applied | None:
     """A win's recorded ``deltas`` differ from its payment."""
-    spots = _paid_wins(record)
+    return _wrong_deltas(record, rng, _paid_wins(record), "win_payment")
+
+
+def _wrong_deltas(record: DealRecord, rng: random.Random, spots: list[int], kind: str) -> Applied | None:
+    """One of the paid kongs or wins at ``spots`` recorded with wrong ``deltas``."""
     if not spots:
         return None
     index = rng.choice(spots)
-    hu = record.events[index]
-    assert isinstance(hu, Hu) and hu.deltas is not None
-    changed = replace_event(hu, deltas=_shift(hu.deltas, rng, record.base))
-    return Applied(
-        _replace_event(record, index, changed), Mark("win_payment", "payment_mismatch", line_of(index))
-    )
+    paid = record.events[index]
+    assert isinstance(paid, (Kong, Hu)) and paid.deltas is not None
+    changed = replace_event(paid, deltas=_shift(paid.deltas, rng, record.base))
+    return Applied(_replace_event(record, index, changed), Mark(kind, "payment_mismatch", line_of(index)))
 
 
 def wrong_fan(record: DealRecord, rng: random.Random, after: int) -> Applied | None:

@@ -11,17 +11,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from engine.deal import Deal, Phase
-from engine.events import (
-    DealEnd,
-    Discard,
-    Draw,
-    Hu,
-    Kong,
-    PlayEvent,
-)
-from engine.events import (
-    replace as replace_event,
-)
+from engine.events import DealEnd, Discard, Draw, Hu, Kong, PlayEvent
+from engine.events import replace as replace_event
 from engine.settlement import deltas
 from engine.tiles import NUM_KINDS
 from ingest.simulator.tamper_types import WALL_LAST, Applied, DealRecord, Mark, line_of, walk

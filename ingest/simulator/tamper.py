@@ -49,18 +49,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.events import (
-    DealEnd,
-    DealStart,
-    Draw,
-    Event,
-    PlayEvent,
-    SessionEnd,
-    SessionStart,
-)
-from engine.events import (
-    replace as replace_event,
-)
+from engine.events import DealEnd, DealStart, Draw, Event, PlayEvent, SessionEnd, SessionStart
+from engine.events import replace as replace_event
 from engine.rules import load_rules
 from ingest.simulator.corruptions import DEFAULT_KINDS, KIND_BY_NAME, wrong_totals
 from ingest.simulator.tamper_types import Corruption, DealRecord, Deltas, Mark, Stage, line_of

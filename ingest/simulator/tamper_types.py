@@ -13,11 +13,7 @@ from enum import IntEnum
 from typing import Literal
 
 from engine.deal import Deal
-from engine.events import (
-    DealEnd,
-    DealStart,
-    PlayEvent,
-)
+from engine.events import DealEnd, DealStart, PlayEvent
 from engine.rules import Rules
 from engine.tiles import NUM_KINDS
 from ingest.writer import log_lines
