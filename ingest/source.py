@@ -57,6 +57,11 @@ class Limits:
     max_line: int = MAX_LINE  # bytes per line
     max_ratio: float = MAX_RATIO
 
+    def __reduce__(self) -> tuple[type[Limits], tuple[int, int, float]]:
+        """Pickled by its fields (ingest sends limits to worker processes): a compiled
+        frozen dataclass cannot be unpickled by setting its attributes one by one."""
+        return (Limits, (self.max_inflated, self.max_line, self.max_ratio))
+
     @classmethod
     def from_env(cls) -> Limits:
         import os
