@@ -660,8 +660,7 @@ MAX_LINE: Final = 1 << 20  # mypyc reads no dataclass default through the class)
 MAX_RATIO: Final = 40.0
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(msgspec.Struct, frozen=True):
     """What one file may cost: a gzip bomb (1 MB that inflates to 1 GB) or a line of
     hundreds of MB is read up to these and no further, with a ``bad_record`` finding.
 
@@ -670,7 +669,9 @@ class Limits:
     about 8 times). Defaults from ``CHUANMA_MAX_INFLATED_MB``, ``CHUANMA_MAX_LINE_KB``
     and ``CHUANMA_MAX_GZIP_RATIO`` (the CLI's ``--max-inflated-mb`` and
     ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
-    text, so the default leaves room."""
+    text, so the default leaves room. A msgspec Struct, not a dataclass: it travels to the
+    ingest's worker processes with each chunk, and a compiled frozen dataclass does not
+    unpickle there."""
 
     max_inflated: int = MAX_INFLATED  # bytes of text per file
     max_line: int = MAX_LINE  # bytes per line
