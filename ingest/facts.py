@@ -589,6 +589,10 @@ class FactBuilder:
             pigs = len(deal.pigs)
             self_draws = sum(1 for w in deal.wins if w.kind in ("self_draw", "kong_bloom"))
         sheet = report.record == "sheet"  # a score sheet: no tiles, so no event rows
+        if sheet and report.complete:  # the same counts from what its audit computed
+            still_in = 4 - len(report.wins) if report.end_reason == "wall_exhausted" else 0
+            pigs = len(report.pigs)
+            self_draws = sum(1 for w in report.wins if w.kind in ("self_draw", "kong_bloom"))
         scores = report.scores if deal is not None or (sheet and report.complete) else (0, 0, 0, 0)
         self.cols["deals"].add(
             start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
