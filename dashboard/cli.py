@@ -303,7 +303,9 @@ def simulate(
     if not 0.0 <= tamper <= 1.0:
         raise fail(f"--tamper {tamper} is not a share of the deals: give a number from 0 to 1")
     if not 0.0 <= sheet_sessions <= 1.0:
-        raise fail(f"--sheet-sessions {sheet_sessions} is not a share of the sessions: give a number from 0 to 1")
+        raise fail(
+            f"--sheet-sessions {sheet_sessions} is not a share of the sessions: give a number from 0 to 1"
+        )
     if tamper > 0 and manifest is None:
         raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
     if manifest is not None and manifest.resolve() == out.resolve():

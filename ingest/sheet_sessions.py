@@ -43,5 +43,7 @@ def with_sheet_sessions(events: Iterable[Event], rate: float, seed: int) -> Iter
         elif isinstance(event, SessionEnd):
             yield event
         else:
-            assert deal is not None, f"a {event.type} event outside a deal: sheet sessions take simulated logs"
+            assert deal is not None, (
+                f"a {event.type} event outside a deal: sheet sessions take simulated logs"
+            )
             deal[1].append(event)

@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
-from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
@@ -41,7 +40,9 @@ PLANS = (
     ),
 )  # fmt: skip
 #: a later club, ingested on its own as sheets into a warehouse of the old schema
-LATER = ClubPlan(players=4, sessions=3, deals_per_session=6, seed=23, start=date(2026, 7, 1), club="west", days=5)
+LATER = ClubPlan(
+    players=4, sessions=3, deals_per_session=6, seed=23, start=date(2026, 7, 1), club="west", days=5
+)
 #: columns only a tile deal can fill (null on a sheet deal's seat rows), and the record's own
 TILE_ONLY = ["void_suit", "win_turn", "win_tile"]
 #: per query: columns that tell tiles from sheets (the counts of sheet deals, the win turn)
@@ -161,7 +162,9 @@ def test_statistics_without_tiles_are_equal(apis: dict[str, Analytics], query: s
 def test_tile_only_statistics_leave_sheets_out_and_count_them(
     apis: dict[str, Analytics], built: dict[str, tuple[Path, list[Path]]]
 ) -> None:
-    tiles, sheets, mixed = (apis[name].player_stats().set_index("player") for name in ("tiles", "sheets", "mixed"))
+    tiles, sheets, mixed = (
+        apis[name].player_stats().set_index("player") for name in ("tiles", "sheets", "mixed")
+    )
     assert (tiles["sheet_deals_excluded"] == 0).all() and tiles["avg_win_turn"].notna().any()
     assert sheets["avg_win_turn"].isna().all()
     assert (sheets["sheet_deals_excluded"] == sheets["deals"]).all()
@@ -171,16 +174,23 @@ def test_tile_only_statistics_leave_sheets_out_and_count_them(
     sheet_deals = _sheet_deals(built["mixed"][1])
     expected = Counter(player for players in sheet_deals.values() for player in players)
     assert mixed["sheet_deals_excluded"].to_dict() == {p: expected.get(p, 0) for p in mixed.index}
-    turns = apis["tiles"].sql(
-        "select player, avg(win_turn) as turn from mart_seat_deals where won and deal_id not in "
-        "(select unnest($ids)) group by player",
-        {"ids": sorted(sheet_deals)},
-    ).set_index("player")["turn"]
+    turns = (
+        apis["tiles"]
+        .sql(
+            "select player, avg(win_turn) as turn from mart_seat_deals where won and deal_id not in "
+            "(select unnest($ids)) group by player",
+            {"ids": sorted(sheet_deals)},
+        )
+        .set_index("player")["turn"]
+    )
     shown = mixed["avg_win_turn"].dropna()
     assert len(shown) > 0
     pd.testing.assert_series_equal(shown.sort_index(), turns.loc[shown.index].sort_index(), check_names=False)
     overview = apis["mixed"].query("overview").iloc[0]
-    assert (overview["sheet_deals"], overview["tile_deals"]) == (len(sheet_deals), overview["deals"] - len(sheet_deals))
+    assert (overview["sheet_deals"], overview["tile_deals"]) == (
+        len(sheet_deals),
+        overview["deals"] - len(sheet_deals),
+    )
     fans = apis["mixed"].query("fan_summary").iloc[0]
     sheet_wins = apis["mixed"].sql("select count(*) as n from mart_wins where record = 'sheet'")["n"].iloc[0]
     assert 0 < fans["sheet_wins"] == sheet_wins < fans["wins"]
@@ -189,7 +199,9 @@ def test_tile_only_statistics_leave_sheets_out_and_count_them(
 def test_stats_cli_keeps_every_key_and_adds_the_excluded_count(
     built: dict[str, tuple[Path, list[Path]]],
 ) -> None:
-    tiles, sheets = (json.loads(run("stats", "--warehouse", built[n][0], "--json").stdout) for n in ("tiles", "sheets"))
+    tiles, sheets = (
+        json.loads(run("stats", "--warehouse", built[n][0], "--json").stdout) for n in ("tiles", "sheets")
+    )
     assert [r["player"] for r in tiles] == [r["player"] for r in sheets]
     for tile_row, sheet_row in zip(tiles, sheets, strict=True):
         assert list(tile_row) == list(sheet_row)  # the same keys, in the same order
@@ -282,12 +294,16 @@ def test_overview_counts_both_kinds(mixed_app: AppTest, apis: dict[str, Analytic
 def test_fans_page_counts_sheet_wins(mixed_app: AppTest, apis: dict[str, Analytics]) -> None:
     at = _open(mixed_app, "fans")
     row = apis["mixed"].query("fan_summary").iloc[0]
-    assert label("sheet_wins_in", "en").format(sheets=int(row["sheet_wins"]), wins=int(row["wins"])) in _captions(at)
+    assert label("sheet_wins_in", "en").format(
+        sheets=int(row["sheet_wins"]), wins=int(row["wins"])
+    ) in _captions(at)
     metrics = {m.label: m.value for m in at.metric}
     assert metrics[label("wins", "en")] == f"{int(row['wins']):,}"
 
 
-def test_players_page_says_what_the_win_turn_leaves_out(mixed_app: AppTest, apis: dict[str, Analytics]) -> None:
+def test_players_page_says_what_the_win_turn_leaves_out(
+    mixed_app: AppTest, apis: dict[str, Analytics]
+) -> None:
     stats = apis["mixed"].player_stats().set_index("player")
     player = next(p for p in sorted(stats.index) if stats.loc[p, "sheet_deals_excluded"] > 0)
     at = _open(mixed_app, "players", player=player)
@@ -304,7 +320,6 @@ def test_replay_page_sends_a_sheet_deal_to_its_session(
     at = _open(mixed_app, "replay", deal=deal_id)
     assert [i.value for i in at.info] == [label("deal_is_sheet", "en")]
     assert not at.error
-
 
 
 # ------------------------------------------------------------- chuanma simulate --sheet-sessions

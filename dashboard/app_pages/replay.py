@@ -278,7 +278,10 @@ if src is not None:
     if header is not None and not header.empty and header["record"].iloc[0] == "sheet":
         st.info(ui.t("deal_is_sheet"), icon=":material/receipt_long:")  # no tiles, no steps
         ui.page_link(
-            "session", ui.t("session_open"), ":material/receipt_long:", {"session": str(header["session_id"].iloc[0])}
+            "session",
+            ui.t("session_open"),
+            ":material/receipt_long:",
+            {"session": str(header["session_id"].iloc[0])},
         )
     elif deal_id is not None:
         replay = data.replay(deal_id, src=src)
