@@ -35,8 +35,9 @@ per_player as (
         avg(win_turn) filter (where won and not is_sheet) as avg_win_turn,
         count(*) filter (where is_sheet) as sheet_deals,
         max(win_points) as biggest_win,
-        arg_max(fan, win_points) as biggest_win_fan,
-        arg_max(deal_id, win_points) as biggest_win_deal
+        -- the biggest win's fan and deal from one row (on a tie in points, the latest deal id)
+        arg_max(fan, (win_points, deal_id)) filter (where won) as biggest_win_fan,
+        arg_max(deal_id, (win_points, deal_id)) filter (where won) as biggest_win_deal
     from picked
     group by player
 )
