@@ -161,6 +161,29 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "no_findings_deal": ("本局没有问题。", "This deal has no findings."),
     "deal_not_found": ("找不到这个牌局。", "No such deal in the warehouse."),
     "deal_cannot_replay": ("这个牌局无法回放：", "This deal cannot be replayed: "),
+    # score-sheet deals (记分单): counted by every statistic that does not need tiles
+    "deal_is_sheet": (
+        "这一局是记分单：只记了杠、胡和查叫，没有牌可以逐步回放。它的每笔付分和原因见本场结算。",
+        "This deal is a score sheet: it records the kongs, the wins and 查叫, no tiles to replay "
+        "step by step. Its payments and their reasons are on the session page.",
+    ),
+    "sheet_deals_in": (
+        "其中 {sheets} 局是记分单（没有牌），{tiles} 局有牌：所有统计都计入记分单，需要牌的统计（胡牌巡数）除外。",
+        "{sheets} of these deals are score sheets (no tiles) and {tiles} are tile logs: every "
+        "statistic counts the sheets except those that need tiles (the win turn).",
+    ),
+    "sheet_wins_in": (
+        "{wins} 次胡牌中有 {sheets} 次来自记分单。",
+        "{sheets} of the {wins} wins come from score sheets.",
+    ),
+    "sheet_turn_excluded": (
+        "平均胡牌巡数不计 {n} 局记分单（记分单没有巡数）。",
+        "The average win turn leaves out {n} score-sheet deal(s) (a sheet records no turns).",
+    ),
+    "cli_sheet_card": (
+        "  记分单      {n} 局：计入以上各项，平均胡牌巡数除外（记分单没有巡数）",
+        "  score sheets {n} of the deals: counted above, except the average win turn (a sheet has no turns)",
+    ),
     "replay_stopped": (
         "回放在这里停止：这一步违反规则。",
         "The replay stops here: this event breaks the rules.",

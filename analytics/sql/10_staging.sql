@@ -50,7 +50,9 @@ select
     scores,
     file,
     line,
-    last_line
+    last_line,
+    coalesce(record, 'tiles') as record,  -- null in batches written before the column
+    coalesce(record, 'tiles') = 'sheet' as is_sheet
 from raw_deals;
 
 create or replace view stg_seats as
