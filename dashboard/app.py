@@ -48,6 +48,7 @@ pages = [
     ),
     st.Page(ui.PAGES["audit"], title=ui.t("page_audit"), icon=":material/search:", url_path="audit"),
     st.Page(ui.PAGES["upload"], title=ui.t("page_upload"), icon=":material/upload:", url_path="upload"),
+    st.Page(ui.PAGES["record"], title=ui.t("page_record"), icon=":material/edit_note:", url_path="record"),
 ]
 page = st.navigation(pages)
 st.sidebar.caption(f"{ui.t('warehouse')}: `{source.path}` ({source.version})")

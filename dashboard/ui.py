@@ -39,6 +39,7 @@ PAGES: Final = {
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
     "session": "app_pages/session.py",
+    "record": "app_pages/record.py",
 }
 
 

@@ -1,6 +1,45 @@
 -- Staging: one view per warehouse table, over the raw_* relations that analytics/queries.py
 -- makes from the Parquet files the catalog lists (recorded batches only). Light typing and
--- derived columns only; no filtering.
+-- derived columns only; the one filter: a deal corrected later (a revision, ingest/revisions.py:
+-- revision N of deal D is stored as D~revN) counts only in its latest revision, so the
+-- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
+-- stg_deal_revisions lists every revision for the Audit page.
+
+create or replace view stg_deal_revisions as
+with stored as (
+    select
+        deal_id as stored_id,
+        regexp_replace(deal_id, '~rev[0-9]+$', '') as deal_id,
+        case
+            when regexp_matches(deal_id, '~rev[0-9]+$')
+                then cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer)
+            else 1
+        end as revision,
+        session_id,
+        played_at,
+        status,
+        findings,
+        scores,
+        file,
+        line
+    from raw_deals
+),
+
+revised as (  -- deals with a revision: few, so the join below stays small
+    select deal_id, max(revision) as latest
+    from stored
+    where revision > 1
+    group by deal_id
+)
+
+select s.*, s.revision = r.latest as is_latest, r.latest as latest_revision
+from stored as s
+inner join revised as r on s.deal_id = r.deal_id;
+
+create or replace view stg_superseded as
+select stored_id as deal_id
+from stg_deal_revisions
+where not is_latest;
 
 create or replace view stg_sessions as
 select
@@ -51,23 +90,28 @@ select
     file,
     line,
     last_line
-from raw_deals;
+from raw_deals
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_seats as
 select
     *,
     cast(played_at as date) as played_date,
     win_kind in ('self_draw', 'kong_bloom') as is_self_draw
-from raw_seats;
+from raw_seats
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_events as
-select * from raw_events;
+select * from raw_events
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_ledger as
-select * from raw_ledger;
+select * from raw_ledger
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_findings as
-select * from raw_findings;
+select * from raw_findings
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_quarantine as
 select * from raw_quarantine;
