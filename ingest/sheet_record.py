@@ -116,11 +116,13 @@ def price(session: SessionFacts, deal: DealFacts) -> Priced:
     move shows nobody robbed it, as the rules say; 查叫 only once ``deal.end`` is set)."""
     rules = session.rule_set()
     end_line = len(deal.events) + 2
+    # how the deal ends so far (three won, first_hu, or the wall) is the audit's to say
+    trial = _audit(deal, rules, session.base, DealEnd(reason="wall_exhausted", line=end_line))
+    reason = trial.end_reason or "wall_exhausted"
     if deal.end is None:
         report = _audit(deal, rules, session.base, None)
         findings = [f for f in report.findings if f.code != "wrong_end"]  # no end yet: expected
     else:
-        reason = _audit(deal, rules, session.base, None).end_reason or "wall_exhausted"
         end = DealEnd(
             reason=reason, line=end_line, ready=deal.end.ready, flower_pigs=tuple(deal.end.flower_pigs)
         )
@@ -142,7 +144,7 @@ def price(session: SessionFacts, deal: DealFacts) -> Priced:
         patterns=[scored.get(n) for n in lines],
         settlement=settlement,
         scores=deltas(report.ledger),
-        end_reason=report.end_reason or "wall_exhausted",
+        end_reason=reason,
         findings=findings,
         complete=report.complete,
     )
@@ -197,6 +199,9 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
     if deal.end is None:
         raise ValueError(f"deal {deal.deal_id} has not ended: record the wall's end first")
     priced = price(session, deal)
+    if priced.findings:
+        first = priced.findings[0]
+        raise ValueError(f"deal {deal.deal_id} cannot be recorded: line {first.line}: {first.message}")
     head: dict[str, Any] = {"type": "deal", "deal_id": deal.deal_id, "record": "sheet", "dealer": deal.dealer}
     if deal.revision > 1:
         head["revision"] = deal.revision

@@ -20,7 +20,7 @@ import streamlit as st
 
 from dashboard import ui
 from dashboard.config import warehouse_path
-from dashboard.i18n import finding_message, pattern_label, reason_label
+from dashboard.i18n import finding_message, label, pattern_label, reason_label
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from engine.fan import EXTRAS, PATTERNS
 from engine.rules import Rules, RulesError, load_rules, preset_names
@@ -48,10 +48,17 @@ CUSTOM = "custom"
 SELF = -1  # the "from" chip of a self-draw
 #: extras a player picks (根 has its own count; 自摸加番 follows from the rules)
 PICKED_EXTRAS = tuple(e for e in EXTRAS if e not in ("gen", "zimo"))
+LANG = ui.lang()
 
 st.markdown(
     "<style>div[data-testid='stButton'] button{min-height:3rem}</style>", unsafe_allow_html=True
 )  # big tap targets on a phone
+
+
+def word(key: str) -> str:
+    """A label in the language of this run, for chip labels (``format_func`` is also called
+    outside the run, where the session's language cannot be read)."""
+    return label(key, LANG)
 
 
 def step_key(name: str) -> str:
@@ -92,7 +99,7 @@ def start_form(warehouse: Any) -> None:
     presets = [*preset_names(), CUSTOM]
     chosen_rules = st.segmented_control(
         ui.t("record_rules"), presets, default="standard", key="record_rules",
-        format_func=lambda p: ui.t("record_custom") if p == CUSTOM else p,
+        format_func=lambda p: word("record_custom") if p == CUSTOM else p,
     )  # fmt: skip
     override = ""
     if chosen_rules == CUSTOM:
@@ -187,7 +194,7 @@ def kong_input(draft: Draft, deal: DealFacts, still_in: list[int]) -> DealFacts 
     players = draft.session.players
     who = seat_pills(ui.t("record_who"), still_in, players, step_key("kong_who"))
     kind = st.segmented_control(
-        ui.t("record_kind"), list(KONG_KINDS), format_func=lambda k: ui.t(f"kong_kind_{k}"),
+        ui.t("record_kind"), list(KONG_KINDS), format_func=lambda k: word(f"kong_kind_{k}"),
         key=step_key("kong_kind"),
     )  # fmt: skip
     source: int | None = None
@@ -216,11 +223,11 @@ def win_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) 
     sources = [SELF, *(s for s in still_in if s != who)]
     source = st.pills(
         ui.t("record_from"), sources, key=step_key("win_from"),
-        format_func=lambda s: ui.t("record_self_draw") if s == SELF else players[s],
+        format_func=lambda s: word("record_self_draw") if s == SELF else players[s],
     )  # fmt: skip
     picked = st.pills(
         ui.t("record_patterns"), pattern_options(rules), selection_mode="multi", key=step_key("win_patterns"),
-        format_func=lambda p: pattern_label(p, ui.lang()),
+        format_func=lambda p, lang=ui.lang(): pattern_label(p, lang),
     )  # fmt: skip
     roots = st.segmented_control(ui.t("record_roots"), [0, 1, 2, 3, 4], default=0, key=step_key("win_roots"))
     win: WinFact | None = None
@@ -256,7 +263,7 @@ def wall_end_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Ru
             continue
         fan = st.segmented_control(
             f"{players[seat]} · {ui.t('record_ready')}", [0, *range(1, cap + 1)], default=0,
-            format_func=lambda f: ui.t("record_not_ready") if f == 0 else str(f), key=step_key(f"end_ready_{seat}"),
+            format_func=lambda f: word("record_not_ready") if f == 0 else str(f), key=step_key(f"end_ready_{seat}"),
         )  # fmt: skip
         ready[seat] = int(fan) if fan else None
     return EndFact(tuple(ready), tuple(sorted(pigs or [])))  # type: ignore[arg-type]
@@ -303,7 +310,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     else:
         action = st.segmented_control(
             ui.t("record_events"), ["kong", "win"], default="win", key=step_key("action"),
-            format_func=lambda a: ui.t(f"record_{a}"), label_visibility="collapsed",
+            format_func=lambda a: word(f"record_{a}"), label_visibility="collapsed",
         )  # fmt: skip
         if action == "kong":
             changed = kong_input(draft, deal, still_in)
