@@ -73,7 +73,7 @@ def _deal(data: dict[str, Any]) -> DealFacts:
         str(data["deal_id"]),
         int(data.get("dealer", 0)),
         tuple(events),
-        None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),  # type: ignore[arg-type]
+        None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),
         int(data.get("revision", 1)),
     )
 
@@ -92,7 +92,7 @@ def to_json(draft: Draft) -> dict[str, Any]:
 def from_json(data: dict[str, Any]) -> Draft:
     s = data["session"]
     session = SessionFacts(
-        str(s["session_id"]), tuple(s["players"]), s.get("rules", "standard"), int(s.get("base", 1)),  # type: ignore[arg-type]
+        str(s["session_id"]), tuple(s["players"]), s.get("rules", "standard"), int(s.get("base", 1)),
         s.get("club"), s.get("table"), s.get("started_at"),
     )  # fmt: skip
     current = data.get("current")

@@ -29,7 +29,6 @@ from ingest.sheet_record import (
     price,
 )
 from ingest.validate import validate_log
-from ingest.warehouse import ingest
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 TIMEOUT = 60

@@ -227,7 +227,7 @@ def win_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) 
     )  # fmt: skip
     picked = st.pills(
         ui.t("record_patterns"), pattern_options(rules), selection_mode="multi", key=step_key("win_patterns"),
-        format_func=lambda p, lang=ui.lang(): pattern_label(p, lang),
+        format_func=lambda p: pattern_label(p, LANG),
     )  # fmt: skip
     roots = st.segmented_control(ui.t("record_roots"), [0, 1, 2, 3, 4], default=0, key=step_key("win_roots"))
     win: WinFact | None = None
