@@ -24,6 +24,7 @@ from typing import Any, Final
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 
+from analytics import rating
 from ingest.facts import SCHEMAS
 from ingest.warehouse import DEFAULT_WAREHOUSE, catalog_version, read_catalog, table_files
 
@@ -213,6 +214,51 @@ class Analytics:
 
     def close(self) -> None:
         self.con.close()
+
+    # -- placements, rating, patterns, tablemates (issue 13: 7, 8, 11)
+    def session_placements(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Per session and player: the session's net and placement 1..4 (ties by seat)."""
+        return self.query("session_placements", filters)
+
+    def placements(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Per player: sessions, placements 1st..4th, their rates, average placement."""
+        return self.query("placements", filters)
+
+    def rating_history(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Pairwise Elo (analytics/rating.py) after every session; the player filter picks
+        one player's rows from a rating computed over every player."""
+        history = rating.rating_history(self.session_placements(without_player(filters)))
+        if filters is not None and filters.player is not None:
+            history = history[history["player"] == filters.player].reset_index(drop=True)
+        return history
+
+    def player_table(self, filters: Filters | None = None) -> pd.DataFrame:
+        """:meth:`player_stats` with the placement columns and the rating added."""
+        return with_placements(
+            self.player_stats(filters), self.placements(filters), self.rating_history(filters)
+        )
+
+    def pattern_rates(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Per player and pattern: wins with it / wins, beside the club's rate."""
+        return self.query("pattern_rates", filters)
+
+    def mate_records(self, filters: Filters | None = None) -> pd.DataFrame:
+        """A player's record against each tablemate (deals, sessions, placed above, net)."""
+        return self.query("mate_records", filters)
+
+
+def without_player(filters: Filters | None) -> Filters:
+    """The same filters for every player (a rating needs the whole table's sessions)."""
+    base = filters or Filters()
+    return Filters(None, base.club, base.date_from, base.date_to, base.rules, base.tablemates)
+
+
+def with_placements(stats: pd.DataFrame, placements: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
+    """The player table with ``sessions``, ``avg_placement``, ``placement_1..4`` (and
+    rates), ``rating`` and ``rating_peak`` added after its columns (same rows, same order)."""
+    extra = placements.merge(rating.current_ratings(history), on="player", how="left")
+    merged: pd.DataFrame = stats.merge(extra, on="player", how="left")
+    return merged
 
 
 _OPEN: dict[Path, Analytics] = {}

@@ -48,6 +48,17 @@ pages = [
     ),
     st.Page(ui.PAGES["audit"], title=ui.t("page_audit"), icon=":material/search:", url_path="audit"),
     st.Page(ui.PAGES["upload"], title=ui.t("page_upload"), icon=":material/upload:", url_path="upload"),
+    # issue 13: added pages
+    st.Page(
+        ui.PAGES["ratings"], title=ui.t("page_ratings"), icon=":material/trending_up:", url_path="ratings"
+    ),
+    st.Page(ui.PAGES["versus"], title=ui.t("page_versus"), icon=":material/group:", url_path="versus"),
+    st.Page(
+        ui.PAGES["search"], title=ui.t("page_search"), icon=":material/manage_search:", url_path="search"
+    ),
+    st.Page(
+        ui.PAGES["patterns"], title=ui.t("page_patterns"), icon=":material/grid_view:", url_path="patterns"
+    ),
     st.Page(ui.PAGES["record"], title=ui.t("page_record"), icon=":material/edit_note:", url_path="record"),
 ]
 page = st.navigation(pages)

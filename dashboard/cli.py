@@ -137,6 +137,42 @@ def hand(
 
 EXIT_FINDINGS = 3
 
+MaxInflatedOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-inflated-mb",
+        help="Read at most this many MB of text per file (a gzip bomb stops there, with a "
+        "bad_record finding); default 256, or CHUANMA_MAX_INFLATED_MB.",
+    ),
+]
+MaxLineOption = Annotated[
+    float | None,
+    typer.Option(
+        "--max-line-kb",
+        help="A longer line is a bad_record finding, read no further; default 1024, or CHUANMA_MAX_LINE_KB.",
+    ),
+]
+
+
+def _set_limits(max_inflated_mb: float | None, max_line_kb: float | None) -> None:
+    """The reader's limits go through the environment, so worker processes see them too."""
+    import os
+
+    for name, value in (("CHUANMA_MAX_INFLATED_MB", max_inflated_mb), ("CHUANMA_MAX_LINE_KB", max_line_kb)):
+        if value is not None:
+            if value <= 0:
+                raise fail(
+                    f"--{'max-inflated-mb' if 'INFLATED' in name else 'max-line-kb'} must be more than 0"
+                )
+            os.environ[name] = str(value)
+
+
+def _echo_text(text: str) -> None:
+    """Readable output with terminal control sequences (from names in the data) removed."""
+    from dashboard.safe_text import strip_controls
+
+    typer.echo(strip_controls(text))
+
 
 def _rules_or_fail(spec: str | None) -> Rules | None:
     from engine.rules import RulesError, load_rules
@@ -177,6 +213,8 @@ def validate(
     ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
     lang: LangOption = "en",
+    max_inflated_mb: MaxInflatedOption = None,
+    max_line_kb: MaxLineOption = None,
 ) -> None:
     """Replay every deal and recheck every win, fan, payment and settlement.
 
@@ -188,6 +226,7 @@ def validate(
 
     language = _lang(lang)
     override = _rules_or_fail(rules)
+    _set_limits(max_inflated_mb, max_line_kb)
     try:
         report = validate_paths(paths, override, strict=strict)
     except FileNotFoundError as error:
@@ -201,7 +240,7 @@ def validate(
     if as_json:
         typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
     else:
-        typer.echo(validation_text(report, language))
+        _echo_text(validation_text(report, language))
     raise typer.Exit(0 if report.ok else EXIT_FINDINGS)
 
 
@@ -343,6 +382,8 @@ def ingest(
         float,
         typer.Option(help="Close a batch after the file that brings it to this many MB (0: one per file)."),
     ] = 64,
+    max_inflated_mb: MaxInflatedOption = None,
+    max_line_kb: MaxLineOption = None,
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
     lines of no deal and conflicting duplicates in quarantine; files already ingested
@@ -358,6 +399,16 @@ def ingest(
         raise fail("--workers must be 0 (in process) or more")
     if workers is not None and scheduler is not None:
         raise fail("give --workers or --scheduler, not both")
+    _set_limits(max_inflated_mb, max_line_kb)
+    from ingest.parallel import default_workers
+
+    if workers is not None and workers > default_workers():
+        typer.echo(
+            f"chuanma: --workers {workers} is more than this machine's {default_workers()} cores; "
+            f"using {default_workers()}",
+            err=True,
+        )
+        workers = default_workers()
     try:
         with CliProgress(enabled=not as_json) as progress:
             summary = run_ingest(
@@ -365,10 +416,19 @@ def ingest(
             )
     except (FileNotFoundError, WarehouseError) as error:
         raise fail(str(error)) from None
+    for note in summary.recovered:
+        typer.echo(
+            f"chuanma: batch {note} was not in the catalog; its files were checked and it is listed again",
+            err=True,
+        )
+    for note in summary.moved_aside:
+        typer.echo(
+            f"chuanma: WARNING: a batch folder the catalog did not list was moved aside: {note}", err=True
+        )
     if as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
-        typer.echo(ingest_text(summary))
+        _echo_text(ingest_text(summary))
     raise typer.Exit(summary.exit_code)
 
 
@@ -395,10 +455,14 @@ def stats(
 
     from analytics.queries import Analytics, Filters
     from dashboard.text_views_warehouse import audit_text, player_card_text, player_table_text, records_json
-    from ingest.warehouse import CATALOG
+    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
 
-    if not (warehouse / CATALOG).is_file():
-        raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+    try:
+        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
+            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+        require_readable(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
     try:
         first = date.fromisoformat(date_from) if date_from else None
         last = date.fromisoformat(date_to) if date_to else None
@@ -408,7 +472,7 @@ def stats(
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     try:
-        frame = analytics.player_stats(filters)
+        frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
         audit = analytics.findings_summary(filters) if player is None and not as_json else None
     finally:
         analytics.close()
@@ -417,42 +481,140 @@ def stats(
     if as_json:
         typer.echo(records_json(frame))
     elif player is not None:
-        typer.echo(player_card_text(frame.iloc[0].to_dict(), language))
+        _echo_text(player_card_text(frame.iloc[0].to_dict(), language))
     else:
-        typer.echo(player_table_text(frame, language))
+        _echo_text(player_table_text(frame, language))
         if audit is not None:
-            typer.echo(audit_text(audit, language))
+            _echo_text(audit_text(audit, language))
+
+
+LOCAL_ADDRESSES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
 @app.command()
 def dashboard(
     warehouse: WarehouseOption = Path("data/warehouse"),
-    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on (localhost only).")] = 8501,
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8501,
+    address: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on (default localhost only); beyond localhost the Upload "
+            "page is read-only unless an upload token is set."
+        ),
+    ] = "localhost",
+    upload_token: Annotated[
+        str | None,
+        typer.Option(
+            "--upload-token",
+            help="Ingesting on the Upload page asks for this token (or set CHUANMA_UPLOAD_TOKEN, "
+            "or upload_token in .streamlit/secrets.toml).",
+        ),
+    ] = None,
 ) -> None:
-    """Serve the dashboard (Streamlit) on http://localhost:PORT for the warehouse's data.
+    """Serve the dashboard (Streamlit) on http://ADDRESS:PORT for the warehouse's data.
 
-    Runs until stopped (Ctrl-C). An empty or missing warehouse shows how to load data."""
+    Runs until stopped (Ctrl-C or SIGTERM: this process becomes the server). An empty or
+    missing warehouse shows how to load data."""
     import os
-    import subprocess
     import sys
 
-    from dashboard.config import WAREHOUSE_ENV
+    from dashboard.config import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 
     script = Path(__file__).with_name("app.py")
     folder = warehouse.resolve()
     command = [
         sys.executable, "-m", "streamlit", "run", str(script),
-        "--server.port", str(port), "--server.address", "localhost", "--server.headless", "true",
+        "--server.port", str(port), "--server.address", address, "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
         "--", "--warehouse", str(folder),
     ]  # fmt: skip
-    typer.echo(f"chuanma dashboard: http://localhost:{port} (warehouse {folder}); Ctrl-C stops it", err=True)
     env = {**os.environ, WAREHOUSE_ENV: str(folder)}
+    if upload_token is not None:
+        env[UPLOAD_TOKEN_ENV] = upload_token
+    if address not in LOCAL_ADDRESSES and not env.get(UPLOAD_TOKEN_ENV):
+        typer.echo(
+            f"chuanma dashboard: listening on {address}: the Upload page is read-only "
+            "(set --upload-token to let those who know it ingest)",
+            err=True,
+        )
+    typer.echo(f"chuanma dashboard: http://{address}:{port} (warehouse {folder}); Ctrl-C stops it", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # exec: the server is this process, so a SIGTERM or Ctrl-C reaches it and no child is left
     try:
-        code = subprocess.call(command, env=env)
-    except KeyboardInterrupt:
-        code = 0
-    raise typer.Exit(code)
+        os.execve(sys.executable, command, env)
+    except OSError as error:
+        raise fail(f"cannot start the dashboard ({error.strerror or error})") from None
+
+
+# ----------------------------------------------------------------- warehouse care
+warehouse_app = typer.Typer(
+    help="Look after a warehouse: check every listed file, rebuild a lost catalog.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(warehouse_app, name="warehouse")
+
+
+@warehouse_app.command("check")
+def warehouse_check(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    as_json: Annotated[bool, typer.Option("--json", help="The result as one JSON object.")] = False,
+) -> None:
+    """Open every file the catalog lists and read all its rows; list the batch folders it
+    does not list. Exit 0 when all is well, 2 when anything is damaged or unlisted."""
+    from ingest.warehouse import CATALOG, WarehouseError, read_catalog, unlisted_batches, verify_parts
+
+    try:
+        exists = (warehouse / CATALOG).exists()
+        catalog = read_catalog(warehouse)
+        problems = verify_parts(warehouse, catalog, full=True)
+        unlisted = [str(p) for p in unlisted_batches(warehouse, catalog)]
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    if unlisted:
+        what = "is missing" if not exists else "does not list them"
+        problems.append(
+            f"{len(unlisted)} batch folder(s) not in the catalog ({warehouse / CATALOG} {what}): "
+            f"{', '.join(unlisted)}; take them back with: chuanma warehouse rebuild-catalog --warehouse {warehouse}"
+        )
+    files = sum(len(p) for b in catalog["batches"] for p in b.get("parts", {}).values())
+    if as_json:
+        typer.echo(json.dumps({"warehouse": str(warehouse), "batches": len(catalog["batches"]),
+                               "files": files, "problems": problems}, ensure_ascii=False))  # fmt: skip
+    else:
+        for problem in problems:
+            _echo_text(f"PROBLEM {problem}")
+        _echo_text(f"{warehouse}: {len(catalog['batches'])} batch(es), {files} file(s) checked, "
+                   f"{len(problems)} problem(s)")  # fmt: skip
+    raise typer.Exit(EXIT_USAGE if problems else 0)
+
+
+@warehouse_app.command("rebuild-catalog")
+def warehouse_rebuild(warehouse: WarehouseOption = Path("data/warehouse")) -> None:
+    """Rebuild catalog.json from the batch folders (each holds its own entry, and its rows
+    name their files): keeps what a readable catalog lists, adds every unlisted batch,
+    moves unreadable ones to orphans/. A damaged catalog is kept beside, renamed.
+    Exit 0, or 2 when the warehouse cannot be used (locked, read-only)."""
+    from ingest.warehouse import WarehouseError, rebuild_catalog
+
+    if not warehouse.is_dir():
+        raise fail(f"{warehouse}: no such folder")
+    try:
+        done, kept = rebuild_catalog(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or warehouse}: {error.strerror or error}") from None
+    if kept:
+        _echo_text(f"the damaged catalog was kept as {warehouse / kept}")
+    for batch in done.recovered:
+        _echo_text(f"listed again: {batch}")
+    for note in done.moved_aside:
+        _echo_text(f"moved aside: {note}")
+    _echo_text(
+        f"{warehouse}: {len(done.recovered)} batch(es) listed again, {len(done.moved_aside)} moved aside"
+    )
 
 
 def main() -> None:

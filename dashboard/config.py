@@ -24,3 +24,6 @@ def warehouse_path(argv: Sequence[str] | None = None) -> Path:
         if arg.startswith("--warehouse="):
             return Path(arg.split("=", 1)[1]).resolve()
     return Path(os.environ.get(WAREHOUSE_ENV) or DEFAULT_WAREHOUSE).resolve()
+
+
+UPLOAD_TOKEN_ENV: Final = "CHUANMA_UPLOAD_TOKEN"

@@ -113,6 +113,17 @@ def ingest_text(summary: IngestSummary) -> str:
     if summary.quarantine:
         counts = ", ".join(f"{reason} {count}" for reason, count in sorted(summary.quarantine.items()))
         lines.append(f"  quarantine lines: {counts}")
+    if summary.file_findings:
+        lines.append(
+            f"  errors about a whole file or session (cut-off gzip, past a limit, wrong totals): "
+            f"{summary.file_findings}, in the findings table"
+        )
+    if summary.recovered:
+        lines.append(
+            f"  batches not in the catalog, checked and listed again: {', '.join(summary.recovered)}"
+        )
+    for note in summary.moved_aside:
+        lines.append(f"  WARNING: moved aside (never deleted): {note}")
     if summary.batches:
         rows = ", ".join(f"{name} {count}" for name, count in summary.rows.items())
         lines.append(f"batches {', '.join(summary.batches)}: rows {rows}")

@@ -19,6 +19,7 @@ import streamlit as st
 from analytics.queries import Filters
 from dashboard import data
 from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
+from dashboard.safe_text import md
 
 LANG_KEY: Final = "lang"
 CLUB_KEY: Final = "filter_club"
@@ -39,6 +40,11 @@ PAGES: Final = {
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
     "session": "app_pages/session.py",
+    # issue 13: added pages
+    "ratings": "app_pages/ratings.py",
+    "versus": "app_pages/versus.py",
+    "search": "app_pages/search.py",
+    "patterns": "app_pages/patterns.py",
     "record": "app_pages/record.py",
 }
 
@@ -215,7 +221,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
 
 def empty_warehouse(src: data.Source) -> None:
     """How to load data, instead of an error, when the warehouse holds nothing yet."""
-    st.info(f"**{t('empty_title')}** ({src.path})\n\n{t('empty_body')}", icon=":material/inbox:")
+    st.info(f"**{t('empty_title')}** ({md(src.path)})\n\n{t('empty_body')}", icon=":material/inbox:")
     st.code(
         "make demo\n"
         "# or, step by step:\n"
@@ -230,7 +236,15 @@ def empty_warehouse(src: data.Source) -> None:
 def page_source() -> data.Source | None:
     """The warehouse for a page that needs data: None (after saying how to load some)
     when it is empty."""
-    src = data.source()
+    from dashboard.config import warehouse_path
+    from ingest.warehouse import WarehouseError, require_catalog
+
+    try:  # a lost or damaged catalog: say which file and the command that repairs it
+        require_catalog(warehouse_path())
+        src = data.source()
+    except WarehouseError as error:
+        st.error(md(error), icon=":material/error:")
+        return None
     if src.is_empty:
         empty_warehouse(src)
         return None
@@ -335,7 +349,7 @@ def replay_link(deal_id: str, text: str | None = None, *, line: Any = None) -> N
     the language and filters."""
     st.page_link(
         PAGES["replay"],
-        label=text or f"{t('open_replay')} {deal_id}",
+        label=text or f"{t('open_replay')} {md(deal_id)}",
         icon=":material/play_arrow:",
         query_params=_deal_params(deal_id, line),
     )

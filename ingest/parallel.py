@@ -21,7 +21,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
 import pyarrow as pa  # type: ignore[import-untyped]
@@ -29,7 +29,16 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.facts import Facts, facts_of_log, month_of, parse_time
 from ingest.gcpause import gc_paused
-from ingest.reader import _GZIP_MAGIC, LogFile, _gunzip, _Parser, read_lines, read_log_bytes
+from ingest.reader import (
+    _GZIP_MAGIC,
+    Limits,
+    LogFile,
+    _gunzip,
+    _Parser,
+    inflated_size,
+    read_lines,
+    read_log_bytes,
+)
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
@@ -51,6 +60,7 @@ class Chunk:
     data: bytes | None
     line_offset: int  # lines of the file before this piece
     size: int = 0  # of the piece's text, uncompressed
+    limits: Limits = field(default_factory=Limits)  # the reader's, as the planning process had them
 
     @property
     def text(self) -> str | None:
@@ -109,35 +119,71 @@ def _cut_points(text: bytes, target_lines: int) -> list[tuple[int, int]]:
 def plan_chunks(
     name: str, sha256: str, data: bytes, first_index: int, target_lines: int = TARGET_LINES
 ) -> list[Chunk]:
-    """Cut one file's bytes into chunks numbered from ``first_index``."""
+    """Cut one file's bytes into chunks numbered from ``first_index``. A file past the
+    limits (a gzip bomb: its size is counted first, keeping nothing) goes whole to the
+    reader, which reads it piece by piece up to the limit, as ``validate`` does."""
+    limits = Limits.from_env()
+    damaged = [Chunk(first_index, name, sha256, None, data, 0, limits=limits)]
     if name.lower().endswith((".csv", ".xlsx")):  # a score sheet: converted whole by the reader
-        return [Chunk(first_index, name, sha256, None, data, 0)]
+        return damaged
     raw = data
     if data.startswith(_GZIP_MAGIC):
-        raw, problem = _gunzip(data)
+        if inflated_size(data, limits.max_inflated) > limits.max_inflated:
+            return damaged
+        raw, problem = _gunzip(data, limits.max_inflated)
         if problem is not None:
-            return [Chunk(first_index, name, sha256, None, data, 0)]
+            return damaged
+    elif len(data) > limits.max_inflated:
+        return damaged
     if not raw.isascii():
         try:
             raw.decode("utf-8")
         except UnicodeDecodeError:
-            return [Chunk(first_index, name, sha256, None, data, 0)]
+            return damaged
     if not data.startswith(_GZIP_MAGIC) and name.endswith(".gz"):
-        return [Chunk(first_index, name, sha256, None, data, 0)]  # the reader warns about the name
+        return damaged  # the reader warns about the name
     starts = [(0, 0), *_cut_points(raw, target_lines)]
     chunks = []
     view = memoryview(raw)
     for number, (pos, line) in enumerate(starts):
         end = starts[number + 1][0] if number + 1 < len(starts) else len(raw)
         payload = _CODEC.compress(view[pos:end], asbytes=True)
-        chunks.append(Chunk(first_index + number, name, sha256, payload, None, line, end - pos))
+        chunks.append(Chunk(first_index + number, name, sha256, payload, None, line, end - pos, limits))
     return chunks
 
 
 def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
     """Read, replay and extract one chunk (runs on a worker; pure)."""
     with gc_paused():  # the whole chunk: its log is freed before the collector is back
-        return chunk.index, facts_of_log(_read_chunk(chunk), chunk.sha256)
+        log = _read_chunk(chunk)
+        try:
+            return chunk.index, facts_of_log(log, chunk.sha256)
+        except (pa.ArrowException, OverflowError, ValueError) as error:
+            return chunk.index, facts_of_log(_set_aside(log, error), chunk.sha256)
+
+
+def _set_aside(log: LogFile, error: Exception) -> LogFile:
+    """The last resort when a piece's rows cannot be stored (a number computed from
+    in-range claims still overflows a column, say): every line of it goes to quarantine
+    with one ``bad_record`` finding that says why, rather than stopping the ingest."""
+    from engine.events import Finding
+
+    message = (
+        f"{log.path}: this part of the file (lines {min((n for n, *_ in _all_lines(log)), default=0)}+) "
+        f"could not be stored ({error}); its lines are kept in quarantine"
+    )
+    finding = Finding("bad_record", None, None, message, file=log.path)
+    stray = sorted(((n, text, finding) for n, text in _all_lines(log)), key=lambda item: item[0])
+    return LogFile(log.path, [], stray, [*log.findings, finding])
+
+
+def _all_lines(log: LogFile) -> list[tuple[int, str]]:
+    lines = [(n, text) for n, text, _ in log.stray]
+    for session in log.sessions:
+        lines += session.raw_lines
+        for deal in session.deals:
+            lines += deal.raw_lines
+    return lines
 
 
 def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
@@ -148,13 +194,13 @@ def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
 
 def _read_chunk(chunk: Chunk) -> LogFile:
     if chunk.data is not None:
-        return read_log_bytes(chunk.data, chunk.file)
+        return read_log_bytes(chunk.data, chunk.file, chunk.limits)
     text = chunk.text
     assert text is not None
     pieces = text.split("\n")
     if pieces and pieces[-1] == "":
         pieces.pop()
-    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1)
+    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1, limits=chunk.limits)
 
 
 class Runner(Protocol):
@@ -258,6 +304,34 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
+SCHEDULER_TIMEOUT: Final = 5.0  # seconds to reach a scheduler before giving up
+
+
+class SchedulerError(RuntimeError):
+    """The ``--scheduler`` address is malformed or nothing answers there."""
+
+
+def _connect(client_class: Any, scheduler: str) -> Any:
+    """A client of the scheduler, within a few seconds, or a :class:`SchedulerError`."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    try:
+        scheme, _ = parse_address(scheduler)
+        if scheme in ("tcp", "tls"):
+            get_address_host_port(scheduler)
+    except (ValueError, TypeError) as error:
+        raise SchedulerError(
+            f"--scheduler {scheduler!r} is not a scheduler address ({error}); give e.g. tcp://HOST:8786"
+        ) from None
+    try:
+        return client_class(scheduler, set_as_default=False, timeout=SCHEDULER_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise SchedulerError(
+            f"cannot reach the Dask scheduler at {scheduler} within {SCHEDULER_TIMEOUT:g} s ({error}); "
+            "is it running? (dask scheduler), or run without --scheduler"
+        ) from None
+
+
 @contextmanager
 def runner(
     workers: int | None = None, scheduler: str | None = None, *, dask_local: bool = False
@@ -280,7 +354,7 @@ def runner(
     client_class: Any = distributed.Client
     cluster_class: Any = distributed.LocalCluster
     if scheduler is not None:
-        client = client_class(scheduler, set_as_default=False)
+        client = _connect(client_class, scheduler)
         try:
             count = len(client.scheduler_info().get("workers", {}))
             yield DaskRunner(client, count)

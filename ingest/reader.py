@@ -656,7 +656,90 @@ class _Builder:
 # --- entry points ----------------------------------------------------------------------
 
 _GZIP_MAGIC: Final = b"\x1f\x8b"
-_CHUNK: Final = 1 << 16  # gzip input per step
+_CHUNK: Final = 1 << 13  # gzip input per step (small: the bomb check counts what was fed)
+_PIECE: Final = 1 << 20  # most inflated bytes one step may yield: memory stays bounded
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one file may cost: a gzip bomb (1 MB that inflates to 1 GB) or a line of
+    hundreds of MB is read up to these and no further, with a ``bad_record`` finding.
+
+    ``max_ratio``: past ``RATIO_FLOOR`` bytes, gzip data that inflates more than this
+    many times the compressed bytes read so far is taken for a bomb (game logs inflate
+    about 8 times). Defaults from ``CHUANMA_MAX_INFLATED_MB``, ``CHUANMA_MAX_LINE_KB``
+    and ``CHUANMA_MAX_GZIP_RATIO`` (the CLI's ``--max-inflated-mb`` and
+    ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
+    text, so the default leaves room."""
+
+    max_inflated: int = 256 << 20  # bytes of text per file
+    max_line: int = 1 << 20  # bytes per line
+    max_ratio: float = 40.0
+
+    @classmethod
+    def from_env(cls) -> Limits:
+        import os
+
+        def number(name: str, default: float, unit: int) -> float:
+            try:
+                value = float(os.environ.get(name, ""))
+            except ValueError:
+                return default
+            return value * unit if value > 0 else default
+
+        return cls(
+            int(number("CHUANMA_MAX_INFLATED_MB", cls.max_inflated, 1 << 20)),
+            int(number("CHUANMA_MAX_LINE_KB", cls.max_line, 1 << 10)),
+            number("CHUANMA_MAX_GZIP_RATIO", cls.max_ratio, 1),
+        )
+
+
+RATIO_FLOOR: Final = 1 << 20  # inflated bytes before the ratio counts (a log of 1 MB is ~150 deals)
+
+
+def file_name(path: str | Path) -> str:
+    """A path as stored and printed: valid UTF-8 always. A name that is not UTF-8 (bytes
+    kept by Python as surrogates) has each such byte written ``\\xNN``, which
+    :func:`name_bytes` turns back into the bytes."""
+    name = str(path)
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    return name
+
+
+def name_bytes(stored: str) -> bytes:
+    """The file name's bytes from :func:`file_name`'s text (its inverse for such names)."""
+    return re.sub(rb"\\x([0-9a-f]{2})", lambda m: bytes([int(m.group(1), 16)]), stored.encode("utf-8"))
+
+
+def read_source(path: str | Path, keep: int | None = None) -> tuple[bytes, str, int]:
+    """A log file's bytes (the first ``keep`` of them), the whole file's sha256 and size,
+    read only if it is a regular file: a FIFO or a device would block or never end, so it
+    is an OSError, as a missing file is."""
+    import hashlib
+    import os
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = "a folder" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a special file"
+            raise OSError(0, f"not a regular file ({kind}), skipped", str(path))
+        digest = hashlib.sha256()
+        kept = bytearray()
+        size = 0
+        with os.fdopen(os.dup(fd), "rb") as handle:
+            while block := handle.read(_PIECE * 8):
+                digest.update(block)
+                size += len(block)
+                if keep is None or len(kept) < keep:
+                    kept += block if keep is None else block[: keep - len(kept)]
+    finally:
+        os.close(fd)
+    return bytes(kept), digest.hexdigest(), size
 
 
 def _salvage(good: bytes, piece: bytes) -> list[bytes]:
@@ -676,100 +759,225 @@ def _salvage(good: bytes, piece: bytes) -> list[bytes]:
     return out
 
 
-def _gunzip(data: bytes) -> tuple[bytes, str | None]:
-    """Decompress every gzip member; on a break return what came before it and why."""
-    out: list[bytes] = []
-    while True:
-        inflater = zlib.decompressobj(wbits=31)
-        start = 0
-        while start < len(data) and not inflater.eof:
-            piece = data[start : start + _CHUNK]
-            try:
-                out.append(inflater.decompress(piece))
-            except zlib.error as err:
-                out.extend(_salvage(data[:start], piece))
-                return b"".join(out), f"the gzip data is corrupt ({err})"
-            start += _CHUNK
-        if not inflater.eof:
-            return b"".join(out), "the gzip data is cut off (truncated file)"
-        data = inflater.unused_data + data[start:]
-        if not data.strip(b"\x00"):
-            return b"".join(out), None
-        if not data.startswith(_GZIP_MAGIC):
-            return b"".join(out), "the gzip data is followed by bytes that are not gzip"
+class _Inflate:
+    """Gzip data inflated piece by piece (at most ``_PIECE`` bytes each), every member,
+    stopping after ``limit`` bytes; ``problem`` says why it stopped early, if it did."""
+
+    def __init__(self, data: bytes, limit: int, max_ratio: float | None = None) -> None:
+        self.data = data
+        self.limit = limit
+        self.max_ratio = max_ratio
+        self.problem: str | None = None
+        self.size = 0
+        self.fed = 0  # compressed bytes consumed, over every member
+
+    def __iter__(self) -> Iterator[bytes]:
+        data = self.data
+        while True:
+            inflater = zlib.decompressobj(wbits=31)
+            start = 0
+            while not inflater.eof:
+                if inflater.unconsumed_tail:
+                    piece, fed = inflater.unconsumed_tail, 0
+                else:  # b"" once the data is used up: zlib may still owe output
+                    piece = data[start : start + _CHUNK]
+                    fed = len(piece)
+                try:
+                    out = inflater.decompress(piece, _PIECE)
+                except zlib.error as err:
+                    if fed:  # a fresh step: redo it byte by byte for what came before the break
+                        yield from self._cap(b"".join(_salvage(data[:start], piece)))
+                    self.problem = self.problem or f"the gzip data is corrupt ({err})"
+                    return
+                start += fed
+                self.fed += fed
+                yield from self._cap(out)
+                if self.problem:
+                    return
+                if not piece and not out:
+                    break  # nothing more to give: the data ends inside the member
+            if not inflater.eof:
+                self.problem = "the gzip data is cut off (truncated file)"
+                return
+            self.fed -= len(inflater.unused_data)  # fed again with the next member
+            data = inflater.unused_data + data[start:]
+            if not data.strip(b"\x00"):
+                return
+            if not data.startswith(_GZIP_MAGIC):
+                self.problem = "the gzip data is followed by bytes that are not gzip"
+                return
+
+    def _cap(self, out: bytes) -> Iterator[bytes]:
+        room = self.limit - self.size
+        if len(out) > room:
+            out = out[:room]
+            self.problem = f"it inflates to more than {_mb(self.limit)} (the limit: --max-inflated-mb)"
+        self.size += len(out)
+        ratio = self.max_ratio
+        if (
+            ratio is not None
+            and self.size > RATIO_FLOOR
+            and self.size > ratio * self.fed
+            and not self.problem
+        ):
+            self.problem = (
+                f"it inflates more than {ratio:g} times its size (a gzip bomb?; "
+                "the limit: CHUANMA_MAX_GZIP_RATIO)"
+            )
+        if out:
+            yield out
 
 
-def read_lines(lines: Iterable[str], name: str, first: int = 1) -> LogFile:
+def _mb(size: int) -> str:
+    """A size in plain words: MB, or KB below one MB."""
+    return f"{size / (1 << 20):g} MB" if size >= 1 << 20 else f"{size / (1 << 10):g} KB"
+
+
+def _gunzip(data: bytes, limit: int | None = None) -> tuple[bytes, str | None]:
+    """Decompress every gzip member (up to ``limit`` bytes, default the environment's
+    limit); on a break return what came before it and why."""
+    limits = Limits.from_env()
+    inflate = _Inflate(data, limits.max_inflated if limit is None else limit, limits.max_ratio)
+    out = bytearray()
+    for piece in inflate:
+        out += piece
+    return bytes(out), inflate.problem
+
+
+def inflated_size(data: bytes, limit: int) -> int:
+    """How many bytes gzip ``data`` inflates to, counting up to ``limit + 1`` and keeping
+    none of them: ingest asks before it holds a file's text."""
+    inflate = _Inflate(data, limit + 1, Limits.from_env().max_ratio)
+    size = sum(len(piece) for piece in inflate)
+    return limit + 1 if inflate.problem and "times its size" in inflate.problem else size
+
+
+def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits | None = None) -> LogFile:
     """Read lines of text (one event each, with or without line endings); ``first`` is
     the first line's number (a piece of a file keeps the file's numbers)."""
     builder = _Builder(name)
+    limits = limits or Limits.from_env()
     with gc_paused():
         for n, line in enumerate(lines, first):
             if n == 1 and line.startswith("\ufeff"):
                 line = line[1:]
+            if len(line) > limits.max_line:
+                _feed_bytes(builder, n, line[:200].encode("utf-8", "replace"), False, limits)
+                continue
             builder.feed(n, line.rstrip("\r\n"))
     return builder.finish()
 
 
-def read_log_bytes(data: bytes, name: str) -> LogFile:
+def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogFile:
     """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
-    sheet, read through this reader by ``ingest.spreadsheet``), e.g. an upload."""
+    sheet, read through this reader by ``ingest.spreadsheet``), e.g. an upload. The text is
+    inflated and split piece by piece, so memory follows what the log holds, never
+    what a gzip bomb inflates to (see :class:`Limits`)."""
     if name.lower().endswith((".csv", ".xlsx")):
         from ingest.spreadsheet import read_sheet_bytes
 
         return read_sheet_bytes(data, name)
-    problem: str | None = None
+    limits = limits or Limits.from_env()
     notes: list[Finding] = []
+    inflate: _Inflate | None = None
+    pieces: Iterable[bytes]
     if data.startswith(_GZIP_MAGIC):
-        data, problem = _gunzip(data)
-    elif name.endswith(".gz"):
-        message = f"{name}: named .gz but is not gzip data; read as plain text"
-        notes.append(Finding("bad_record", None, None, message, severity="warning", file=name))
-    partial = b""
-    if problem is not None:  # the break may cut a line in two: keep only whole lines
-        cut = data.rfind(b"\n") + 1
-        data, partial = data[:cut], data[cut:]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        log = _read_mixed(data.split(b"\n"), name)
+        inflate = _Inflate(data, limits.max_inflated, limits.max_ratio)
+        pieces = inflate
     else:
-        log = read_lines(text.split("\n"), name)
+        if name.endswith(".gz"):
+            message = f"{name}: named .gz but is not gzip data; read as plain text"
+            notes.append(Finding("bad_record", None, None, message, severity="warning", file=name))
+        view = memoryview(data)[: limits.max_inflated]
+        pieces = (bytes(view[i : i + _PIECE]) for i in range(0, len(view), _PIECE))
+    builder = _Builder(name)
+    lines = _Lines(pieces, limits.max_line)
+    with gc_paused():
+        for n, piece, whole in lines:
+            _feed_bytes(builder, n, piece, whole, limits)
+        problem = inflate.problem if inflate is not None else None
+        if problem is None and len(data) > limits.max_inflated:
+            problem = f"it is larger than {_mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
+        if problem is None and lines.partial:  # the last line, with no newline after it
+            _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
+    log = builder.finish()
     log.findings[:0] = notes
-    if problem is not None:
-        count = data.count(b"\n")
+    if problem is not None:  # the break may cut a line in two: it is stray
+        count = lines.complete
         lost = f"after line {count}" if count else "before the first line"
         message = f"{name}: {problem}; it stops {lost}, the complete lines before that were read"
         finding = Finding("bad_record", count + 1, None, message, file=name)
         log.findings.append(finding)
-        if partial.strip():
-            log.stray.append((count + 1, partial.decode("utf-8", "replace").rstrip("\r"), finding))
+        if lines.partial.strip():
+            log.stray.append((count + 1, lines.partial.decode("utf-8", "replace").rstrip("\r"), finding))
     return log
 
 
-def _read_mixed(pieces: list[bytes], name: str) -> LogFile:
-    """The slow route for data with lines that are not UTF-8: each such line is a finding."""
-    builder = _Builder(name)
-    with gc_paused():
-        for n, piece in enumerate(pieces, 1):
-            if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
-                piece = piece[3:]
-            try:
-                text = piece.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raw = piece.decode("utf-8", "replace").rstrip("\r")
-                builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
-                continue
-            builder.feed(n, text.rstrip("\r"))
-    return builder.finish()
+def _feed_bytes(builder: _Builder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:
+    if not whole:
+        shown = piece[:200].decode("utf-8", "replace") + "…"
+        why = f"the line is longer than {_mb(limits.max_line)} (the limit: --max-line-kb); its first 200 bytes are kept"
+        builder.bad_line(n, shown, why)
+        return
+    if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
+        piece = piece[3:]
+    try:
+        text = piece.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raw = piece.decode("utf-8", "replace").rstrip("\r")
+        builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
+        return
+    builder.feed(n, text.rstrip("\r"))
+
+
+class _Lines:
+    """Numbered lines from pieces of bytes: ``(n, bytes, whole)``; a line longer than
+    ``max_line`` comes once, cut (``whole`` False), the rest of it skipped unread. The
+    text after the last newline is held back in ``partial``: the caller decides whether
+    it is a line (the file ended) or a cut-off one (the data broke)."""
+
+    def __init__(self, pieces: Iterable[bytes], max_line: int) -> None:
+        self.pieces = pieces
+        self.max_line = max_line
+        self.complete = 0  # newlines seen
+        self.partial = b""
+
+    def __iter__(self) -> Iterator[tuple[int, bytes, bool]]:
+        buffer = b""
+        skipping = False  # inside an over-long line
+        n = 0
+        for piece in self.pieces:
+            data = buffer + piece if buffer else piece
+            start = 0
+            while True:
+                end = data.find(b"\n", start)
+                if end < 0:
+                    break
+                n += 1
+                if not skipping:
+                    if end - start > self.max_line:
+                        yield n, data[start : start + self.max_line], False
+                    else:
+                        yield n, data[start:end], True
+                skipping = False
+                start = end + 1
+            buffer = data[start:]
+            if not skipping and len(buffer) > self.max_line:
+                yield n + 1, buffer[: self.max_line], False
+                skipping = True
+            if skipping:
+                buffer = b""
+        self.complete = n
+        if not skipping:
+            self.partial = buffer
 
 
 def read_log(path: str | Path) -> LogFile:
     """Read a ``.jsonl``, ``.jsonl.gz``, ``.csv`` or ``.xlsx`` file; a file that cannot be
     opened is a finding."""
-    name = str(path)
+    name = file_name(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_source(path, Limits.from_env().max_inflated + 1)[0]
     except OSError as err:
         message = f"{name}: cannot read the file ({err.strerror or err})"
         return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name)])

@@ -17,7 +17,10 @@ from msgspec import Meta
 Seat = Annotated[int, Meta(ge=0, le=3)]
 TileName = str
 TileList = str | list[str]  # "1123m456p" or ["1m", "1m", ...]
-Four = tuple[int, int, int, int]
+#: points as the warehouse stores them (int32): a larger number is a ``bad_record`` at the
+#: reader, so ``validate`` and ``ingest`` agree and no value overflows a column
+Points = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]
+Four = tuple[Points, Points, Points, Points]
 FourTileLists = tuple[TileList, TileList, TileList, TileList]
 NonEmpty = Annotated[str, Meta(min_length=1)]
 
@@ -35,7 +38,7 @@ class SessionRec(Record, tag="session"):
     session_id: NonEmpty
     players: tuple[str, str, str, str]
     rules: str | dict[str, Any] | None = None
-    base: Annotated[int, Meta(ge=1)] = 1
+    base: Annotated[int, Meta(ge=1, le=2**31 - 1)] = 1
     club: str | None = None
     table: str | None = None
     started_at: str | None = None

@@ -106,7 +106,7 @@ def header_key(text: str) -> str | None:
 
 
 def deal_id_of(session_id: str, deal: str) -> str:
-    return f"{session_id}-{int(deal):02d}" if deal.isdigit() else f"{session_id}-{deal}"
+    return f"{session_id}-{int(deal):02d}" if deal.isdecimal() else f"{session_id}-{deal}"
 
 
 def rules_value(text: str) -> str | dict[str, Any]:
@@ -166,7 +166,7 @@ def _pattern_counts(token: str) -> Iterator[str]:
     match = re.fullmatch(r"(.+?)\s*[x×*]?\s*(\d+)", token) or re.fullmatch(r"(\d+)\s*[x×*]?\s*(.+)", token)
     if match is not None:
         first, second = match.groups()
-        name, count = (first, int(second)) if second.isdigit() else (second, int(first))
+        name, count = (first, int(second)) if second.isdecimal() else (second, int(first))
         token = name
     elif token[:1] in _CN_COUNT and len(token) > 1 and norm(token) not in PATTERN_NAMES:
         count, token = _CN_COUNT[token[0]], token[1:]

@@ -21,8 +21,6 @@ from ingest.gcpause import gc_paused
 from ingest.reader import LogFile, SessionLog, read_log
 from ingest.session_replay import SessionReplay
 
-LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".csv", ".xlsx")  # the last two: score sheets
-
 
 @dataclass
 class SessionReport:
@@ -97,18 +95,11 @@ class ValidationReport:
 
 
 def find_logs(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, folders searched for ``*.jsonl``, ``*.jsonl.gz`` and score sheets
-    (``*.csv``, ``*.xlsx``), sorted."""
-    found: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.is_file() and p.name.endswith(LOG_SUFFIXES)))
-        elif path.exists():
-            found.append(path)
-        else:
-            raise FileNotFoundError(f"{path}: no such file or folder")
-    return found
+    """Files as given, folders searched for ``*.jsonl``, ``*.jsonl.gz`` and score sheets (``*.csv``, ``*.xlsx``) (sorted); what
+    cannot be read is listed too, for the reader to say why (see ``ingest.walk``)."""
+    from ingest.walk import walk_logs
+
+    return walk_logs(paths)
 
 
 def validate_paths(

@@ -10,7 +10,12 @@ Layout under the warehouse folder::
 Why it survives ``kill -9`` at any moment: a batch is written whole into ``staging/``,
 renamed into ``batches/`` (one atomic rename), and only then added to the catalog, which
 is replaced atomically (temp file + ``os.replace``). A crash before the catalog write
-leaves an unlisted folder that no reader opens and the next ingest deletes. The lock is
+leaves an unlisted folder that no reader opens; each batch carries its own catalog entry
+(``batch.json``) and its rows name their source files, so the next ingest takes such a
+folder back into the catalog (or, when it cannot be read, moves it to ``orphans/``, loudly):
+no ingest ever deletes a batch. Only ``staging/`` leftovers (never renamed, so never a
+batch) are removed. A missing catalog while batches exist stops ``ingest`` and ``stats``
+with the command that rebuilds it (``chuanma warehouse rebuild-catalog``). The lock is
 an ``flock``: the kernel drops it when its process dies, so a dead ingest's lock never
 blocks the next one.
 
@@ -26,7 +31,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
 import json
 import os
 import secrets
@@ -45,8 +49,8 @@ import pyarrow.dataset as ds  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.facts import NO_MONTH, SCHEMAS, TABLES
-from ingest.parallel import TARGET_LINES, Runner, WorkerLost, plan_chunks, runner
-from ingest.reader import _GZIP_MAGIC, _gunzip
+from ingest.parallel import TARGET_LINES, Runner, SchedulerError, WorkerLost, plan_chunks, runner
+from ingest.reader import _GZIP_MAGIC, Limits, _gunzip, file_name, read_source
 from ingest.validate import find_logs
 
 DEFAULT_WAREHOUSE: Final = Path("data/warehouse")
@@ -54,6 +58,8 @@ CATALOG: Final = "catalog.json"
 LOCK: Final = "ingest.lock"
 STAGING: Final = "staging"
 BATCHES: Final = "batches"
+ORPHANS: Final = "orphans"
+MANIFEST: Final = "batch.json"  # a batch's own catalog entry, written before its rename
 FORMAT: Final = 1
 DEFAULT_BATCH_MB: Final = 64  # of log files as stored (gzip or not): about 90,000 gzip'd deals
 #: tables whose rows belong to one deal and go when the deal is a duplicate
@@ -81,16 +87,127 @@ def _lost_worker_stops_cleanly() -> Iterator[None]:
 
 
 # ------------------------------------------------------------------------- catalog
+def rebuild_hint(root: str | Path) -> str:
+    return f"chuanma warehouse rebuild-catalog --warehouse {root}"
+
+
 def read_catalog(root: str | Path) -> dict[str, Any]:
-    """The catalog, or an empty one for a warehouse that has none yet."""
+    """The catalog, or an empty one for a warehouse that has none yet; a catalog that
+    cannot be read or makes no sense is a :class:`WarehouseError` naming the file."""
     path = Path(root) / CATALOG
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {"format": FORMAT, "batches": []}
-    catalog: dict[str, Any] = json.loads(text)
+    except (OSError, UnicodeDecodeError) as error:
+        raise WarehouseError(f"{path}: cannot read the catalog ({_why(error)})") from None
+    try:
+        catalog = json.loads(text)
+    except ValueError as error:
+        raise WarehouseError(
+            f"{path}: the catalog is not valid JSON ({error}); nothing was changed. "
+            f"Rebuild it from the batches with: {rebuild_hint(root)}"
+        ) from None
+    if not isinstance(catalog, dict):
+        raise WarehouseError(
+            f"{path}: the catalog is not a JSON object; rebuild it with: {rebuild_hint(root)}"
+        )
     if catalog.get("format") != FORMAT:
         raise WarehouseError(f"{path}: catalog format {catalog.get('format')!r}, expected {FORMAT}")
+    batches = catalog.setdefault("batches", [])
+    if not isinstance(batches, list) or not all(_entry_ok(batch) for batch in batches):
+        raise WarehouseError(
+            f"{path}: the catalog's batch list is damaged; rebuild it with: {rebuild_hint(root)}"
+        )
+    return catalog
+
+
+def _entry_ok(batch: Any) -> bool:
+    return (
+        isinstance(batch, dict)
+        and isinstance(batch.get("id"), str)
+        and isinstance(batch.get("parts", {}), dict)
+        and all(isinstance(v, list) for v in batch.get("parts", {}).values())
+    )
+
+
+def _why(error: BaseException) -> str:
+    return (getattr(error, "strerror", None) or str(error)) if isinstance(error, OSError) else str(error)
+
+
+def batch_folders(root: str | Path) -> list[Path]:
+    """Every folder under ``batches/`` (listed or not), oldest first (ids begin with the time)."""
+    folder = Path(root) / BATCHES
+    try:
+        return sorted(entry for entry in folder.iterdir() if entry.is_dir())
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise WarehouseError(f"{folder}: cannot list the batches ({_why(error)})") from None
+
+
+def unlisted_batches(root: str | Path, catalog: dict[str, Any]) -> list[Path]:
+    recorded = {batch["id"] for batch in catalog.get("batches", [])}
+    return [entry for entry in batch_folders(root) if entry.name not in recorded]
+
+
+def require_catalog(root: str | Path) -> dict[str, Any]:
+    """The catalog of a warehouse about to be read or written; refuses (WarehouseError,
+    nothing changed) when batches exist that the catalog does not list, e.g. a deleted or
+    reset ``catalog.json``: reading or ingesting then would ignore or lose them."""
+    catalog = read_catalog(root)
+    unlisted = unlisted_batches(root, catalog)
+    if unlisted and not (Path(root) / CATALOG).exists():
+        raise WarehouseError(
+            f"{Path(root) / CATALOG} is missing but {len(unlisted)} batch folder(s) exist under "
+            f"{Path(root) / BATCHES}; nothing was changed. Rebuild the catalog with: {rebuild_hint(root)}"
+        )
+    return catalog
+
+
+def verify_parts(root: str | Path, catalog: dict[str, Any], *, full: bool = False) -> list[str]:
+    """Problems with the files the catalog lists, each naming its file: missing, not
+    Parquet (truncated: no footer), fewer or more rows than recorded; ``full`` reads every
+    row too (``chuanma warehouse check``)."""
+    problems = []
+    for batch in catalog.get("batches", []):
+        for table, parts in batch.get("parts", {}).items():
+            rows = 0
+            for part in parts:
+                path = Path(root) / BATCHES / batch["id"] / part
+                try:
+                    rows += pq.read_metadata(path).num_rows
+                    if full:
+                        pq.read_table(path)
+                except FileNotFoundError:
+                    problems.append(f"{path}: missing (listed in the catalog)")
+                except (OSError, pa.ArrowException) as error:
+                    problems.append(f"{path}: cannot be read as Parquet ({_why(error)})")
+            recorded = batch.get("rows", {}).get(table)
+            if recorded is not None and rows != recorded and not problems:
+                problems.append(
+                    f"{Path(root) / BATCHES / batch['id'] / table}: {rows} rows, the catalog records {recorded}"
+                )
+    return problems
+
+
+def require_readable(root: str | Path) -> dict[str, Any]:
+    """:func:`require_catalog`, then every listed file opens: what ``stats`` checks first."""
+    catalog = require_catalog(root)
+    unlisted = unlisted_batches(root, catalog)
+    if unlisted:
+        raise WarehouseError(
+            f"{Path(root) / CATALOG} does not list {len(unlisted)} batch folder(s) "
+            f"({', '.join(p.name for p in unlisted[:3])}{', ...' if len(unlisted) > 3 else ''}); "
+            f"take them back with: {rebuild_hint(root)}"
+        )
+    problems = verify_parts(root, catalog)
+    if problems:
+        raise WarehouseError(
+            f"{problems[0]}"
+            + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+            + f"; see every problem with: chuanma warehouse check --warehouse {root}"
+        )
     return catalog
 
 
@@ -177,25 +294,123 @@ def _now() -> str:
 
 
 def cleanup(root: Path, catalog: dict[str, Any]) -> list[str]:
-    """Remove what a crashed ingest left: staging folders, batch folders the catalog does
-    not list, temporary catalogs. Only called while holding the lock."""
+    """Remove what a crashed ingest left that was never a batch: staging folders (a batch
+    is complete only once renamed out of ``staging/``) and temporary catalogs. Batch
+    folders are never deleted here (see :func:`recover`). Only called under the lock."""
     removed = []
     staging = root / STAGING
     if staging.is_dir():
         for entry in staging.iterdir():
             shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
             removed.append(str(entry))
-    recorded = {batch["id"] for batch in catalog.get("batches", [])}
-    batches = root / BATCHES
-    if batches.is_dir():
-        for entry in batches.iterdir():
-            if entry.name not in recorded:
-                shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
-                removed.append(str(entry))
     for entry in root.glob(f"{CATALOG}.tmp-*"):
         entry.unlink(missing_ok=True)
         removed.append(str(entry))
     return removed
+
+
+@dataclass
+class Recovery:
+    """What :func:`recover` did with the batch folders the catalog did not list."""
+
+    recovered: list[str] = field(default_factory=list)
+    moved_aside: list[str] = field(default_factory=list)  # "path: why"
+
+
+def describe_batch(folder: Path) -> dict[str, Any]:
+    """A batch folder's catalog entry: its ``batch.json`` when it has a good one, else
+    rebuilt from its Parquet files (their rows name their source file and its sha256).
+    Raises WarehouseError when a file cannot be read."""
+    entry: dict[str, Any] | None = None
+    with contextlib.suppress(OSError, ValueError):
+        entry = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    if not _entry_ok(entry) or not isinstance(entry, dict) or entry.get("id") != folder.name:
+        entry = _entry_from_parquet(folder)
+    assert entry is not None
+    problems = verify_parts(folder.parent.parent, {"batches": [entry]})
+    if problems:
+        raise WarehouseError("; ".join(problems))
+    return entry
+
+
+def _entry_from_parquet(folder: Path) -> dict[str, Any]:
+    parts: dict[str, list[str]] = {}
+    rows: dict[str, int] = {}
+    sources: dict[tuple[str, str], int] = {}
+    for path in sorted(folder.rglob("*.parquet")):
+        relative = path.relative_to(folder).as_posix()
+        table = relative.split("/", 1)[0]
+        if table not in SCHEMAS:
+            continue
+        try:
+            rows[table] = rows.get(table, 0) + pq.read_metadata(path).num_rows
+            if table in ("deals", "sessions", "quarantine"):
+                got = pq.read_table(path, columns=["file", "source_sha256"]).to_pylist()
+        except (OSError, pa.ArrowException) as error:
+            raise WarehouseError(f"{path}: cannot be read as Parquet ({_why(error)})") from None
+        parts.setdefault(table, []).append(relative)
+        if table in ("deals", "sessions", "quarantine"):
+            for row in got:
+                if row["source_sha256"]:
+                    key = (row["file"], row["source_sha256"])
+                    sources[key] = sources.get(key, 0) + (table == "deals")
+    if not parts:
+        raise WarehouseError(f"{folder}: no Parquet files in this batch folder")
+    created = datetime.fromtimestamp(folder.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    files = [
+        {"file": name, "sha256": sha, "bytes": 0, "status": "recovered", "deals": deals, "stray_lines": 0}
+        for (name, sha), deals in sorted(sources.items())
+    ]
+    return {"id": folder.name, "created": created, "files": files, "rows": rows, "parts": parts}
+
+
+def recover(root: Path, catalog: dict[str, Any], folders: Sequence[Path] | None = None) -> Recovery:
+    """Take unlisted batch folders back into the catalog, oldest first; one that cannot be
+    read is moved to ``orphans/`` (never deleted). Only called under the lock."""
+    done = Recovery()
+    known: set[str] | None = None
+    for folder in unlisted_batches(root, catalog) if folders is None else folders:
+        try:
+            entry = describe_batch(folder)
+            if known is None:
+                files = table_files(root, "deals", catalog)
+                known = set(_read_columns(files, ["deal_id"])["deal_id"].to_pylist()) if files else set()
+            deals = [str(root / BATCHES / folder.name / part) for part in entry["parts"].get("deals", [])]
+            ids = _read_columns(deals, ["deal_id"])["deal_id"].to_pylist() if deals else []
+            if known.intersection(ids):
+                raise WarehouseError("it holds deals the catalog's batches already hold (a copy?)")
+            known.update(ids)
+        except WarehouseError as error:
+            target = root / ORPHANS / folder.name
+            target.parent.mkdir(exist_ok=True)
+            os.rename(folder, target)
+            done.moved_aside.append(f"{folder} -> {target}: {error}")
+            continue
+        catalog["batches"].append(entry)
+        done.recovered.append(folder.name)
+    if done.recovered or done.moved_aside:
+        catalog["format"] = FORMAT
+        _write_catalog(root, catalog)
+    return done
+
+
+def rebuild_catalog(root: str | Path) -> tuple[Recovery, str | None]:
+    """``chuanma warehouse rebuild-catalog``: under the lock, keep a readable catalog's
+    entries and add every unlisted batch; a damaged catalog is kept beside as
+    ``catalog.json.damaged-<time>`` and the catalog rebuilt from all batch folders."""
+    root = Path(root)
+    kept: str | None = None
+    with IngestLock(root):
+        try:
+            catalog = read_catalog(root)
+        except WarehouseError:
+            kept = f"{CATALOG}.damaged-{datetime.now(UTC):%Y%m%dT%H%M%S}"
+            os.replace(root / CATALOG, root / kept)
+            catalog = {"format": FORMAT, "batches": []}
+        done = recover(root, catalog)
+        if not (root / CATALOG).exists():
+            _write_catalog(root, catalog)
+    return done, kept
 
 
 # ------------------------------------------------------------------------- summary
@@ -228,13 +443,23 @@ class IngestSummary:
     rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TABLES, 0))
     batches: list[str] = field(default_factory=list)
     cleaned: list[str] = field(default_factory=list)
+    recovered: list[str] = field(default_factory=list)  # unlisted batch folders taken back
+    moved_aside: list[str] = field(default_factory=list)  # unreadable ones, moved to orphans/
+    file_findings: int = 0  # errors about a whole file (cut-off gzip, too big) or a session
     seconds: float = 0.0
     workers: int = 0
 
     @property
     def all_ok(self) -> bool:
         unreadable = any(f.status.startswith("unreadable") for f in self.files)
-        return self.read == self.ok and not self.conflicts and not self.quarantine and not unreadable
+        return (
+            self.read == self.ok
+            and not self.conflicts
+            and not self.quarantine
+            and not unreadable
+            and not self.file_findings
+            and not self.moved_aside
+        )
 
     @property
     def exit_code(self) -> int:
@@ -266,6 +491,9 @@ class IngestSummary:
             "rows": dict(self.rows),
             "batches": self.batches,
             "cleaned_up": self.cleaned,
+            "recovered_batches": self.recovered,
+            "moved_aside": self.moved_aside,
+            "file_findings": self.file_findings,
             "seconds": round(self.seconds, 3),
             "deals_per_s": round(self.read / self.seconds, 1) if self.seconds > 0 else None,
             "workers": self.workers,
@@ -302,16 +530,24 @@ def _known(root: Path, catalog: dict[str, Any]) -> tuple[dict[str, str], set[str
     deals: dict[str, str] = {}
     files = table_files(root, "deals", catalog)
     if files:
-        table = ds.dataset(files, format="parquet").to_table(columns=["deal_id", "content_sha256"])
+        table = _read_columns(files, ["deal_id", "content_sha256"])
         deals = dict(zip(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist(), strict=True))
     sessions: set[str] = set()
     files = table_files(root, "sessions", catalog)
     if files:
-        sessions = set(
-            ds.dataset(files, format="parquet").to_table(columns=["session_id"])["session_id"].to_pylist()
-        )
+        sessions = set(_read_columns(files, ["session_id"])["session_id"].to_pylist())
     shas = {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
     return deals, sessions, shas
+
+
+def _read_columns(files: list[str], columns: list[str]) -> pa.Table:
+    try:
+        return ds.dataset(files, format="parquet").to_table(columns=columns)
+    except (OSError, pa.ArrowException) as error:
+        raise WarehouseError(
+            f"a file of the warehouse cannot be read ({_why(error)}); nothing was ingested. "
+            f"See which with: chuanma warehouse check --warehouse {Path(files[0]).parents[4]}"
+        ) from None
 
 
 def ingest(
@@ -332,53 +568,91 @@ def ingest(
     progress = progress or Progress()
     files = find_logs(paths)
     root = Path(warehouse)
-    root.mkdir(parents=True, exist_ok=True)
     summary = IngestSummary(warehouse=str(root))
-    with IngestLock(root):
-        catalog = read_catalog(root)
-        summary.cleaned = cleanup(root, catalog)
-        known_deals, known_sessions, known_shas = _known(root, catalog)
-        with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
-            summary.workers = run.workers
-            pending = _Pending()
-            full: _Pending | None = None  # a full batch waiting for its commit
-            run_shas: set[str] = set()
-            index = 0
-            for path in files:
-                progress.note(f"reading {path}")
-                try:
-                    data = path.read_bytes()
-                except OSError as error:  # vanished or unreadable since it was listed
-                    summary.files.append(
-                        FileEntry(str(path), "", 0, f"unreadable: {error.strerror or error}")
-                    )
-                    continue
-                sha = hashlib.sha256(data).hexdigest()
-                entry = FileEntry(str(path), sha, len(data), "new")
-                summary.files.append(entry)
-                if sha in known_shas or sha in run_shas:
-                    entry.status = "known" if sha in known_shas else "repeated"
-                    continue
-                run_shas.add(sha)
-                chunks = plan_chunks(str(path), sha, data, index, target_lines)
-                index += len(chunks)
-                progress.add_total(len(chunks))
-                pending.entries.append(entry)
-                pending.data[str(path)] = data
-                pending.chunks += [(chunk.file, chunk.sha256) for chunk in chunks]
-                pending.tickets += run.submit(chunks)
-                pending.size += len(data)
-                if pending.size >= batch_mb * 1e6:
-                    # a full batch is committed once the next one is submitted, so the
-                    # workers validate that one while this process writes
-                    if full is not None:
-                        _commit(root, catalog, run, full, summary, known_deals, known_sessions, progress)
-                    full, pending = pending, _Pending()
-            for batch in (full, pending):
-                if batch is not None and batch.entries:
-                    _commit(root, catalog, run, batch, summary, known_deals, known_sessions, progress)
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        with IngestLock(root):
+            catalog = require_catalog(root)
+            summary.cleaned = cleanup(root, catalog)
+            recovery = recover(root, catalog)
+            summary.recovered, summary.moved_aside = recovery.recovered, recovery.moved_aside
+            problems = verify_parts(root, catalog)
+            if problems:
+                raise WarehouseError(
+                    f"{problems[0]}; nothing was ingested. See every problem with: "
+                    f"chuanma warehouse check --warehouse {root}"
+                )
+            _run(
+                files,
+                root,
+                catalog,
+                summary,
+                workers,
+                scheduler,
+                batch_mb,
+                target_lines,
+                progress,
+                dask_local,
+            )
+    except SchedulerError as error:
+        raise WarehouseError(str(error)) from None
+    except OSError as error:  # the warehouse folder itself: read-only, full, gone
+        where = error.filename or root
+        raise WarehouseError(f"{where}: cannot write to the warehouse ({_why(error)})") from None
     summary.seconds = time.perf_counter() - began
     return summary
+
+
+def _run(
+    files: Sequence[Path],
+    root: Path,
+    catalog: dict[str, Any],
+    summary: IngestSummary,
+    workers: int | None,
+    scheduler: str | None,
+    batch_mb: float,
+    target_lines: int,
+    progress: Progress,
+    dask_local: bool = False,
+) -> None:
+    """Read, validate and commit the files in batches (the lock is held)."""
+    known_deals, known_sessions, known_shas = _known(root, catalog)
+    with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
+        summary.workers = run.workers
+        pending = _Pending()
+        full: _Pending | None = None  # a full batch waiting for its commit
+        run_shas: set[str] = set()
+        index = 0
+        for path in files:
+            progress.note(f"reading {file_name(path)}")
+            try:
+                data, sha, size = read_source(path, Limits.from_env().max_inflated + 1)
+            except OSError as error:  # vanished, unreadable, not a regular file
+                summary.files.append(FileEntry(file_name(path), "", 0, f"unreadable: {_why(error)}"))
+                continue
+            entry = FileEntry(file_name(path), sha, size, "new")
+            summary.files.append(entry)
+            if sha in known_shas or sha in run_shas:
+                entry.status = "known" if sha in known_shas else "repeated"
+                continue
+            run_shas.add(sha)
+            chunks = plan_chunks(entry.file, sha, data, index, target_lines)
+            index += len(chunks)
+            progress.add_total(len(chunks))
+            pending.entries.append(entry)
+            pending.data[entry.file] = data
+            pending.chunks += [(chunk.file, chunk.sha256) for chunk in chunks]
+            pending.tickets += run.submit(chunks)
+            pending.size += len(data)
+            if pending.size >= batch_mb * 1e6:
+                # a full batch is committed once the next one is submitted, so the
+                # workers validate that one while this process writes
+                if full is not None:
+                    _commit(root, catalog, run, full, summary, known_deals, known_sessions, progress)
+                full, pending = pending, _Pending()
+        for batch in (full, pending):
+            if batch is not None and batch.entries:
+                _commit(root, catalog, run, batch, summary, known_deals, known_sessions, progress)
 
 
 def _commit(
@@ -456,6 +730,11 @@ def _commit(
         name: pa.concat_tables(parts) if parts else SCHEMAS[name].empty_table()
         for name, parts in kept.items()
     }
+    found = tables["findings"]  # errors about a whole file or a session (a deal's are counted above)
+    whole_file = pc.and_(
+        pc.is_in(found["scope"], pa.array(["file", "session"])), pc.equal(found["severity"], "error")
+    )
+    summary.file_findings += pc.sum(pc.cast(pc.fill_null(whole_file, False), pa.int64())).as_py() or 0
     for reason, count in _count(tables["quarantine"]["reason"].to_pylist()).items():
         summary.quarantine[reason] = summary.quarantine.get(reason, 0) + count
     progress.note("writing batch")
@@ -527,13 +806,16 @@ def write_batch(
             with open(target, "rb") as handle:
                 os.fsync(handle.fileno())
             parts[name].append(relative)
+    entry = {"id": batch_id, "created": _now(), "files": list(files), "rows": rows, "parts": parts}
+    with open(stage / MANIFEST, "w", encoding="utf-8") as out:  # the batch describes itself
+        json.dump(entry, out, ensure_ascii=False, indent=1)
+        out.flush()
+        os.fsync(out.fileno())
     _fsync_dir(stage)
     (root / BATCHES).mkdir(exist_ok=True)
     os.rename(stage, root / BATCHES / batch_id)
     _fsync_dir(root / BATCHES)
-    catalog.setdefault("batches", []).append(
-        {"id": batch_id, "created": _now(), "files": list(files), "rows": rows, "parts": parts}
-    )
+    catalog.setdefault("batches", []).append(entry)
     catalog["format"] = FORMAT
     _write_catalog(root, catalog)
     return batch_id

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import pyarrow as pa  # type: ignore[import-untyped]
 import pytest
+from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics, Filters
@@ -335,12 +336,17 @@ def test_upload_validates_at_once_and_ingests_on_request(
     empty = tmp_path / "warehouse"
     monkeypatch.setenv(WAREHOUSE_ENV, str(empty))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
-    open_page(at, "upload")
-    at.file_uploader[0].set_value(("kong.jsonl", log.read_bytes(), "application/octet-stream")).run()
-    assert not at.exception
-    assert metrics(at)["Deals"] == "6"
-    assert any("payment_mismatch" in e.value for e in at.error)
-    at.button(key="upload_ingest").click().run()
+    address = config.get_option("server.address")
+    config.set_option("server.address", "localhost")  # ingesting is open on localhost only
+    try:
+        open_page(at, "upload")
+        at.file_uploader[0].set_value(("kong.jsonl", log.read_bytes(), "application/octet-stream")).run()
+        assert not at.exception
+        assert metrics(at)["Deals"] == "6"
+        assert any("payment_mismatch" in e.value for e in at.error)
+        at.button(key="upload_ingest").click().run()
+    finally:
+        config.set_option("server.address", address)
     assert not at.exception
     assert any("Ingested" in s.value for s in at.success)
     stored = Analytics(empty)

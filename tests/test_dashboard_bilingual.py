@@ -268,7 +268,7 @@ def test_audit_cards_and_tables_show_no_nan_or_none(
     cards = [m.value for m in at.markdown]
     assert cards and not [c for c in cards if re.search(r"\bnan\b|\bNone\b", c)]
     table = next(e.value for e in at.dataframe if "explanation" in e.value.columns)
-    for column in ("player", "rule", "session_id"):
+    for column in ("player", "rule", "session"):
         assert "None" not in {str(v) for v in table[column]}, column
 
 

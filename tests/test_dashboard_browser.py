@@ -295,3 +295,61 @@ def test_the_url_keeps_language_filters_player_and_deal(chromium: Path, server: 
             raise
         finally:
             browser.close()
+
+
+def test_find_a_deal_and_download_its_csv(chromium: Path, server: str, tmp_path: Path) -> None:
+    """Issue 13: the search page by its deep link, a search by finding code, the result
+    table downloaded as CSV (a real download), and the rating page's line drawn."""
+    import csv
+    import re
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1400, "height": 1800}, accept_downloads=True)
+        page.set_default_timeout(WAIT_MS)
+        try:
+            page.goto(f"{server}/search")
+            page.get_by_role("heading", name="Find a deal", exact=True).wait_for()
+            page.get_by_text("The club's biggest hands").wait_for()
+            found = page.get_by_text(re.compile(r"^Matching deals: ")).first
+            before = found.inner_text()
+            picker = page.get_by_role("combobox", name="Finding code")
+            picker.click()
+            page.keyboard.type("payment_mismatch")
+            page.keyboard.press("Enter")
+            page.wait_for_function(
+                "(before) => [...document.querySelectorAll('[data-testid=stMarkdownContainer]')]"
+                ".some(e => e.innerText.startsWith('Matching deals: ') && e.innerText !== before)",
+                arg=before,
+            )
+            shown = int(re.findall(r"\((\d+) shown\)", found.inner_text())[0])
+            assert shown > 0
+            page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden")
+            with page.expect_download() as download:
+                page.get_by_role("button", name="Download CSV").first.click()
+            saved = tmp_path / download.value.suggested_filename
+            download.value.save_as(saved)
+            assert saved.name == "deals-found.csv"
+            rows = list(csv.DictReader(saved.read_text(encoding="utf-8-sig").splitlines()))
+            assert len(rows) == shown
+            assert all(r["replay"].startswith("replay?deal=") for r in rows)
+            assert all("payment_mismatch" in r["finding_codes"] for r in rows)
+            page.wait_for_timeout(300)
+            page.screenshot(path=ARTIFACTS / "search.png", full_page=True)
+
+            page.get_by_role("link", name="Placements & rating").first.click()
+            page.get_by_role("heading", name="Placements & rating", exact=True).wait_for()
+            lines = page.locator("[data-testid='stVegaLiteChart'] svg.marks").filter(
+                has_text="Rating over time"
+            )
+            lines.wait_for()
+            assert lines.locator("g[class*='mark-line'] path").count() >= 2
+            page.wait_for_timeout(300)
+            page.screenshot(path=ARTIFACTS / "ratings.png", full_page=True)
+        except Exception:
+            page.screenshot(path=ARTIFACTS / "failure-search.png", full_page=True)
+            raise
+        finally:
+            browser.close()

@@ -25,6 +25,7 @@ from ingest.validate import validate_paths
 from ingest.warehouse import (
     BATCHES,
     CATALOG,
+    ORPHANS,
     STAGING,
     IngestLock,
     WarehouseLocked,
@@ -253,11 +254,13 @@ def test_crash_leftovers_are_invisible_then_cleaned(
     assert analytics.sql("select count(*) as n from stg_deals")["n"][0] == stored[1]["deals"]["read"]
     analytics.close()
     summary = ingest(logs, warehouse, workers=0)
-    assert sorted(Path(p).name for p in summary.cleaned) == sorted(
-        ["half", "unrecorded", f"{CATALOG}.tmp-1234"]
-    )
+    assert sorted(Path(p).name for p in summary.cleaned) == sorted(["half", f"{CATALOG}.tmp-1234"])
     assert not any((warehouse / STAGING).iterdir())
     assert sorted(p.name for p in (warehouse / BATCHES).iterdir()) == [recorded]
+    # a batch folder is never deleted: this copy repeats stored deals, so it is set aside
+    assert [Path(p.split(" -> ")[0]).name for p in summary.moved_aside] == ["unrecorded"]
+    assert (warehouse / ORPHANS / "unrecorded" / "deals").is_dir()
+    assert summary.exit_code == 3
 
 
 def test_local_workers_give_the_same_tables(tmp_path: Path, logs: list[Path]) -> None:

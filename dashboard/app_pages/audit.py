@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import charts, data, ui
 from dashboard.i18n import code_label, finding_message
 from dashboard.replay_data import Rescore
+from dashboard.safe_text import md
 from dashboard.revisions_view import show_revisions
 from dashboard.session_result import session_url
 from engine.rules import preset_names
@@ -48,12 +49,12 @@ def sentence(player: str, difference: int, rules: str) -> str:
 def show_rescore(result: Rescore) -> None:
     table = result.per_player()
     for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(str(row['player']), int(row['difference']), result.rules)}")
+        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), md(result.rules))}")
     skipped = [d for d in result.deals if d.rescored is None]
     if skipped:
         st.warning(
-            ui.t("not_rescored", n=len(skipped), rules=result.rules)
-            + "; ".join(f"{d.deal_id}: {d.problem}" for d in skipped[:5])
+            ui.t("not_rescored", n=len(skipped), rules=md(result.rules))
+            + "; ".join(f"{md(d.deal_id)}: {md(d.problem)}" for d in skipped[:5])
         )
     left, right = st.columns([3, 2])
     with left:
@@ -191,7 +192,7 @@ if src is not None:
                 with st.container(border=True):
                     line = ui.plain(row["line"])
                     where = " · ".join(
-                        str(part)
+                        md(part)
                         for part in (
                             ui.plain(row["deal_id"]) or ui.plain(row["session_id"]) or ui.plain(row["file"]),
                             ui.t("line_n", n=line) if line is not None else None,
@@ -202,7 +203,7 @@ if src is not None:
                     rule = ui.plain(row["rule"])
                     ruled = f" · {ui.t('rule_ref', rule=rule)}" if isinstance(rule, str) else ""
                     st.markdown(f"**{code_label(str(row['code']), ui.lang())}** · {where}{ruled}")
-                    st.markdown(text)
+                    st.markdown(md(text))
                     if isinstance(row["deal_id"], str):
                         ui.replay_link(row["deal_id"], line=line)
 

@@ -9,6 +9,7 @@ import streamlit as st
 
 from dashboard import charts, data, ui
 from dashboard.i18n import reason_label
+from dashboard.safe_text import md
 
 FROM_KEY = "h2h_from"
 TO_KEY = "h2h_to"
@@ -54,7 +55,7 @@ if src is not None:
         payer = left.selectbox(ui.t("payer"), players, key=FROM_KEY)
         payee = right.selectbox(ui.t("payee"), players, key=TO_KEY)
         pair = flows[(flows["from_player"] == payer) & (flows["to_player"] == payee)]
-        st.subheader(f"{ui.t('deals_behind')}: {payer} → {payee}")
+        st.subheader(f"{ui.t('deals_behind')}: {md(payer)} → {md(payee)}")
         if pair.empty:
             st.info(ui.t("no_flows"))
         else:

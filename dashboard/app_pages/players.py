@@ -8,8 +8,9 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import charts, data, ui
+from dashboard import charts, data, data_extra, export, ui
 from dashboard.i18n import win_kind_label
+from dashboard.safe_text import md
 
 PLAYER_KEY = "player_choice"
 #: leaderboard columns: (column, label key, kind)
@@ -29,6 +30,10 @@ BOARD: tuple[tuple[str, str, str], ...] = (
     ("flower_pig_rate", "flower_pig_rate", "pct"),
     ("ready_at_end_rate", "ready_at_end_rate", "pct"),
     ("biggest_win", "biggest_win", "int"),
+    # issue 13: placements and rating (analytics/rating.py)
+    ("rating", "rating", "num"),
+    ("avg_placement", "avg_placement", "num"),
+    ("placement_1_rate", "placement_1_rate", "pct"),
 )
 #: statistics compared with the club: (column, label key, kind, weight column)
 COMPARED: tuple[tuple[str, str, str, str], ...] = (
@@ -80,7 +85,7 @@ st.title(ui.t("page_players"))
 src = ui.page_source()
 if src is not None:
     filters = ui.filters()
-    stats = data.query("player_stats", filters, src=src)
+    stats = data_extra.player_table(filters, src=src)
     if stats.empty:
         st.info(ui.t("no_match"))
     else:
@@ -93,10 +98,9 @@ if src is not None:
             st.warning(ui.t("shared_names", names=names), icon=":material/group:")
         st.subheader(ui.t("leaderboard"))
         columns = [col for col, _, _ in BOARD]
-        st.dataframe(
+        export.table(
             ui.as_percent(stats[columns], [col for col, _, kind in BOARD if kind == "pct"]),
-            hide_index=True,
-            height=ui.table_height(len(stats)),
+            "leaderboard",
             column_config={col: column_config(kind, ui.t(key)) for col, key, kind in BOARD},
             key="leaderboard",
         )
@@ -109,13 +113,14 @@ if src is not None:
         chosen = st.selectbox(ui.t("choose_player"), players, key=PLAYER_KEY)
         st.query_params["player"] = chosen
         row = stats[stats["player"] == chosen].iloc[0]
-        st.header(chosen)
+        st.header(md(chosen))
         cols = st.columns(5)
         cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
         cols[1].metric(ui.t("net"), ui.count(row["net"]))
         cols[2].metric(ui.t("win_rate"), ui.pct(row["win_rate"]))
         cols[3].metric(ui.t("deal_in_rate"), ui.pct(row["deal_in_rate"]))
         cols[4].metric(ui.t("biggest_win"), ui.count(row["biggest_win"]))
+        export.download_card(chosen, row)
 
         left, right = st.columns([2, 3])
         with left:

@@ -18,6 +18,7 @@ from dashboard.i18n import (
     win_kind_label,
 )
 from dashboard.replay_data import DealReplay, Step, StepFinding
+from dashboard.safe_text import md
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
 from engine.tiles import SUITS, rank_of, suit_of
 
@@ -74,7 +75,7 @@ def choose_deal(src: data.Source) -> str | None:
         st.session_state[LINK_KEY] = linked
         header = data.sql("deal_header", src=src, deal_id=linked)
         if header.empty:
-            st.warning(f"{ui.t('deal_not_found')} ({linked})")
+            st.warning(f"{ui.t('deal_not_found')} ({md(linked)})")
         else:
             st.session_state[SESSION_KEY] = str(header["session_id"].iloc[0])
             st.session_state[DEAL_KEY] = linked
@@ -135,7 +136,7 @@ def finding_text(finding: StepFinding) -> str:
     line = f"{ui.t('line_n', n=finding.line)}" if finding.line is not None else ""
     rule = f" · {ui.t('rule_ref', rule=finding.rule)}" if finding.rule else ""
     message = finding_message(finding.message, finding.message_zh, ui.lang())
-    return f"**{code_label(finding.code, ui.lang())}** ({line}{rule}): {message}"
+    return f"**{code_label(finding.code, ui.lang())}** ({line}{rule}): {md(message)}"
 
 
 def show(replay: DealReplay) -> None:
@@ -147,9 +148,9 @@ def show(replay: DealReplay) -> None:
         st.session_state[STEP_KEY] = opening_step(replay, line) if opened_by_link else 0
         st.session_state[FOR_KEY] = replay.deal_id
     st.session_state[STEP_KEY] = max(0, min(last, int(st.session_state.get(STEP_KEY, 0))))
-    names = ", ".join(f"{seat} {name}" for seat, name in enumerate(replay.players))
+    names = ", ".join(f"{seat} {md(name)}" for seat, name in enumerate(replay.players))
     st.caption(
-        f"**{replay.deal_id}** · {names} · {ui.t('under_rules')} `{replay.rules}` · {ui.t('base')} {replay.base} · "
+        f"**{md(replay.deal_id)}** · {names} · {ui.t('under_rules')} {md(replay.rules)} · {ui.t('base')} {replay.base} · "
         f"{ui.t('status')}: **{ui.t('status_' + replay.status) if replay.status in STATUSES else replay.status}**"
     )
     cols = st.columns([1, 1, 1, 1, 1.4])
@@ -199,7 +200,7 @@ def show(replay: DealReplay) -> None:
         st.success(
             ui.t(
                 "win_note",
-                p=replay.players[win.seat],
+                p=md(replay.players[win.seat]),
                 patterns=patterns,
                 fan=win.fan,
                 kind=win_kind_label(win.kind, ui.lang()),
@@ -230,8 +231,8 @@ def show(replay: DealReplay) -> None:
                 ":material/payments: "
                 + ui.t(
                     "pay_note",
-                    payer=replay.players[payment.payer],
-                    payee=replay.players[payment.payee],
+                    payer=md(replay.players[payment.payer]),
+                    payee=md(replay.players[payment.payee]),
                     amount=payment.amount,
                     reason=reason_label(payment.reason, ui.lang()),
                 )
@@ -279,6 +280,6 @@ if src is not None:
         if replay is None:
             st.warning(ui.t("deal_not_found"))
         elif replay.error is not None or not replay.steps:
-            st.error(ui.t("deal_cannot_replay") + (replay.error or ""))
+            st.error(ui.t("deal_cannot_replay") + md(replay.error or ""))
         else:
             show(replay)

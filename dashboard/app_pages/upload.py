@@ -8,14 +8,17 @@ ingests files (their sha256 makes a second ingest of the same log a no-op)."""
 from __future__ import annotations
 
 import hashlib
+import hmac
+import os
 from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import ui
-from dashboard.config import warehouse_path
+from dashboard.config import UPLOAD_TOKEN_ENV, warehouse_path
 from dashboard.i18n import code_label, finding_message
+from dashboard.safe_text import md
 from dashboard.text_views_warehouse import ingest_text
 from ingest.reader import read_log_bytes
 from ingest.validate import ValidationReport, validate_log
@@ -68,6 +71,59 @@ def quarantine_note(summary: IngestSummary) -> str | None:
     note = ui.t("ingested_with_quarantine", stored=stored, conflicts=conflicts, stray=stray, invalid=invalid)
     shown = ", ".join(str(c["deal_id"]) for c in summary.conflicts[:5])
     return note + (f" ({shown}{', …' if conflicts > 5 else ''})" if shown else "")
+
+
+TOKEN_KEY = "upload_token"
+LOCAL = frozenset({"localhost", "127.0.0.1", "::1"})
+#: this page's own words (中文, English), kept here beside the access rule they explain
+WORDS = {
+    "token": ("上传口令", "Upload token"),
+    "token_help": (
+        "入库需要口令（由运行看板的人设定）。",
+        "Ingesting needs the upload token (set by whoever runs the dashboard).",
+    ),
+    "token_wrong": ("口令不对：未入库。", "Wrong token: nothing was ingested."),
+    "read_only": (
+        "只读：服务器对外开放且未设口令，上传只做校验，不入库（用 --upload-token 开启）。",
+        "Read-only: the server listens beyond localhost and has no upload token, so uploads "
+        "are validated, not ingested (start it with --upload-token to allow that).",
+    ),
+}
+
+
+def words(key: str) -> str:
+    zh, en = WORDS[key]
+    return zh if ui.lang() == "zh" else en
+
+
+def upload_token() -> str | None:
+    """The token that ingesting asks for: the CLI's (through the environment), else
+    ``upload_token`` in Streamlit's secrets; None when none is set."""
+    token = os.environ.get(UPLOAD_TOKEN_ENV)
+    if not token:
+        try:
+            token = str(st.secrets.get("upload_token") or "") or None
+        except (FileNotFoundError, KeyError, AttributeError, OSError, ValueError):
+            token = None
+        except Exception:
+            token = None
+    return token or None
+
+
+def listens_beyond_localhost() -> bool:
+    address = str(st.get_option("server.address") or "")
+    return address not in LOCAL  # Streamlit's default (empty) listens on every address
+
+
+def may_ingest(token: str | None) -> bool:
+    """Whether this visitor may ingest; draws the token field when one is needed."""
+    if token is not None:
+        given = st.text_input(words("token"), type="password", key=TOKEN_KEY, help=words("token_help"))
+        return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+    if listens_beyond_localhost():
+        st.info(words("read_only"), icon=":material/lock:")
+        return False
+    return True
 
 
 def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
@@ -142,7 +198,8 @@ def show_report(report: ValidationReport) -> None:
         seat = f" · {ui.t('seat_n', n=finding.seat)}" if finding.seat is not None else ""
         message = finding_message(finding.message, getattr(finding, "message_zh", None), ui.lang())
         st.error(
-            f"**{code_label(finding.code, ui.lang())}** · {where}{seat}: {message}", icon=":material/error:"
+            f"**{code_label(finding.code, ui.lang())}** · {md(where)}{seat}: {md(message)}",
+            icon=":material/error:",
         )
 
 
@@ -152,21 +209,33 @@ upload = st.file_uploader(ui.t("upload_label"), type=["jsonl", "gz", "csv", "xls
 if upload is not None:
     payload = upload.getvalue()
     sha = hashlib.sha256(payload).hexdigest()
-    st.subheader(f"{ui.t('validated')}: {upload.name}")
+    st.subheader(f"{ui.t('validated')}: {md(upload.name)}")
     report = validated(sha, upload.name, payload)
     show_report(report)
     done: dict[str, str] = st.session_state.setdefault(DONE_KEY, {})
-    if st.button(ui.t("ingest"), type="primary", key="upload_ingest", disabled=sha in done):
+    token = upload_token()
+    allowed = may_ingest(token)
+    clicked = st.button(
+        ui.t("ingest"),
+        type="primary",
+        key="upload_ingest",
+        disabled=sha in done or (token is None and not allowed),
+    )
+    if clicked and not allowed:
+        st.error(words("token_wrong"))
+    elif clicked:
         warehouse = warehouse_path()
         path = saved_path(warehouse, sha, upload.name)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if not path.exists():
-            path.write_bytes(payload)
         bar = st.progress(0.0, text=ui.t("ingesting"))
         try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not path.exists():
+                path.write_bytes(payload)
             summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, ui.t("ingesting")))
         except WarehouseError as error:
-            st.error(str(error))
+            st.error(md(error))
+        except OSError as error:
+            st.error(md(f"{error.filename or warehouse}: {error.strerror or error}"))
         else:
             bar.progress(1.0, text=ui.t("ingested"))
             done[sha] = ingest_text(summary)

@@ -32,8 +32,9 @@ per_player as (
         count(*) filter (where win_order = 3) as win_order_3,
         avg(win_turn) filter (where won) as avg_win_turn,
         max(win_points) as biggest_win,
-        arg_max(fan, win_points) as biggest_win_fan,
-        arg_max(deal_id, win_points) as biggest_win_deal
+        -- ties on points go to the higher fan, then the earliest deal_id: the same answer every call
+        first(fan order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as biggest_win_fan,
+        first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as biggest_win_deal
     from picked
     group by player
 )

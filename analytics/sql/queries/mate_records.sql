@@ -1,0 +1,63 @@
+-- A player's record against each tablemate: deals and sessions shared, the player's net in
+-- those deals, the points that flowed between the two (what the player received from the
+-- mate less what went back), and in how many shared sessions the player placed above the
+-- mate (placements as in session_placements.sql, ties by seat).
+with pairs as (
+    select player, mate, count(*) as deals, cast(sum(net) as bigint) as net
+    from pairs_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or player = $player
+    group by player, mate
+),
+
+flows as (
+    select payee_player as player, payer_player as mate, cast(sum(amount) as bigint) as points
+    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or payee_player = $player or payer_player = $player
+    group by payee_player, payer_player
+),
+
+per_session as (
+    select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
+    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or session_id in (
+        select session_id from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+        where player = $player
+    )
+    group by session_id, player
+),
+
+ranked as (
+    select
+        session_id,
+        player,
+        row_number() over (partition by session_id order by net desc, seat, player) as placement
+    from per_session
+),
+
+sessions as (
+    select
+        a.player,
+        b.player as mate,
+        count(*) as sessions,
+        count(*) filter (where a.placement < b.placement) as placed_above
+    from ranked as a
+    join ranked as b on a.session_id = b.session_id and a.player <> b.player
+    where $player is null or a.player = $player
+    group by a.player, b.player
+)
+
+select
+    p.player,
+    p.mate,
+    p.deals,
+    coalesce(s.sessions, 0) as sessions,
+    coalesce(s.placed_above, 0) as placed_above,
+    case when s.sessions > 0 then s.placed_above / s.sessions end as placed_above_rate,
+    p.net,
+    p.net / p.deals as net_per_deal,
+    coalesce(got.points, 0) - coalesce(gave.points, 0) as net_between
+from pairs as p
+left join sessions as s on s.player = p.player and s.mate = p.mate
+left join flows as got on got.player = p.player and got.mate = p.mate
+left join flows as gave on gave.player = p.mate and gave.mate = p.player
+order by p.player, p.deals desc, p.mate;

@@ -1,0 +1,76 @@
+"""Placements and rating: per session each player's place (1st..4th by session net), the
+placement rates and average placement, and a pairwise Elo rating (analytics/rating.py)
+as a line over time per player."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from analytics import rating
+from dashboard import charts_extra, data, data_extra, export, ui
+
+#: the table's columns: (column, label key, kind)
+COLUMNS: tuple[tuple[str, str, str], ...] = (
+    ("player", "player", "text"),
+    ("rating", "rating", "num0"),
+    ("rating_peak", "rating_peak", "num0"),
+    ("sessions", "sessions", "int"),
+    ("avg_placement", "avg_placement", "num"),
+    ("placement_1_rate", "placement_1_rate", "pct"),
+    ("placement_2_rate", "placement_2_rate", "pct"),
+    ("placement_3_rate", "placement_3_rate", "pct"),
+    ("placement_4_rate", "placement_4_rate", "pct"),
+)
+LAST_SESSIONS = 40  # shown on the page; the CSV holds them all
+FORMATS = {"pct": "percent", "num": "%.2f", "num0": "%.0f", "int": "%d"}
+
+st.title(ui.t("page_ratings"))
+src = ui.page_source()
+if src is not None:
+    filters = ui.filters()
+    placements = data.query("placements", filters, src=src)
+    if placements.empty:
+        st.info(ui.t("no_match"))
+    else:
+        history = data_extra.rating_history(filters, src=src)
+        table = placements.merge(rating.current_ratings(history), on="player", how="left")
+        table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
+        st.caption(ui.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
+        export.table(
+            table,
+            "placements",
+            key="ratings_table",
+            column_config={
+                col: (
+                    st.column_config.TextColumn(ui.t(key))
+                    if kind == "text"
+                    else st.column_config.NumberColumn(ui.t(key), format=FORMATS[kind])
+                )
+                for col, key, kind in COLUMNS
+            },
+        )
+        daily = data_extra.daily_ratings(filters, src=src)
+        if not daily.empty:
+            ui.chart(charts_extra.rating_chart(daily, ui.tr()))
+        ui.chart(charts_extra.placement_chart(placements, ui.tr()))
+        players = sorted(str(p) for p in placements["player"])
+        chosen = st.selectbox(ui.t("choose_player"), players, key="ratings_player")
+        mine = history[history["player"] == chosen].iloc[::-1]
+        st.subheader(ui.t("sessions_of", player=chosen))
+        every = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]
+        if len(every) > LAST_SESSIONS:
+            st.caption(ui.t("last_sessions", shown=LAST_SESSIONS, total=f"{len(every):,}"))
+        export.table(
+            every.head(LAST_SESSIONS),
+            f"sessions-{chosen}",
+            key="ratings_sessions",
+            full=every,
+            column_config={
+                "session_id": ui.t("session"),
+                "played_date": st.column_config.DateColumn(ui.t("day"), format="YYYY-MM-DD"),
+                "placement": st.column_config.NumberColumn(ui.t("placement"), format="%d"),
+                "net": st.column_config.NumberColumn(ui.t("net"), format="%d"),
+                "change": st.column_config.NumberColumn(ui.t("rating_change"), format="%+.1f"),
+                "rating": st.column_config.NumberColumn(ui.t("rating"), format="%.0f"),
+            },
+        )

@@ -1,0 +1,318 @@
+"""The pages added by issue 13 through ``streamlit.testing.v1.AppTest``, in English and
+中文, on a small real warehouse: placements and rating, player vs player, find a deal (and
+the biggest hands), pattern rates, the leaderboard's rating columns and the exports. The
+numbers shown are compared with the analytics API or an independent DuckDB query; in 中文
+every label a user reads (titles, headers, metrics, pickers, buttons, table columns,
+chart titles) is Chinese, none is an untranslated key or English."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import pandas as pd  # type: ignore[import-untyped]
+import pytest
+from PIL import Image
+from streamlit.testing.v1 import AppTest
+from test_dashboard_apptest import APP, TIMEOUT, chart, club_logs, frame, metrics
+
+from analytics import rating
+from analytics.queries import Analytics, Filters
+from dashboard import export
+from dashboard.config import WAREHOUSE_ENV
+from dashboard.data_extra import RARE_PATTERNS
+from dashboard.i18n import LABELS
+from ingest.warehouse import ingest
+
+PAGES = ("ratings", "versus", "search", "patterns")
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("added")
+    ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
+    return folder / "warehouse"
+
+
+@pytest.fixture(scope="module")
+def api(warehouse: Path) -> Iterator[Analytics]:
+    analytics = Analytics(warehouse)
+    yield analytics
+    analytics.close()
+
+
+@pytest.fixture(params=["en", "zh"])
+def lang(request: pytest.FixtureRequest) -> str:
+    value: str = request.param
+    return value
+
+
+@pytest.fixture
+def app(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    return AppTest.from_file(APP, default_timeout=TIMEOUT)
+
+
+def open_in(at: AppTest, page: str, lang: str) -> AppTest:
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page(f"app_pages/{page}.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def word(lang: str, key: str) -> str:
+    zh, en = LABELS[key]
+    return zh if lang == "zh" else en
+
+
+def column_labels(at: AppTest) -> list[str]:
+    out = []
+    for element in at.dataframe:
+        config = json.loads(element.proto.columns or "{}")
+        out += [c["label"] for c in config.values() if isinstance(c, dict) and c.get("label")]
+    return out
+
+
+def visible_labels(at: AppTest) -> list[str]:
+    """Every fixed word on the page (data values such as names and numbers excluded)."""
+    words = [e.value for e in at.title] + [e.value for e in at.subheader]
+    words += (
+        [m.label for m in at.metric] + [s.label for s in at.selectbox] + [n.label for n in at.number_input]
+    )
+    words += [b.proto.label for b in at.get("download_button")]
+    words += column_labels(at)
+    from test_dashboard_apptest import charts
+
+    words += [str(spec.get("title")) for spec, _ in charts(at)]
+    return words
+
+
+def assert_in_language(at: AppTest, lang: str, names: set[str]) -> None:
+    """No label is a raw key; in 中文 each has Chinese (a player's name alone is data)."""
+    keys = set(LABELS)
+    for text in visible_labels(at):
+        assert text not in keys, f"untranslated key {text!r}"
+        if lang == "zh" and text not in names:
+            assert CJK.search(text), f"not Chinese: {text!r}"
+
+
+def names(api: Analytics) -> set[str]:
+    return {str(p) for p in api.player_stats()["player"]}
+
+
+# ----------------------------------------------------------------------- placements and rating
+def test_ratings_page(app: AppTest, api: Analytics, lang: str) -> None:
+    at = open_in(app, "ratings", lang)
+    assert at.title[0].value == word(lang, "page_ratings")
+    table = frame(at, "player", "rating", "avg_placement")
+    expected = api.placements().merge(rating.current_ratings(api.rating_history()), on="player")
+    expected = expected.set_index("player").loc[table["player"]]
+    assert table["rating"].tolist() == pytest.approx(expected["rating"].tolist())
+    assert table["avg_placement"].tolist() == pytest.approx(expected["avg_placement"].tolist())
+    assert table["placement_1_rate"].tolist() == pytest.approx(expected["placement_1_rate"].tolist())
+    assert list(table["rating"]) == sorted(table["rating"], reverse=True)
+    _, data = chart(at, word(lang, "rating_title"))
+    daily = rating.daily_ratings(api.rating_history())
+    assert {"played_date", "rating", "player"} <= set(data.columns)
+    assert sorted(data["rating"].round(6)) == sorted(daily["rating"].round(6))
+    _, data = chart(at, word(lang, "placements_title"))
+    assert (
+        data.groupby("player")["sessions"].sum().to_dict()
+        == api.placements().set_index("player")["sessions"].to_dict()
+    )
+    sessions = frame(at, "session_id", "placement", "change")
+    chosen = at.selectbox(key="ratings_player").value
+    assert len(sessions) == len(api.session_placements(Filters(player=chosen)))
+    assert_in_language(at, lang, names(api))
+
+
+def deal_of(url: str) -> str:
+    """The deal a replay link opens (links also carry the language and filters)."""
+    return parse_qs(urlsplit(url).query)["deal"][0]
+
+
+def test_leaderboard_has_rating_and_placements(app: AppTest, api: Analytics, lang: str) -> None:
+    at = open_in(app, "players", lang)
+    board = frame(at, "player", "win_rate", "rating")
+    table = api.player_table()
+    assert list(board["player"]) == list(table["player"])
+    for column, scale in (("rating", 1), ("avg_placement", 1), ("placement_1_rate", 100), ("net", 1)):
+        # rates show as percent (0-100) on the leaderboard, as every rate of the dashboard does
+        assert board[column].tolist() == pytest.approx([v * scale for v in table[column]]), column
+    labels = [b.proto.label for b in at.get("download_button")]
+    assert word(lang, "download_csv") in labels and word(lang, "download_card") in labels
+
+
+# ----------------------------------------------------------------------- player vs player
+def test_versus_page(app: AppTest, api: Analytics, lang: str) -> None:
+    at = open_in(app, "versus", lang)
+    mates = api.tablemates()
+    pair = mates.iloc[0]  # the pair that shared most deals
+    first, second = str(pair["player"]), str(pair["mate"])
+    at.selectbox(key="versus_a").set_value(first)
+    at.selectbox(key="versus_b").set_value(second).run()
+    assert not at.exception
+    record = api.mate_records(Filters(player=first)).set_index("mate").loc[second]
+    shown = metrics(at)
+    assert shown[word(lang, "deals_together")] == f"{int(pair['deals']):,}" == f"{int(record['deals']):,}"
+    assert shown[word(lang, "sessions_together")] == f"{int(record['sessions']):,}"
+    assert f"{int(record['net_between']):+,}" in shown.values()
+    flows = api.head_to_head()
+    got = flows[(flows["from_player"] == second) & (flows["to_player"] == first)]["points"].sum()
+    gave = flows[(flows["from_player"] == first) & (flows["to_player"] == second)]["points"].sum()
+    assert int(record["net_between"]) == got - gave
+    side = frame(at, "statistic", first, second)
+    together = api.player_stats(Filters(tablemates=(first, second))).set_index("player")
+    deals_row = side[side["statistic"] == word(lang, "deals")].iloc[0]
+    assert deals_row[first] == f"{int(together.loc[first, 'deals']):,}" == deals_row[second]
+    win_row = side[side["statistic"] == word(lang, "win_rate")].iloc[0]
+    assert win_row[second] == f"{100 * together.loc[second, 'win_rate']:.1f}%"
+    table = frame(at, "mate", "placed_above", "net_between")
+    expected = api.mate_records(Filters(player=first))
+    assert table["mate"].tolist() == expected["mate"].tolist()
+    assert table["net_between"].tolist() == expected["net_between"].tolist()
+    assert at.query_params["a"] == first and at.query_params["b"] == second
+    assert_in_language(at, lang, names(api))
+
+
+# ----------------------------------------------------------------------- find a deal
+def independent_search(api: Analytics, player: str | None, min_fan: int | None, pattern: str | None,
+                       code: str | None, min_kongs: int | None) -> set[str]:  # fmt: skip
+    """The search's answer from the stored deals and seats, in plain pandas."""
+    deals = api.sql("select deal_id, players, finding_codes, kongs from raw_deals")
+    wins = api.sql(
+        "select s.deal_id, s.fan, s.base_pattern, s.extras from raw_seats s join raw_deals d using (deal_id) "
+        "where s.won and d.status in ('ok', 'findings')"
+    )
+    found = set()
+    for row in deals.itertuples():
+        mine = wins[wins["deal_id"] == row.deal_id]
+        patterns = set(mine["base_pattern"]) | {e for x in mine["extras"] for e in x}
+        if player is not None and player not in list(row.players):
+            continue
+        if code is not None and code not in list(row.finding_codes):
+            continue
+        if min_kongs is not None and row.kongs < min_kongs:
+            continue
+        if min_fan is not None and (mine.empty or mine["fan"].max() < min_fan):
+            continue
+        if pattern is not None and pattern not in patterns:
+            continue
+        found.add(str(row.deal_id))
+    return found
+
+
+def test_search_page(app: AppTest, api: Analytics, lang: str) -> None:
+    at = open_in(app, "search", lang)
+    everything = frame(at, "replay", "max_fan", "patterns")
+    total = int(api.sql("select count(*) as n from raw_deals")["n"].iloc[0])
+    assert len(everything) == min(total, 200)
+    assert all(url.startswith("replay?deal=") for url in everything["replay"])
+    name = str(api.player_stats()["player"].iloc[0])
+    at.selectbox(key="search_player").set_value(name)
+    at.number_input(key="search_min_fan").set_value(2)
+    at.selectbox(key="search_pattern").set_value("gen").run()
+    assert not at.exception
+    shown = frame(at, "replay", "max_fan", "patterns")
+    expected = independent_search(api, name, 2, "gen", None, None)
+    assert expected, "the search must find something to compare"
+    assert {deal_of(u) for u in shown["replay"]} == expected
+    assert list(shown["max_fan"]) == sorted(shown["max_fan"], reverse=True)
+    # a finding code (invalid deals included) and kongs
+    codes = api.sql("select distinct unnest(finding_codes) as code from raw_deals order by code")["code"]
+    code = next(str(c) for c in codes if independent_search(api, None, None, None, str(c), 1))
+    at.selectbox(key="search_player").set_value("\u0000any")
+    at.number_input(key="search_min_fan").set_value(0)
+    at.selectbox(key="search_pattern").set_value("\u0000any")
+    at.selectbox(key="search_code").set_value(code)
+    at.number_input(key="search_min_kongs").set_value(1).run()
+    shown = frame(at, "replay", "max_fan", "patterns")
+    expected = independent_search(api, None, None, None, code, 1)
+    assert {deal_of(u) for u in shown["replay"]} == expected
+    found_text = word(lang, "search_found").split("{")[0]
+    assert any(found_text in m.value for m in at.markdown)
+    # a code of invalid deals only (no wins, no fan): they are found too
+    invalid = api.sql(
+        "select distinct unnest(finding_codes) as code from raw_deals where status = 'invalid' order by code"
+    )["code"]
+    at.number_input(key="search_min_kongs").set_value(0)
+    at.selectbox(key="search_code").set_value(str(invalid.iloc[0])).run()
+    shown = frame(at, "replay", "max_fan", "patterns")
+    assert {deal_of(u) for u in shown["replay"]} == independent_search(
+        api, None, None, None, str(invalid.iloc[0]), None
+    )
+    # the biggest hands: the highest fan before the cap first
+    biggest = frame(at, "replay", "fan_uncapped", "win_points")
+    top = api.sql("select max(fan_uncapped) as f from mart_wins")["f"].iloc[0]
+    assert biggest["fan_uncapped"].iloc[0] == top
+    assert list(biggest["fan_uncapped"]) == sorted(biggest["fan_uncapped"], reverse=True)
+    assert_in_language(at, lang, names(api))
+
+
+def test_rare_hands_are_listed(api: Analytics) -> None:
+    """The rare-hand query on the same warehouse against a plain filter of the wins."""
+    from dashboard.data import dashboard_sql
+
+    params = {"club": None, "date_from": None, "date_to": None, "rules": None,
+              "rare": list(RARE_PATTERNS), "limit": 1000}  # fmt: skip
+    rare = api.sql(dashboard_sql("rare_hands"), params)
+    wins = api.sql("select deal_id, player, base_pattern, extras from mart_wins")
+    expected = wins[
+        [
+            b in RARE_PATTERNS or bool(set(e) & set(RARE_PATTERNS))
+            for b, e in zip(wins["base_pattern"], wins["extras"], strict=True)
+        ]
+    ]
+    assert sorted(zip(rare["deal_id"], rare["player"], strict=True)) == sorted(
+        zip(expected["deal_id"], expected["player"], strict=True)
+    )
+
+
+# ----------------------------------------------------------------------- pattern rates
+def test_patterns_page(app: AppTest, api: Analytics, lang: str) -> None:
+    at = open_in(app, "patterns", lang)
+    chosen = at.selectbox(key="patterns_player").value
+    table = frame(at, "label", "hits", "rate", "club_rate")
+    expected = api.pattern_rates(Filters(player=chosen))
+    assert sorted(table["hits"]) == sorted(expected["hits"])
+    assert sorted(table["rate"].round(9)) == sorted(expected["rate"].round(9))
+    assert sorted(table["club_rate"].round(9)) == sorted(expected["club_rate"].round(9))
+    _, data = chart(at, word(lang, "pattern_rates_title"))
+    assert set(data["who"]) == {chosen, word(lang, "club_value")}
+    assert_in_language(at, lang, names(api))
+
+
+# ----------------------------------------------------------------------- export
+def test_csv_export_round_trips() -> None:
+    table = pd.DataFrame({"player": ["安", "Bo"], "net": [3, -3], "patterns": [["qidui", "gen"], []]})
+    data = export.csv_bytes(table)
+    assert data.startswith(b"\xef\xbb\xbf")  # a BOM: spreadsheets read 中文 as UTF-8
+    back = pd.read_csv(io.BytesIO(data), encoding="utf-8-sig", keep_default_na=False)
+    assert back["player"].tolist() == ["安", "Bo"] and back["net"].tolist() == [3, -3]
+    assert back["patterns"].tolist() == ["qidui|gen", ""]
+
+
+def test_player_card_png() -> None:
+    png = export.card_png("Bo", [("Deals", "12"), ("胡牌率 Win rate", "25.0%")], footer="chuanma")
+    image = Image.open(io.BytesIO(png))
+    assert image.format == "PNG" and image.size[0] == export.WIDTH and image.size[1] > 100
+    colours: Any = image.convert("L").getcolors(maxcolors=1 << 16)
+    assert len(colours) > 2  # text was drawn, not a blank card
+    assert export.file_name("张 三/x") == "x" and export.file_name("张三", "player") == "player"
+
+
+def test_added_pages_of_an_empty_warehouse_say_how_to_load_data(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "nothing-yet"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    for page in PAGES:
+        open_in(at, page, "en")
+        assert any("The warehouse is empty" in i.value for i in at.info), page
