@@ -524,6 +524,16 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "revision": ("版本", "Revision"),
     "revision_latest": ("最新", "Latest"),
     "revision_stored_id": ("存储编号", "Stored id"),
+    "record_token": ("上传口令", "Upload token"),
+    "record_token_help": (
+        "记分会写入数据仓库，需要口令（由运行看板的人设定）。",
+        "Recording writes to the warehouse: it needs the upload token (set by whoever runs the dashboard).",
+    ),
+    "record_read_only": (
+        "只读：服务器对外开放且未设口令，不能在此记分（用 --upload-token 开启）。",
+        "Read-only: the server listens beyond localhost and has no upload token, so nothing can be "
+        "recorded here (start it with --upload-token to allow that).",
+    ),
 }
 
 

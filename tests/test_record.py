@@ -7,13 +7,15 @@ into the warehouse, and the draft surviving a reload)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
-from dashboard.config import WAREHOUSE_ENV
+from dashboard.config import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
 from ingest.reader import read_log_bytes
 from ingest.revisions import revision_id, split_revision
@@ -82,6 +84,17 @@ HAND_SCORES = {
     DEAL_2.deal_id: [3, -12, 0, 9],
     DEAL_3.deal_id: [-3, 3, 1, -1],
 }
+
+
+@pytest.fixture(autouse=True)
+def on_localhost(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Writing is open on localhost without a token (the Upload page's rule); the address
+    is Streamlit's process-wide option, so it is put back."""
+    previous = config.get_option("server.address")
+    config.set_option("server.address", "localhost")
+    monkeypatch.delenv(UPLOAD_TOKEN_ENV, raising=False)
+    yield
+    config.set_option("server.address", previous)
 
 
 # ------------------------------------------------------------------ the line builder
@@ -283,3 +296,34 @@ def test_the_draft_round_trips(tmp_path: Path) -> None:
     back = load_draft(tmp_path, EVENING.session_id)
     assert back == draft
     assert back is not None and back.next_dealer() == 0  # Ann won first in deal 2: she deals next
+
+
+# ------------------------------------------------------------------ who may record
+def record_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, token: str | None) -> AppTest:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "wh"))
+    if token is not None:
+        monkeypatch.setenv(UPLOAD_TOKEN_ENV, token)
+    config.set_option("server.address", address)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_recording_is_read_only_beyond_localhost_without_a_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = record_page(tmp_path, monkeypatch, "0.0.0.0", None)
+    assert at.info and "Read-only" in at.info[0].value
+    assert not [b for b in at.button if b.key == "record_begin"]
+    assert not (tmp_path / "wh").exists()
+
+
+def test_recording_asks_for_the_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = record_page(tmp_path, monkeypatch, "0.0.0.0", "s3cret")
+    assert not [b for b in at.button if b.key == "record_begin"]
+    at.text_input(key="record_token").input("wrong").run()
+    assert not [b for b in at.button if b.key == "record_begin"]
+    at.text_input(key="record_token").input("s3cret").run()
+    assert [b for b in at.button if b.key == "record_begin"]

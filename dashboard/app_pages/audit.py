@@ -12,8 +12,8 @@ import streamlit as st
 from dashboard import charts, data, ui
 from dashboard.i18n import code_label, finding_message
 from dashboard.replay_data import Rescore
-from dashboard.safe_text import md
 from dashboard.revisions_view import show_revisions
+from dashboard.safe_text import md
 from dashboard.session_result import session_url
 from engine.rules import preset_names
 

@@ -22,6 +22,8 @@ from dashboard import ui
 from dashboard.config import warehouse_path
 from dashboard.i18n import finding_message, label, pattern_label, reason_label
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
+from dashboard.safe_text import md
+from dashboard.write_access import may_write
 from engine.fan import EXTRAS, PATTERNS
 from engine.rules import Rules, RulesError, load_rules, preset_names
 from engine.settlement import Transfer
@@ -138,7 +140,8 @@ def start_form(warehouse: Any) -> None:
 
 
 # ------------------------------------------------------------------ one deal
-def payment_lines(transfers: list[Transfer], players: tuple[str, ...]) -> list[str]:
+def payment_lines(transfers: list[Transfer], names: tuple[str, ...]) -> list[str]:
+    players = tuple(md(name) for name in names)
     return [
         ui.t(
             "record_pays", payer=players[t.payer], payee=players[t.payee], amount=t.amount,
@@ -148,7 +151,8 @@ def payment_lines(transfers: list[Transfer], players: tuple[str, ...]) -> list[s
     ]  # fmt: skip
 
 
-def event_text(fact: KongFact | WinFact, fan: int | None, players: tuple[str, ...]) -> str:
+def event_text(fact: KongFact | WinFact, fan: int | None, names: tuple[str, ...]) -> str:
+    players = tuple(md(name) for name in names)
     if isinstance(fact, KongFact):
         kind = ui.t(f"kong_kind_{fact.kind}")
         if fact.kind == "exposed" and fact.from_seat is not None:
@@ -186,7 +190,7 @@ def won_seats(deal: DealFacts) -> list[int]:
 
 
 def seat_pills(label: str, seats: list[int], players: tuple[str, ...], key: str) -> int | None:
-    picked: int | None = st.pills(label, seats, format_func=lambda s: players[s], key=key)
+    picked: int | None = st.pills(label, seats, format_func=lambda s: md(players[s]), key=key)
     return picked
 
 
@@ -223,7 +227,7 @@ def win_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) 
     sources = [SELF, *(s for s in still_in if s != who)]
     source = st.pills(
         ui.t("record_from"), sources, key=step_key("win_from"),
-        format_func=lambda s: word("record_self_draw") if s == SELF else players[s],
+        format_func=lambda s: word("record_self_draw") if s == SELF else md(players[s]),
     )  # fmt: skip
     picked = st.pills(
         ui.t("record_patterns"), pattern_options(rules), selection_mode="multi", key=step_key("win_patterns"),
@@ -254,7 +258,7 @@ def wall_end_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Ru
     st.subheader(ui.t("record_wall_end"))
     cap = rules.max_fan or 6
     pigs = st.pills(
-        ui.t("record_pigs"), still_in, selection_mode="multi", format_func=lambda s: players[s],
+        ui.t("record_pigs"), still_in, selection_mode="multi", format_func=lambda s: md(players[s]),
         key=step_key("end_pigs"),
     )  # fmt: skip
     ready: list[int | None] = [None, None, None, None]
@@ -262,7 +266,7 @@ def wall_end_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Ru
         if seat in (pigs or []):
             continue
         fan = st.segmented_control(
-            f"{players[seat]} · {ui.t('record_ready')}", [0, *range(1, cap + 1)], default=0,
+            f"{md(players[seat])} · {ui.t('record_ready')}", [0, *range(1, cap + 1)], default=0,
             format_func=lambda f: word("record_not_ready") if f == 0 else str(f), key=step_key(f"end_ready_{seat}"),
         )  # fmt: skip
         ready[seat] = int(fan) if fan else None
@@ -286,7 +290,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     else:
         st.header(ui.t("record_deal", n=number))
     dealer = st.segmented_control(
-        ui.t("record_dealer"), list(SEATS), default=deal.dealer, format_func=lambda s: players[s],
+        ui.t("record_dealer"), list(SEATS), default=deal.dealer, format_func=lambda s: md(players[s]),
         key=f"record_dealer_{deal.deal_id}_{deal.revision}",
     )  # fmt: skip
     if dealer is not None and dealer != deal.dealer:
@@ -386,7 +390,7 @@ def show_totals(draft: Draft) -> None:
         cols = st.columns(2)
         for offset in (0, 1):
             seat = row + offset
-            cols[offset].metric(players[seat], f"{totals[seat]:+d}")
+            cols[offset].metric(md(players[seat]), f"{totals[seat]:+d}")
 
 
 def show_saved(warehouse: Any, draft: Draft) -> None:
@@ -396,7 +400,7 @@ def show_saved(warehouse: Any, draft: Draft) -> None:
     players = draft.session.players
     for index, deal in enumerate(draft.saved):
         scores = price(draft.session, deal).scores
-        text = " · ".join(f"{players[s]} {scores[s]:+d}" for s in SEATS)
+        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
         number = deal_number(deal.deal_id, draft.session.session_id)
         revision = f" ({ui.t('revision')} {deal.revision})" if deal.revision > 1 else ""
         cols = st.columns([3, 1])
@@ -415,6 +419,8 @@ def session_link(session_id: str) -> None:
 st.title(ui.t("page_record"))
 st.caption(ui.t("record_help"))
 warehouse = warehouse_path()
+if not may_write(ui.t("record_token"), ui.t("record_token_help"), ui.t("record_read_only"), "record_token"):
+    st.stop()  # the Upload page's rule: drafts and saves are writes
 draft = open_draft(warehouse)
 if draft is None:
     start_form(warehouse)
@@ -425,11 +431,13 @@ else:
     except RulesError as error:
         st.error(ui.t("record_bad_rules", error=error))
         st.stop()
-    where = " · ".join(str(v) for v in (session.club, session.table) if v)
-    st.caption(f"{session.session_id} · {where} · {rules.name} · {ui.t('record_base')} {session.base}")
+    where = " · ".join(md(v) for v in (session.club, session.table) if v)
+    st.caption(
+        f"{md(session.session_id)} · {where} · {md(rules.name)} · {ui.t('record_base')} {session.base}"
+    )
     note = st.session_state.get(NOTE_KEY)
     if note is not None and note[2] == session.session_id:
-        st.success(ui.t("record_saved", deal=note[0], rev=note[1]))
+        st.success(ui.t("record_saved", deal=md(note[0]), rev=note[1]))
         session_link(session.session_id)
     show_totals(draft)
     record_deal(warehouse, draft, rules)
@@ -441,4 +449,4 @@ else:
         if URL_RECORD in st.query_params:
             del st.query_params[URL_RECORD]
         st.rerun()
-    st.caption(ui.t("record_draft_kept", path=f"drafts/{safe_name(session.session_id)}.json"))
+    st.caption(ui.t("record_draft_kept", path=md(f"drafts/{safe_name(session.session_id)}.json")))
