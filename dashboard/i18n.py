@@ -524,6 +524,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "revision": ("版本", "Revision"),
     "revision_latest": ("最新", "Latest"),
     "revision_stored_id": ("存储编号", "Stored id"),
+    "record_exists": (
+        "场次 {session} 正在记分：请在「继续记分」中打开它，或换一个场次编号。",
+        "Session {session} is being recorded: continue it above, or choose another session id.",
+    ),
     "record_token": ("上传口令", "Upload token"),
     "record_token_help": (
         "记分会写入数据仓库，需要口令（由运行看板的人设定）。",

@@ -288,6 +288,17 @@ def test_record_a_deal_on_the_page(lang: str, tmp_path: Path, monkeypatch: pytes
     assert totals(again) == {"Ann": "-4", "Bo": "-5", "Chen": "+13", "Du": "-4"}
     assert again.header[0].value == ("Deal 02" if lang == "en" else "第 02 局")
 
+    # closing the session keeps its draft; starting another under the same id overwrites nothing
+    again.button(key="record_close").click().run()
+    assert "record" not in again.query_params
+    for key, value in [("record_sid_input", "night"), *((f"record_player_{n}", "ABCD"[n]) for n in range(4))]:
+        again.text_input(key=key).input(value)
+    again.button(key="record_begin").click().run()
+    assert again.error and "night" in again.error[0].value
+    kept = load_draft(warehouse, "night")
+    assert kept is not None and [d.deal_id for d in kept.saved] == ["night-01"]
+    assert kept.session.players == ("Ann", "Bo", "Chen", "Du")
+
 
 def test_the_draft_round_trips(tmp_path: Path) -> None:
     draft = Draft(EVENING, [DEAL_1, DEAL_2], DealFacts(DEAL_3.deal_id, 0, DEAL_3.events, None, 2))

@@ -13,7 +13,7 @@ a reload loses nothing (:mod:`dashboard.record_draft`).
 from __future__ import annotations
 
 import json
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import streamlit as st
@@ -128,9 +128,13 @@ def start_form(warehouse: Any) -> None:
     except (ValueError, RulesError) as error:
         st.error(ui.t("record_bad_rules", error=error))
         return
+    chosen_id = session_id.strip() or default_id or "session"
+    if load_draft(warehouse, chosen_id) is not None:  # never start over a session in progress
+        st.error(ui.t("record_exists", session=md(chosen_id)))
+        return
     session = SessionFacts(
-        session_id.strip() or default_id or "session", tuple(players), rules, int(base),  # type: ignore[arg-type]
-        club.strip() or None, table.strip() or None, date.today().isoformat(),
+        chosen_id, tuple(players), rules, int(base),  # type: ignore[arg-type]
+        club.strip() or None, table.strip() or None, datetime.now().strftime("%Y-%m-%dT%H:%M"),
     )  # fmt: skip
     draft = Draft(session)
     draft.current = draft.fresh_deal()
