@@ -338,3 +338,45 @@ def test_recording_asks_for_the_token(tmp_path: Path, monkeypatch: pytest.Monkey
     assert not [b for b in at.button if b.key == "record_begin"]
     at.text_input(key="record_token").input("s3cret").run()
     assert [b for b in at.button if b.key == "record_begin"]
+
+
+def test_correct_a_saved_deal_on_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    for key, value in [("record_sid_input", "fix"), *((f"record_player_{n}", "ABCD"[n]) for n in range(4))]:
+        at.text_input(key=key).input(value)
+    at.button(key="record_begin").click().run()
+
+    def self_draw(step: int, patterns: list[str]) -> None:
+        at.button_group(key=f"record_win_who_{step}").set_value(0).run()
+        at.button_group(key=f"record_win_from_{step}").set_value(-1).run()
+        at.button_group(key=f"record_win_patterns_{step}").set_value(patterns).run()
+        at.button(key=f"record_win_add_{step}").click().run()
+
+    self_draw(0, [])  # A 自摸 平胡: 1 from each
+    at.button(key="record_save_1").click().run()
+    at.button(key="record_correct_0").click().run()  # it was a 清一色
+    assert at.header[0].value == "Correcting deal 01 (revision 2)"
+    at.button(key="record_undo_3").click().run()
+    self_draw(4, ["qingyise"])
+    at.button(key="record_save_5").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success[0].value.startswith("Saved") and "revision 2" in at.success[0].value
+    assert totals(at) == {"A": "+12", "B": "-4", "C": "-4", "D": "-4"}
+    api = Analytics(warehouse)
+    try:
+        latest = api.sql("select deal_id, scores from stg_deals")
+        assert latest["deal_id"].tolist() == ["fix-01~rev2"] and list(latest["scores"].iloc[0]) == [
+            12,
+            -4,
+            -4,
+            -4,
+        ]
+        every = api.sql("select revision, scores from stg_deal_revisions order by revision")
+        assert [list(s) for s in every["scores"]] == [[3, -1, -1, -1], [12, -4, -4, -4]]
+        assert api.sql("select count(*) as n from stg_quarantine")["n"].iloc[0] == 0
+    finally:
+        api.close()

@@ -20,7 +20,7 @@ import streamlit as st
 
 from dashboard import ui
 from dashboard.config import warehouse_path
-from dashboard.i18n import finding_message, label, pattern_label, reason_label
+from dashboard.i18n import code_label, finding_message, label, pattern_label, reason_label
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.safe_text import md
 from dashboard.write_access import may_write
@@ -277,10 +277,6 @@ def wall_end_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Ru
     return EndFact(tuple(ready), tuple(sorted(pigs or [])))  # type: ignore[arg-type]
 
 
-def ended(draft: Draft, deal: DealFacts) -> DealFacts:
-    return DealFacts(deal.deal_id, deal.dealer, deal.events, deal.end or EndFact(), deal.revision)
-
-
 def deal_number(deal_id: str, session_id: str) -> str:
     return deal_id.removeprefix(f"{session_id}-")
 
@@ -357,7 +353,10 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
         st.error(ui.t("record_save_failed", error=error))
         return
     if summary.conflicts:
-        st.error(ui.t("record_save_failed", error=summary.conflicts[0]))
+        clash = summary.conflicts[0]["deal_id"]  # stored before with other content: kept, not replaced
+        st.error(
+            ui.t("record_save_failed", error=f"{md(clash)}: {code_label('conflicting_duplicate', ui.lang())}")
+        )
         return
     ids = [d.deal_id for d in draft.saved]
     if deal.deal_id in ids:
@@ -409,7 +408,10 @@ def show_saved(warehouse: Any, draft: Draft) -> None:
         revision = f" ({ui.t('revision')} {deal.revision})" if deal.revision > 1 else ""
         cols = st.columns([3, 1])
         cols[0].markdown(f"**{ui.t('record_deal', n=number)}**{revision}: {text}")
-        if cols[1].button(ui.t("record_correct"), key=f"record_correct_{index}", use_container_width=True):
+        busy = draft.current is not None and bool(draft.current.events)  # a deal under way is not dropped
+        if cols[1].button(
+            ui.t("record_correct"), key=f"record_correct_{index}", use_container_width=True, disabled=busy
+        ):
             draft.current = DealFacts(deal.deal_id, deal.dealer, deal.events, None, deal.revision + 1)
             save_draft(warehouse, draft)
             next_step()
