@@ -5,40 +5,57 @@
 -- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
 -- stg_deal_revisions lists every revision for the Audit page.
 
-create or replace view stg_deal_revisions as
-with stored as (
+create or replace view stg_revision_ids as
+with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE first
     select
         deal_id as stored_id,
         regexp_replace(deal_id, '~rev[0-9]+$', '') as deal_id,
-        case
-            when regexp_matches(deal_id, '~rev[0-9]+$')
-                then cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer)
-            else 1
-        end as revision,
-        session_id,
-        played_at,
-        status,
-        findings,
-        scores,
-        file,
-        line
+        cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer) as revision
     from raw_deals
+    where deal_id like '%~rev%' and regexp_matches(deal_id, '~rev[0-9]+$')
 ),
 
-revised as (  -- deals with a revision: few, so the join below stays small
-    select deal_id, max(revision) as latest
-    from stored
-    where revision > 1
+revised as (
+    select deal_id, max(revision) as latest_revision
+    from corrections
+    where revision >= 2
     group by deal_id
+),
+
+stored as (
+    select stored_id, deal_id, revision
+    from corrections
+    where revision >= 2
+    union all
+    select deal_id as stored_id, deal_id, 1 as revision  -- the first recording keeps its id
+    from raw_deals
+    semi join revised using (deal_id)
 )
 
-select s.*, s.revision = r.latest as is_latest, r.latest as latest_revision
+select s.stored_id, s.deal_id, s.revision, r.latest_revision, s.revision = r.latest_revision as is_latest
 from stored as s
-inner join revised as r on s.deal_id = r.deal_id;
+inner join revised as r using (deal_id);
+
+create or replace view stg_deal_revisions as
+select
+    i.deal_id,
+    i.revision,
+    i.is_latest,
+    i.latest_revision,
+    i.stored_id,
+    d.session_id,
+    d.played_at,
+    d.status,
+    d.findings,
+    d.scores,
+    d.file,
+    d.line
+from stg_revision_ids as i
+inner join raw_deals as d on d.deal_id = i.stored_id;
 
 create or replace view stg_superseded as
 select stored_id as deal_id
-from stg_deal_revisions
+from stg_revision_ids
 where not is_latest;
 
 create or replace view stg_sessions as
