@@ -31,6 +31,7 @@ from ingest.sheet_record import (
     price,
 )
 from ingest.validate import validate_log
+from ingest.warehouse import ingest
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 TIMEOUT = 60
@@ -115,6 +116,14 @@ def test_lines_carry_the_hand_worked_payments_and_validate_clean() -> None:
     assert report.summary()["finding_count"] == 0 and report.summary()["ok"] == 3
     assert {d.deal_id: list(d.scores) for d in report.deals} == HAND_SCORES
     assert all(d.record == "sheet" for d in report.deals)
+
+
+def test_the_evening_ingests_clean(tmp_path: Path) -> None:
+    log = tmp_path / "evening.jsonl"
+    log.write_text(log_text(EVENING, [DEAL_1, DEAL_2, DEAL_3]), encoding="utf-8")
+    summary = ingest([log], tmp_path / "wh", workers=0)
+    assert (summary.read, summary.ok, summary.findings, summary.invalid) == (3, 3, 0, 0)
+    assert summary.all_ok and not summary.quarantine
 
 
 def test_lines_write_the_patterns_as_scored() -> None:
