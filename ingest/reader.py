@@ -658,6 +658,9 @@ class _Builder:
 _GZIP_MAGIC: Final = b"\x1f\x8b"
 _CHUNK: Final = 1 << 13  # gzip input per step (small: the bomb check counts what was fed)
 _PIECE: Final = 1 << 20  # most inflated bytes one step may yield: memory stays bounded
+MAX_INFLATED: Final = 256 << 20  # the default limits of :class:`Limits` (module constants:
+MAX_LINE: Final = 1 << 20  # mypyc reads no dataclass default through the class)
+MAX_RATIO: Final = 40.0
 
 
 @dataclass(frozen=True)
@@ -672,9 +675,9 @@ class Limits:
     ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
     text, so the default leaves room."""
 
-    max_inflated: int = 256 << 20  # bytes of text per file
-    max_line: int = 1 << 20  # bytes per line
-    max_ratio: float = 40.0
+    max_inflated: int = MAX_INFLATED  # bytes of text per file
+    max_line: int = MAX_LINE  # bytes per line
+    max_ratio: float = MAX_RATIO
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -688,9 +691,9 @@ class Limits:
             return value * unit if value > 0 else default
 
         return cls(
-            int(number("CHUANMA_MAX_INFLATED_MB", cls.max_inflated, 1 << 20)),
-            int(number("CHUANMA_MAX_LINE_KB", cls.max_line, 1 << 10)),
-            number("CHUANMA_MAX_GZIP_RATIO", cls.max_ratio, 1),
+            int(number("CHUANMA_MAX_INFLATED_MB", MAX_INFLATED, 1 << 20)),
+            int(number("CHUANMA_MAX_LINE_KB", MAX_LINE, 1 << 10)),
+            number("CHUANMA_MAX_GZIP_RATIO", MAX_RATIO, 1),
         )
 
 

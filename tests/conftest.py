@@ -15,3 +15,16 @@ def pytest_configure(config: pytest.Config) -> None:
     stale = stale_builds()
     if stale:
         raise pytest.UsageError("; ".join(stale) + f": {STALE_ADVICE}")
+
+
+@pytest.fixture(autouse=True)
+def dashboard_on_localhost() -> object:
+    """AppTest pages run as ``chuanma dashboard`` serves them, on localhost, where the
+    Upload page may ingest (beyond localhost it is read-only); tests of that rule set
+    another address themselves."""
+    from streamlit import config
+
+    previous = config.get_option("server.address")
+    config.set_option("server.address", "localhost")
+    yield None
+    config.set_option("server.address", previous)

@@ -263,7 +263,9 @@ def test_the_url_keeps_language_filters_player_and_deal(chromium: Path, server: 
             assert "lang=zh" in href and "club=sample-club" in href and "line=" in href, href
             link.click()
             page.locator(".cm-board").wait_for()
-            assert "deal=" in page.url and "lang=zh" in page.url
+            page.wait_for_function(
+                "() => location.search.includes('deal=') && location.search.includes('lang=zh')"
+            )
             deal_url = page.url
 
             # /overview is a deep link like the others
