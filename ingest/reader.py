@@ -682,20 +682,23 @@ class Limits(msgspec.Struct, frozen=True):
 
     @classmethod
     def from_env(cls) -> Limits:
-        import os
-
-        def number(name: str, default: float, unit: int) -> float:
-            try:
-                value = float(os.environ.get(name, ""))
-            except ValueError:
-                return default
-            return value * unit if value > 0 else default
-
         return cls(
-            int(number("CHUANMA_MAX_INFLATED_MB", MAX_INFLATED, 1 << 20)),
-            int(number("CHUANMA_MAX_LINE_KB", MAX_LINE, 1 << 10)),
-            number("CHUANMA_MAX_GZIP_RATIO", MAX_RATIO, 1),
+            int(_env_number("CHUANMA_MAX_INFLATED_MB", MAX_INFLATED, 1 << 20)),
+            int(_env_number("CHUANMA_MAX_LINE_KB", MAX_LINE, 1 << 10)),
+            _env_number("CHUANMA_MAX_GZIP_RATIO", MAX_RATIO, 1),
         )
+
+
+def _env_number(name: str, default: float, unit: int) -> float:
+    """A positive number of ``unit`` from the environment, else ``default`` (a module
+    function: mypyc cannot compile a closure inside a Struct's method)."""
+    import os
+
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value * unit if value > 0 else default
 
 
 RATIO_FLOOR: Final = 1 << 20  # inflated bytes before the ratio counts (a log of 1 MB is ~150 deals)
