@@ -87,9 +87,10 @@ DEMO_PORT := 8501
 DEMO_RUN := CHUANMA_PURE=1 $(BIN)/chuanma
 
 $(DEMO_LOG): | $(RUN_STAMP)
-	@echo "== simulating the sample club: 3,000 deals =="
+	@echo "== simulating the sample club: 3,000 deals, about a tenth of the sessions as score sheets =="
 	$(DEMO_RUN) simulate --out $@ --players 12 --sessions 75 --deals-per-session 40 \
-		--rules standard --seed 2026 --start 2026-05-01 --tamper 0.03 --manifest $(DEMO_DIR)/manifest.jsonl
+		--rules standard --seed 2026 --start 2026-05-01 --tamper 0.03 --manifest $(DEMO_DIR)/manifest.jsonl \
+		--sheet-sessions 0.1
 
 # Ingest again only when the log is newer than the catalog (ingest skips a known file anyway);
 # exit 3 (some deals have findings: the tampered ones) is what the demo expects.

@@ -23,6 +23,7 @@ from typing import Any, Final
 
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
+import pyarrow as pa  # type: ignore[import-untyped]
 
 from analytics import rating
 from ingest.facts import SCHEMAS
@@ -105,7 +106,7 @@ class Analytics:
                 files = table_files(self.root, table, catalog)
                 self._drop(f"raw_{table}")
                 if files:
-                    self.con.read_parquet(files).create_view(f"raw_{table}", replace=True)
+                    self._raw_view(table, schema, files)
                 else:
                     self.con.from_arrow(schema.empty_table()).create(f"raw_{table}")
             for mart in MARTS:
@@ -119,6 +120,22 @@ class Analytics:
                     self.con.execute(f"alter table {mart}__table rename to {mart}")
             self.version = version
         return True
+
+    def _raw_view(self, table: str, schema: pa.Schema, files: list[str]) -> None:
+        """``raw_<table>`` over its files, matched by column name: a warehouse written before
+        a column was added (``deals.record``) reads with that column null, old and new
+        batches side by side."""
+        relation = self.con.read_parquet(files, union_by_name=True)
+        have = set(relation.columns)
+        empty = self.con.from_arrow(schema.empty_table())
+        missing = [
+            f"cast(null as {kind}) as {name}"  # names and types are the schema's, never a caller's
+            for name, kind in zip(empty.columns, empty.types, strict=True)
+            if name not in have
+        ]
+        if missing:
+            relation = relation.project(", ".join(["*", *missing]))
+        relation.create_view(f"raw_{table}", replace=True)
 
     def _drop(self, name: str) -> None:
         """Drop the view or table ``name`` (one of ours, never a caller's text)."""

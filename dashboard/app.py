@@ -59,6 +59,7 @@ pages = [
     st.Page(
         ui.PAGES["patterns"], title=ui.t("page_patterns"), icon=":material/grid_view:", url_path="patterns"
     ),
+    st.Page(ui.PAGES["record"], title=ui.t("page_record"), icon=":material/edit_note:", url_path="record"),
 ]
 page = st.navigation(pages)
 st.sidebar.caption(f"{ui.t('warehouse')}: `{source.path}` ({source.version})")

@@ -311,14 +311,25 @@ def simulate(
             "the session_end line, deal_id the session's last deal).",
         ),
     ] = None,
+    sheet_sessions: Annotated[
+        float,
+        typer.Option(
+            "--sheet-sessions",
+            metavar="RATE",
+            help="Write about this share (0 to 1) of the sessions as score sheets (记分: kongs, "
+            "wins with patterns, ready and 花猪 at the wall's end; no tiles), each deal the sheet "
+            "version of the deal played. --tamper leaves their deals alone.",
+        ),
+    ] = 0.0,
 ) -> None:
     """Play legal deals through the rules engine and write them as log format v1.
 
-    With --tamper, corrupt some deals on purpose and list each corruption in --manifest.
-    Exit 2 for a usage error."""
+    With --tamper, corrupt some deals on purpose and list each corruption in --manifest;
+    with --sheet-sessions, write some sessions as score sheets. Exit 2 for a usage error."""
     import json as json_module
     from datetime import date
 
+    from ingest.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
     from ingest.writer import write_log
 
@@ -330,6 +341,10 @@ def simulate(
         raise fail(f"--start {start!r} is not a date (YYYY-MM-DD)") from None
     if not 0.0 <= tamper <= 1.0:
         raise fail(f"--tamper {tamper} is not a share of the deals: give a number from 0 to 1")
+    if not 0.0 <= sheet_sessions <= 1.0:
+        raise fail(
+            f"--sheet-sessions {sheet_sessions} is not a share of the sessions: give a number from 0 to 1"
+        )
     if tamper > 0 and manifest is None:
         raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
     if manifest is not None and manifest.resolve() == out.resolve():
@@ -337,7 +352,8 @@ def simulate(
     from dashboard.text_views_warehouse import with_deal_progress
 
     plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
-    events = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
+    played = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
+    events = with_sheet_sessions(played, sheet_sessions, seed) if sheet_sessions > 0 else played
     if manifest is None:
         lines = write_log(events, out)
         typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)

@@ -469,6 +469,9 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
         deal_id = str(row["deal_id"])
         computed = _ints(row["scores"]) or (0, 0, 0, 0)
         rows = by_deal.get(deal_id)
+        if row.get("record") == "sheet":  # its facts priced under the stored rules only
+            out.append(RescoredDeal(deal_id, computed, None, None, "a score sheet: no tiles to re-score"))
+            continue
         if row["status"] == "invalid" or not rows:
             out.append(RescoredDeal(deal_id, computed, None, None, "invalid: not replayed to its end"))
             continue

@@ -212,6 +212,12 @@ def _pad(text: str, width: int) -> str:
 
 def player_card_text(row: dict[str, Any], lang: Lang = "en") -> str:
     r = {key: _plain(value) for key, value in row.items()}
+    sheets = int(r.get("sheet_deals_excluded") or 0)
+    note = "\n" + label("cli_sheet_card", lang).format(n=sheets) if sheets else ""
+    return _card(r, lang) + note
+
+
+def _card(r: dict[str, Any], lang: Lang) -> str:
     return label("cli_card", lang).format(
         player=r["player"], deals=r["deals"], net=r["net"], net_per_deal=_num(r["net_per_deal"]),
         win_rate=_pct(r["win_rate"]), wins=r["wins"], o1=r["win_order_1"], o2=r["win_order_2"],

@@ -45,6 +45,7 @@ PAGES: Final = {
     "versus": "app_pages/versus.py",
     "search": "app_pages/search.py",
     "patterns": "app_pages/patterns.py",
+    "record": "app_pages/record.py",
 }
 
 

@@ -60,6 +60,9 @@ class DealReport:
     complete: bool  # replayed to its end without an illegal event
     deal: Deal | None = None
     record: str = "tiles"  # "sheet": a score-sheet deal, audited from its declared facts
+    # a sheet deal's 查叫 facts as the audit accepted them (a tile deal keeps them on ``deal``)
+    pigs: frozenset[int] = frozenset()  # 花猪 at an empty wall
+    ready_at_end: dict[int, int] = field(default_factory=dict)  # seat -> 查大叫 fan
 
     @property
     def status(self) -> str:

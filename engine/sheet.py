@@ -81,6 +81,8 @@ class SheetAudit:
         self.last_win: SheetHu | None = None  # the last move, when a win on a discard or a rob
         self.ended: str | None = None
         self.complete = True
+        self.pigs: frozenset[int] = frozenset()  # 查叫 as accepted: 花猪 and ready seats' fan
+        self.ready: dict[int, int] = {}
 
     # -- kongs
     def kong(self, ev: SheetKong) -> None:
@@ -298,6 +300,7 @@ class SheetAudit:
             else:
                 ready[seat] = fan
         self.settler.cha_jiao(pigs, ready, line)
+        self.pigs, self.ready = frozenset(pigs), ready
 
 
 def audit_sheet(
@@ -354,4 +357,6 @@ def audit_sheet(
         end_reason=(audit.ended or "wall_exhausted") if end is not None else None,
         complete=audit.complete,
         record="sheet",
+        pigs=audit.pigs,
+        ready_at_end=audit.ready,
     )

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from engine.deal import Deal
+from engine.deal import Deal, KongMade, Win
 from engine.events import (
     DealEnd,
     DealStart,
@@ -118,6 +119,7 @@ SCHEMAS: Final[dict[str, pa.Schema]] = {
             ("last_line", _I32),
             ("content_sha256", _STR),
             ("source_sha256", _STR),
+            ("record", _STR),  # "tiles", or "sheet": a score sheet, no tiles (so no event rows)
         ]
     ),
     "seats": pa.schema(
@@ -392,6 +394,24 @@ class Facts:
 
 
 @dataclass(frozen=True)
+class SeatFacts:
+    """What the seat rows are made of, from a replayed tile deal or from a sheet deal's
+    audit (``tiles`` False: no void suit, win turn or win tile to tell)."""
+
+    dealer: int
+    void: Sequence[str | None]
+    wins: Sequence[Win]
+    kongs: Sequence[KongMade]
+    ledger: Sequence[Transfer]
+    settlement: Sequence[Transfer]
+    pigs: AbstractSet[int]
+    ready_at_end: Mapping[int, int]
+    end_reason: str | None
+    scores: Sequence[int]
+    tiles: bool
+
+
+@dataclass(frozen=True)
 class SessionInfo:
     session_id: str | None
     month: str
@@ -568,7 +588,11 @@ class FactBuilder:
             still_in = len(deal.in_play) if deal.end_reason == "wall_exhausted" else 0
             pigs = len(deal.pigs)
             self_draws = sum(1 for w in deal.wins if w.kind in ("self_draw", "kong_bloom"))
-        sheet = report.record == "sheet"  # a score sheet: no tiles, so no seat or event rows
+        sheet = report.record == "sheet"  # a score sheet: no tiles, so no event rows
+        if sheet and report.complete:  # the same counts from what its audit computed
+            still_in = 4 - len(report.wins) if report.end_reason == "wall_exhausted" else 0
+            pigs = len(report.pigs)
+            self_draws = sum(1 for w in report.wins if w.kind in ("self_draw", "kong_bloom"))
         scores = report.scores if deal is not None or (sheet and report.complete) else (0, 0, 0, 0)
         self.cols["deals"].add(
             start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
@@ -578,9 +602,11 @@ class FactBuilder:
             len(report.wins), self_draws, sum(1 for k in report.kongs if not k.robbed), still_in, pigs,
             len(report.findings), len(report.warnings),
             sorted({f.code for f in report.findings}), list(scores),
-            self.file, start.line, deal_log.last_line, sha, self.sha,
+            self.file, start.line, deal_log.last_line, sha, self.sha, report.record,
         )  # fmt: skip
         if sheet:
+            if report.complete:
+                self._sheet_seats(start, report, info, status)
             self._ledger(report.ledger, start.deal_id, info)
             return
         if deal is None:
@@ -604,21 +630,39 @@ class FactBuilder:
         self._events(start, deal_log.events, deal_log.end, info.month)
 
     def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
-        deal_id = report.deal_id
-        wins = {w.seat: w for w in deal.wins}
+        void = [SUITS[v] if v is not None else None for v in deal.void]
+        self._seat_rows(
+            SeatFacts(deal.dealer, void, deal.wins, deal.kongs, deal.ledger, deal.settlement,
+                      deal.pigs, deal.ready_at_end, deal.end_reason, report.scores, tiles=True),
+            report.deal_id, info, status,
+        )  # fmt: skip
+
+    def _sheet_seats(self, start: DealStart, report: DealReport, info: SessionInfo, status: str) -> None:
+        """A sheet deal's seats from what its audit computed of the declared facts: the
+        same columns as a tile deal's, with the tile-only ones (void suit, win turn, win
+        tile) left empty."""
+        settlement = [t for t in report.ledger if t.reason in SETTLEMENT_REASONS]
+        self._seat_rows(
+            SeatFacts(start.dealer, [None] * 4, report.wins, report.kongs, report.ledger, settlement,
+                      report.pigs, report.ready_at_end, report.end_reason, report.scores, tiles=False),
+            report.deal_id, info, status,
+        )  # fmt: skip
+
+    def _seat_rows(self, facts: SeatFacts, deal_id: str, info: SessionInfo, status: str) -> None:
+        wins = {w.seat: w for w in facts.wins}
         fed = [0, 0, 0, 0]
         fed_points = [0, 0, 0, 0]
-        for win in deal.wins:
+        for win in facts.wins:
             if win.from_seat is not None:
                 fed[win.from_seat] += 1
                 fed_points[win.from_seat] += sum(t.amount for t in win.transfers if t.payer == win.from_seat)
         kongs = [[0, 0, 0, 0] for _ in range(4)]  # exposed, added, concealed, robbed
         kind_index = {"exposed": 0, "added": 1, "concealed": 2}
-        for kong in deal.kongs:
+        for kong in facts.kongs:
             kongs[kong.seat][3 if kong.robbed else kind_index[kong.kind]] += 1
         kong_in = [0, 0, 0, 0]
         kong_out = [0, 0, 0, 0]
-        for t in deal.ledger:
+        for t in facts.ledger:
             if t.reason in KONG_REASONS:
                 kong_in[t.payee] += t.amount
                 kong_out[t.payer] += t.amount
@@ -626,44 +670,46 @@ class FactBuilder:
         settle_out = [0, 0, 0, 0]
         ting_in = [0, 0, 0, 0]
         ting_out = [0, 0, 0, 0]
-        for t in deal.settlement:
+        for t in facts.settlement:
             settle_in[t.payee] += t.amount
             settle_out[t.payer] += t.amount
             if t.reason == "no_ting":
                 ting_in[t.payee] += t.amount
                 ting_out[t.payer] += t.amount
-        cha_jiao = deal.end_reason == "wall_exhausted" and sum(not w for w in deal.won) >= 2
+        cha_jiao = facts.end_reason == "wall_exhausted" and len(wins) <= 2
+        tiles = facts.tiles
+        scores = facts.scores
         add = self.cols["seats"].add
         for seat in range(4):
             seat_win = wins.get(seat)
-            void = deal.void[seat]
             ready: bool | None = None
             ready_fan: int | None = None
-            if cha_jiao and not deal.won[seat]:
-                ready = seat in deal.ready_at_end
-                ready_fan = deal.ready_at_end.get(seat)
+            if cha_jiao and seat_win is None:
+                ready = seat in facts.ready_at_end
+                ready_fan = facts.ready_at_end.get(seat)
+            player, dealer, void = info.players[seat], seat == facts.dealer, facts.void[seat]
             if seat_win is not None:
                 win = seat_win
                 result = win.result
                 add(
                     deal_id, info.month, info.session_id, info.played_at, info.club, info.rules, status,
-                    seat, info.players[seat], seat == deal.dealer, SUITS[void] if void is not None else None,
-                    True, win.order, win.turn, win.kind, WIN_KIND_ZH.get(win.kind), tile_name(win.tile),
+                    seat, player, dealer, void, True, win.order, win.turn if tiles else None, win.kind,
+                    WIN_KIND_ZH.get(win.kind), tile_name(win.tile) if tiles else None,
                     win.from_seat, result.fan, result.uncapped, result.uncapped > result.fan, result.base,
                     list(result.extras), result.extras.count("gen"),
                     sum(t.amount for t in win.transfers if t.payee == seat),
                     fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
-                    seat in deal.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
-                    ting_out[seat], ting_in[seat], report.scores[seat],
+                    seat in facts.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
+                    ting_out[seat], ting_in[seat], scores[seat],
                 )  # fmt: skip
             else:
                 add(
                     deal_id, info.month, info.session_id, info.played_at, info.club, info.rules, status,
-                    seat, info.players[seat], seat == deal.dealer, SUITS[void] if void is not None else None,
+                    seat, player, dealer, void,
                     False, None, None, None, None, None, None, None, None, None, None, None, None, None,
                     fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
-                    seat in deal.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
-                    ting_out[seat], ting_in[seat], report.scores[seat],
+                    seat in facts.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
+                    ting_out[seat], ting_in[seat], scores[seat],
                 )  # fmt: skip
 
     def _ledger(self, ledger: Sequence[Transfer], deal_id: str, info: SessionInfo) -> None:

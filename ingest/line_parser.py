@@ -62,6 +62,7 @@ from ingest.records import (
     SheetRecord,
     VoidRec,
 )
+from ingest.revisions import revision_id
 
 __all__ = [
     "DECODER",
@@ -133,7 +134,8 @@ def _deal(r: DealRec, n: int) -> DealStart:
     hands = tuple(_tiles(hand, f"hands[{i}]") for i, hand in enumerate(r.hands))
     wall = None if r.wall is None else _tiles(r.wall, "wall")
     dice = None if r.dice is None else (r.dice,) if isinstance(r.dice, int) else tuple(r.dice)
-    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=hands, wall=wall, dice=dice, line=n)
+    deal_id = revision_id(r.deal_id, r.revision)
+    return DealStart(deal_id=deal_id, dealer=r.dealer, hands=hands, wall=wall, dice=dice, line=n)
 
 
 def _exchange(r: ExchangeRec, n: int) -> Exchange:
@@ -183,7 +185,8 @@ def _session_end(r: SessionEndRec, n: int) -> SessionEnd:
 
 
 def _sheet_deal(r: SheetDealRec, n: int) -> DealStart:
-    return DealStart(deal_id=r.deal_id, dealer=r.dealer, hands=(), line=n, record="sheet")
+    deal_id = revision_id(r.deal_id, r.revision)
+    return DealStart(deal_id=deal_id, dealer=r.dealer, hands=(), line=n, record="sheet")
 
 
 def _sheet_kong(r: SheetKongRec, n: int) -> SheetKong:

@@ -50,6 +50,7 @@ class DealRec(Record, tag="deal"):
     hands: FourTileLists
     wall: TileList | None = None
     dice: list[int] | int | None = None
+    revision: Annotated[int, Meta(ge=1)] = 1  # a correction of a deal stored before
 
 
 class ExchangeRec(Record, tag="exchange"):
@@ -111,6 +112,7 @@ class SheetDealRec(Record, tag="deal"):
     deal_id: NonEmpty
     record: Literal["sheet"]
     dealer: Seat = 0
+    revision: Annotated[int, Meta(ge=1)] = 1
 
 
 class SheetKongRec(Record, tag="kong"):
@@ -235,4 +237,5 @@ FIELD_MEANING: Final[dict[str, str]] = {
     "ready": "a list of 4 entries, each a whole number of fan or null (not ready, or won)",
     "flower_pigs": "a list of seat numbers 0-3",
     "same_turn": "true or false (an added kong of a tile drawn this turn)",
+    "revision": "a whole number of at least 1 (a correction of a deal stored before)",
 }

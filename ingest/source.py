@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 import zlib
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
+
+import msgspec
 
 __all__ = [
     "GZIP_MAGIC",
@@ -41,8 +42,7 @@ MAX_LINE: Final = 1 << 20  # mypyc reads no dataclass default through the class)
 MAX_RATIO: Final = 40.0
 
 
-@dataclass(frozen=True)
-class Limits:
+class Limits(msgspec.Struct, frozen=True):
     """What one file may cost: a gzip bomb (1 MB that inflates to 1 GB) or a line of
     hundreds of MB is read up to these and no further, with a ``bad_record`` finding.
 
@@ -51,33 +51,33 @@ class Limits:
     about 8 times). Defaults from ``CHUANMA_MAX_INFLATED_MB``, ``CHUANMA_MAX_LINE_KB``
     and ``CHUANMA_MAX_GZIP_RATIO`` (the CLI's ``--max-inflated-mb`` and
     ``--max-line-kb`` set the first two); a club's 20,000-deal log is about 135 MB of
-    text, so the default leaves room."""
+    text, so the default leaves room. A msgspec Struct, not a dataclass: it travels to the
+    ingest's worker processes with each chunk, and a compiled frozen dataclass does not
+    unpickle there."""
 
     max_inflated: int = MAX_INFLATED  # bytes of text per file
     max_line: int = MAX_LINE  # bytes per line
     max_ratio: float = MAX_RATIO
 
-    def __reduce__(self) -> tuple[type[Limits], tuple[int, int, float]]:
-        """Pickled by its fields (ingest sends limits to worker processes): a compiled
-        frozen dataclass cannot be unpickled by setting its attributes one by one."""
-        return (Limits, (self.max_inflated, self.max_line, self.max_ratio))
-
     @classmethod
     def from_env(cls) -> Limits:
-        import os
-
-        def number(name: str, default: float, unit: int) -> float:
-            try:
-                value = float(os.environ.get(name, ""))
-            except ValueError:
-                return default
-            return value * unit if value > 0 else default
-
         return cls(
-            int(number("CHUANMA_MAX_INFLATED_MB", MAX_INFLATED, 1 << 20)),
-            int(number("CHUANMA_MAX_LINE_KB", MAX_LINE, 1 << 10)),
-            number("CHUANMA_MAX_GZIP_RATIO", MAX_RATIO, 1),
+            int(_env_number("CHUANMA_MAX_INFLATED_MB", MAX_INFLATED, 1 << 20)),
+            int(_env_number("CHUANMA_MAX_LINE_KB", MAX_LINE, 1 << 10)),
+            _env_number("CHUANMA_MAX_GZIP_RATIO", MAX_RATIO, 1),
         )
+
+
+def _env_number(name: str, default: float, unit: int) -> float:
+    """A positive number of ``unit`` from the environment, else ``default`` (a module
+    function: mypyc cannot compile a closure inside a Struct's method)."""
+    import os
+
+    try:
+        value = float(os.environ.get(name, ""))
+    except ValueError:
+        return default
+    return value * unit if value > 0 else default
 
 
 RATIO_FLOOR: Final = 1 << 20  # inflated bytes before the ratio counts (a log of 1 MB is ~150 deals)

@@ -22,9 +22,13 @@ from engine.events import (
     Pong,
     SessionEnd,
     SessionStart,
+    SheetEvent,
+    SheetHu,
+    SheetKong,
     Void,
 )
 from engine.tiles import SUITS, format_tiles, tile_name
+from ingest.simulator.sheet_version import sheet_json
 
 #: compact JSON with non-ASCII kept (what ``json.dumps(ensure_ascii=False,
 #: separators=(",", ":"))`` writes, byte for byte), ten times faster
@@ -35,8 +39,18 @@ def _tiles_in_order(tiles: tuple[int, ...]) -> list[str]:
     return [tile_name(t) for t in tiles]
 
 
-def event_json(event: Event, t: int | str | None = None) -> dict[str, Any]:
-    """One event as the JSON object of its log line (optional claims only when known)."""
+def event_json(event: Event | SheetEvent, t: int | str | None = None) -> dict[str, Any]:
+    """One event as the JSON object of its log line (optional claims only when known); a
+    score sheet's lines as :func:`ingest.simulator.sheet_version.sheet_json` writes them."""
+    if (
+        isinstance(event, SheetKong | SheetHu)
+        or (isinstance(event, DealStart) and event.record == "sheet")
+        or (isinstance(event, DealEnd) and (event.ready is not None or event.flower_pigs is not None))
+    ):
+        sheet = sheet_json(event)
+        if t is not None:
+            sheet["t"] = t
+        return sheet
     out: dict[str, Any] = {"type": event.type}
     if isinstance(event, SessionStart):
         out["session_id"] = event.session_id
@@ -94,7 +108,7 @@ def event_json(event: Event, t: int | str | None = None) -> dict[str, Any]:
     return out
 
 
-def log_lines(events: Iterable[Event]) -> Iterator[str]:
+def log_lines(events: Iterable[Event | SheetEvent]) -> Iterator[str]:
     """JSON lines with ``t``: ISO time on session lines, milliseconds into the deal otherwise."""
     clock = 0
     for event in events:
@@ -106,7 +120,7 @@ def log_lines(events: Iterable[Event]) -> Iterator[str]:
         yield _ENCODE(event_json(event, t)).decode("utf-8")
 
 
-def write_log(events: Iterable[Event], path: str | Path) -> int:
+def write_log(events: Iterable[Event | SheetEvent], path: str | Path) -> int:
     """Write events as log v1 (gzip when the name ends in ``.gz``, reproducibly: no
     timestamp in the gzip header); returns the number of lines."""
     return write_lines(log_lines(events), path)

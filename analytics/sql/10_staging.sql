@@ -1,6 +1,62 @@
 -- Staging: one view per warehouse table, over the raw_* relations that analytics/queries.py
 -- makes from the Parquet files the catalog lists (recorded batches only). Light typing and
--- derived columns only; no filtering.
+-- derived columns only; the one filter: a deal corrected later (a revision, ingest/revisions.py:
+-- revision N of deal D is stored as D~revN) counts only in its latest revision, so the
+-- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
+-- stg_deal_revisions lists every revision for the Audit page.
+
+create or replace view stg_revision_ids as
+with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE first
+    select
+        deal_id as stored_id,
+        regexp_replace(deal_id, '~rev[0-9]+$', '') as deal_id,
+        cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer) as revision
+    from raw_deals
+    where deal_id like '%~rev%' and regexp_matches(deal_id, '~rev[0-9]+$')
+),
+
+revised as (
+    select deal_id, max(revision) as latest_revision
+    from corrections
+    where revision >= 2
+    group by deal_id
+),
+
+stored as (
+    select stored_id, deal_id, revision
+    from corrections
+    where revision >= 2
+    union all
+    select deal_id as stored_id, deal_id, 1 as revision  -- the first recording keeps its id
+    from raw_deals
+    semi join revised using (deal_id)
+)
+
+select s.stored_id, s.deal_id, s.revision, r.latest_revision, s.revision = r.latest_revision as is_latest
+from stored as s
+inner join revised as r using (deal_id);
+
+create or replace view stg_deal_revisions as
+select
+    i.deal_id,
+    i.revision,
+    i.is_latest,
+    i.latest_revision,
+    i.stored_id,
+    d.session_id,
+    d.played_at,
+    d.status,
+    d.findings,
+    d.scores,
+    d.file,
+    d.line
+from stg_revision_ids as i
+inner join raw_deals as d on d.deal_id = i.stored_id;
+
+create or replace view stg_superseded as
+select stored_id as deal_id
+from stg_revision_ids
+where not is_latest;
 
 create or replace view stg_sessions as
 select
@@ -50,24 +106,31 @@ select
     scores,
     file,
     line,
-    last_line
-from raw_deals;
+    last_line,
+    coalesce(record, 'tiles') as record,  -- null in batches written before the column
+    coalesce(record, 'tiles') = 'sheet' as is_sheet
+from raw_deals
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_seats as
 select
     *,
     cast(played_at as date) as played_date,
     win_kind in ('self_draw', 'kong_bloom') as is_self_draw
-from raw_seats;
+from raw_seats
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_events as
-select * from raw_events;
+select * from raw_events
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_ledger as
-select * from raw_ledger;
+select * from raw_ledger
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_findings as
-select * from raw_findings;
+select * from raw_findings
+anti join stg_superseded using (deal_id);
 
 create or replace view stg_quarantine as
 select * from raw_quarantine;

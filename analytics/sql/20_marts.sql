@@ -6,11 +6,12 @@
 
 -- complete deals with who sat (the tablemates filter looks here, 4x fewer rows than seats)
 create or replace view mart_deals as
-select deal_id, played_date, club, rules, players
+select deal_id, played_date, club, rules, players, record
 from stg_deals
 where is_complete;
 
--- one row per deal and seat, with the table's context for the filters
+-- one row per deal and seat, with the table's context for the filters; a score-sheet deal
+-- (record 'sheet') has every column but the tile-only ones (void_suit, win_turn, win_tile)
 create or replace view mart_seat_deals as
 select
     s.deal_id,
@@ -59,7 +60,9 @@ select
     s.cha_jiao_received,
     s.no_ting_paid,
     s.no_ting_received,
-    s.net
+    s.net,
+    d.record,
+    d.is_sheet
 from stg_seats as s
 join stg_deals as d using (deal_id)
 where d.is_complete and s.player is not null;

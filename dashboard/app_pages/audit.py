@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import charts, data, ui
 from dashboard.i18n import code_label, finding_message
 from dashboard.replay_data import Rescore
+from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
 from engine.rules import preset_names
@@ -206,6 +207,7 @@ if src is not None:
                     if isinstance(row["deal_id"], str):
                         ui.replay_link(row["deal_id"], line=line)
 
+    show_revisions(src, linked or None)  # corrected deals: every revision, the latest marked
     st.header(ui.t("rescore"))
     listed = data.query("session_list", filters, src=src)
     options = list(dict.fromkeys([*session_ids, *(str(s) for s in listed["session_id"].head(300))]))

@@ -24,6 +24,8 @@ if src is not None:
         cols[2].metric(ui.t("avg_fan_uncapped"), ui.num(row["avg_fan_uncapped"]))
         cols[3].metric(ui.t("cap_rate"), ui.pct(row["cap_rate"]))
         cols[4].metric(ui.t("avg_roots"), ui.num(row["avg_roots"]))
+        if int(row["sheet_wins"]):
+            st.caption(ui.t("sheet_wins_in", sheets=int(row["sheet_wins"]), wins=int(row["wins"])))
         left, right = st.columns(2)
         with left:
             patterns = data.query("fan_by_pattern", filters, src=src)

@@ -31,6 +31,8 @@ if src is not None:
         second[3].metric(ui.t("deals_with_findings_n"), ui.count(audit["deals_with_findings"]))
         second[4].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
 
+        if int(row["sheet_deals"]):
+            st.caption(ui.t("sheet_deals_in", sheets=int(row["sheet_deals"]), tiles=int(row["tile_deals"])))
         activity = data.query("activity", filters, src=src)
         if not activity.empty:
             ui.chart(charts.activity_chart(activity, ui.tr()))

@@ -143,6 +143,8 @@ if src is not None:
                 },
                 key="player_vs_club",
             )
+            if int(row["sheet_deals_excluded"]):
+                st.caption(ui.t("sheet_turn_excluded", n=int(row["sheet_deals_excluded"])))
         with right:
             mine = ui.filters(player=chosen)
             score = data.query("score_over_time", mine, src=src)

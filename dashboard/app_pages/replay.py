@@ -275,7 +275,16 @@ st.html(CSS)
 src = ui.page_source()
 if src is not None:
     deal_id = choose_deal(src)
-    if deal_id is not None:
+    header = data.sql("deal_header", src=src, deal_id=deal_id) if deal_id is not None else None
+    if header is not None and not header.empty and header["record"].iloc[0] == "sheet":
+        st.info(ui.t("deal_is_sheet"), icon=":material/receipt_long:")  # no tiles, no steps
+        ui.page_link(
+            "session",
+            ui.t("session_open"),
+            ":material/receipt_long:",
+            {"session": str(header["session_id"].iloc[0])},
+        )
+    elif deal_id is not None:
         replay = data.replay(deal_id, src=src)
         if replay is None:
             st.warning(ui.t("deal_not_found"))

@@ -17,6 +17,7 @@ select
     d.scores,
     d.file,
     d.line,
-    d.last_line
+    d.last_line,
+    d.record
 from stg_deals as d
 where d.deal_id = $deal_id;

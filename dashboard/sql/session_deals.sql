@@ -11,7 +11,8 @@ select
     findings,
     finding_codes,
     scores,
-    line
+    line,
+    record
 from stg_deals
 where session_id = $session_id
 order by file, line;

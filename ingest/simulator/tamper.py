@@ -49,7 +49,18 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from engine.events import DealEnd, DealStart, Draw, Event, PlayEvent, SessionEnd, SessionStart
+from engine.events import (
+    DealEnd,
+    DealStart,
+    Draw,
+    Event,
+    PlayEvent,
+    SessionEnd,
+    SessionStart,
+    SheetEvent,
+    SheetHu,
+    SheetKong,
+)
 from engine.events import replace as replace_event
 from engine.rules import load_rules
 from ingest.simulator.corruptions import DEFAULT_KINDS, KIND_BY_NAME, wrong_totals
@@ -149,7 +160,7 @@ def tamper_deal(
 @dataclass
 class _Session:
     start: SessionStart
-    deals: list[tuple[DealStart, list[PlayEvent], DealEnd]]
+    deals: list[tuple[DealStart, list[PlayEvent | SheetEvent], DealEnd]]
 
 
 class Tamperer:
@@ -172,9 +183,9 @@ class Tamperer:
         self.wrong_totals = 0  # sessions
         self.line = 0  # lines produced so far
 
-    def lines(self, events: Iterable[Event]) -> Iterator[str]:
+    def lines(self, events: Iterable[Event | SheetEvent]) -> Iterator[str]:
         session: _Session | None = None
-        deal: tuple[DealStart, list[PlayEvent]] | None = None
+        deal: tuple[DealStart, list[PlayEvent | SheetEvent]] | None = None
         for event in events:
             if isinstance(event, SessionStart):
                 if session is not None:
@@ -210,8 +221,15 @@ class Tamperer:
         cut_short = False  # a deal of the session has an illegal event: its replay stops
         record: DealRecord | None = None
         for deal_start, events, deal_end in session.deals:
-            record = DealRecord(deal_start, tuple(events), deal_end, rules, start.base)
             self.deals += 1
+            if deal_start.record == "sheet":  # a score sheet (--sheet-sessions): no tiles to tamper with
+                yield from self._emit(log_lines([deal_start, *events, deal_end]))
+                scores = deal_end.scores or (0, 0, 0, 0)
+                totals = [a + b for a, b in zip(totals, scores, strict=True)]
+                record = None
+                continue
+            plays = tuple(e for e in events if not isinstance(e, SheetKong | SheetHu))
+            record = DealRecord(deal_start, plays, deal_end, rules, start.base)
             rng = self._rng(self.deals, deal_start.deal_id)
             kinds = choose_kinds(record, rng, self.rate, self.kinds)
             marks: list[Mark] = []

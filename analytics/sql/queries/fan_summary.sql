@@ -13,5 +13,6 @@ select
     case when count(*) > 0 then count(*) filter (where capped) / count(*) end as cap_rate,
     cast(sum(roots) as bigint) as roots,
     avg(roots) as avg_roots,
-    count(*) filter (where roots > 0) as wins_with_roots
+    count(*) filter (where roots > 0) as wins_with_roots,
+    count(*) filter (where is_sheet) as sheet_wins  -- wins from score sheets, counted as any
 from picked;

@@ -1,7 +1,8 @@
 -- The overview page's numbers at a glance: deals of every status, sessions, players (who
 -- sat in a complete deal: the materialized seats, not an unnest of every deal), the first
 -- and last day, and the share of deals with findings (invalid deals are findings too).
--- No row on an empty warehouse.
+-- No row on an empty warehouse. sheet_deals / tile_deals: deals recorded as score sheets
+-- (no tiles) and as tiles.
 with picked as (
     select *
     from stg_deals
@@ -29,6 +30,8 @@ select
     any_value(seated.players) as players,
     min(played_date) as first_day,
     max(played_date) as last_day,
-    cast(sum(findings) as bigint) as findings
+    cast(sum(findings) as bigint) as findings,
+    count(*) filter (where is_sheet) as sheet_deals,
+    count(*) filter (where not is_sheet) as tile_deals
 from picked, seated
 having count(*) > 0;

@@ -1,4 +1,6 @@
 -- One row per player: the player table and the player card (rates are shares, 0..1).
+-- Score-sheet deals count in everything but what needs tiles (the average win turn), which
+-- leaves them out: sheet_deals_excluded says how many.
 with picked as (
     select *
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
@@ -30,7 +32,8 @@ per_player as (
         count(*) filter (where win_order = 1) as win_order_1,
         count(*) filter (where win_order = 2) as win_order_2,
         count(*) filter (where win_order = 3) as win_order_3,
-        avg(win_turn) filter (where won) as avg_win_turn,
+        avg(win_turn) filter (where won and not is_sheet) as avg_win_turn,
+        count(*) filter (where is_sheet) as sheet_deals,
         max(win_points) as biggest_win,
         -- ties on points go to the higher fan, then the earliest deal_id: the same answer every call
         first(fan order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as biggest_win_fan,
@@ -73,6 +76,8 @@ select
     avg_win_turn,
     biggest_win,
     biggest_win_fan,
-    biggest_win_deal
+    biggest_win_deal,
+    sheet_deals,
+    sheet_deals as sheet_deals_excluded  -- left out of avg_win_turn (a sheet has no turns)
 from per_player
 order by net desc, player;

@@ -1,0 +1,152 @@
+"""A session being recorded at the table, kept in a file so a reload (or a phone that
+locks and reloads the tab) loses nothing: ``<warehouse>/drafts/<session>.json``, written
+whole after every tap (temp file + ``os.replace``). The page's URL carries the session
+id (``?record=SESSION_ID``), which names the file. Saved deals stay in the draft with
+their revision number, so a correction is written as the next revision.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ingest.sheet_record import DealFacts, EndFact, Fact, KongFact, SessionFacts, WinFact, log_text
+from ingest.warehouse import IngestSummary, ingest
+
+
+@dataclass
+class Draft:
+    session: SessionFacts
+    saved: list[DealFacts] = field(default_factory=list)  # the latest revision of each saved deal
+    current: DealFacts | None = None  # the deal being recorded (a new one, or a correction)
+
+    def next_deal_id(self) -> str:
+        return f"{self.session.session_id}-{len(self.saved) + 1:02d}"
+
+    def fresh_deal(self) -> DealFacts:
+        return DealFacts(self.next_deal_id(), self.next_dealer())
+
+    def next_dealer(self) -> int:
+        """The next dealer: the first winner of the last deal (血战到底), else the last dealer."""
+        if not self.saved:
+            return 0
+        last = self.saved[-1]
+        wins = [fact.seat for fact in last.events if isinstance(fact, WinFact)]
+        return wins[0] if wins else last.dealer
+
+
+def safe_name(session_id: str) -> str:
+    """A file name from a session id: letters and digits of any script, ``.-_`` kept."""
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in session_id).strip(".") or "session"
+
+
+def draft_path(warehouse: Path, session_id: str) -> Path:
+    return warehouse / "drafts" / f"{safe_name(session_id)}.json"
+
+
+def _fact_json(fact: Fact) -> dict[str, Any]:
+    return {"kind_of": "kong" if isinstance(fact, KongFact) else "win", **asdict(fact)}
+
+
+def _deal_json(deal: DealFacts) -> dict[str, Any]:
+    return {
+        "deal_id": deal.deal_id,
+        "dealer": deal.dealer,
+        "revision": deal.revision,
+        "events": [_fact_json(fact) for fact in deal.events],
+        "end": None if deal.end is None else asdict(deal.end),
+    }
+
+
+def _deal(data: dict[str, Any]) -> DealFacts:
+    events: list[Fact] = []
+    for item in data["events"]:
+        if item["kind_of"] == "kong":
+            events.append(KongFact(int(item["seat"]), str(item["kind"]), item.get("from_seat")))
+        else:
+            events.append(WinFact(int(item["seat"]), item.get("from_seat"), tuple(item["patterns"])))
+    end = data.get("end")
+    return DealFacts(
+        str(data["deal_id"]),
+        int(data.get("dealer", 0)),
+        tuple(events),
+        None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),
+        int(data.get("revision", 1)),
+    )
+
+
+def to_json(draft: Draft) -> dict[str, Any]:
+    session = asdict(draft.session)
+    session["players"] = list(draft.session.players)
+    return {
+        "format": 1,
+        "session": session,
+        "saved": [_deal_json(deal) for deal in draft.saved],
+        "current": None if draft.current is None else _deal_json(draft.current),
+    }
+
+
+def from_json(data: dict[str, Any]) -> Draft:
+    s = data["session"]
+    session = SessionFacts(
+        str(s["session_id"]), tuple(s["players"]), s.get("rules", "standard"), int(s.get("base", 1)),
+        s.get("club"), s.get("table"), s.get("started_at"),
+    )  # fmt: skip
+    current = data.get("current")
+    return Draft(
+        session, [_deal(d) for d in data.get("saved", [])], None if current is None else _deal(current)
+    )
+
+
+def save_draft(warehouse: Path, draft: Draft) -> Path:
+    path = draft_path(warehouse, draft.session.session_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_suffix(f".tmp-{os.getpid()}")
+    temp.write_text(json.dumps(to_json(draft), ensure_ascii=False, indent=1), encoding="utf-8")
+    os.replace(temp, path)
+    return path
+
+
+def load_draft(warehouse: Path, session_id: str) -> Draft | None:
+    """The draft of ``session_id``, or None when there is none (or it cannot be read)."""
+    try:
+        return from_json(json.loads(draft_path(warehouse, session_id).read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def list_drafts(warehouse: Path) -> list[str]:
+    """Session ids of the drafts kept, newest first."""
+    folder = warehouse / "drafts"
+    if not folder.is_dir():
+        return []
+    found = []
+    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
+        draft = load_draft(warehouse, path.stem)
+        if draft is not None:
+            found.append(draft.session.session_id)
+    return found
+
+
+def upload_path(warehouse: Path, session: SessionFacts, deal: DealFacts, text: str) -> Path:
+    """Where a saved deal's log goes before the ingest (the Upload page's folder), named by
+    the deal, its revision and its content, so the same save is one file."""
+    import hashlib
+
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+    name = f"record-{safe_name(deal.deal_id)}-r{deal.revision}-{sha}.jsonl"
+    return warehouse / "uploads" / name
+
+
+def save_deal(warehouse: Path, session: SessionFacts, deal: DealFacts) -> tuple[Path, IngestSummary]:
+    """Write the ended deal as sheet-deal lines (after its session line) under
+    ``<warehouse>/uploads/`` and ingest that file: the path every log takes."""
+    text = log_text(session, [deal])
+    path = upload_path(warehouse, session, deal, text)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.write_text(text, encoding="utf-8")
+    return path, ingest([path], warehouse, workers=0)

@@ -1,0 +1,391 @@
+"""Recording at the table: the pure line builder (facts -> sheet-deal lines priced by the
+engine, validated with no findings), deal revisions through the real warehouse (the
+latest counts, every revision listed, nothing quarantined), and the Record page through
+AppTest in English and Chinese (a kong and a 自摸, the priced payments and totals, saved
+into the warehouse, and the draft surviving a reload)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from streamlit import config
+from streamlit.testing.v1 import AppTest
+
+from analytics.queries import Analytics
+from dashboard.config import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
+from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
+from ingest.reader import read_log_bytes
+from ingest.revisions import revision_id, split_revision
+from ingest.sheet_record import (
+    DealFacts,
+    EndFact,
+    KongFact,
+    SessionFacts,
+    WinFact,
+    deal_lines,
+    log_text,
+    picked_patterns,
+    price,
+)
+from ingest.validate import validate_log
+from ingest.warehouse import ingest
+
+APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+TIMEOUT = 60
+EVENING = SessionFacts("club7-2026-11-28-t3", ("Ann", "Bo", "Chen", "Du"), "standard", 1, "club7", "t3")
+
+# The example evening of docs/score-sheets.md, worked out by hand there (standard, base 1).
+DEAL_1 = DealFacts(
+    "club7-2026-11-28-t3-01",
+    0,
+    (
+        KongFact(2, "exposed", 1),  # Chen 直杠 from Bo: Bo pays 1
+        WinFact(2, None, ("duiduihu",)),  # Chen 自摸 对对胡 + 根 (his kong) = 3 fan: 4 from each
+        WinFact(0, 3, ("qingyise",)),  # Ann on Du's discard, 清一色 3 fan: 4
+        KongFact(1, "concealed"),  # Bo 暗杠: 2 from Du, the only other seat still in
+    ),
+    EndFact((None, 2, None, None), (3,)),  # Du 花猪 pays Bo 16
+)
+DEAL_2 = DealFacts(
+    "club7-2026-11-28-t3-02",
+    2,
+    (
+        KongFact(3, "added"),  # Du 弯杠: 1 from each
+        WinFact(0, 1, ("qidui",)),  # 一炮多响 on Bo: Ann 七对 3 fan, 4
+        WinFact(2, 1, ("pinghu",)),  # ... and Chen 平胡, 1
+        KongFact(1, "concealed"),  # Bo 暗杠: 2 from Du
+        WinFact(3, None, ("qingyise",)),  # Du 自摸 清一色 + 根 = 4 fan: 8 from Bo
+    ),
+    EndFact(),
+)
+DEAL_3 = DealFacts(
+    "club7-2026-11-28-t3-03",
+    0,
+    (
+        KongFact(0, "exposed", 2),  # Ann 直杠 from Chen: 1
+        WinFact(1, 0, ("pinghu", "gangshangpao")),  # 平胡 + 杠上炮 = 2 fan: 2, plus the kong's 1
+    ),
+    EndFact((None, None, 1, None), ()),  # Chen ready at 1: Ann and Du pay 1 each; Ann's 退税 0
+)
+HAND_DELTAS = {
+    DEAL_1.deal_id: [[0, -1, 1, 0], [-4, -4, 12, -4], [4, 0, 0, -4], [0, 2, 0, -2]],
+    DEAL_2.deal_id: [[-1, -1, -1, 3], [4, -4, 0, 0], [0, -1, 1, 0], [0, 2, 0, -2], [0, -8, 0, 8]],
+    DEAL_3.deal_id: [[1, 0, -1, 0], [-3, 3, 0, 0]],
+}
+HAND_SETTLEMENT = {
+    DEAL_1.deal_id: [0, 16, 0, -16],
+    DEAL_2.deal_id: [0, 0, 0, 0],
+    DEAL_3.deal_id: [-1, 0, 2, -1],
+}
+HAND_SCORES = {
+    DEAL_1.deal_id: [0, 13, 13, -26],
+    DEAL_2.deal_id: [3, -12, 0, 9],
+    DEAL_3.deal_id: [-3, 3, 1, -1],
+}
+
+
+@pytest.fixture(autouse=True)
+def on_localhost(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Writing is open on localhost without a token (the Upload page's rule); the address
+    is Streamlit's process-wide option, so it is put back."""
+    previous = config.get_option("server.address")
+    config.set_option("server.address", "localhost")
+    monkeypatch.delenv(UPLOAD_TOKEN_ENV, raising=False)
+    yield
+    config.set_option("server.address", previous)
+
+
+# ------------------------------------------------------------------ the line builder
+def test_lines_carry_the_hand_worked_payments_and_validate_clean() -> None:
+    for deal in (DEAL_1, DEAL_2, DEAL_3):
+        records = [json.loads(line) for line in deal_lines(EVENING, deal)]
+        assert records[0] == {
+            "type": "deal",
+            "deal_id": deal.deal_id,
+            "record": "sheet",
+            "dealer": deal.dealer,
+        }
+        assert [r["deltas"] for r in records[1:-1]] == HAND_DELTAS[deal.deal_id]
+        assert records[-1]["settlement"] == HAND_SETTLEMENT[deal.deal_id]
+        assert records[-1]["scores"] == HAND_SCORES[deal.deal_id]
+    text = log_text(EVENING, [DEAL_1, DEAL_2, DEAL_3])
+    report = validate_log(read_log_bytes(text.encode(), "evening.jsonl"))
+    assert report.summary()["finding_count"] == 0 and report.summary()["ok"] == 3
+    assert {d.deal_id: list(d.scores) for d in report.deals} == HAND_SCORES
+    assert all(d.record == "sheet" for d in report.deals)
+
+
+def test_the_evening_ingests_clean(tmp_path: Path) -> None:
+    log = tmp_path / "evening.jsonl"
+    log.write_text(log_text(EVENING, [DEAL_1, DEAL_2, DEAL_3]), encoding="utf-8")
+    summary = ingest([log], tmp_path / "wh", workers=0)
+    assert (summary.read, summary.ok, summary.findings, summary.invalid) == (3, 3, 0, 0)
+    assert summary.all_ok and not summary.quarantine
+
+
+def test_lines_write_the_patterns_as_scored() -> None:
+    records = [json.loads(line) for line in deal_lines(EVENING, DEAL_1)]
+    assert records[2]["patterns"] == ["duiduihu", "gen"] and records[2]["fan"] == 3  # 根 of his kong
+    ended = [json.loads(line) for line in deal_lines(EVENING, DEAL_2)][-1]
+    assert ended["reason"] == "three_won" and "ready" not in ended
+
+
+def test_picked_chips_make_one_base_pattern() -> None:
+    assert picked_patterns([]) == ("pinghu",)
+    assert picked_patterns(["qingyise", "duiduihu"], 2) == ("qingdui", "gen", "gen")
+    assert picked_patterns(["gangshanghua", "qidui"]) == ("qidui", "gangshanghua")
+
+
+def test_the_fan_is_capped_by_the_session_rules() -> None:
+    capped = SessionFacts("s", ("A", "B", "C", "D"), {"preset": "standard", "max_fan": 2})
+    deal = DealFacts("s-01", 0, (WinFact(0, None, ("qingdui",)),))
+    assert price(capped, deal).fans == [2]
+    assert price(EVENING, deal).fans == [4]
+
+
+def test_an_unended_deal_is_not_written() -> None:
+    with pytest.raises(ValueError, match="has not ended"):
+        deal_lines(EVENING, DealFacts("x", 0, (KongFact(0, "concealed"),)))
+
+
+def test_an_impossible_fact_is_a_finding_not_a_price() -> None:
+    deal = DealFacts(
+        "s-01", 0, (WinFact(0, None, ("pinghu",)), KongFact(0, "concealed"))
+    )  # a kong after winning
+    priced = price(EVENING, deal)
+    assert [f.code for f in priced.findings] == ["out_of_turn"]
+    with pytest.raises(ValueError, match="cannot be recorded"):
+        deal_lines(EVENING, DealFacts("s-01", 0, deal.events, EndFact()))
+
+
+# ------------------------------------------------------------------ revisions
+def test_revision_ids_round_trip() -> None:
+    assert revision_id("d-01", 1) == "d-01" and revision_id("d-01", 3) == "d-01~rev3"
+    assert split_revision("d-01~rev3") == ("d-01", 3) and split_revision("d-01") == ("d-01", 1)
+    bad = '{"type":"session","session_id":"s","players":["A","B","C","D"]}\n'
+    bad += '{"type":"deal","deal_id":"s-1","record":"sheet","revision":0}\n{"type":"deal_end","reason":"wall_exhausted"}\n'
+    report = validate_log(read_log_bytes(bad.encode(), "bad.jsonl"))
+    assert report.summary()["by_code"].get("bad_record")
+
+
+def test_a_correction_is_a_revision_the_latest_counts(tmp_path: Path) -> None:
+    warehouse = tmp_path / "wh"
+    _, first = save_deal(warehouse, EVENING, DEAL_3)
+    corrected = DealFacts(
+        DEAL_3.deal_id, 0, (KongFact(0, "exposed", 2),), EndFact((None, None, 1, None), ()), 2
+    )
+    _, second = save_deal(warehouse, EVENING, corrected)
+    assert not first.conflicts and not second.conflicts and not second.quarantine
+    expected = list(price(EVENING, corrected).scores)
+    assert expected != HAND_SCORES[DEAL_3.deal_id]
+    api = Analytics(warehouse)
+    try:
+        deals = api.sql("select deal_id, scores from stg_deals")
+        assert deals["deal_id"].tolist() == [f"{DEAL_3.deal_id}~rev2"]
+        assert list(deals["scores"].iloc[0]) == expected
+        ledger = api.sql("select payee, payer, amount from stg_ledger")
+        net = [0, 0, 0, 0]
+        for payee, payer, amount in ledger.itertuples(index=False):
+            net[payee] += amount
+            net[payer] -= amount
+        assert net == expected  # the payments of the latest revision only
+        revisions = api.sql(
+            "select deal_id, revision, is_latest, scores from stg_deal_revisions order by revision"
+        )
+        assert revisions["deal_id"].tolist() == [DEAL_3.deal_id] * 2
+        assert revisions["revision"].tolist() == [1, 2] and revisions["is_latest"].tolist() == [False, True]
+        assert list(revisions["scores"].iloc[0]) == HAND_SCORES[DEAL_3.deal_id]  # kept, not overwritten
+        assert api.sql("select count(*) as n from stg_quarantine")["n"].iloc[0] == 0
+    finally:
+        api.close()
+    # the same revision number with other content overwrites nothing: it is quarantined
+    other = DealFacts(DEAL_3.deal_id, 0, (KongFact(0, "concealed"),), EndFact((None, None, 1, None), ()), 2)
+    _, clash = save_deal(warehouse, EVENING, other)
+    assert [c["deal_id"] for c in clash.conflicts] == [f"{DEAL_3.deal_id}~rev2"]
+
+
+def test_the_audit_page_lists_both_revisions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    save_deal(warehouse, EVENING, DEAL_3)
+    save_deal(warehouse, EVENING, DealFacts(DEAL_3.deal_id, 0, DEAL_3.events[:1], DEAL_3.end, 2))
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/audit.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    tables = [t.value for t in at.dataframe if "is_latest" in t.value.columns]
+    assert len(tables) == 1
+    assert tables[0]["revision"].tolist() == [2, 1] and tables[0]["is_latest"].tolist() == [True, False]
+
+
+# ------------------------------------------------------------------ the page
+TEXT = {
+    "en": {"title": "Record", "kong": "Bo → Chen 1 (直杠 exposed kong)", "self": "Ann → Chen 4 (自摸 self-draw win)",
+           "fan": "### 3 fan", "saved": "Saved"},
+    "zh": {"title": "记分", "kong": "Bo → Chen 1（直杠）", "self": "Ann → Chen 4（自摸）", "fan": "### 3 番",
+           "saved": "已保存"},
+}  # fmt: skip
+
+
+def markdown(at: AppTest) -> str:
+    return "\n".join(str(m.value) for m in at.markdown)
+
+
+def totals(at: AppTest) -> dict[str, str]:
+    return {str(m.label): str(m.value) for m in at.metric}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_record_a_deal_on_the_page(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert at.title[0].value == TEXT[lang]["title"]
+    for key, value in [("record_club", "club7"), ("record_table", "t3"), ("record_sid_input", "night")]:
+        at.text_input(key=key).input(value)
+    for seat, name in enumerate(("Ann", "Bo", "Chen", "Du")):
+        at.text_input(key=f"record_player_{seat}").input(name)
+    at.button(key="record_begin").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.query_params["record"] == ["night"] or at.query_params["record"] == "night"
+
+    # Chen 直杠 from Bo
+    at.button_group(key="record_action_0").set_value("kong").run()
+    at.button_group(key="record_kong_who_0").set_value(2).run()
+    at.button_group(key="record_kong_kind_0").set_value("exposed").run()
+    at.button_group(key="record_kong_from_0").set_value(1).run()
+    at.button(key="record_kong_add_0").click().run()
+    assert TEXT[lang]["kong"] in markdown(at)
+    assert totals(at) == {"Ann": "+0", "Bo": "-1", "Chen": "+1", "Du": "+0"}
+
+    # Chen 自摸 对对胡: the fan (with the 根 of his kong) shows as the chips are picked
+    at.button_group(key="record_win_who_1").set_value(2).run()
+    at.button_group(key="record_win_from_1").set_value(-1).run()
+    at.button_group(key="record_win_patterns_1").set_value(["duiduihu"]).run()
+    assert TEXT[lang]["fan"] in [m.value for m in at.markdown]
+    at.button(key="record_win_add_1").click().run()
+    assert TEXT[lang]["self"] in markdown(at)
+    assert totals(at) == {"Ann": "-4", "Bo": "-5", "Chen": "+13", "Du": "-4"}
+
+    # the wall's end: nobody ready, so Ann, Bo and Du pay nothing more; then save
+    at.button(key="record_save_2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success and at.success[0].value.startswith(TEXT[lang]["saved"])
+    uploads = list((warehouse / "uploads").glob("record-night-01-r1-*.jsonl"))
+    assert len(uploads) == 1
+    api = Analytics(warehouse)
+    try:
+        stored = api.sql("select deal_id, session_id, status, scores from stg_deals")
+        assert stored["deal_id"].tolist() == ["night-01"] and stored["status"].tolist() == ["ok"]
+        assert list(stored["scores"].iloc[0]) == [-4, -5, 13, -4]
+    finally:
+        api.close()
+
+    # a reload (a new browser session with the address) finds the draft and its totals
+    again = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    again.session_state["lang"] = lang
+    again.query_params["record"] = "night"
+    again.run()
+    again.switch_page("app_pages/record.py").run()
+    assert not again.exception, [e.value for e in again.exception]
+    assert totals(again) == {"Ann": "-4", "Bo": "-5", "Chen": "+13", "Du": "-4"}
+    assert again.header[0].value == ("Deal 02" if lang == "en" else "第 02 局")
+
+    # closing the session keeps its draft; starting another under the same id overwrites nothing
+    again.button(key="record_close").click().run()
+    assert "record" not in again.query_params
+    for key, value in [("record_sid_input", "night"), *((f"record_player_{n}", "ABCD"[n]) for n in range(4))]:
+        again.text_input(key=key).input(value)
+    again.button(key="record_begin").click().run()
+    assert again.error and "night" in again.error[0].value
+    kept = load_draft(warehouse, "night")
+    assert kept is not None and [d.deal_id for d in kept.saved] == ["night-01"]
+    assert kept.session.players == ("Ann", "Bo", "Chen", "Du")
+
+
+def test_the_draft_round_trips(tmp_path: Path) -> None:
+    draft = Draft(EVENING, [DEAL_1, DEAL_2], DealFacts(DEAL_3.deal_id, 0, DEAL_3.events, None, 2))
+    save_draft(tmp_path, draft)
+    assert draft_path(tmp_path, EVENING.session_id).is_file()
+    back = load_draft(tmp_path, EVENING.session_id)
+    assert back == draft
+    assert back is not None and back.next_dealer() == 0  # Ann won first in deal 2: she deals next
+
+
+# ------------------------------------------------------------------ who may record
+def record_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, token: str | None) -> AppTest:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "wh"))
+    if token is not None:
+        monkeypatch.setenv(UPLOAD_TOKEN_ENV, token)
+    config.set_option("server.address", address)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_recording_is_read_only_beyond_localhost_without_a_token(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = record_page(tmp_path, monkeypatch, "0.0.0.0", None)
+    assert at.info and "Read-only" in at.info[0].value
+    assert not [b for b in at.button if b.key == "record_begin"]
+    assert not (tmp_path / "wh").exists()
+
+
+def test_recording_asks_for_the_token(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = record_page(tmp_path, monkeypatch, "0.0.0.0", "s3cret")
+    assert not [b for b in at.button if b.key == "record_begin"]
+    at.text_input(key="record_token").input("wrong").run()
+    assert not [b for b in at.button if b.key == "record_begin"]
+    at.text_input(key="record_token").input("s3cret").run()
+    assert [b for b in at.button if b.key == "record_begin"]
+
+
+def test_correct_a_saved_deal_on_the_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    for key, value in [("record_sid_input", "fix"), *((f"record_player_{n}", "ABCD"[n]) for n in range(4))]:
+        at.text_input(key=key).input(value)
+    at.button(key="record_begin").click().run()
+
+    def self_draw(step: int, patterns: list[str]) -> None:
+        at.button_group(key=f"record_win_who_{step}").set_value(0).run()
+        at.button_group(key=f"record_win_from_{step}").set_value(-1).run()
+        at.button_group(key=f"record_win_patterns_{step}").set_value(patterns).run()
+        at.button(key=f"record_win_add_{step}").click().run()
+
+    self_draw(0, [])  # A 自摸 平胡: 1 from each
+    at.button(key="record_save_1").click().run()
+    at.button(key="record_correct_0").click().run()  # it was a 清一色
+    assert at.header[0].value == "Correcting deal 01 (revision 2)"
+    at.button(key="record_undo_3").click().run()
+    self_draw(4, ["qingyise"])
+    at.button(key="record_save_5").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success[0].value.startswith("Saved") and "revision 2" in at.success[0].value
+    assert totals(at) == {"A": "+12", "B": "-4", "C": "-4", "D": "-4"}
+    api = Analytics(warehouse)
+    try:
+        latest = api.sql("select deal_id, scores from stg_deals")
+        assert latest["deal_id"].tolist() == ["fix-01~rev2"] and list(latest["scores"].iloc[0]) == [
+            12,
+            -4,
+            -4,
+            -4,
+        ]
+        every = api.sql("select revision, scores from stg_deal_revisions order by revision")
+        assert [list(s) for s in every["scores"]] == [[3, -1, -1, -1], [12, -4, -4, -4]]
+        assert api.sql("select count(*) as n from stg_quarantine")["n"].iloc[0] == 0
+    finally:
+        api.close()

@@ -1,0 +1,100 @@
+"""Recording a short session on a phone (390×844) in Debian's Chromium (Playwright): start
+a session, tap a kong and a 自摸 with its pattern chip, see the priced payments and the
+totals, save, follow the link to the session result and download its PNG (a real
+download, decoded with Pillow). Server and browser as in test_dashboard_browser."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from test_dashboard_browser import ARTIFACTS, CHROMIUM_ARGS, WAIT_MS, chromium, server
+
+from dashboard.session_image import WIDTH
+
+__all__ = ["chromium", "server"]  # fixtures, shared with test_dashboard_browser
+
+PHONE = {"width": 390, "height": 844}
+
+
+def test_record_a_session_on_a_phone_then_download_its_png(
+    chromium: Path, server: str, tmp_path: Path
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(
+                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(f"{server}/record")
+            page.get_by_role("heading", name="Record").first.wait_for()
+
+            def chip(key: str, text: str) -> None:
+                button = page.locator(f".st-key-{key} button", has_text=text).first
+                button.click()
+                page.wait_for_timeout(300)
+
+            def type_in(key: str, text: str) -> None:
+                box = page.locator(f".st-key-{key} input")
+                box.fill(text)
+                box.press("Enter")
+                page.wait_for_timeout(200)
+
+            type_in("record_club", "phoneclub")
+            type_in("record_table", "t9")
+            type_in("record_sid_input", "phone-night")
+            for seat, name in enumerate(("Ann", "Bo", "Chen", "Du")):
+                type_in(f"record_player_{seat}", name)
+            start = page.get_by_role("button", name="Start")
+            box = start.bounding_box()
+            assert box is not None and box["height"] >= 40 and box["x"] + box["width"] <= PHONE["width"]
+            start.click()
+            page.get_by_role("heading", name="Deal 01").wait_for()
+            page.wait_for_url("**/record?*record=phone-night*")
+
+            # Chen 直杠 from Bo: Bo pays 1
+            chip("record_action_0", "Kong")
+            chip("record_kong_who_0", "Chen")
+            chip("record_kong_kind_0", "直杠")
+            chip("record_kong_from_0", "Bo")
+            page.locator(".st-key-record_kong_add_0 button").click()
+            page.get_by_text("Bo → Chen 1 (直杠 exposed kong)").wait_for()
+
+            # Chen 自摸 对对胡 (+ 根 of his kong): 3 fan, 4 from each
+            chip("record_win_who_1", "Chen")
+            chip("record_win_from_1", "自摸")
+            chip("record_win_patterns_1", "对对胡")
+            page.get_by_role("heading", name="3 fan").wait_for()
+            page.locator(".st-key-record_win_add_1 button").click()
+            page.get_by_text("Ann → Chen 4 (自摸 self-draw win)").wait_for()
+            expect(page.get_by_test_id("stMetric").filter(has_text="Chen")).to_contain_text("+13")
+            page.screenshot(path=ARTIFACTS / "record_phone.png", full_page=True)
+
+            page.locator(".st-key-record_save_2 button").click()
+            page.get_by_text("Saved phone-night-01 (revision 1).").wait_for()
+            link = page.get_by_role("link", name="See the session result").first
+            link.click()
+            page.get_by_role("heading", name="The evening's result").wait_for()
+            page.wait_for_url("**/session?*session=phone-night*")
+            expect(page.get_by_test_id("stMetric").filter(has_text="Chen")).to_contain_text("13")
+            button = page.get_by_role("button", name="Result image PNG")
+            button.scroll_into_view_if_needed()
+            with page.expect_download() as caught:
+                button.click()
+            download = caught.value
+            assert download.suggested_filename == "session-phone-night.png"
+            saved = tmp_path / download.suggested_filename
+            download.save_as(saved)
+            image = Image.open(io.BytesIO(saved.read_bytes()))
+            image.load()
+            assert image.format == "PNG" and image.size[0] == WIDTH
+            context.close()
+        finally:
+            browser.close()
