@@ -329,7 +329,7 @@ def simulate(
     import json as json_module
     from datetime import date
 
-    from ingest.sheet_sessions import with_sheet_sessions
+    from ingest.simulator.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
     from ingest.writer import write_log
 

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.sheet_record import DealFacts, EndFact, Fact, KongFact, SessionFacts, WinFact, log_text
+from ingest.sheets.record import DealFacts, EndFact, Fact, KongFact, SessionFacts, WinFact, log_text
 from ingest.warehouse import IngestSummary, ingest
 
 

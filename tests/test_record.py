@@ -19,7 +19,7 @@ from dashboard.config import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
 from ingest.reader import read_log_bytes
 from ingest.revisions import revision_id, split_revision
-from ingest.sheet_record import (
+from ingest.sheets.record import (
     DealFacts,
     EndFact,
     KongFact,

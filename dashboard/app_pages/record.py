@@ -2,7 +2,7 @@
 played. Start a session (club, table, four players, rule set, base), then per deal tap
 each kong and win (patterns as chips, the fan shown as you pick) and, at the wall's end,
 who is ready at what fan and who is 花猪. Every payment is priced by the engine
-(:mod:`ingest.sheet_record`, the sheet audit's settlement core), shown with its reason,
+(:mod:`ingest.sheets.record`, the sheet audit's settlement core), shown with its reason,
 and the session's totals run along. Saving writes the deal as sheet-deal lines under
 ``<warehouse>/uploads/`` and ingests it, as the Upload page does; a correction of a saved
 deal is saved as its next revision. The session in progress is kept in
@@ -27,7 +27,7 @@ from dashboard.write_access import may_write
 from engine.fan import EXTRAS, PATTERNS
 from engine.rules import Rules, RulesError, load_rules, preset_names
 from engine.settlement import Transfer
-from ingest.sheet_record import (
+from ingest.sheets.record import (
     KONG_KINDS,
     SEATS,
     DealFacts,
