@@ -28,7 +28,6 @@ from engine.events import (
     Void,
 )
 from engine.tiles import SUITS, format_tiles, tile_name
-from ingest.simulator.sheet_version import sheet_json
 
 #: compact JSON with non-ASCII kept (what ``json.dumps(ensure_ascii=False,
 #: separators=(",", ":"))`` writes, byte for byte), ten times faster
@@ -41,7 +40,7 @@ def _tiles_in_order(tiles: tuple[int, ...]) -> list[str]:
 
 def event_json(event: Event | SheetEvent, t: int | str | None = None) -> dict[str, Any]:
     """One event as the JSON object of its log line (optional claims only when known); a
-    score sheet's lines as :func:`ingest.simulator.sheet_version.sheet_json` writes them."""
+    score sheet's lines as :func:`sheet_json` writes them."""
     if (
         isinstance(event, SheetKong | SheetHu)
         or (isinstance(event, DealStart) and event.record == "sheet")
@@ -150,3 +149,29 @@ def _write_lines(stream: IO[bytes] | gzip.GzipFile, lines: Iterable[str]) -> int
         stream.write(line.encode("utf-8") + b"\n")
         count += 1
     return count
+
+
+def sheet_json(event: DealStart | SheetEvent | DealEnd) -> dict[str, Any]:
+    """One line of a sheet deal as log-format JSON (optional fields only when known)."""
+    if isinstance(event, DealStart):
+        return {"type": "deal", "deal_id": event.deal_id, "record": "sheet", "dealer": event.dealer}
+    if isinstance(event, DealEnd):
+        out: dict[str, Any] = {"type": "deal_end", "reason": event.reason}
+        extra: dict[str, Any] = {"ready": event.ready, "flower_pigs": event.flower_pigs}
+        extra |= {"settlement": event.settlement, "scores": event.scores}
+    elif isinstance(event, SheetKong):
+        out = {"type": "kong", "seat": event.seat, "kind": event.kind}
+        if event.kind == "exposed":
+            out["from"] = event.from_seat
+        extra = {"tile": event.tile, "deltas": event.deltas, "same_turn": None if event.same_turn else False}
+    else:
+        out = {"type": "hu", "seat": event.seat, "from": event.from_seat, "patterns": list(event.patterns)}
+        extra = {"tile": event.tile, "fan": event.fan, "deltas": event.deltas}
+    for key, value in extra.items():
+        if value is None:
+            continue
+        if key == "tile":
+            out[key] = tile_name(value)
+        else:
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out

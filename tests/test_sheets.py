@@ -20,11 +20,11 @@ from test_warehouse_data import read_table
 from engine.events import SessionEnd, SessionStart
 from engine.replay import replay_deal
 from engine.rules import load_rules, preset_names
-from ingest.simulator.sheet_version import sheet_json, sheet_version
+from ingest.simulator.sheet_version import sheet_version
 from ingest.simulator.simulate import STYLES, simulate_deal
 from ingest.validate import ValidationReport, validate_paths
 from ingest.warehouse import ingest
-from ingest.writer import event_json
+from ingest.writer import event_json, sheet_json
 
 SESSION = {"type": "session", "session_id": "club7-t3", "players": ["Ann", "Bo", "Chen", "Du"], "base": 1}
 

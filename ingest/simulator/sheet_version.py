@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engine.deal import SEATS, Deal
 from engine.events import DealEnd, DealStart, Hu, Kong, PlayEvent, SheetEvent, SheetHu, SheetKong
 from engine.rules import Rules
-from engine.tiles import tile_name
 
 
 @dataclass(frozen=True)
@@ -79,29 +77,3 @@ def sheet_version(
 
 def _with_deltas(ev: SheetKong, paid: tuple[int, int, int, int] | None) -> SheetKong:
     return SheetKong(ev.seat, ev.kind, ev.from_seat, ev.tile, paid, ev.same_turn, line=ev.line)
-
-
-def sheet_json(event: DealStart | SheetEvent | DealEnd) -> dict[str, Any]:
-    """One line of a sheet deal as log-format JSON (optional fields only when known)."""
-    if isinstance(event, DealStart):
-        return {"type": "deal", "deal_id": event.deal_id, "record": "sheet", "dealer": event.dealer}
-    if isinstance(event, DealEnd):
-        out: dict[str, Any] = {"type": "deal_end", "reason": event.reason}
-        extra: dict[str, Any] = {"ready": event.ready, "flower_pigs": event.flower_pigs}
-        extra |= {"settlement": event.settlement, "scores": event.scores}
-    elif isinstance(event, SheetKong):
-        out = {"type": "kong", "seat": event.seat, "kind": event.kind}
-        if event.kind == "exposed":
-            out["from"] = event.from_seat
-        extra = {"tile": event.tile, "deltas": event.deltas, "same_turn": None if event.same_turn else False}
-    else:
-        out = {"type": "hu", "seat": event.seat, "from": event.from_seat, "patterns": list(event.patterns)}
-        extra = {"tile": event.tile, "fan": event.fan, "deltas": event.deltas}
-    for key, value in extra.items():
-        if value is None:
-            continue
-        if key == "tile":
-            out[key] = tile_name(value)
-        else:
-            out[key] = list(value) if isinstance(value, tuple) else value
-    return out
