@@ -142,19 +142,45 @@ def finding_text(finding: StepFinding) -> str:
 
 
 def show(replay: DealReplay) -> None:
-    steps = replay.steps
-    last = len(steps) - 1
+    """The page for one deal: its header, the step controls, the board at the chosen step,
+    then the ledger so far beside every finding of the deal."""
+    keep_step_in_range(replay)
+    st.caption(deal_caption(replay))
+    index = step_controls(replay)
+    show_board(replay, index)
+    left, right = st.columns([3, 2])
+    with left:
+        show_ledger(replay, index)
+    with right:
+        show_findings(replay)
+
+
+def keep_step_in_range(replay: DealReplay) -> None:
+    """A new deal opens at its first step, or at the finding a link named; the step then
+    stays within the deal's steps."""
+    last = len(replay.steps) - 1
     if st.session_state.get(FOR_KEY) != replay.deal_id:
         opened_by_link = st.session_state.get(FOR_KEY, "") is None
         line = st.session_state.get(LINE_KEY)
         st.session_state[STEP_KEY] = opening_step(replay, line) if opened_by_link else 0
         st.session_state[FOR_KEY] = replay.deal_id
     st.session_state[STEP_KEY] = max(0, min(last, int(st.session_state.get(STEP_KEY, 0))))
+
+
+def deal_caption(replay: DealReplay) -> str:
+    """Who sits where, the rules, the base and the status, on one line."""
+    t = page_kit.t
     names = ", ".join(f"{seat} {md(name)}" for seat, name in enumerate(replay.players))
-    st.caption(
-        f"**{md(replay.deal_id)}** · {names} · {page_kit.t('under_rules')} {md(replay.rules)} · {page_kit.t('base')} {replay.base} · "
-        f"{page_kit.t('status')}: **{page_kit.t('status_' + replay.status) if replay.status in STATUSES else replay.status}**"
+    status = t("status_" + replay.status) if replay.status in STATUSES else replay.status
+    return (
+        f"**{md(replay.deal_id)}** · {names} · {t('under_rules')} {md(replay.rules)} · "
+        f"{t('base')} {replay.base} · {t('status')}: **{status}**"
     )
+
+
+def step_controls(replay: DealReplay) -> int:
+    """First, previous, next, last, next finding and the slider; the step they chose."""
+    last = len(replay.steps) - 1
     cols = st.columns([1, 1, 1, 1, 1.4])
     cols[0].button(page_kit.t("first"), icon=":material/first_page:", on_click=go, args=(0,), width="stretch")
     cols[1].button(
@@ -176,12 +202,16 @@ def show(replay: DealReplay) -> None:
         width="stretch",
     )
     index = int(st.slider(page_kit.t("step"), 0, max(last, 1), key=STEP_KEY, disabled=last == 0))
-    index = min(index, last)
-    step = steps[index]
+    return min(index, last)
 
+
+def show_board(replay: DealReplay, index: int) -> None:
+    """The step in words, the wall left, the four hands drawn as tiles, then the win and
+    the findings raised at this step."""
+    step = replay.steps[index]
     top = st.columns([4, 1])
     top[0].markdown(f"#### {event_text(step, replay)}")
-    top[0].caption(page_kit.t("step_of", i=index, n=last, line=step.line))
+    top[0].caption(page_kit.t("step_of", i=index, n=len(replay.steps) - 1, line=step.line))
     top[1].metric(page_kit.t("wall"), step.wall_left)
     labels = {key: page_kit.t(key) for key in ("dealer", "void", "won", "scores", "discards")}
     st.html(
@@ -214,64 +244,70 @@ def show(replay: DealReplay) -> None:
     for finding in step.findings:
         st.error(finding_text(finding), icon=":material/error:")
 
-    left, right = st.columns([3, 2])
-    with left:
-        st.subheader(page_kit.t("ledger"))
-        ledger = [
-            {
-                "step": s.index,
-                "line": p.line,
-                "reason": reason_label(p.reason, page_kit.lang()),
-                "payer": replay.players[p.payer],
-                "payee": replay.players[p.payee],
-                "amount": p.amount,
-                "new": s.index == index,
-            }
-            for s in steps[: index + 1]
-            for p in s.payments
-        ]
-        for payment in step.payments:
-            st.markdown(
-                ":material/payments: "
-                + page_kit.t(
-                    "pay_note",
-                    payer=md(replay.players[payment.payer]),
-                    payee=md(replay.players[payment.payee]),
-                    amount=payment.amount,
-                    reason=reason_label(payment.reason, page_kit.lang()),
-                )
+
+def show_ledger(replay: DealReplay, index: int) -> None:
+    """Every payment up to this step, this step's in words and marked new."""
+    steps = replay.steps
+    step = steps[index]
+    st.subheader(page_kit.t("ledger"))
+    ledger = [
+        {
+            "step": s.index,
+            "line": p.line,
+            "reason": reason_label(p.reason, page_kit.lang()),
+            "payer": replay.players[p.payer],
+            "payee": replay.players[p.payee],
+            "amount": p.amount,
+            "new": s.index == index,
+        }
+        for s in steps[: index + 1]
+        for p in s.payments
+    ]
+    for payment in step.payments:
+        st.markdown(
+            ":material/payments: "
+            + page_kit.t(
+                "pay_note",
+                payer=md(replay.players[payment.payer]),
+                payee=md(replay.players[payment.payee]),
+                amount=payment.amount,
+                reason=reason_label(payment.reason, page_kit.lang()),
             )
-        if ledger:
-            st.dataframe(
-                pd.DataFrame(ledger),
-                hide_index=True,
-                height=page_kit.table_height(len(ledger)),
-                column_config={
-                    "step": page_kit.t("step"),
-                    "line": page_kit.t("line"),
-                    "reason": page_kit.t("reason"),
-                    "payer": page_kit.t("payer"),
-                    "payee": page_kit.t("payee"),
-                    "amount": page_kit.t("amount"),
-                    "new": st.column_config.CheckboxColumn(page_kit.t("new")),
-                },
-                key="replay_ledger",
-            )
-        else:
-            st.caption("—")
-    with right:
-        st.subheader(page_kit.t("all_findings"))
-        noted = [(s.index, f) for s in steps for f in s.findings]
-        if not noted:
-            st.caption(page_kit.t("no_findings_deal"))
-        for number, (where, finding) in enumerate(noted):
-            st.button(
-                f"{page_kit.t('jump')} {where} · {code_label(finding.code, page_kit.lang())} · "
-                + (page_kit.t("line_n", n=finding.line) if finding.line is not None else ""),
-                on_click=go,
-                args=(where,),
-                key=f"jump-{number}",
-            )
+        )
+    if ledger:
+        st.dataframe(
+            pd.DataFrame(ledger),
+            hide_index=True,
+            height=page_kit.table_height(len(ledger)),
+            column_config={
+                "step": page_kit.t("step"),
+                "line": page_kit.t("line"),
+                "reason": page_kit.t("reason"),
+                "payer": page_kit.t("payer"),
+                "payee": page_kit.t("payee"),
+                "amount": page_kit.t("amount"),
+                "new": st.column_config.CheckboxColumn(page_kit.t("new")),
+            },
+            key="replay_ledger",
+        )
+    else:
+        st.caption("—")
+
+
+def show_findings(replay: DealReplay) -> None:
+    """Every finding of the deal, each a button that jumps to its step."""
+    st.subheader(page_kit.t("all_findings"))
+    noted = [(s.index, f) for s in replay.steps for f in s.findings]
+    if not noted:
+        st.caption(page_kit.t("no_findings_deal"))
+    for number, (where, finding) in enumerate(noted):
+        st.button(
+            f"{page_kit.t('jump')} {where} · {code_label(finding.code, page_kit.lang())} · "
+            + (page_kit.t("line_n", n=finding.line) if finding.line is not None else ""),
+            on_click=go,
+            args=(where,),
+            key=f"jump-{number}",
+        )
 
 
 st.title(page_kit.t("page_replay"))
