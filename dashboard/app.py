@@ -36,63 +36,26 @@ def overview_link() -> None:
     st.switch_page(home, query_params=dict(st.query_params))
 
 
+#: the listed pages in the sidebar's order: (page, icon, url_path); the title is ``page_<page>``
+LISTED = (
+    ("players", ":material/person:", "players"),
+    ("fans", ":material/bar_chart:", "fans"),
+    ("h2h", ":material/swap_horiz:", "head-to-head"),
+    ("replay", ":material/play_circle:", "replay"),
+    ("session", ":material/receipt_long:", "session"),
+    ("audit", ":material/search:", "audit"),
+    ("upload", ":material/upload:", "upload"),
+    ("ratings", ":material/trending_up:", "ratings"),  # issue 13: added pages
+    ("versus", ":material/group:", "versus"),
+    ("search", ":material/manage_search:", "search"),
+    ("patterns", ":material/grid_view:", "patterns"),
+)
 pages = [
     home,
     st.Page(overview_link, title=page_kit.t("page_overview"), url_path="overview", visibility="hidden"),
-    st.Page(
-        page_kit.PAGES["players"],
-        title=page_kit.t("page_players"),
-        icon=":material/person:",
-        url_path="players",
-    ),
-    st.Page(
-        page_kit.PAGES["fans"], title=page_kit.t("page_fans"), icon=":material/bar_chart:", url_path="fans"
-    ),
-    st.Page(
-        page_kit.PAGES["h2h"],
-        title=page_kit.t("page_h2h"),
-        icon=":material/swap_horiz:",
-        url_path="head-to-head",
-    ),
-    st.Page(
-        page_kit.PAGES["replay"],
-        title=page_kit.t("page_replay"),
-        icon=":material/play_circle:",
-        url_path="replay",
-    ),
-    st.Page(
-        page_kit.PAGES["session"],
-        title=page_kit.t("page_session"),
-        icon=":material/receipt_long:",
-        url_path="session",
-    ),
-    st.Page(
-        page_kit.PAGES["audit"], title=page_kit.t("page_audit"), icon=":material/search:", url_path="audit"
-    ),
-    st.Page(
-        page_kit.PAGES["upload"], title=page_kit.t("page_upload"), icon=":material/upload:", url_path="upload"
-    ),
-    # issue 13: added pages
-    st.Page(
-        page_kit.PAGES["ratings"],
-        title=page_kit.t("page_ratings"),
-        icon=":material/trending_up:",
-        url_path="ratings",
-    ),
-    st.Page(
-        page_kit.PAGES["versus"], title=page_kit.t("page_versus"), icon=":material/group:", url_path="versus"
-    ),
-    st.Page(
-        page_kit.PAGES["search"],
-        title=page_kit.t("page_search"),
-        icon=":material/manage_search:",
-        url_path="search",
-    ),
-    st.Page(
-        page_kit.PAGES["patterns"],
-        title=page_kit.t("page_patterns"),
-        icon=":material/grid_view:",
-        url_path="patterns",
+    *(
+        st.Page(page_kit.PAGES[key], title=page_kit.t(f"page_{key}"), icon=icon, url_path=path)
+        for key, icon, path in LISTED
     ),
 ]
 page = st.navigation(pages)
