@@ -8,8 +8,6 @@ ingests files (their sha256 makes a second ingest of the same log a no-op)."""
 from __future__ import annotations
 
 import hashlib
-import hmac
-import os
 from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
@@ -19,7 +17,8 @@ from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message
 from dashboard.ingest_report import ingest_text
 from dashboard.safe_text import md
-from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, warehouse_path
+from dashboard.warehouse_location import warehouse_path
+from dashboard.write_access import may_write, upload_token
 from ingest.reader import read_log_bytes
 from ingest.validate import ValidationReport, validate_log
 from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
@@ -76,7 +75,6 @@ def quarantine_note(summary: IngestSummary) -> str | None:
 
 
 TOKEN_KEY = "upload_token"
-LOCAL = frozenset({"localhost", "127.0.0.1", "::1"})
 #: this page's own words (中文, English), kept here beside the access rule they explain
 WORDS = {
     "token": ("上传口令", "Upload token"),
@@ -96,36 +94,6 @@ WORDS = {
 def words(key: str) -> str:
     zh, en = WORDS[key]
     return zh if page_kit.lang() == "zh" else en
-
-
-def upload_token() -> str | None:
-    """The token that ingesting asks for: the CLI's (through the environment), else
-    ``upload_token`` in Streamlit's secrets; None when none is set."""
-    token = os.environ.get(UPLOAD_TOKEN_ENV)
-    if not token:
-        try:
-            token = str(st.secrets.get("upload_token") or "") or None
-        except (FileNotFoundError, KeyError, AttributeError, OSError, ValueError):
-            token = None
-        except Exception:
-            token = None
-    return token or None
-
-
-def listens_beyond_localhost() -> bool:
-    address = str(st.get_option("server.address") or "")
-    return address not in LOCAL  # Streamlit's default (empty) listens on every address
-
-
-def may_ingest(token: str | None) -> bool:
-    """Whether this visitor may ingest; draws the token field when one is needed."""
-    if token is not None:
-        given = st.text_input(words("token"), type="password", key=TOKEN_KEY, help=words("token_help"))
-        return bool(given) and hmac.compare_digest(given.encode(), token.encode())
-    if listens_beyond_localhost():
-        st.info(words("read_only"), icon=":material/lock:")
-        return False
-    return True
 
 
 def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
@@ -216,7 +184,7 @@ if upload is not None:
     show_report(report)
     done: dict[str, str] = st.session_state.setdefault(DONE_KEY, {})
     token = upload_token()
-    allowed = may_ingest(token)
+    allowed = may_write(words("token"), words("token_help"), words("read_only"), TOKEN_KEY)
     clicked = st.button(
         page_kit.t("ingest"),
         type="primary",
