@@ -32,7 +32,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 import msgspec  # noqa: E402
 
 import engine.deal as engine_deal  # noqa: E402
-from dashboard.text_views import validation_text  # noqa: E402
+from dashboard.cli.reports import validation_text  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.simulator.tamper import Tamperer  # noqa: E402
 from ingest.validate import validate_paths  # noqa: E402

@@ -13,17 +13,17 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import data, ui
+from dashboard import cached_queries, page_kit
 
 # the favicon is a file served by this server: no icon is fetched from the internet
-st.set_page_config(page_title="chuanma", page_icon=str(ui.FAVICON), layout="wide")
-ui.language_switch()
-source = data.source()
-ui.filter_sidebar(source)
-ui.write_url()
+st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
+page_kit.language_switch()
+source = cached_queries.source()
+page_kit.filter_sidebar(source)
+page_kit.write_url()
 home = st.Page(
-    ui.PAGES["overview"],
-    title=ui.t("page_overview"),
+    page_kit.PAGES["overview"],
+    title=page_kit.t("page_overview"),
     icon=":material/dashboard:",
     url_path="home",
     default=True,
@@ -36,31 +36,29 @@ def overview_link() -> None:
     st.switch_page(home, query_params=dict(st.query_params))
 
 
+#: the listed pages in the sidebar's order: (page, icon, url_path); the title is ``page_<page>``
+LISTED = (
+    ("players", ":material/person:", "players"),
+    ("fans", ":material/bar_chart:", "fans"),
+    ("h2h", ":material/swap_horiz:", "head-to-head"),
+    ("replay", ":material/play_circle:", "replay"),
+    ("session", ":material/receipt_long:", "session"),
+    ("record", ":material/edit_note:", "record"),
+    ("audit", ":material/search:", "audit"),
+    ("upload", ":material/upload:", "upload"),
+    ("ratings", ":material/trending_up:", "ratings"),  # issue 13: added pages
+    ("versus", ":material/group:", "versus"),
+    ("search", ":material/manage_search:", "search"),
+    ("patterns", ":material/grid_view:", "patterns"),
+)
 pages = [
     home,
-    st.Page(overview_link, title=ui.t("page_overview"), url_path="overview", visibility="hidden"),
-    st.Page(ui.PAGES["players"], title=ui.t("page_players"), icon=":material/person:", url_path="players"),
-    st.Page(ui.PAGES["fans"], title=ui.t("page_fans"), icon=":material/bar_chart:", url_path="fans"),
-    st.Page(ui.PAGES["h2h"], title=ui.t("page_h2h"), icon=":material/swap_horiz:", url_path="head-to-head"),
-    st.Page(ui.PAGES["replay"], title=ui.t("page_replay"), icon=":material/play_circle:", url_path="replay"),
-    st.Page(
-        ui.PAGES["session"], title=ui.t("page_session"), icon=":material/receipt_long:", url_path="session"
+    st.Page(overview_link, title=page_kit.t("page_overview"), url_path="overview", visibility="hidden"),
+    *(
+        st.Page(page_kit.PAGES[key], title=page_kit.t(f"page_{key}"), icon=icon, url_path=path)
+        for key, icon, path in LISTED
     ),
-    st.Page(ui.PAGES["audit"], title=ui.t("page_audit"), icon=":material/search:", url_path="audit"),
-    st.Page(ui.PAGES["upload"], title=ui.t("page_upload"), icon=":material/upload:", url_path="upload"),
-    # issue 13: added pages
-    st.Page(
-        ui.PAGES["ratings"], title=ui.t("page_ratings"), icon=":material/trending_up:", url_path="ratings"
-    ),
-    st.Page(ui.PAGES["versus"], title=ui.t("page_versus"), icon=":material/group:", url_path="versus"),
-    st.Page(
-        ui.PAGES["search"], title=ui.t("page_search"), icon=":material/manage_search:", url_path="search"
-    ),
-    st.Page(
-        ui.PAGES["patterns"], title=ui.t("page_patterns"), icon=":material/grid_view:", url_path="patterns"
-    ),
-    st.Page(ui.PAGES["record"], title=ui.t("page_record"), icon=":material/edit_note:", url_path="record"),
 ]
 page = st.navigation(pages)
-st.sidebar.caption(f"{ui.t('warehouse')}: `{source.path}` ({source.version})")
+st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
 page.run()

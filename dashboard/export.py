@@ -1,5 +1,5 @@
 """Export: every table as CSV beside it (one helper for every page) and the player card
-as a PNG drawn with Pillow (already installed with Streamlit; no other dependency).
+as a PNG drawn with Pillow, in the pinned CJK font (``dashboard/fonts.py``).
 
 The CSV holds the table's own columns and values (UTF-8 with a BOM, so a spreadsheet
 opens 中文 names correctly); lists become ``a|b`` text.
@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-import subprocess
-from functools import cache
 from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from dashboard import ui
+from dashboard import page_kit
+from dashboard.fonts import cjk_font
 
 WIDTH, ROW, MARGIN = 640, 34, 28
 #: Streamlit's row height in a table (px), and the most rows shown whole
@@ -51,7 +49,7 @@ def file_name(name: str, fallback: str = "table") -> str:
 def download_csv(frame: pd.DataFrame, name: str, *, key: str) -> None:
     """A "Download CSV" button for a table (``name``.csv)."""
     st.download_button(
-        ui.t("download_csv"),
+        page_kit.t("download_csv"),
         csv_bytes(frame),
         file_name=f"{file_name(name)}.csv",
         mime="text/csv",
@@ -72,45 +70,24 @@ def table(
     download_csv(frame if full is None else full, name, key=key)
 
 
-@cache
-def _font_file() -> str | None:
-    """A system font that has Chinese glyphs (``fc-list :lang=zh``; ``fc-match`` would
-    answer with a Latin font when it has no better match), if there is one."""
-    if shutil.which("fc-list") is None:
-        return None
-    found = subprocess.run(["fc-list", ":lang=zh", "file"], check=False, capture_output=True, text=True)
-    files = sorted(line.split(":")[0].strip() for line in found.stdout.splitlines() if line.strip())
-    return files[0] if files else None
-
-
-def _font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    path = _font_file()
-    if path is not None:
-        try:
-            return ImageFont.truetype(path, size)
-        except OSError:
-            pass
-    return ImageFont.load_default(size)
-
-
 def card_png(title: str, rows: list[tuple[str, str]], footer: str = "") -> bytes:
     """A player card: the name, then one ``label  value`` line per statistic."""
     height = MARGIN * 2 + 56 + ROW * len(rows) + (ROW if footer else 0)
     image = Image.new("RGB", (WIDTH, height), "#ffffff")
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, 8), fill="#c62828")
-    draw.text((MARGIN, MARGIN), title, fill="#1a1a1a", font=_font(32))
+    draw.text((MARGIN, MARGIN), title, fill="#1a1a1a", font=cjk_font(32))
     y = MARGIN + 56
     for number, (name, value) in enumerate(rows):
         if number % 2 == 0:
             draw.rectangle((MARGIN - 8, y - 4, WIDTH - MARGIN + 8, y + ROW - 6), fill="#f3f3f3")
-        draw.text((MARGIN, y), name, fill="#333333", font=_font(18))
-        right = _font(18)
+        draw.text((MARGIN, y), name, fill="#333333", font=cjk_font(18))
+        right = cjk_font(18)
         width = draw.textlength(value, font=right)
         draw.text((WIDTH - MARGIN - width, y), value, fill="#111111", font=right)
         y += ROW
     if footer:
-        draw.text((MARGIN, y + 4), footer, fill="#777777", font=_font(14))
+        draw.text((MARGIN, y + 4), footer, fill="#777777", font=cjk_font(14))
     out = io.BytesIO()
     image.save(out, format="PNG")
     return out.getvalue()
@@ -119,20 +96,20 @@ def card_png(title: str, rows: list[tuple[str, str]], footer: str = "") -> bytes
 def download_card(player: str, row: pd.Series, *, key: str = "player_card") -> None:
     """The player card (the leaderboard's row) as a PNG download."""
     rows = [
-        (ui.t("deals"), ui.count(row.get("deals"))),
-        (ui.t("net"), ui.count(row.get("net"))),
-        (ui.t("rating"), ui.num(row.get("rating"), 0)),
-        (ui.t("avg_placement"), ui.num(row.get("avg_placement"))),
-        (ui.t("placement_1_rate"), ui.pct(row.get("placement_1_rate"))),
-        (ui.t("win_rate"), ui.pct(row.get("win_rate"))),
-        (ui.t("self_draw_rate"), ui.pct(row.get("self_draw_rate"))),
-        (ui.t("deal_in_rate"), ui.pct(row.get("deal_in_rate"))),
-        (ui.t("avg_fan"), ui.num(row.get("avg_fan"))),
-        (ui.t("biggest_win"), ui.count(row.get("biggest_win"))),
+        (page_kit.t("deals"), page_kit.count(row.get("deals"))),
+        (page_kit.t("net"), page_kit.count(row.get("net"))),
+        (page_kit.t("rating"), page_kit.num(row.get("rating"), 0)),
+        (page_kit.t("avg_placement"), page_kit.num(row.get("avg_placement"))),
+        (page_kit.t("placement_1_rate"), page_kit.pct(row.get("placement_1_rate"))),
+        (page_kit.t("win_rate"), page_kit.pct(row.get("win_rate"))),
+        (page_kit.t("self_draw_rate"), page_kit.pct(row.get("self_draw_rate"))),
+        (page_kit.t("deal_in_rate"), page_kit.pct(row.get("deal_in_rate"))),
+        (page_kit.t("avg_fan"), page_kit.num(row.get("avg_fan"))),
+        (page_kit.t("biggest_win"), page_kit.count(row.get("biggest_win"))),
     ]
     png = card_png(player, rows, footer="chuanma")
     st.download_button(
-        ui.t("download_card"),
+        page_kit.t("download_card"),
         png,
         file_name=f"{file_name(player, 'player')}-card.png",
         mime="image/png",

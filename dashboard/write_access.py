@@ -12,7 +12,7 @@ from typing import Final
 
 import streamlit as st
 
-from dashboard.config import UPLOAD_TOKEN_ENV
+from dashboard.warehouse_location import UPLOAD_TOKEN_ENV
 
 LOCAL: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 

@@ -208,6 +208,19 @@ def _load_frozen(items: str) -> Rules:
     return rules
 
 
+def rules_from_name(name: str) -> Rules:
+    """A rule set from its name (``standard``, ``chengdu+{"max_fan":5}``, as stored in the
+    warehouse): the preset, then its overrides; the inverse of the name built above."""
+    preset, _, overrides = name.partition("+")
+    if not overrides:
+        return load_rules(preset)
+    try:
+        changed = json.loads(overrides)
+    except json.JSONDecodeError as error:
+        raise RulesError(f"rule set {name!r}: {error}") from None
+    return load_rules({"preset": preset, **changed})
+
+
 def _load_mapping(mapping: Mapping[str, Any]) -> Rules:
     try:
         key = json.dumps(dict(mapping), sort_keys=True)

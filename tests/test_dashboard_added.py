@@ -17,16 +17,17 @@ from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageDraw
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, chart, club_logs, frame, metrics
 
 from analytics import rating
 from analytics.queries import Analytics, Filters
 from dashboard import export
-from dashboard.config import WAREHOUSE_ENV
-from dashboard.data_extra import RARE_PATTERNS
+from dashboard.cached_queries import RARE_PATTERNS
+from dashboard.fonts import cjk_font
 from dashboard.i18n import LABELS
+from dashboard.warehouse_location import WAREHOUSE_ENV
 from ingest.warehouse import ingest
 
 PAGES = ("ratings", "versus", "search", "patterns")
@@ -258,7 +259,7 @@ def test_search_page(app: AppTest, api: Analytics, lang: str) -> None:
 
 def test_rare_hands_are_listed(api: Analytics) -> None:
     """The rare-hand query on the same warehouse against a plain filter of the wins."""
-    from dashboard.data import dashboard_sql
+    from dashboard.cached_queries import dashboard_sql
 
     params = {"club": None, "date_from": None, "date_to": None, "rules": None,
               "rare": list(RARE_PATTERNS), "limit": 1000}  # fmt: skip
@@ -306,6 +307,17 @@ def test_player_card_png() -> None:
     colours: Any = image.convert("L").getcolors(maxcolors=1 << 16)
     assert len(colours) > 2  # text was drawn, not a blank card
     assert export.file_name("张 三/x") == "x" and export.file_name("张三", "player") == "player"
+
+
+def test_player_card_draws_chinese_in_the_pinned_font() -> None:
+    """The card's 中文 title comes from the font the session image uses (the pip-installed
+    Noto Sans CJK of ``dashboard/fonts.py``), not from whichever font the system has."""
+    card = Image.open(io.BytesIO(export.card_png("张三 胡", []))).convert("RGB")
+    expected = Image.new("RGB", card.size, "#ffffff")
+    draw = ImageDraw.Draw(expected)
+    draw.rectangle((0, 0, export.WIDTH, 8), fill="#c62828")
+    draw.text((export.MARGIN, export.MARGIN), "张三 胡", fill="#1a1a1a", font=cjk_font(32))
+    assert ImageChops.difference(card, expected).getbbox() is None
 
 
 def test_added_pages_of_an_empty_warehouse_say_how_to_load_data(

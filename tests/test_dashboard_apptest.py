@@ -19,10 +19,12 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics, Filters
-from dashboard.config import WAREHOUSE_ENV
-from dashboard.data import dashboard_sql
-from dashboard.replay_data import events_from_rows, replay_from_rows, rescore_session, rules_from_name
+from dashboard.cached_queries import dashboard_sql
+from dashboard.deal_steps import events_from_rows, replay_from_rows
+from dashboard.rescore import rescore_session
 from dashboard.tiles_view import board_html, tile_html
+from dashboard.warehouse_location import WAREHOUSE_ENV
+from engine.rules import rules_from_name
 from engine.tiles import parse_tile
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer

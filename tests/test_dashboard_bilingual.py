@@ -18,9 +18,9 @@ from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import club_logs
 
 from analytics.queries import Analytics
-from dashboard.config import WAREHOUSE_ENV
 from dashboard.i18n import END_REASONS, FINDING_CODES, LABELS, code_label
 from dashboard.safe_text import md
+from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.settlement import REASONS
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer

@@ -15,8 +15,8 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
-from dashboard.config import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
+from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from ingest.reader import read_log_bytes
 from ingest.revisions import revision_id, split_revision
 from ingest.sheets.record import (

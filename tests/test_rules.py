@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 import pytest
 
 from engine.fan import NAMES
-from engine.rules import PATTERN_IDS, Rules, RulesError, load_rules, preset_names
+from engine.rules import PATTERN_IDS, Rules, RulesError, load_rules, preset_names, rules_from_name
 
 PRESETS = ("standard", "chengdu", "online")
 
@@ -242,6 +242,28 @@ def test_json_text_and_mapping_give_the_same_rules() -> None:
 )
 def test_rule_set_name_says_preset_and_overrides(spec: str | dict[str, Any], name: str) -> None:
     assert load_rules(spec).name == name
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        *preset_names(),
+        {"preset": "standard", "max_fan": 4},
+        {"preset": "chengdu", "haidi": True, "pass_rule": "off"},
+        {"preset": "online", "fan": {"jiangdui": 4}, "max_fan": "none"},
+    ],
+)
+def test_rule_set_name_parses_back_to_the_same_rules(spec: str | dict[str, Any]) -> None:
+    """The name built in ``load_rules`` and read by ``rules_from_name`` (what the warehouse
+    stores) agree: name -> parse -> the same rules, for every preset and some overrides."""
+    rules = load_rules(spec)
+    again = rules_from_name(rules.name)
+    assert again == rules and again.name == rules.name
+
+
+def test_a_rule_set_name_with_broken_overrides_is_a_rules_error() -> None:
+    with pytest.raises(RulesError, match="rule set 'standard\\+\\{max_fan'"):
+        rules_from_name("standard+{max_fan")
 
 
 def test_fan_override_changes_one_pattern() -> None:

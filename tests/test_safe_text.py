@@ -13,8 +13,8 @@ from streamlit import config
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
-from dashboard.config import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from dashboard.safe_text import md, strip_controls
+from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest

@@ -18,9 +18,9 @@ from PIL import Image, ImageChops, ImageDraw, ImageFont
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, club_logs, frame, metrics
 
-from dashboard.config import WAREHOUSE_ENV
+from dashboard.fonts import cjk_font, cjk_font_file, covers
 from dashboard.i18n import reason_label
-from dashboard.session_image import WIDTH, _covers, cjk_font, cjk_font_file, image_height, session_png
+from dashboard.session_image import WIDTH, image_height, session_png
 from dashboard.session_result import (
     SessionResult,
     build_result,
@@ -29,6 +29,7 @@ from dashboard.session_result import (
     totals_frame,
     transfers_frame,
 )
+from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.settle_up import Payoff
 from ingest.warehouse import ingest
 
@@ -266,9 +267,9 @@ def test_the_font_draws_chinese_not_boxes() -> None:
         plain = ImageFont.truetype(str(dejavu), 48)
         assert not differs(glyph(plain, "张"), glyph(plain, "\ue000"))
         # and the system-font fallback refuses such a font (fc-match offers one when it has no CJK)
-        assert not _covers(str(dejavu), 0, "胡")
+        assert not covers(str(dejavu), 0, "胡")
     found = cjk_font_file()
-    assert found is not None and _covers(found[0], found[1], "胡")
+    assert found is not None and covers(found[0], found[1], "胡")
 
 
 def test_png_decodes_at_its_size_with_the_names_drawn(db: duckdb.DuckDBPyConnection) -> None:

@@ -24,8 +24,8 @@ from streamlit.testing.v1 import AppTest
 from test_cli_ingest_stats import run
 
 from analytics.queries import Analytics, Filters
-from dashboard.config import WAREHOUSE_ENV
 from dashboard.i18n import label
+from dashboard.warehouse_location import WAREHOUSE_ENV
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import ingest, table_files

@@ -623,7 +623,7 @@ def test_column_letters() -> None:
 def _upload(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str) -> Any:
     from streamlit.testing.v1 import AppTest
 
-    from dashboard.config import WAREHOUSE_ENV
+    from dashboard.warehouse_location import WAREHOUSE_ENV
 
     monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "warehouse"))
     at = AppTest.from_file(str(ROOT / "dashboard" / "app.py"), default_timeout=60)

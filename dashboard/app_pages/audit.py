@@ -9,9 +9,9 @@ from collections.abc import Callable
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import charts, data, ui
+from dashboard import cached_queries, charts, page_kit
 from dashboard.i18n import code_label, finding_message
-from dashboard.replay_data import Rescore
+from dashboard.rescore import Rescore
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
@@ -29,21 +29,24 @@ EXPLAINED = 10  # findings written out in full, with a link each (the rest: the 
 
 def pick(label: str, options: list[str], key: str, shown: Callable[[str], str] = str) -> str | None:
     """A select box whose first choice is "all"; returns None for it."""
-    if st.session_state.get(key) not in (ui.ALL, *options):
-        st.session_state[key] = ui.ALL
-    everything = ui.t("all")
+    if st.session_state.get(key) not in (page_kit.ALL, *options):
+        st.session_state[key] = page_kit.ALL
+    everything = page_kit.t("all")
     value = st.selectbox(
-        label, [ui.ALL, *options], key=key, format_func=lambda v: everything if v == ui.ALL else shown(v)
+        label,
+        [page_kit.ALL, *options],
+        key=key,
+        format_func=lambda v: everything if v == page_kit.ALL else shown(v),
     )
-    return None if value == ui.ALL else str(value)
+    return None if value == page_kit.ALL else str(value)
 
 
 def sentence(player: str, difference: int, rules: str) -> str:
     if difference > 0:
-        return ui.t("more", player=player, rules=rules, n=difference)
+        return page_kit.t("more", player=player, rules=rules, n=difference)
     if difference < 0:
-        return ui.t("less", player=player, rules=rules, n=-difference)
-    return ui.t("same", player=player, rules=rules)
+        return page_kit.t("less", player=player, rules=rules, n=-difference)
+    return page_kit.t("same", player=player, rules=rules)
 
 
 def show_rescore(result: Rescore) -> None:
@@ -53,7 +56,7 @@ def show_rescore(result: Rescore) -> None:
     skipped = [d for d in result.deals if d.rescored is None]
     if skipped:
         st.warning(
-            ui.t("not_rescored", n=len(skipped), rules=md(result.rules))
+            page_kit.t("not_rescored", n=len(skipped), rules=md(result.rules))
             + "; ".join(f"{md(d.deal_id)}: {md(d.problem)}" for d in skipped[:5])
         )
     left, right = st.columns([3, 2])
@@ -61,15 +64,15 @@ def show_rescore(result: Rescore) -> None:
         st.dataframe(
             table,
             hide_index=True,
-            height=ui.table_height(len(table)),
+            height=page_kit.table_height(len(table)),
             column_config={
-                "seat": ui.t("seat"),
-                "player": ui.t("player"),
-                "recorded": ui.t("recorded"),
-                "computed": ui.t("computed"),
+                "seat": page_kit.t("seat"),
+                "player": page_kit.t("player"),
+                "recorded": page_kit.t("recorded"),
+                "computed": page_kit.t("computed"),
                 "computed_rescored_deals": None,
-                "rescored": ui.t("rescored", rules=result.rules),
-                "difference": ui.t("difference"),
+                "rescored": page_kit.t("rescored", rules=result.rules),
+                "difference": page_kit.t("difference"),
             },
             key="rescore_table",
         )
@@ -77,12 +80,13 @@ def show_rescore(result: Rescore) -> None:
         long = pd.DataFrame(
             {
                 "player": list(table["player"]) * 2,
-                "kind": [ui.t("computed")] * len(table) + [ui.t("rescored", rules=result.rules)] * len(table),
+                "kind": [page_kit.t("computed")] * len(table)
+                + [page_kit.t("rescored", rules=result.rules)] * len(table),
                 "points": list(table["computed_rescored_deals"]) + list(table["rescored"]),
             }
         )
-        ui.chart(charts.rescore_chart(long, ui.tr()))
-    with st.expander(ui.t("per_deal")):
+        page_kit.chart(charts.rescore_chart(long, page_kit.tr()))
+    with st.expander(page_kit.t("per_deal")):
         st.dataframe(
             pd.DataFrame(
                 {
@@ -95,23 +99,23 @@ def show_rescore(result: Rescore) -> None:
             ),
             hide_index=True,
             column_config={
-                "deal_id": ui.t("deal_id"),
-                "computed": ui.t("computed"),
-                "recorded": ui.t("recorded"),
-                "rescored": ui.t("rescored", rules=result.rules),
-                "problem": ui.t("problem"),
+                "deal_id": page_kit.t("deal_id"),
+                "computed": page_kit.t("computed"),
+                "recorded": page_kit.t("recorded"),
+                "rescored": page_kit.t("rescored", rules=result.rules),
+                "problem": page_kit.t("problem"),
             },
             key="rescore_deals",
         )
 
 
-st.title(ui.t("page_audit"))
-src = ui.page_source()
+st.title(page_kit.t("page_audit"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    by_code = data.query("findings_by_code", filters, src=src)
+    filters = page_kit.filters()
+    by_code = cached_queries.query("findings_by_code", filters, src=src)
     by_code = by_code[by_code["severity"] == "error"] if not by_code.empty else by_code
-    sessions = data.query("findings_by_session", filters, src=src)
+    sessions = cached_queries.query("findings_by_session", filters, src=src)
     session_ids = [str(s) for s in sessions["session_id"].dropna().head(2000)]
     linked = st.query_params.get("session")
     if linked and linked != st.session_state.get(LINK_KEY):
@@ -120,99 +124,110 @@ if src is not None:
             session_ids.insert(0, linked)
         st.session_state[SESSION_KEY] = linked
         st.session_state[RESCORE_SESSION_KEY] = linked
-    summary = data.query("findings_summary", filters, src=src)
+    summary = cached_queries.query("findings_summary", filters, src=src)
     if by_code.empty:
-        st.success(ui.t("no_findings"))
+        st.success(page_kit.t("no_findings"))
     else:
         cols = st.columns(3)
-        cols[0].metric(ui.t("findings"), ui.count(summary["findings"].iloc[0]))
-        cols[1].metric(ui.t("deals_with_findings_n"), ui.count(summary["deals_with_findings"].iloc[0]))
-        cols[2].metric(ui.t("sessions"), ui.count(summary["sessions_with_findings"].iloc[0]))
-        named = by_code.assign(code_name=[code_label(str(c), ui.lang()) for c in by_code["code"]])
-        ui.chart(charts.findings_code_chart(named, ui.tr()))
+        cols[0].metric(page_kit.t("findings"), page_kit.count(summary["findings"].iloc[0]))
+        cols[1].metric(
+            page_kit.t("deals_with_findings_n"), page_kit.count(summary["deals_with_findings"].iloc[0])
+        )
+        cols[2].metric(page_kit.t("sessions"), page_kit.count(summary["sessions_with_findings"].iloc[0]))
+        named = by_code.assign(code_name=[code_label(str(c), page_kit.lang()) for c in by_code["code"]])
+        page_kit.chart(charts.findings_code_chart(named, page_kit.tr()))
 
-        st.subheader(ui.t("finding_list"))
-        players = data.query("findings_by_player", filters, src=src)
+        st.subheader(page_kit.t("finding_list"))
+        players = cached_queries.query("findings_by_player", filters, src=src)
         left, middle, right = st.columns(3)
         with left:
             code = pick(
-                ui.t("code"), [str(c) for c in by_code["code"]], CODE_KEY, lambda c: code_label(c, ui.lang())
+                page_kit.t("code"),
+                [str(c) for c in by_code["code"]],
+                CODE_KEY,
+                lambda c: code_label(c, page_kit.lang()),
             )
         with middle:
-            session = pick(ui.t("session"), session_ids, SESSION_KEY)
+            session = pick(page_kit.t("session"), session_ids, SESSION_KEY)
         with right:
-            player = pick(ui.t("player"), sorted(str(p) for p in players["player"]), PLAYER_KEY)
-        found = data.sql(
+            player = pick(page_kit.t("player"), sorted(str(p) for p in players["player"]), PLAYER_KEY)
+        found = cached_queries.sql(
             "findings_list",
             src=src,
             code=code,
             session_id=session,
             player=player,
             limit=LIMIT,
-            **data.filter_params(filters),
+            **cached_queries.filter_params(filters),
         )
         if found.empty:
-            st.info(ui.t("no_findings"))
+            st.info(page_kit.t("no_findings"))
         else:
             total = int(found["total"].iloc[0])
-            st.caption(ui.t("showing", shown=len(found), total=total))
+            st.caption(page_kit.t("showing", shown=len(found), total=total))
             zh = found["message_zh"] if "message_zh" in found.columns else [None] * len(found)
-            explained = [finding_message(m, z, ui.lang()) for m, z in zip(found["message"], zh, strict=True)]
+            explained = [
+                finding_message(m, z, page_kit.lang()) for m, z in zip(found["message"], zh, strict=True)
+            ]
             table = found.assign(
-                code_name=[code_label(str(c), ui.lang()) for c in found["code"]],
+                code_name=[code_label(str(c), page_kit.lang()) for c in found["code"]],
                 explanation=explained,
                 replay=[
-                    ui.replay_url(d, line) if isinstance(d, str) else None
+                    page_kit.replay_url(d, line) if isinstance(d, str) else None
                     for d, line in zip(found["deal_id"], found["line"], strict=True)
                 ],
                 session=[session_url(s) if isinstance(s, str) else None for s in found["session_id"]],
             )
             shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session"]
             st.dataframe(
-                ui.blanks(table[[*shown, "played_date", "message"]]),
+                page_kit.blanks(table[[*shown, "played_date", "message"]]),
                 hide_index=True,
-                height=ui.table_height(len(table)),
+                height=page_kit.table_height(len(table)),
                 column_order=[*shown, "played_date"],
                 column_config={
                     "code": None,
-                    "code_name": ui.t("code"),
-                    "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=ui.REPLAY_TEXT),
-                    "line": st.column_config.NumberColumn(ui.t("line"), format="%d"),
-                    "player": ui.t("player"),
-                    "explanation": st.column_config.TextColumn(ui.t("message"), width="large"),
-                    "rule": ui.t("rule"),
-                    "session": st.column_config.LinkColumn(
-                        ui.t("session"), display_text=r"session\?session=(.*)"
+                    "code_name": page_kit.t("code"),
+                    "replay": st.column_config.LinkColumn(
+                        page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT
                     ),
-                    "played_date": ui.date_column(ui.t("day")),
+                    "line": st.column_config.NumberColumn(page_kit.t("line"), format="%d"),
+                    "player": page_kit.t("player"),
+                    "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
+                    "rule": page_kit.t("rule"),
+                    "session": st.column_config.LinkColumn(
+                        page_kit.t("session"), display_text=r"session\?session=(.*)"
+                    ),
+                    "played_date": page_kit.date_column(page_kit.t("day")),
                 },
                 key="findings_table",
             )
             for row, text in zip(found.head(EXPLAINED).to_dict(orient="records"), explained, strict=False):
                 with st.container(border=True):
-                    line = ui.plain(row["line"])
+                    line = page_kit.plain(row["line"])
                     where = " · ".join(
                         md(part)
                         for part in (
-                            ui.plain(row["deal_id"]) or ui.plain(row["session_id"]) or ui.plain(row["file"]),
-                            ui.t("line_n", n=line) if line is not None else None,
-                            ui.plain(row["player"]),
+                            page_kit.plain(row["deal_id"])
+                            or page_kit.plain(row["session_id"])
+                            or page_kit.plain(row["file"]),
+                            page_kit.t("line_n", n=line) if line is not None else None,
+                            page_kit.plain(row["player"]),
                         )
                         if part is not None
                     )
-                    rule = ui.plain(row["rule"])
-                    ruled = f" · {ui.t('rule_ref', rule=rule)}" if isinstance(rule, str) else ""
-                    st.markdown(f"**{code_label(str(row['code']), ui.lang())}** · {where}{ruled}")
+                    rule = page_kit.plain(row["rule"])
+                    ruled = f" · {page_kit.t('rule_ref', rule=rule)}" if isinstance(rule, str) else ""
+                    st.markdown(f"**{code_label(str(row['code']), page_kit.lang())}** · {where}{ruled}")
                     st.markdown(md(text))
                     if isinstance(row["deal_id"], str):
-                        ui.replay_link(row["deal_id"], line=line)
+                        page_kit.replay_link(row["deal_id"], line=line)
 
     show_revisions(src, linked or None)  # corrected deals: every revision, the latest marked
-    st.header(ui.t("rescore"))
-    listed = data.query("session_list", filters, src=src)
+    st.header(page_kit.t("rescore"))
+    listed = cached_queries.query("session_list", filters, src=src)
     options = list(dict.fromkeys([*session_ids, *(str(s) for s in listed["session_id"].head(300))]))
     if not options:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
     else:
         if st.session_state.get(RESCORE_SESSION_KEY) not in options:
             st.session_state[RESCORE_SESSION_KEY] = options[0]
@@ -220,14 +235,14 @@ if src is not None:
         if st.session_state.get(RESCORE_RULES_KEY) not in presets:
             st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
         left, right = st.columns([3, 1])
-        chosen = left.selectbox(ui.t("session"), options, key=RESCORE_SESSION_KEY)
-        rules = right.selectbox(ui.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
+        chosen = left.selectbox(page_kit.t("session"), options, key=RESCORE_SESSION_KEY)
+        rules = right.selectbox(page_kit.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
         st.page_link(
-            ui.PAGES["session"], label=ui.t("session_open"), icon=":material/receipt_long:",
+            page_kit.PAGES["session"], label=page_kit.t("session_open"), icon=":material/receipt_long:",
             query_params={"session": chosen},
         )  # fmt: skip
-        result = data.rescore(chosen, rules, src=src)
+        result = cached_queries.rescore(chosen, rules, src=src)
         if result is None:
-            st.info(ui.t("no_match"))
+            st.info(page_kit.t("no_match"))
         else:
             show_rescore(result)

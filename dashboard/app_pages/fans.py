@@ -6,39 +6,45 @@ from __future__ import annotations
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import charts, data, ui
+from dashboard import cached_queries, charts, page_kit
 from dashboard.i18n import pattern_label
 
-st.title(ui.t("page_fans"))
-src = ui.page_source()
+st.title(page_kit.t("page_fans"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    summary = data.query("fan_summary", filters, src=src)
+    filters = page_kit.filters()
+    summary = cached_queries.query("fan_summary", filters, src=src)
     if summary.empty or int(summary["wins"].iloc[0]) == 0:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
     else:
         row = summary.iloc[0]
         cols = st.columns(5)
-        cols[0].metric(ui.t("wins"), ui.count(row["wins"]))
-        cols[1].metric(ui.t("avg_fan"), ui.num(row["avg_fan"]))
-        cols[2].metric(ui.t("avg_fan_uncapped"), ui.num(row["avg_fan_uncapped"]))
-        cols[3].metric(ui.t("cap_rate"), ui.pct(row["cap_rate"]))
-        cols[4].metric(ui.t("avg_roots"), ui.num(row["avg_roots"]))
+        cols[0].metric(page_kit.t("wins"), page_kit.count(row["wins"]))
+        cols[1].metric(page_kit.t("avg_fan"), page_kit.num(row["avg_fan"]))
+        cols[2].metric(page_kit.t("avg_fan_uncapped"), page_kit.num(row["avg_fan_uncapped"]))
+        cols[3].metric(page_kit.t("cap_rate"), page_kit.pct(row["cap_rate"]))
+        cols[4].metric(page_kit.t("avg_roots"), page_kit.num(row["avg_roots"]))
         if int(row["sheet_wins"]):
-            st.caption(ui.t("sheet_wins_in", sheets=int(row["sheet_wins"]), wins=int(row["wins"])))
+            st.caption(page_kit.t("sheet_wins_in", sheets=int(row["sheet_wins"]), wins=int(row["wins"])))
         left, right = st.columns(2)
         with left:
-            patterns = data.query("fan_by_pattern", filters, src=src)
-            patterns = patterns.assign(label=[pattern_label(p, ui.lang()) for p in patterns["base_pattern"]])
-            ui.chart(charts.pattern_chart(patterns, ui.tr()))
+            patterns = cached_queries.query("fan_by_pattern", filters, src=src)
+            patterns = patterns.assign(
+                label=[pattern_label(p, page_kit.lang()) for p in patterns["base_pattern"]]
+            )
+            page_kit.chart(charts.pattern_chart(patterns, page_kit.tr()))
         with right:
-            ui.chart(charts.fan_total_chart(data.query("fan_by_total", filters, src=src), ui.tr()))
+            page_kit.chart(
+                charts.fan_total_chart(cached_queries.query("fan_by_total", filters, src=src), page_kit.tr())
+            )
         left, right = st.columns(2)
         with left:
-            ui.chart(charts.roots_chart(data.query("fan_roots", filters, src=src), ui.tr()))
+            page_kit.chart(
+                charts.roots_chart(cached_queries.query("fan_roots", filters, src=src), page_kit.tr())
+            )
         with right:
-            by_rules = data.query("fan_by_rules", filters, src=src)
-            st.subheader(ui.t("compare_rules"))
+            by_rules = cached_queries.query("fan_by_rules", filters, src=src)
+            st.subheader(page_kit.t("compare_rules"))
             table = (
                 by_rules.assign(fan_wins=by_rules["fan"] * by_rules["wins"])
                 .groupby("rules", as_index=False)
@@ -47,16 +53,18 @@ if src is not None:
             table["avg_fan"] = table["fan_wins"] / table["wins"]
             table["cap_rate"] = table["capped"] / table["wins"]
             st.dataframe(
-                ui.as_percent(table[["rules", "wins", "avg_fan", "cap_rate"]], ["cap_rate"]),
+                page_kit.as_percent(table[["rules", "wins", "avg_fan", "cap_rate"]], ["cap_rate"]),
                 hide_index=True,
-                height=ui.table_height(len(table)),
+                height=page_kit.table_height(len(table)),
                 column_config={
-                    "rules": ui.t("rules"),
-                    "wins": ui.t("wins"),
-                    "avg_fan": st.column_config.NumberColumn(ui.t("avg_fan"), format="%.2f"),
-                    "cap_rate": ui.pct_column(ui.t("cap_rate")),
+                    "rules": page_kit.t("rules"),
+                    "wins": page_kit.t("wins"),
+                    "avg_fan": st.column_config.NumberColumn(page_kit.t("avg_fan"), format="%.2f"),
+                    "cap_rate": page_kit.pct_column(page_kit.t("cap_rate")),
                 },
                 key="rules_table",
             )
         compare = pd.DataFrame(by_rules[["rules", "fan", "wins", "share"]])
-        ui.chart(charts.fan_compare_chart(compare, ui.tr(), title_key="compare_title", group="rules"))
+        page_kit.chart(
+            charts.fan_compare_chart(compare, page_kit.tr(), title_key="compare_title", group="rules")
+        )

@@ -7,7 +7,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import charts, data, ui
+from dashboard import cached_queries, charts, page_kit
 from dashboard.i18n import reason_label
 from dashboard.safe_text import md
 
@@ -29,17 +29,17 @@ def clicked_cell(event: Any) -> tuple[str, str] | None:
     return None
 
 
-st.title(ui.t("page_h2h"))
-src = ui.page_source()
+st.title(page_kit.t("page_h2h"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    flows = data.query("head_to_head", filters, src=src)
+    filters = page_kit.filters()
+    flows = cached_queries.query("head_to_head", filters, src=src)
     if flows.empty:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
     else:
-        st.caption(ui.t("h2h_help"))
+        st.caption(page_kit.t("h2h_help"))
         event = st.altair_chart(
-            charts.h2h_chart(flows, ui.tr()), width="stretch", on_select="rerun", key="h2h_chart"
+            charts.h2h_chart(flows, page_kit.tr()), width="stretch", on_select="rerun", key="h2h_chart"
         )
         players = sorted({str(p) for p in flows["from_player"]} | {str(p) for p in flows["to_player"]})
         cell = clicked_cell(event)
@@ -52,37 +52,41 @@ if src is not None:
         if st.session_state.get(TO_KEY) not in players:
             st.session_state[TO_KEY] = str(top["to_player"])
         left, right = st.columns(2)
-        payer = left.selectbox(ui.t("payer"), players, key=FROM_KEY)
-        payee = right.selectbox(ui.t("payee"), players, key=TO_KEY)
+        payer = left.selectbox(page_kit.t("payer"), players, key=FROM_KEY)
+        payee = right.selectbox(page_kit.t("payee"), players, key=TO_KEY)
         pair = flows[(flows["from_player"] == payer) & (flows["to_player"] == payee)]
-        st.subheader(f"{ui.t('deals_behind')}: {md(payer)} → {md(payee)}")
+        st.subheader(f"{page_kit.t('deals_behind')}: {md(payer)} → {md(payee)}")
         if pair.empty:
-            st.info(ui.t("no_flows"))
+            st.info(page_kit.t("no_flows"))
         else:
             cols = st.columns(3)
-            cols[0].metric(ui.t("points"), ui.count(pair["points"].iloc[0]))
-            cols[1].metric(ui.t("transfers"), ui.count(pair["transfers"].iloc[0]))
-            cols[2].metric(ui.t("pair_net"), ui.count(pair["net"].iloc[0]))
-            deals = data.sql("flow_deals", src=src, payer=payer, payee=payee, **data.filter_params(filters))
+            cols[0].metric(page_kit.t("points"), page_kit.count(pair["points"].iloc[0]))
+            cols[1].metric(page_kit.t("transfers"), page_kit.count(pair["transfers"].iloc[0]))
+            cols[2].metric(page_kit.t("pair_net"), page_kit.count(pair["net"].iloc[0]))
+            deals = cached_queries.sql(
+                "flow_deals", src=src, payer=payer, payee=payee, **cached_queries.filter_params(filters)
+            )
             deals = deals.assign(
-                replay=[ui.replay_url(d) for d in deals["deal_id"]],
-                reasons=[", ".join(reason_label(str(r), ui.lang()) for r in rs) for rs in deals["reasons"]],
+                replay=[page_kit.replay_url(d) for d in deals["deal_id"]],
+                reasons=[
+                    ", ".join(reason_label(str(r), page_kit.lang()) for r in rs) for rs in deals["reasons"]
+                ],
             )
             st.dataframe(
                 deals[["replay", "played_date", "session_id", "points", "reasons", "transfers"]],
                 hide_index=True,
-                height=ui.table_height(len(deals)),
+                height=page_kit.table_height(len(deals)),
                 column_config={
                     "replay": st.column_config.LinkColumn(
-                        ui.t("deal"), display_text=ui.REPLAY_TEXT, width="large"
+                        page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT, width="large"
                     ),
-                    "played_date": ui.date_column(ui.t("day")),
-                    "session_id": ui.t("session"),
-                    "points": ui.t("points"),
-                    "reasons": ui.t("reasons"),
-                    "transfers": ui.t("transfers"),
+                    "played_date": page_kit.date_column(page_kit.t("day")),
+                    "session_id": page_kit.t("session"),
+                    "points": page_kit.t("points"),
+                    "reasons": page_kit.t("reasons"),
+                    "transfers": page_kit.t("transfers"),
                 },
                 key="h2h_deals",
             )
             first = str(deals["deal_id"].iloc[0])
-            ui.replay_link(first)
+            page_kit.replay_link(first)

@@ -6,69 +6,75 @@ from __future__ import annotations
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import charts, data, ui
+from dashboard import cached_queries, charts, page_kit
 from dashboard.i18n import code_label
 
-st.title(ui.t("page_overview"))
-src = ui.page_source()
+st.title(page_kit.t("page_overview"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    overview = data.query("overview", filters, src=src)
+    filters = page_kit.filters()
+    overview = cached_queries.query("overview", filters, src=src)
     if overview.empty:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
     else:
         row = overview.iloc[0]
-        audit = data.query("findings_summary", filters, src=src).iloc[0]
+        audit = cached_queries.query("findings_summary", filters, src=src).iloc[0]
         cols = st.columns(4)
-        cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
-        cols[1].metric(ui.t("sessions"), ui.count(row["sessions"]))
-        cols[2].metric(ui.t("players"), ui.count(row["players"]))
-        cols[3].metric(ui.t("findings_share"), ui.pct(row["findings_share"]))
+        cols[0].metric(page_kit.t("deals"), page_kit.count(row["deals"]))
+        cols[1].metric(page_kit.t("sessions"), page_kit.count(row["sessions"]))
+        cols[2].metric(page_kit.t("players"), page_kit.count(row["players"]))
+        cols[3].metric(page_kit.t("findings_share"), page_kit.pct(row["findings_share"]))
         second = st.columns(5)
-        second[0].metric(ui.t("first_day"), ui.day_text(row["first_day"]))
-        second[1].metric(ui.t("last_day"), ui.day_text(row["last_day"]))
-        second[2].metric(ui.t("findings"), ui.count(audit["findings"]))
-        second[3].metric(ui.t("deals_with_findings_n"), ui.count(audit["deals_with_findings"]))
-        second[4].metric(ui.t("invalid_deals"), ui.count(row["invalid_deals"]))
+        second[0].metric(page_kit.t("first_day"), page_kit.day_text(row["first_day"]))
+        second[1].metric(page_kit.t("last_day"), page_kit.day_text(row["last_day"]))
+        second[2].metric(page_kit.t("findings"), page_kit.count(audit["findings"]))
+        second[3].metric(page_kit.t("deals_with_findings_n"), page_kit.count(audit["deals_with_findings"]))
+        second[4].metric(page_kit.t("invalid_deals"), page_kit.count(row["invalid_deals"]))
 
         if int(row["sheet_deals"]):
-            st.caption(ui.t("sheet_deals_in", sheets=int(row["sheet_deals"]), tiles=int(row["tile_deals"])))
-        activity = data.query("activity", filters, src=src)
+            st.caption(
+                page_kit.t("sheet_deals_in", sheets=int(row["sheet_deals"]), tiles=int(row["tile_deals"]))
+            )
+        activity = cached_queries.query("activity", filters, src=src)
         if not activity.empty:
-            ui.chart(charts.activity_chart(activity, ui.tr()))
+            page_kit.chart(charts.activity_chart(activity, page_kit.tr()))
         left, right = st.columns(2)
         with left:
-            fans = data.query("fan_by_total", filters, src=src)
+            fans = cached_queries.query("fan_by_total", filters, src=src)
             if fans.empty:
-                st.caption(ui.t("no_wins"))
+                st.caption(page_kit.t("no_wins"))
             else:
-                ui.chart(charts.fan_total_chart(fans, ui.tr()))
+                page_kit.chart(charts.fan_total_chart(fans, page_kit.tr()))
         with right:
             counts = [int(row["ok_deals"]), int(row["findings_deals"]), int(row["invalid_deals"])]
             status = pd.DataFrame(
                 {
                     "status": ["ok", "findings", "invalid"],
-                    "status_label": [ui.t("status_ok"), ui.t("status_findings"), ui.t("status_invalid")],
+                    "status_label": [
+                        page_kit.t("status_ok"),
+                        page_kit.t("status_findings"),
+                        page_kit.t("status_invalid"),
+                    ],
                     "deals": counts,
                     "share": [c / max(1, sum(counts)) for c in counts],
                 }
             )
-            ui.chart(charts.status_chart(status, ui.tr()))
-        codes = data.query("findings_by_code", filters, src=src)
+            page_kit.chart(charts.status_chart(status, page_kit.tr()))
+        codes = cached_queries.query("findings_by_code", filters, src=src)
         codes = codes[codes["severity"] == "error"] if not codes.empty else codes
         if not codes.empty:
-            st.subheader(ui.t("top_codes"))
+            st.subheader(page_kit.t("top_codes"))
             top = codes.head(10)
             st.dataframe(
-                top.assign(code=[code_label(str(c), ui.lang()) for c in top["code"]]),
+                top.assign(code=[code_label(str(c), page_kit.lang()) for c in top["code"]]),
                 hide_index=True,
-                height=ui.table_height(len(top)),
+                height=page_kit.table_height(len(top)),
                 column_config={
-                    "code": ui.t("code"),
+                    "code": page_kit.t("code"),
                     "severity": None,
-                    "findings": ui.t("findings"),
-                    "deals": ui.t("deals"),
-                    "sessions": ui.t("sessions"),
+                    "findings": page_kit.t("findings"),
+                    "deals": page_kit.t("deals"),
+                    "sessions": page_kit.t("sessions"),
                 },
             )
-            ui.page_link("audit", ui.t("page_audit"), ":material/search:")
+            page_kit.page_link("audit", page_kit.t("page_audit"), ":material/search:")

@@ -8,7 +8,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import charts, data, data_extra, export, ui
+from dashboard import cached_queries, charts, export, page_kit
 from dashboard.i18n import win_kind_label
 from dashboard.safe_text import md
 
@@ -53,7 +53,7 @@ COMPARED: tuple[tuple[str, str, str, str], ...] = (
 
 def column_config(kind: str, title: str) -> Any:
     if kind == "pct":
-        return ui.pct_column(title)
+        return page_kit.pct_column(title)
     if kind == "num":
         return st.column_config.NumberColumn(title, format="%.2f")
     if kind == "int":
@@ -73,35 +73,35 @@ def club_value(stats: pd.DataFrame, column: str, weight: str) -> float | None:
 def comparison(stats: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
     return pd.DataFrame(
         {
-            "statistic": [ui.t(key) for _, key, _, _ in COMPARED],
-            "player": [ui.plain(row[col]) for col, _, _, _ in COMPARED],
+            "statistic": [page_kit.t(key) for _, key, _, _ in COMPARED],
+            "player": [page_kit.plain(row[col]) for col, _, _, _ in COMPARED],
             "club": [club_value(stats, col, weight) for col, _, _, weight in COMPARED],
             "kind": [kind for _, _, kind, _ in COMPARED],
         }
     )
 
 
-st.title(ui.t("page_players"))
-src = ui.page_source()
+st.title(page_kit.t("page_players"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    stats = data_extra.player_table(filters, src=src)
+    filters = page_kit.filters()
+    stats = cached_queries.player_table(filters, src=src)
     if stats.empty:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
     else:
-        shared = data.query("shared_names", filters, src=src)
+        shared = cached_queries.query("shared_names", filters, src=src)
         if not shared.empty:  # players are per club: one name in two clubs is two people
             names = ", ".join(
                 f"{p} ({', '.join(str(c) for c in cs)})"
                 for p, cs in zip(shared["player"], shared["clubs"], strict=True)
             )
-            st.warning(ui.t("shared_names", names=names), icon=":material/group:")
-        st.subheader(ui.t("leaderboard"))
+            st.warning(page_kit.t("shared_names", names=names), icon=":material/group:")
+        st.subheader(page_kit.t("leaderboard"))
         columns = [col for col, _, _ in BOARD]
         export.table(
-            ui.as_percent(stats[columns], [col for col, _, kind in BOARD if kind == "pct"]),
+            page_kit.as_percent(stats[columns], [col for col, _, kind in BOARD if kind == "pct"]),
             "leaderboard",
-            column_config={col: column_config(kind, ui.t(key)) for col, key, kind in BOARD},
+            column_config={col: column_config(kind, page_kit.t(key)) for col, key, kind in BOARD},
             key="leaderboard",
         )
         players = sorted(str(p) for p in stats["player"])
@@ -110,73 +110,73 @@ if src is not None:
             st.session_state[PLAYER_KEY] = asked
         if st.session_state.get(PLAYER_KEY) not in players:
             st.session_state[PLAYER_KEY] = players[0]
-        chosen = st.selectbox(ui.t("choose_player"), players, key=PLAYER_KEY)
+        chosen = st.selectbox(page_kit.t("choose_player"), players, key=PLAYER_KEY)
         st.query_params["player"] = chosen
         row = stats[stats["player"] == chosen].iloc[0]
         st.header(md(chosen))
         cols = st.columns(5)
-        cols[0].metric(ui.t("deals"), ui.count(row["deals"]))
-        cols[1].metric(ui.t("net"), ui.count(row["net"]))
-        cols[2].metric(ui.t("win_rate"), ui.pct(row["win_rate"]))
-        cols[3].metric(ui.t("deal_in_rate"), ui.pct(row["deal_in_rate"]))
-        cols[4].metric(ui.t("biggest_win"), ui.count(row["biggest_win"]))
+        cols[0].metric(page_kit.t("deals"), page_kit.count(row["deals"]))
+        cols[1].metric(page_kit.t("net"), page_kit.count(row["net"]))
+        cols[2].metric(page_kit.t("win_rate"), page_kit.pct(row["win_rate"]))
+        cols[3].metric(page_kit.t("deal_in_rate"), page_kit.pct(row["deal_in_rate"]))
+        cols[4].metric(page_kit.t("biggest_win"), page_kit.count(row["biggest_win"]))
         export.download_card(chosen, row)
 
         left, right = st.columns([2, 3])
         with left:
-            st.subheader(ui.t("player_vs_club"))
+            st.subheader(page_kit.t("player_vs_club"))
             compared = comparison(stats, row)
             shown = compared.copy()
             for column in ("player", "club"):
                 shown[column] = [
-                    ui.pct(v) if kind == "pct" else ui.num(v)
+                    page_kit.pct(v) if kind == "pct" else page_kit.num(v)
                     for v, kind in zip(compared[column], compared["kind"], strict=True)
                 ]
             st.dataframe(
                 shown.drop(columns=["kind"]),
                 hide_index=True,
-                height=ui.table_height(len(shown)),
+                height=page_kit.table_height(len(shown)),
                 column_config={
-                    "statistic": ui.t("statistic"),
+                    "statistic": page_kit.t("statistic"),
                     "player": chosen,
-                    "club": ui.t("club_value"),
+                    "club": page_kit.t("club_value"),
                 },
                 key="player_vs_club",
             )
             if int(row["sheet_deals_excluded"]):
-                st.caption(ui.t("sheet_turn_excluded", n=int(row["sheet_deals_excluded"])))
+                st.caption(page_kit.t("sheet_turn_excluded", n=int(row["sheet_deals_excluded"])))
         with right:
-            mine = ui.filters(player=chosen)
-            score = data.query("score_over_time", mine, src=src)
+            mine = page_kit.filters(player=chosen)
+            score = cached_queries.query("score_over_time", mine, src=src)
             if not score.empty:
-                ui.chart(charts.score_chart(score, ui.tr()))
+                page_kit.chart(charts.score_chart(score, page_kit.tr()))
 
         left, right = st.columns(2)
         with left:
-            own = data.query("fan_by_total", mine, src=src)
-            club = data.query("fan_by_total", filters, src=src)
+            own = cached_queries.query("fan_by_total", mine, src=src)
+            club = cached_queries.query("fan_by_total", filters, src=src)
             if own.empty:
-                st.caption(ui.t("no_wins"))
+                st.caption(page_kit.t("no_wins"))
             else:
                 both = pd.concat(
-                    [own.assign(who=chosen), club.assign(who=ui.t("club_value"))], ignore_index=True
+                    [own.assign(who=chosen), club.assign(who=page_kit.t("club_value"))], ignore_index=True
                 )[["who", "fan", "wins", "share"]]
-                ui.chart(charts.fan_compare_chart(both, ui.tr()))
+                page_kit.chart(charts.fan_compare_chart(both, page_kit.tr()))
         with right:
-            kinds = data.query("win_kinds", mine, src=src)
+            kinds = cached_queries.query("win_kinds", mine, src=src)
             if kinds.empty:
-                st.caption(ui.t("no_wins"))
+                st.caption(page_kit.t("no_wins"))
             else:
-                kinds = kinds.assign(label=[win_kind_label(k, ui.lang()) for k in kinds["win_kind"]])
-                ui.chart(charts.win_kind_chart(kinds, ui.tr()))
+                kinds = kinds.assign(label=[win_kind_label(k, page_kit.lang()) for k in kinds["win_kind"]])
+                page_kit.chart(charts.win_kind_chart(kinds, page_kit.tr()))
         left, right = st.columns(2)
         with left:
-            deal_ins = data.query("deal_ins", mine, src=src)
+            deal_ins = cached_queries.query("deal_ins", mine, src=src)
             if deal_ins.empty:
-                st.caption(ui.t("no_deal_ins"))
+                st.caption(page_kit.t("no_deal_ins"))
             else:
-                ui.chart(charts.deal_in_chart(deal_ins, ui.tr()))
+                page_kit.chart(charts.deal_in_chart(deal_ins, page_kit.tr()))
         with right:
-            mates = data.query("tablemates", mine, src=src)
+            mates = cached_queries.query("tablemates", mine, src=src)
             if not mates.empty:
-                ui.chart(charts.tablemates_chart(mates.head(10), ui.tr()))
+                page_kit.chart(charts.tablemates_chart(mates.head(10), page_kit.tr()))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics import rating
-from dashboard import charts_extra, data, data_extra, export, ui
+from dashboard import cached_queries, charts, export, page_kit
 
 #: the table's columns: (column, label key, kind)
 COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -24,53 +24,53 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
 LAST_SESSIONS = 40  # shown on the page; the CSV holds them all
 FORMATS = {"pct": "percent", "num": "%.2f", "num0": "%.0f", "int": "%d"}
 
-st.title(ui.t("page_ratings"))
-src = ui.page_source()
+st.title(page_kit.t("page_ratings"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    placements = data.query("placements", filters, src=src)
+    filters = page_kit.filters()
+    placements = cached_queries.query("placements", filters, src=src)
     if placements.empty:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
     else:
-        history = data_extra.rating_history(filters, src=src)
+        history = cached_queries.rating_history(filters, src=src)
         table = placements.merge(rating.current_ratings(history), on="player", how="left")
         table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
-        st.caption(ui.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
+        st.caption(page_kit.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
         export.table(
             table,
             "placements",
             key="ratings_table",
             column_config={
                 col: (
-                    st.column_config.TextColumn(ui.t(key))
+                    st.column_config.TextColumn(page_kit.t(key))
                     if kind == "text"
-                    else st.column_config.NumberColumn(ui.t(key), format=FORMATS[kind])
+                    else st.column_config.NumberColumn(page_kit.t(key), format=FORMATS[kind])
                 )
                 for col, key, kind in COLUMNS
             },
         )
-        daily = data_extra.daily_ratings(filters, src=src)
+        daily = cached_queries.daily_ratings(filters, src=src)
         if not daily.empty:
-            ui.chart(charts_extra.rating_chart(daily, ui.tr()))
-        ui.chart(charts_extra.placement_chart(placements, ui.tr()))
+            page_kit.chart(charts.rating_chart(daily, page_kit.tr()))
+        page_kit.chart(charts.placement_chart(placements, page_kit.tr()))
         players = sorted(str(p) for p in placements["player"])
-        chosen = st.selectbox(ui.t("choose_player"), players, key="ratings_player")
+        chosen = st.selectbox(page_kit.t("choose_player"), players, key="ratings_player")
         mine = history[history["player"] == chosen].iloc[::-1]
-        st.subheader(ui.t("sessions_of", player=chosen))
+        st.subheader(page_kit.t("sessions_of", player=chosen))
         every = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]
         if len(every) > LAST_SESSIONS:
-            st.caption(ui.t("last_sessions", shown=LAST_SESSIONS, total=f"{len(every):,}"))
+            st.caption(page_kit.t("last_sessions", shown=LAST_SESSIONS, total=f"{len(every):,}"))
         export.table(
             every.head(LAST_SESSIONS),
             f"sessions-{chosen}",
             key="ratings_sessions",
             full=every,
             column_config={
-                "session_id": ui.t("session"),
-                "played_date": st.column_config.DateColumn(ui.t("day"), format="YYYY-MM-DD"),
-                "placement": st.column_config.NumberColumn(ui.t("placement"), format="%d"),
-                "net": st.column_config.NumberColumn(ui.t("net"), format="%d"),
-                "change": st.column_config.NumberColumn(ui.t("rating_change"), format="%+.1f"),
-                "rating": st.column_config.NumberColumn(ui.t("rating"), format="%.0f"),
+                "session_id": page_kit.t("session"),
+                "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
+                "placement": st.column_config.NumberColumn(page_kit.t("placement"), format="%d"),
+                "net": st.column_config.NumberColumn(page_kit.t("net"), format="%d"),
+                "change": st.column_config.NumberColumn(page_kit.t("rating_change"), format="%+.1f"),
+                "rating": st.column_config.NumberColumn(page_kit.t("rating"), format="%.0f"),
             },
         )

@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import data, data_extra, export, ui
+from dashboard import cached_queries, export, page_kit
 from dashboard.i18n import pattern_label, win_kind_label
 from engine.fan import NAMES
 
@@ -19,7 +19,7 @@ ANY = "\u0000any"
 def labels(patterns: Any) -> str:
     if patterns is None or patterns is pd.NA or (isinstance(patterns, float) and pd.isna(patterns)):
         return ""
-    return ", ".join(pattern_label(str(p), ui.lang()) for p in list(patterns))
+    return ", ".join(pattern_label(str(p), page_kit.lang()) for p in list(patterns))
 
 
 def labels_of_codes(codes: Any) -> str:
@@ -30,10 +30,10 @@ def labels_of_codes(codes: Any) -> str:
 
 def hands_table(frame: pd.DataFrame, name: str, key: str) -> None:
     """A list of wins, each linking to its deal's replay."""
-    lang = ui.lang()
+    lang = page_kit.lang()
     shown = pd.DataFrame(
         {
-            "replay": [ui.replay_url(str(d)) for d in frame["deal_id"]],
+            "replay": [page_kit.replay_url(str(d)) for d in frame["deal_id"]],
             "played_date": frame["played_date"],
             "player": frame["player"],
             "fan": frame["fan"],
@@ -50,39 +50,43 @@ def hands_table(frame: pd.DataFrame, name: str, key: str) -> None:
         name,
         key=key,
         column_config={
-            "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
-            "played_date": st.column_config.DateColumn(ui.t("day"), format="YYYY-MM-DD"),
-            "player": ui.t("player"),
-            "fan": st.column_config.NumberColumn(ui.t("fan"), format="%d"),
-            "fan_uncapped": st.column_config.NumberColumn(ui.t("fan_uncapped"), format="%d"),
-            "pattern": ui.t("pattern"),
-            "win_kind": ui.t("win_kind"),
-            "win_points": st.column_config.NumberColumn(ui.t("points"), format="%d"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
+            "player": page_kit.t("player"),
+            "fan": st.column_config.NumberColumn(page_kit.t("fan"), format="%d"),
+            "fan_uncapped": st.column_config.NumberColumn(page_kit.t("fan_uncapped"), format="%d"),
+            "pattern": page_kit.t("pattern"),
+            "win_kind": page_kit.t("win_kind"),
+            "win_points": st.column_config.NumberColumn(page_kit.t("points"), format="%d"),
         },
     )
 
 
-st.title(ui.t("page_search"))
-src = ui.page_source()
+st.title(page_kit.t("page_search"))
+src = page_kit.page_source()
 if src is not None:
-    filters = ui.filters()
-    players = sorted(str(p) for p in data.query("player_stats", filters, src=src)["player"])
-    codes = sorted(str(c) for c in data.query("findings_by_code", filters, src=src)["code"].dropna().unique())
-    lang = ui.lang()
-    everything = ui.t("any")
-    st.caption(ui.t("search_help"))
+    filters = page_kit.filters()
+    players = sorted(str(p) for p in cached_queries.query("player_stats", filters, src=src)["player"])
+    codes = sorted(
+        str(c) for c in cached_queries.query("findings_by_code", filters, src=src)["code"].dropna().unique()
+    )
+    lang = page_kit.lang()
+    everything = page_kit.t("any")
+    st.caption(page_kit.t("search_help"))
     cols = st.columns(5)
-    player = cols[0].selectbox(ui.t("player"), [ANY, *players], key="search_player",
+    player = cols[0].selectbox(page_kit.t("player"), [ANY, *players], key="search_player",
                                format_func=lambda v: everything if v == ANY else v)  # fmt: skip
-    min_fan = cols[1].number_input(ui.t("min_fan"), min_value=0, max_value=99, value=0, key="search_min_fan")
-    pattern = cols[2].selectbox(ui.t("pattern"), [ANY, *NAMES], key="search_pattern",
+    min_fan = cols[1].number_input(
+        page_kit.t("min_fan"), min_value=0, max_value=99, value=0, key="search_min_fan"
+    )
+    pattern = cols[2].selectbox(page_kit.t("pattern"), [ANY, *NAMES], key="search_pattern",
                                 format_func=lambda v: everything if v == ANY else pattern_label(v, lang))  # fmt: skip
-    code = cols[3].selectbox(ui.t("finding_code"), [ANY, *codes], key="search_code",
+    code = cols[3].selectbox(page_kit.t("finding_code"), [ANY, *codes], key="search_code",
                              format_func=lambda v: everything if v == ANY else v)  # fmt: skip
     min_kongs = cols[4].number_input(
-        ui.t("min_kongs"), min_value=0, max_value=16, value=0, key="search_min_kongs"
+        page_kit.t("min_kongs"), min_value=0, max_value=16, value=0, key="search_min_kongs"
     )
-    found = data_extra.search(
+    found = cached_queries.search(
         filters,
         src=src,
         player=None if player == ANY else player,
@@ -92,11 +96,11 @@ if src is not None:
         min_kongs=int(min_kongs) or None,
     )
     matches = int(found["matches"].iloc[0]) if not found.empty else 0
-    st.markdown(ui.t("search_found", matches=f"{matches:,}", shown=len(found)))
+    st.markdown(page_kit.t("search_found", matches=f"{matches:,}", shown=len(found)))
     if not found.empty:
         shown = pd.DataFrame(
             {
-                "replay": [ui.replay_url(str(d)) for d in found["deal_id"]],
+                "replay": [page_kit.replay_url(str(d)) for d in found["deal_id"]],
                 "played_date": found["played_date"],
                 "players": found["players"],
                 "winners": found["winners"].fillna(""),
@@ -104,7 +108,7 @@ if src is not None:
                 "patterns": [labels(p) for p in found["patterns"]],
                 "kongs": found["kongs"],
                 "finding_codes": [labels_of_codes(c) for c in found["finding_codes"]],
-                "status": [ui.t(f"status_{s}") for s in found["status"]],
+                "status": [page_kit.t(f"status_{s}") for s in found["status"]],
             }
         )
         export.table(
@@ -112,27 +116,27 @@ if src is not None:
             "deals-found",
             key="search_results",
             column_config={
-                "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
-                "played_date": st.column_config.DateColumn(ui.t("day"), format="YYYY-MM-DD"),
-                "players": ui.t("players"),
-                "winners": ui.t("winners"),
-                "max_fan": st.column_config.NumberColumn(ui.t("max_fan"), format="%d"),
-                "patterns": ui.t("patterns"),
-                "kongs": st.column_config.NumberColumn(ui.t("kongs"), format="%d"),
-                "finding_codes": ui.t("findings"),
-                "status": ui.t("status"),
+                "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+                "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
+                "players": page_kit.t("players"),
+                "winners": page_kit.t("winners"),
+                "max_fan": st.column_config.NumberColumn(page_kit.t("max_fan"), format="%d"),
+                "patterns": page_kit.t("patterns"),
+                "kongs": st.column_config.NumberColumn(page_kit.t("kongs"), format="%d"),
+                "finding_codes": page_kit.t("findings"),
+                "status": page_kit.t("status"),
             },
         )
-    st.subheader(ui.t("biggest_hands_title"))
-    biggest = data_extra.biggest_hands(filters, src=src)
+    st.subheader(page_kit.t("biggest_hands_title"))
+    biggest = cached_queries.biggest_hands(filters, src=src)
     if biggest.empty:
-        st.caption(ui.t("no_wins"))
+        st.caption(page_kit.t("no_wins"))
     else:
         hands_table(biggest, "biggest-hands", "search_biggest")
-    st.subheader(ui.t("rare_hands_title"))
-    st.caption(ui.t("rare_hands_help", patterns=labels(data_extra.RARE_PATTERNS)))
-    rare = data_extra.rare_hands(filters, src=src)
+    st.subheader(page_kit.t("rare_hands_title"))
+    st.caption(page_kit.t("rare_hands_help", patterns=labels(cached_queries.RARE_PATTERNS)))
+    rare = cached_queries.rare_hands(filters, src=src)
     if rare.empty:
-        st.caption(ui.t("no_rare_hands"))
+        st.caption(page_kit.t("no_rare_hands"))
     else:
         hands_table(rare, "rare-hands", "search_rare")

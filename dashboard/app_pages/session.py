@@ -11,7 +11,7 @@ from html import escape
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import data, ui
+from dashboard import cached_queries, page_kit
 from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionResult,
@@ -54,117 +54,121 @@ PRINT_CSS = """
 """
 
 
-def choose_session(src: data.Source) -> str | None:
+def choose_session(src: cached_queries.Source) -> str | None:
     """The session picker under the shared filters; a ``?session=`` link chooses it."""
     linked = st.query_params.get("session")
     if linked and linked != st.session_state.get(LINK_KEY):
         st.session_state[LINK_KEY] = linked
         st.session_state[SESSION_KEY] = linked
-    sessions = data.query("session_list", ui.filters(), src=src)
+    sessions = cached_queries.query("session_list", page_kit.filters(), src=src)
     ids = [str(s) for s in sessions["session_id"].head(MAX_SESSIONS)]
     chosen = st.session_state.get(SESSION_KEY)
     if chosen and chosen not in ids:
         ids.insert(0, str(chosen))
     if not ids:
-        st.info(ui.t("no_match"))
+        st.info(page_kit.t("no_match"))
         return None
     if st.session_state.get(SESSION_KEY) not in ids:
         st.session_state[SESSION_KEY] = ids[0]
-    session = str(st.selectbox(ui.t("session"), ids, key=SESSION_KEY))
+    session = str(st.selectbox(page_kit.t("session"), ids, key=SESSION_KEY))
     if st.query_params.get("session") != session:
         st.query_params["session"] = session  # the address names what is shown: shareable
         st.session_state[LINK_KEY] = session
     return session
 
 
-def load(src: data.Source, session_id: str) -> SessionResult | None:
-    header = data.sql("session_header", src=src, session_id=session_id)
+def load(src: cached_queries.Source, session_id: str) -> SessionResult | None:
+    header = cached_queries.sql("session_header", src=src, session_id=session_id)
     if header.empty:
         return None
-    deals = data.sql("session_deals", src=src, session_id=session_id)
-    ledger = data.sql("session_ledger", src=src, session_id=session_id)
+    deals = cached_queries.sql("session_deals", src=src, session_id=session_id)
+    ledger = cached_queries.sql("session_ledger", src=src, session_id=session_id)
     return build_result(header.iloc[0].to_dict(), deals, ledger)
 
 
 def show_totals(result: SessionResult) -> None:
-    st.subheader(ui.t("session_totals"))
+    st.subheader(page_kit.t("session_totals"))
     cols = st.columns(len(result.players))
     for col, seat in zip(cols, result.ranking(), strict=True):
         col.metric(result.players[seat], f"{result.totals[seat]:+,}" if result.totals[seat] else "0")
     if result.invalid_deals:
-        st.warning(ui.t("session_invalid", n=result.invalid_deals))
-    totals = totals_frame(result, ui.lang())
+        st.warning(page_kit.t("session_invalid", n=result.invalid_deals))
+    totals = totals_frame(result, page_kit.lang())
     if "recorded" in totals and (totals["recorded"] != totals["total"]).any():
-        st.warning(ui.t("session_recorded_differs"))
+        st.warning(page_kit.t("session_recorded_differs"))
     st.dataframe(
         totals,
         hide_index=True,
         column_config={
-            "place": ui.t("session_place"),
-            "seat": ui.t("session_seat"),
-            "player": ui.t("player"),
-            "total": ui.t("session_total"),
-            "recorded": ui.t("recorded"),
+            "place": page_kit.t("session_place"),
+            "seat": page_kit.t("session_seat"),
+            "player": page_kit.t("player"),
+            "total": page_kit.t("session_total"),
+            "recorded": page_kit.t("recorded"),
         },
         key="session_totals",
     )
 
 
 def show_settlement(result: SessionResult) -> None:
-    st.subheader(ui.t("settle_title"))
-    st.caption(ui.t("settle_help"))
+    st.subheader(page_kit.t("settle_title"))
+    st.caption(page_kit.t("settle_help"))
     if result.problem is not None:
-        st.error(f"{ui.t('settle_unbalanced')} ({result.problem})")
+        st.error(f"{page_kit.t('settle_unbalanced')} ({result.problem})")
         return
-    lines = transfer_lines(result, ui.lang())
+    lines = transfer_lines(result, page_kit.lang())
     if not lines:
-        st.success(ui.t("settle_square"))
+        st.success(page_kit.t("settle_square"))
         return
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     st.html(f'<ol class="cm-settle" data-testid="cm-settle">{items}</ol>')
     st.dataframe(
         transfers_frame(result),
         hide_index=True,
-        column_config={"payer": ui.t("payer"), "payee": ui.t("payee"), "amount": ui.t("amount")},
+        column_config={
+            "payer": page_kit.t("payer"),
+            "payee": page_kit.t("payee"),
+            "amount": page_kit.t("amount"),
+        },
         key="session_transfers",
     )
 
 
 def show_deals(result: SessionResult) -> None:
-    st.subheader(ui.t("session_deals"))
-    deals = result.deals.assign(replay=[ui.replay_url(d) for d in result.deals["deal_id"]])
+    st.subheader(page_kit.t("session_deals"))
+    deals = result.deals.assign(replay=[page_kit.replay_url(d) for d in result.deals["deal_id"]])
     nets = {f"net_{seat}": name for seat, name in enumerate(result.players)}
     st.dataframe(
         deals[["replay", "status", "findings", *nets]],
         hide_index=True,
         column_config={
-            "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
-            "status": ui.t("status"),
-            "findings": ui.t("findings"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "status": page_kit.t("status"),
+            "findings": page_kit.t("findings"),
             **nets,
         },
         key="session_deals",
     )
-    st.subheader(ui.t("session_payments"))
-    payments = payments_frame(result, ui.lang())
+    st.subheader(page_kit.t("session_payments"))
+    payments = payments_frame(result, page_kit.lang())
     st.dataframe(
         payments[["deal_id", "line", "reason_label", "payer", "payee", "amount"]],
         hide_index=True,
         column_config={
-            "deal_id": ui.t("deal"),
-            "line": ui.t("line"),
-            "reason_label": ui.t("reason"),
-            "payer": ui.t("payer"),
-            "payee": ui.t("payee"),
-            "amount": ui.t("amount"),
+            "deal_id": page_kit.t("deal"),
+            "line": page_kit.t("line"),
+            "reason_label": page_kit.t("reason"),
+            "payer": page_kit.t("payer"),
+            "payee": page_kit.t("payee"),
+            "amount": page_kit.t("amount"),
         },
         key="session_payments",
     )
 
 
-def show_findings(src: data.Source, result: SessionResult) -> pd.DataFrame:
-    st.subheader(ui.t("session_findings"))
-    found = data.sql(
+def show_findings(src: cached_queries.Source, result: SessionResult) -> pd.DataFrame:
+    st.subheader(page_kit.t("session_findings"))
+    found = cached_queries.sql(
         "findings_list",
         src=src,
         code=None,
@@ -177,27 +181,27 @@ def show_findings(src: data.Source, result: SessionResult) -> pd.DataFrame:
         rules=None,
     )
     st.page_link(
-        ui.PAGES["audit"],
-        label=ui.t("session_in_audit"),
+        page_kit.PAGES["audit"],
+        label=page_kit.t("session_in_audit"),
         icon=":material/search:",
         query_params={"session": result.session_id},
     )
     if found.empty:
-        st.caption(ui.t("no_findings"))
+        st.caption(page_kit.t("no_findings"))
         return found
     table = found.assign(
-        replay=[ui.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
+        replay=[page_kit.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
     )
     st.dataframe(
         table[["code", "replay", "line", "player", "message", "rule"]],
         hide_index=True,
         column_config={
-            "code": ui.t("code"),
-            "replay": st.column_config.LinkColumn(ui.t("deal"), display_text=r"replay\?deal=(.*)"),
-            "line": ui.t("line"),
-            "player": ui.t("player"),
-            "message": st.column_config.TextColumn(ui.t("message"), width="large"),
-            "rule": ui.t("rule"),
+            "code": page_kit.t("code"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "line": page_kit.t("line"),
+            "player": page_kit.t("player"),
+            "message": st.column_config.TextColumn(page_kit.t("message"), width="large"),
+            "rule": page_kit.t("rule"),
         },
         key="session_findings",
     )
@@ -207,14 +211,14 @@ def show_findings(src: data.Source, result: SessionResult) -> pd.DataFrame:
 def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
     """What paper gets instead of the scrolling tables (which print only their visible
     rows): the totals and every payment, deal by deal, as plain HTML tables."""
-    lang = ui.lang()
-    head = "".join(f"<th>{escape(ui.t(k))}</th>" for k in ("session_place", "player", "session_total"))
+    lang = page_kit.lang()
+    head = "".join(f"<th>{escape(page_kit.t(k))}</th>" for k in ("session_place", "player", "session_total"))
     rows = "".join(
         f"<tr><td>{r['place']}</td><td>{escape(str(r['player']))}</td><td class='n'>{r['total']}</td></tr>"
         for r in totals_frame(result, lang).to_dict(orient="records")
     )
     keys = ("deal", "reason", "payer", "payee", "amount")
-    pay_head = "".join(f"<th>{escape(ui.t(k))}</th>" for k in keys)
+    pay_head = "".join(f"<th>{escape(page_kit.t(k))}</th>" for k in keys)
     pay_rows = "".join(
         f"<tr><td>{escape(str(r['deal_id']))}</td><td>{escape(str(r['reason_label']))}</td>"
         f"<td>{escape(str(r['payer']))}</td><td>{escape(str(r['payee']))}</td>"
@@ -227,20 +231,20 @@ def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
             f"<td>{escape(str(r['message']))}</td></tr>"
             for r in findings.to_dict(orient="records")
         )
-        or f"<tr><td>{escape(ui.t('no_findings'))}</td></tr>"
+        or f"<tr><td>{escape(page_kit.t('no_findings'))}</td></tr>"
     )
     return (
-        f'<div class="cm-print"><h3>{escape(ui.t("session_totals"))}</h3>'
+        f'<div class="cm-print"><h3>{escape(page_kit.t("session_totals"))}</h3>'
         f"<table><tr>{head}</tr>{rows}</table>"
-        f"<h3>{escape(ui.t('session_payments'))}</h3><table><tr>{pay_head}</tr>{pay_rows}</table>"
-        f"<h3>{escape(ui.t('session_findings'))}</h3><table>{found_rows}</table></div>"
+        f"<h3>{escape(page_kit.t('session_payments'))}</h3><table><tr>{pay_head}</tr>{pay_rows}</table>"
+        f"<h3>{escape(page_kit.t('session_findings'))}</h3><table>{found_rows}</table></div>"
     )
 
 
 def show_exports(result: SessionResult) -> None:
-    st.subheader(ui.t("session_export"))
+    st.subheader(page_kit.t("session_export"))
     stem = file_stem(result)
-    lang = ui.lang()
+    lang = page_kit.lang()
     cols = st.columns(4)
     files = (
         ("download_totals", totals_frame(result, lang), "totals"),
@@ -249,7 +253,7 @@ def show_exports(result: SessionResult) -> None:
     )
     for col, (key, frame, name) in zip(cols, files, strict=False):
         col.download_button(
-            ui.t(key),
+            page_kit.t(key),
             csv_bytes(frame),
             file_name=f"{stem}-{name}.csv",
             mime="text/csv",
@@ -258,7 +262,7 @@ def show_exports(result: SessionResult) -> None:
             width="stretch",
         )
     cols[3].download_button(
-        ui.t("download_png"),
+        page_kit.t("download_png"),
         session_png(result, lang),
         file_name=f"{stem}.png",
         mime="image/png",
@@ -267,23 +271,23 @@ def show_exports(result: SessionResult) -> None:
         type="primary",
         width="stretch",
     )
-    st.caption(ui.t("print_hint"))
+    st.caption(page_kit.t("print_hint"))
 
 
-st.title(ui.t("session_title"))
+st.title(page_kit.t("session_title"))
 st.html(PRINT_CSS)
-src = ui.page_source()
+src = page_kit.page_source()
 if src is not None:
     session_id = choose_session(src)
     if session_id is not None:
         result = load(src, session_id)
         if result is None:
-            st.warning(f"{ui.t('session_not_found')} ({session_id})")
+            st.warning(f"{page_kit.t('session_not_found')} ({session_id})")
         else:
             where = " · ".join(str(p) for p in (result.club, result.table, result.played_at) if p)
             st.caption(
-                f"{where} · {ui.t('under_rules')} `{result.rules}` · base {result.base} · "
-                f"{len(result.deals)} {ui.t('deals').lower()}"
+                f"{where} · {page_kit.t('under_rules')} `{result.rules}` · base {result.base} · "
+                f"{len(result.deals)} {page_kit.t('deals').lower()}"
             )
             show_totals(result)
             show_settlement(result)

@@ -8,18 +8,17 @@ ingests files (their sha256 makes a second ingest of the same log a no-op)."""
 from __future__ import annotations
 
 import hashlib
-import hmac
-import os
 from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import ui
-from dashboard.config import UPLOAD_TOKEN_ENV, warehouse_path
+from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message
+from dashboard.ingest_report import ingest_text
 from dashboard.safe_text import md
-from dashboard.text_views_warehouse import ingest_text
+from dashboard.warehouse_location import warehouse_path
+from dashboard.write_access import may_write, upload_token
 from ingest.reader import read_log_bytes
 from ingest.validate import ValidationReport, validate_log
 from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
@@ -68,13 +67,14 @@ def quarantine_note(summary: IngestSummary) -> str | None:
     if not (conflicts or stray or invalid):
         return None
     stored = summary.stored.get("ok", 0) + summary.stored.get("findings", 0) + invalid
-    note = ui.t("ingested_with_quarantine", stored=stored, conflicts=conflicts, stray=stray, invalid=invalid)
+    note = page_kit.t(
+        "ingested_with_quarantine", stored=stored, conflicts=conflicts, stray=stray, invalid=invalid
+    )
     shown = ", ".join(str(c["deal_id"]) for c in summary.conflicts[:5])
     return note + (f" ({shown}{', …' if conflicts > 5 else ''})" if shown else "")
 
 
 TOKEN_KEY = "upload_token"
-LOCAL = frozenset({"localhost", "127.0.0.1", "::1"})
 #: this page's own words (中文, English), kept here beside the access rule they explain
 WORDS = {
     "token": ("上传口令", "Upload token"),
@@ -93,37 +93,7 @@ WORDS = {
 
 def words(key: str) -> str:
     zh, en = WORDS[key]
-    return zh if ui.lang() == "zh" else en
-
-
-def upload_token() -> str | None:
-    """The token that ingesting asks for: the CLI's (through the environment), else
-    ``upload_token`` in Streamlit's secrets; None when none is set."""
-    token = os.environ.get(UPLOAD_TOKEN_ENV)
-    if not token:
-        try:
-            token = str(st.secrets.get("upload_token") or "") or None
-        except (FileNotFoundError, KeyError, AttributeError, OSError, ValueError):
-            token = None
-        except Exception:
-            token = None
-    return token or None
-
-
-def listens_beyond_localhost() -> bool:
-    address = str(st.get_option("server.address") or "")
-    return address not in LOCAL  # Streamlit's default (empty) listens on every address
-
-
-def may_ingest(token: str | None) -> bool:
-    """Whether this visitor may ingest; draws the token field when one is needed."""
-    if token is not None:
-        given = st.text_input(words("token"), type="password", key=TOKEN_KEY, help=words("token_help"))
-        return bool(given) and hmac.compare_digest(given.encode(), token.encode())
-    if listens_beyond_localhost():
-        st.info(words("read_only"), icon=":material/lock:")
-        return False
-    return True
+    return zh if page_kit.lang() == "zh" else en
 
 
 def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
@@ -149,27 +119,27 @@ def saved_path(warehouse: Path, sha: str, name: str) -> Path:
 def show_report(report: ValidationReport) -> None:
     summary = report.summary()
     cols = st.columns(4)
-    cols[0].metric(ui.t("deals"), ui.count(summary["deals"]))
-    cols[1].metric(ui.t("ok_deals"), ui.count(summary["ok"]))
-    cols[2].metric(ui.t("deals_with_findings"), ui.count(summary["findings"]))
-    cols[3].metric(ui.t("findings"), ui.count(summary["finding_count"]))
+    cols[0].metric(page_kit.t("deals"), page_kit.count(summary["deals"]))
+    cols[1].metric(page_kit.t("ok_deals"), page_kit.count(summary["ok"]))
+    cols[2].metric(page_kit.t("deals_with_findings"), page_kit.count(summary["findings"]))
+    cols[3].metric(page_kit.t("findings"), page_kit.count(summary["finding_count"]))
     if summary["by_code"]:
         st.dataframe(
             pd.DataFrame(
                 {
-                    "code": [code_label(c, ui.lang()) for c in summary["by_code"]],
+                    "code": [code_label(c, page_kit.lang()) for c in summary["by_code"]],
                     "findings": list(summary["by_code"].values()),
                 }
             ),
             hide_index=True,
-            column_config={"code": ui.t("code"), "findings": ui.t("findings")},
+            column_config={"code": page_kit.t("code"), "findings": page_kit.t("findings")},
             key="upload_codes",
         )
     deals = pd.DataFrame(
         {
             "deal_id": [d.deal_id for d in report.deals],
             "session_id": [d.session_id for d in report.deals],
-            "status": [ui.t("status_" + (d.status if d.complete else "invalid")) for d in report.deals],
+            "status": [page_kit.t("status_" + (d.status if d.complete else "invalid")) for d in report.deals],
             "findings": [len(d.findings) for d in report.deals],
             "codes": [sorted({f.code for f in d.findings}) for d in report.deals],
             "scores": [list(d.scores) for d in report.deals],
@@ -179,44 +149,44 @@ def show_report(report: ValidationReport) -> None:
     st.dataframe(
         deals,
         hide_index=True,
-        height=ui.table_height(len(deals)),
+        height=page_kit.table_height(len(deals)),
         column_config={
-            "deal_id": ui.t("deal_id"),
-            "session_id": ui.t("session"),
-            "status": ui.t("status"),
-            "findings": ui.t("findings"),
-            "codes": ui.t("code"),
-            "scores": ui.t("scores"),
-            "line": ui.t("line"),
+            "deal_id": page_kit.t("deal_id"),
+            "session_id": page_kit.t("session"),
+            "status": page_kit.t("status"),
+            "findings": page_kit.t("findings"),
+            "codes": page_kit.t("code"),
+            "scores": page_kit.t("scores"),
+            "line": page_kit.t("line"),
         },
         key="upload_deals",
     )
     for number, finding in enumerate(report.all_findings()):
         if number >= EXPLAINED:
             break
-        where = ui.t("line_n", n=finding.line) if finding.line is not None else finding.file or ""
-        seat = f" · {ui.t('seat_n', n=finding.seat)}" if finding.seat is not None else ""
-        message = finding_message(finding.message, getattr(finding, "message_zh", None), ui.lang())
+        where = page_kit.t("line_n", n=finding.line) if finding.line is not None else finding.file or ""
+        seat = f" · {page_kit.t('seat_n', n=finding.seat)}" if finding.seat is not None else ""
+        message = finding_message(finding.message, getattr(finding, "message_zh", None), page_kit.lang())
         st.error(
-            f"**{code_label(finding.code, ui.lang())}** · {md(where)}{seat}: {md(message)}",
+            f"**{code_label(finding.code, page_kit.lang())}** · {md(where)}{seat}: {md(message)}",
             icon=":material/error:",
         )
 
 
-st.title(ui.t("page_upload"))
-st.caption(ui.t("upload_help"))
-upload = st.file_uploader(ui.t("upload_label"), type=["jsonl", "gz", "csv", "xlsx"], key=UPLOAD_KEY)
+st.title(page_kit.t("page_upload"))
+st.caption(page_kit.t("upload_help"))
+upload = st.file_uploader(page_kit.t("upload_label"), type=["jsonl", "gz", "csv", "xlsx"], key=UPLOAD_KEY)
 if upload is not None:
     payload = upload.getvalue()
     sha = hashlib.sha256(payload).hexdigest()
-    st.subheader(f"{ui.t('validated')}: {md(upload.name)}")
+    st.subheader(f"{page_kit.t('validated')}: {md(upload.name)}")
     report = validated(sha, upload.name, payload)
     show_report(report)
     done: dict[str, str] = st.session_state.setdefault(DONE_KEY, {})
     token = upload_token()
-    allowed = may_ingest(token)
+    allowed = may_write(words("token"), words("token_help"), words("read_only"), TOKEN_KEY)
     clicked = st.button(
-        ui.t("ingest"),
+        page_kit.t("ingest"),
         type="primary",
         key="upload_ingest",
         disabled=sha in done or (token is None and not allowed),
@@ -226,18 +196,18 @@ if upload is not None:
     elif clicked:
         warehouse = warehouse_path()
         path = saved_path(warehouse, sha, upload.name)
-        bar = st.progress(0.0, text=ui.t("ingesting"))
+        bar = st.progress(0.0, text=page_kit.t("ingesting"))
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             if not path.exists():
                 path.write_bytes(payload)
-            summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, ui.t("ingesting")))
+            summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, page_kit.t("ingesting")))
         except WarehouseError as error:
             st.error(md(error))
         except OSError as error:
             st.error(md(f"{error.filename or warehouse}: {error.strerror or error}"))
         else:
-            bar.progress(1.0, text=ui.t("ingested"))
+            bar.progress(1.0, text=page_kit.t("ingested"))
             done[sha] = ingest_text(summary)
             st.session_state.setdefault(NOTES_KEY, {})[sha] = quarantine_note(summary)
     if sha in done:
@@ -245,14 +215,14 @@ if upload is not None:
         if note:
             st.warning(note, icon=":material/warning:")
         else:
-            st.success(ui.t("ingested"))
+            st.success(page_kit.t("ingested"))
         st.code(done[sha], language="text")
         flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
         sessions = [s.session_id for s in report.sessions if s.session_id]
         target = next(iter(flagged or sessions), None)
         st.page_link(
-            ui.PAGES["audit"],
-            label=ui.t("see_audit"),
+            page_kit.PAGES["audit"],
+            label=page_kit.t("see_audit"),
             icon=":material/search:",
             query_params={"session": target} if target else None,
         )

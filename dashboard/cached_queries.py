@@ -9,8 +9,10 @@ ingest records a batch: a page that was drawn once is drawn again from memory, a
 batch is seen on the next rerun without restarting the server.
 
 Queries are the ``.sql`` files of ``analytics/sql/queries`` (the shared filters only) and
-of ``dashboard/sql`` (one deal, one session, one cell: parameters of their own). Both are
-run with bound parameters only.
+of ``analytics/sql/pages`` (one deal, one session, one cell, a search: parameters of their
+own). Both are run with bound parameters only. The rating (``analytics/rating.py``) is
+computed in Python from the per-session placements of every player under the shared
+filters, then cached per catalog version like every query.
 """
 
 from __future__ import annotations
@@ -18,17 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
-from pathlib import Path
 from typing import Any, Final
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from analytics.queries import Analytics, Filters
-from dashboard.config import warehouse_path
-from dashboard.replay_data import DealReplay, Rescore, replay_from_rows, rescore_session
+from analytics import rating
+from analytics.queries import SQL_DIR, Analytics, Filters, with_placements, without_player
+from dashboard.deal_steps import DealReplay, replay_from_rows
+from dashboard.rescore import Rescore, rescore_session
+from dashboard.warehouse_location import warehouse_path
 
-SQL_DIR: Final = Path(__file__).parent / "sql"
+#: the per-page queries (one deal, one session, a search), beside the analytics API's own
+PAGES_SQL: Final = SQL_DIR / "pages"
 
 #: the shared filters as a hashable tuple: player, club, date_from, date_to, rules, tablemates
 FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...]]
@@ -85,8 +89,8 @@ def query(name: str, filters: Filters | None = None, *, src: Source | None = Non
 
 @cache
 def dashboard_sql(name: str) -> str:
-    """The text of ``dashboard/sql/<name>.sql``."""
-    return (SQL_DIR / f"{name}.sql").read_text(encoding="utf-8")
+    """The text of ``analytics/sql/pages/<name>.sql``."""
+    return (PAGES_SQL / f"{name}.sql").read_text(encoding="utf-8")
 
 
 @st.cache_data(show_spinner=False, max_entries=1024)
@@ -96,14 +100,14 @@ def _sql(path: str, version: str, name: str, params: tuple[tuple[str, Any], ...]
 
 
 def sql(name: str, *, src: Source | None = None, **params: Any) -> pd.DataFrame:
-    """``dashboard/sql/<name>.sql`` with bound parameters (lists as tuples), cached."""
+    """``analytics/sql/pages/<name>.sql`` with bound parameters (lists as tuples), cached."""
     src = src or source()
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
     return _sql(src.path, src.version, name, frozen)
 
 
 def filter_params(filters: Filters) -> dict[str, Any]:
-    """The shared filters as the parameters of a ``dashboard/sql`` file."""
+    """The shared filters as the parameters of a ``analytics/sql/pages`` file."""
     return {
         "club": filters.club,
         "date_from": filters.date_from,
@@ -114,7 +118,7 @@ def filter_params(filters: Filters) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ one deal, one session
 def deal_events(src: Source, month: str, deal_ids: list[str]) -> pd.DataFrame:
-    """The ``events`` rows of some deals of one month (``dashboard/sql/deal_events.sql``)."""
+    """The ``events`` rows of some deals of one month (``analytics/sql/pages/deal_events.sql``)."""
     ordered = sorted(deal_ids)
     return sql("deal_events", src=src, month=month, first=ordered[0], last=ordered[-1], deal_ids=ordered)
 
@@ -160,3 +164,54 @@ def rescore(session_id: str, rules: str, *, src: Source | None = None) -> Rescor
     """A session's deals replayed under another rule set, beside the stored scores."""
     src = src or source()
     return _rescore(src.path, src.version, session_id, rules)
+
+
+# ------------------------------------------------------------------ placements, rating, search
+#: wins listed among the club's rare hands when their base pattern or an extra is one of
+#: these (天胡, 地胡, 龙七对, 清龙七对, 清七对, 清幺九, 清对, 将对, 金钩钓)
+RARE_PATTERNS: Final = ("tianhu", "dihu", "qinglongqidui", "longqidui", "qingqidui", "qingdaiyao",
+                        "qingdui", "jiangdui", "jingoudiao")  # fmt: skip
+SEARCH_LIMIT: Final = 200
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _history(path: str, version: str, key: FilterKey) -> pd.DataFrame:
+    src = Source(path, version)
+    player, club, first, last, rules, mates = key
+    everyone = without_player(Filters(player, club, first, last, rules, mates))
+    return rating.rating_history(query("session_placements", everyone, src=src))
+
+
+def rating_history(filters: Filters, *, src: Source) -> pd.DataFrame:
+    """Every player's rating after each session (the player filter is ignored: a rating
+    needs every player's results)."""
+    return _history(src.path, src.version, filter_key(without_player(filters)))
+
+
+def daily_ratings(filters: Filters, *, src: Source) -> pd.DataFrame:
+    return rating.daily_ratings(rating_history(filters, src=src))
+
+
+def player_table(filters: Filters, *, src: Source) -> pd.DataFrame:
+    """The leaderboard: ``player_stats`` with placements and rating (``Analytics.player_table``)."""
+    return with_placements(
+        query("player_stats", filters, src=src),
+        query("placements", filters, src=src),
+        rating_history(filters, src=src),
+    )
+
+
+def search(filters: Filters, *, src: Source, **criteria: Any) -> pd.DataFrame:
+    """Deals matching ``analytics/sql/pages/deal_search.sql`` (player, min_fan, pattern, code,
+    min_kongs; None = any), at most :data:`SEARCH_LIMIT`."""
+    params = {"player": None, "min_fan": None, "pattern": None, "code": None, "min_kongs": None}
+    params.update(criteria)
+    return sql("deal_search", src=src, limit=SEARCH_LIMIT, **params, **filter_params(filters))
+
+
+def biggest_hands(filters: Filters, *, src: Source, limit: int = 25) -> pd.DataFrame:
+    return sql("biggest_hands", src=src, limit=limit, **filter_params(filters))
+
+
+def rare_hands(filters: Filters, *, src: Source, limit: int = 100) -> pd.DataFrame:
+    return sql("rare_hands", src=src, limit=limit, rare=list(RARE_PATTERNS), **filter_params(filters))

@@ -17,7 +17,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from analytics.queries import Filters
-from dashboard import data
+from dashboard import cached_queries
 from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
 from dashboard.safe_text import md
 
@@ -145,9 +145,9 @@ def language_switch() -> None:
     )
 
 
-def filter_sidebar(src: data.Source) -> None:
+def filter_sidebar(src: cached_queries.Source) -> None:
     """Club, rule set and dates, chosen from what the warehouse holds."""
-    options = data.query("filter_options", src=src) if not src.is_empty else pd.DataFrame()
+    options = cached_queries.query("filter_options", src=src) if not src.is_empty else pd.DataFrame()
     st.sidebar.subheader(t("filters"))
     if options.empty:
         st.sidebar.caption(t("no_match"))
@@ -219,7 +219,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
     )
 
 
-def empty_warehouse(src: data.Source) -> None:
+def empty_warehouse(src: cached_queries.Source) -> None:
     """How to load data, instead of an error, when the warehouse holds nothing yet."""
     st.info(f"**{t('empty_title')}** ({md(src.path)})\n\n{t('empty_body')}", icon=":material/inbox:")
     st.code(
@@ -233,15 +233,15 @@ def empty_warehouse(src: data.Source) -> None:
     st.page_link(PAGES["upload"], label=t("page_upload"), icon=":material/upload:")
 
 
-def page_source() -> data.Source | None:
+def page_source() -> cached_queries.Source | None:
     """The warehouse for a page that needs data: None (after saying how to load some)
     when it is empty."""
-    from dashboard.config import warehouse_path
+    from dashboard.warehouse_location import warehouse_path
     from ingest.warehouse import WarehouseError, require_catalog
 
     try:  # a lost or damaged catalog: say which file and the command that repairs it
         require_catalog(warehouse_path())
-        src = data.source()
+        src = cached_queries.source()
     except WarehouseError as error:
         st.error(md(error), icon=":material/error:")
         return None

@@ -1,5 +1,6 @@
-"""Text for ``chuanma ingest`` and ``chuanma stats``: the progress bar, the summary that
-says where every deal went, the player table and a player's card."""
+"""Text for ``chuanma ingest`` and ``chuanma stats``: the progress bar, the player table
+and a player's card; the summary that says where every deal went is
+``dashboard/ingest_report.py``, shared with the Upload page."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextC
 
 from dashboard.i18n import Lang, label
 from engine.events import DealStart
-from ingest.warehouse import IngestSummary
 from ingest.warehouse import Progress as IngestProgress
 
 T = TypeVar("T")
@@ -86,50 +86,6 @@ def with_deal_progress(events: Iterable[T], total: int, *, enabled: bool = True)
             if isinstance(event, DealStart):
                 bar.advance(task)
             yield event
-
-
-def ingest_text(summary: IngestSummary) -> str:
-    """The summary: read = ok + findings + invalid, and where each kind went."""
-    data = summary.to_json()
-    deals = data["deals"]
-    new = sum(1 for f in summary.files if f.status == "new")
-    known = sum(1 for f in summary.files if f.status in ("known", "repeated"))
-    rate = f", {data['deals_per_s']:.0f} deals/s" if data["deals_per_s"] else ""
-    lines = [
-        f"ingest into {summary.warehouse}: {new} new file(s), {known} already ingested (skipped); "
-        f"{summary.seconds:.1f} s{rate}, workers {summary.workers or 'in process'}",
-        f"deals read {deals['read']} = ok {deals['ok']} + findings {deals['findings']} + invalid {deals['invalid']}",
-        f"  stored: ok {summary.stored['ok']}, findings {summary.stored['findings']} "
-        "-> deals, seats, events, ledger (+ findings table)",
-        f"  stored: invalid {summary.stored['invalid']} -> deals (status invalid), raw lines in quarantine",
-        f"  duplicates (same deal_id, same content) skipped: {summary.duplicates}",
-        f"  conflicting duplicates (same deal_id, other content) -> quarantine: {len(summary.conflicts)}",
-    ]
-    for conflict in summary.conflicts[:10]:
-        lines.append(f"    {conflict['deal_id']} at {conflict['file']}:{conflict['line']}")
-    for entry in summary.files:
-        if entry.status.startswith("unreadable"):
-            lines.append(f"  {entry.file}: {entry.status}, not ingested")
-    if summary.quarantine:
-        counts = ", ".join(f"{reason} {count}" for reason, count in sorted(summary.quarantine.items()))
-        lines.append(f"  quarantine lines: {counts}")
-    if summary.file_findings:
-        lines.append(
-            f"  errors about a whole file or session (cut-off gzip, past a limit, wrong totals): "
-            f"{summary.file_findings}, in the findings table"
-        )
-    if summary.recovered:
-        lines.append(
-            f"  batches not in the catalog, checked and listed again: {', '.join(summary.recovered)}"
-        )
-    for note in summary.moved_aside:
-        lines.append(f"  WARNING: moved aside (never deleted): {note}")
-    if summary.batches:
-        rows = ", ".join(f"{name} {count}" for name, count in summary.rows.items())
-        lines.append(f"batches {', '.join(summary.batches)}: rows {rows}")
-    else:
-        lines.append("nothing new: the warehouse is unchanged")
-    return "\n".join(lines)
 
 
 def _plain(value: Any) -> Any:

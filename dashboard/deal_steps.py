@@ -1,10 +1,11 @@
-"""One deal, step by step, and one session re-scored: the rules engine run on stored rows.
+"""One deal, step by step: the rules engine run on a deal's stored rows.
 
 The warehouse keeps every line of a complete deal in ``events`` and the raw lines of a
 deal that could not be replayed in ``quarantine``; both are turned back into the engine's
 typed events and replayed through :func:`ingest.session_replay.replay_one`, whose ``on_step``
 hook copies the state after every event (hands, melds, discards, the wall, new payments
-and new findings). No Streamlit here, so the tests can check the steps directly.
+and new findings). No Streamlit here, so the tests can check the steps directly. A
+session re-scored under other rules (``dashboard/rescore.py``) is built on the same rows.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
@@ -32,14 +33,14 @@ from engine.events import (
     Void,
 )
 from engine.replay import FindingSink
-from engine.rules import Rules, RulesError, load_rules
+from engine.rules import Rules, RulesError, rules_from_name
 from engine.tiles import SUITS, parse_tile, parse_tiles
 from ingest.reader import read_lines
-from ingest.session_replay import SessionReplay, replay_one
+from ingest.session_replay import replay_one
 
 
 # ------------------------------------------------------------------------- values
-def _int(value: Any) -> int | None:
+def stored_int(value: Any) -> int | None:
     """A stored number (numpy, or NaN for a null in a float column) as an int or None."""
     if value is None:
         return None
@@ -51,7 +52,7 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def _ints(value: Any) -> tuple[int, int, int, int] | None:
+def stored_ints(value: Any) -> tuple[int, int, int, int] | None:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None
     items = [int(v) for v in value]
@@ -72,19 +73,6 @@ def _text(value: Any) -> str | None:
     return str(value)
 
 
-def rules_from_name(name: str) -> Rules:
-    """A rule set from the name the warehouse stores (``standard``,
-    ``chengdu+{"max_fan":5}``): the preset, then its overrides."""
-    preset, _, overrides = name.partition("+")
-    if not overrides:
-        return load_rules(preset)
-    try:
-        changed = json.loads(overrides)
-    except json.JSONDecodeError as error:
-        raise RulesError(f"rule set {name!r}: {error}") from None
-    return load_rules({"preset": preset, **changed})
-
-
 # ------------------------------------------------------------------------- rows -> events
 def _wall(text: str) -> tuple[int, ...]:
     """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
@@ -102,18 +90,18 @@ def events_from_rows(
     dice = first.get("deltas")
     start = DealStart(
         deal_id=str(first["deal_id"]),
-        dealer=_int(first["seat"]) or 0,
+        dealer=stored_int(first["seat"]) or 0,
         hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
         wall=_wall(tiles[4]) if len(tiles) > 4 else None,
         dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
-        line=_int(first["line"]) or 0,
+        line=stored_int(first["line"]) or 0,
     )
     events: list[PlayEvent] = []
     end: DealEnd | None = None
     for row in rows[1:]:
         kind = row["type"]
-        line = _int(row["line"]) or 0
-        seat = _int(row["seat"])
+        line = stored_int(row["line"]) or 0
+        seat = stored_int(row["seat"])
         tile = parse_tile(str(row["tile"])) if _text(row["tile"]) else -1
         if kind == "draw":
             events.append(Draw(seat or 0, tile, line))
@@ -122,19 +110,19 @@ def events_from_rows(
         elif kind == "pong":
             events.append(Pong(seat or 0, tile, line))
         elif kind == "kong":
-            events.append(Kong(seat or 0, tile, row["kind"], _ints(row["deltas"]), line))
+            events.append(Kong(seat or 0, tile, row["kind"], stored_ints(row["deltas"]), line))
         elif kind == "hu":
             patterns = row["patterns"]
             events.append(
                 Hu(
                     seat or 0,
                     tile,
-                    _int(row["from_seat"]),
-                    _int(row["fan"]),
+                    stored_int(row["from_seat"]),
+                    stored_int(row["fan"]),
                     tuple(_strs(patterns))
                     if patterns is not None and not isinstance(patterns, float)
                     else None,
-                    _ints(row["deltas"]),
+                    stored_ints(row["deltas"]),
                     line,
                 )
             )
@@ -144,7 +132,7 @@ def events_from_rows(
             given = tuple(tuple(parse_tiles(t)) for t in _strs(row["tiles"]))
             events.append(Exchange(row["kind"], given, line))
         elif kind == "deal_end":
-            end = DealEnd(str(row["kind"]), _ints(row["settlement"]), _ints(row["deltas"]), line)
+            end = DealEnd(str(row["kind"]), stored_ints(row["settlement"]), stored_ints(row["deltas"]), line)
     return start, events, end
 
 
@@ -329,7 +317,7 @@ def replay_steps(
     return steps, [_finding(f) for f in report.findings], report.scores
 
 
-def _players(value: Any) -> tuple[str, ...]:
+def seat_names(value: Any) -> tuple[str, ...]:
     names = _strs(value)
     return tuple(names) if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
 
@@ -341,16 +329,16 @@ def replay_from_rows(
     (quarantined lines) for an invalid one. ``stored`` findings that the replay does not
     raise again (the reader's, about lines the events table does not keep) are placed at
     the last step at or before their line."""
-    players = _players(deal.get("players"))
+    players = seat_names(deal.get("players"))
     rules_name = str(deal.get("rules") or "?")
-    base = _int(deal.get("base")) or 1
+    base = stored_int(deal.get("base")) or 1
     common: dict[str, Any] = {
         "deal_id": str(deal["deal_id"]),
         "session_id": _text(deal.get("session_id")),
         "players": players,
         "rules": rules_name,
         "base": base,
-        "dealer": _int(deal.get("dealer")) or 0,
+        "dealer": stored_int(deal.get("dealer")) or 0,
         "status": str(deal.get("status")),
     }
     try:
@@ -376,14 +364,14 @@ def _merge_stored(
 ) -> tuple[list[Step], list[StepFinding]]:
     seen = [(f.line, f.code) for step in steps for f in step.findings]
     for row in stored.to_dict(orient="records"):
-        line, code = _int(row["line"]), str(row["code"])
+        line, code = stored_int(row["line"]), str(row["code"])
         if (line, code) in seen:
             seen.remove((line, code))
             continue
         extra = StepFinding(
             code,
             line,
-            _int(row["seat"]),
+            stored_int(row["seat"]),
             str(row["message"]),
             _text(row["rule"]),
             _text(row.get("message_zh")),
@@ -404,7 +392,7 @@ def _from_raw(
     lines = [""] * max(numbered)
     if first > 1:
         header = {"type": "session", "session_id": deal.get("session_id") or "?", "players": list(players)}
-        header["base"] = _int(deal.get("base")) or 1
+        header["base"] = stored_int(deal.get("base")) or 1
         lines[first - 2] = json.dumps(header, ensure_ascii=False)
     for number, text in numbered.items():
         lines[number - 1] = text
@@ -413,74 +401,3 @@ def _from_raw(
         if deal_log.deal.deal_id == deal["deal_id"]:
             return deal_log.deal, deal_log.events, deal_log.end, deal_log.findings
     raise LookupError("its raw lines hold no readable deal line")
-
-
-# ------------------------------------------------------------------------- re-score
-@dataclass(frozen=True)
-class RescoredDeal:
-    deal_id: str
-    computed: tuple[int, int, int, int]
-    recorded: tuple[int, int, int, int] | None
-    rescored: tuple[int, int, int, int] | None
-    problem: str | None = None  # why it could not be re-scored
-
-
-@dataclass(frozen=True)
-class Rescore:
-    session_id: str
-    rules: str
-    players: tuple[str, ...]
-    deals: tuple[RescoredDeal, ...] = field(default_factory=tuple)
-
-    def per_player(self) -> pd.DataFrame:
-        """Per player: recorded and computed totals, and the re-scored total beside the
-        computed one over the same deals (deals that cannot be re-scored are left out)."""
-        rows = []
-        for seat, player in enumerate(self.players):
-            recorded = [d.recorded[seat] for d in self.deals if d.recorded is not None]
-            done = [d for d in self.deals if d.rescored is not None]
-            computed_same = sum(d.computed[seat] for d in done)
-            rescored = sum(d.rescored[seat] for d in done if d.rescored is not None)
-            rows.append(
-                {
-                    "seat": seat,
-                    "player": player,
-                    "recorded": sum(recorded) if recorded else None,
-                    "computed": sum(d.computed[seat] for d in self.deals),
-                    "computed_rescored_deals": computed_same,
-                    "rescored": rescored,
-                    "difference": rescored - computed_same,
-                }
-            )
-        return pd.DataFrame(rows)
-
-
-def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, rules: str) -> Rescore:
-    """Replay every complete deal of a session under ``rules`` (a preset name or JSON)."""
-    target = load_rules(rules)
-    first = deals.iloc[0]
-    players = _players(first["players"])
-    driver = SessionReplay(target, session_id=session_id)
-    by_deal: dict[str, list[dict[str, Any]]] = {}
-    for row in events.to_dict(orient="records") if not events.empty else []:
-        by_deal.setdefault(str(row["deal_id"]), []).append(row)
-    out = []
-    for row in deals.to_dict(orient="records"):
-        deal_id = str(row["deal_id"])
-        computed = _ints(row["scores"]) or (0, 0, 0, 0)
-        rows = by_deal.get(deal_id)
-        if row.get("record") == "sheet":  # its facts priced under the stored rules only
-            out.append(RescoredDeal(deal_id, computed, None, None, "a score sheet: no tiles to re-score"))
-            continue
-        if row["status"] == "invalid" or not rows:
-            out.append(RescoredDeal(deal_id, computed, None, None, "invalid: not replayed to its end"))
-            continue
-        start, play, end = events_from_rows(rows)
-        recorded = end.scores if end is not None else None
-        report = driver.replay_events(start, play, end, base=_int(row["base"]) or 1)
-        if not report.complete:
-            problem = report.findings[0].message if report.findings else "the replay stopped"
-            out.append(RescoredDeal(deal_id, computed, recorded, None, problem))
-            continue
-        out.append(RescoredDeal(deal_id, computed, recorded, report.scores))
-    return Rescore(session_id, target.name, players, tuple(out))

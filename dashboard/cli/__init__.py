@@ -1,0 +1,36 @@
+"""The ``chuanma`` command line, the top layer: one typer app, one module per command group
+(hand, audit, simulate, warehouse, serve). Each command imports its layer lazily so that a
+quick call such as ``chuanma hand`` starts in well under a second."""
+
+from __future__ import annotations
+
+import typer
+
+from dashboard.cli.audit import replay, validate
+from dashboard.cli.hand import hand
+from dashboard.cli.serve import dashboard
+from dashboard.cli.simulate import simulate
+from dashboard.cli.warehouse import ingest, stats, warehouse_app
+
+app = typer.Typer(
+    help="chuanma: replay, audit and statistics for Sichuan mahjong (四川麻将, 血战到底) logs.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
+)
+
+
+@app.callback()
+def root() -> None:
+    """chuanma: replay, audit and statistics for Sichuan mahjong (四川麻将, 血战到底) logs."""
+
+
+# the order of ``chuanma --help``
+for command in (hand, validate, replay, simulate, ingest, stats, dashboard):
+    app.command()(command)
+app.add_typer(warehouse_app, name="warehouse")
+
+
+def main() -> None:
+    app()

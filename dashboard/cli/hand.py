@@ -1,0 +1,101 @@
+"""``chuanma hand``: one hand's win and fan (番), or its waits (听牌) and 查大叫 value."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+
+from dashboard.cli.options import RulesOption, fail
+
+# ``chuanma hand``'s arguments and the situation of the win (its WinContext flags)
+HandsArgument = Annotated[
+    list[str],
+    typer.Argument(
+        metavar="HAND...",
+        help="Concealed tiles in compact form, then optional melds of 3 (pong) or 4 "
+        "(kong) identical tiles, as one quoted argument: '12345678999p 1111m'.",
+    ),
+]
+WinTileOption = Annotated[
+    str | None,
+    typer.Option(help="Winning tile of a 14-tile hand (default: its last concealed tile)."),
+]
+SelfDrawOption = Annotated[bool, typer.Option("--self-draw", help="自摸: won on a self-drawn tile.")]
+AfterKongOption = Annotated[
+    bool,
+    typer.Option(
+        "--after-kong",
+        help="杠上花 with --self-draw (the kong's replacement tile), else 杠上炮 "
+        "(the discarder had just konged).",
+    ),
+]
+RobKongOption = Annotated[bool, typer.Option("--rob-kong", help="抢杠胡: won by robbing an added kong.")]
+LastTileOption = Annotated[
+    bool,
+    typer.Option(
+        "--last-tile",
+        help="海底: won on the wall's last tile (scores where the rules' haidi knob is on).",
+    ),
+]
+FirstTurnOption = Annotated[
+    bool,
+    typer.Option(
+        "--first-turn",
+        help="天胡 with --dealer, else 地胡: won on the first tiles (implies --self-draw).",
+    ),
+]
+DealerOption = Annotated[
+    bool, typer.Option("--dealer", help="The winner is the dealer (庄), for --first-turn.")
+]
+
+
+def hand(
+    hands: HandsArgument,
+    rules: RulesOption = "standard",
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per hand, one per line.")] = False,
+    win_tile: WinTileOption = None,
+    self_draw: SelfDrawOption = False,
+    after_kong: AfterKongOption = False,
+    rob_kong: RobKongOption = False,
+    last_tile: LastTileOption = False,
+    first_turn: FirstTurnOption = False,
+    dealer: DealerOption = False,
+) -> None:
+    """Analyse hands: a 14-tile hand's win and fan (番), a 13-tile hand's waits (听牌) and
+    its 查大叫 value. Exit 2 when a hand cannot be read."""
+    from dashboard.cli.hand_report import describe_report, report_json
+    from engine.fan import WinContext
+    from engine.hand import analyse_hand
+    from engine.rules import RulesError, load_rules
+    from engine.tiles import parse_tile
+
+    try:
+        rule_set = load_rules(rules)
+    except RulesError as error:
+        raise fail(str(error)) from None
+    try:
+        context = WinContext(
+            self_draw=self_draw or first_turn,
+            after_kong=after_kong,
+            robbing_kong=rob_kong,
+            last_tile=last_tile,
+            first_turn=first_turn,
+            dealer=dealer,
+        )
+        win = parse_tile(win_tile) if win_tile is not None else None
+    except ValueError as error:
+        raise fail(str(error)) from None
+    out = []
+    for text in hands:
+        try:
+            report = analyse_hand(text, rule_set, context, win)
+        except ValueError as error:
+            raise fail(f"hand {text!r}: {error}") from None
+        out.append(
+            json.dumps(report_json(report), ensure_ascii=False) if as_json else describe_report(report)
+        )
+    if not as_json:
+        out.insert(0, f"rules: {rule_set.name}")
+    typer.echo("\n".join(out))

@@ -1,0 +1,67 @@
+"""``chuanma dashboard``: this process becomes the Streamlit server of ``dashboard/app.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dashboard.cli.options import WarehouseOption, fail
+
+LOCAL_ADDRESSES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def dashboard(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8501,
+    address: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on (default localhost only); beyond localhost the Upload "
+            "page is read-only unless an upload token is set."
+        ),
+    ] = "localhost",
+    upload_token: Annotated[
+        str | None,
+        typer.Option(
+            "--upload-token",
+            help="Ingesting on the Upload page asks for this token (or set CHUANMA_UPLOAD_TOKEN, "
+            "or upload_token in .streamlit/secrets.toml).",
+        ),
+    ] = None,
+) -> None:
+    """Serve the dashboard (Streamlit) on http://ADDRESS:PORT for the warehouse's data.
+
+    Runs until stopped (Ctrl-C or SIGTERM: this process becomes the server). An empty or
+    missing warehouse shows how to load data."""
+    import os
+    import sys
+
+    from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
+
+    script = Path(__file__).parent.parent / "app.py"
+    folder = warehouse.resolve()
+    command = [
+        sys.executable, "-m", "streamlit", "run", str(script),
+        "--server.port", str(port), "--server.address", address, "--server.headless", "true",
+        "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
+        "--", "--warehouse", str(folder),
+    ]  # fmt: skip
+    env = {**os.environ, WAREHOUSE_ENV: str(folder)}
+    if upload_token is not None:
+        env[UPLOAD_TOKEN_ENV] = upload_token
+    if address not in LOCAL_ADDRESSES and not env.get(UPLOAD_TOKEN_ENV):
+        typer.echo(
+            f"chuanma dashboard: listening on {address}: the Upload page is read-only "
+            "(set --upload-token to let those who know it ingest)",
+            err=True,
+        )
+    typer.echo(f"chuanma dashboard: http://{address}:{port} (warehouse {folder}); Ctrl-C stops it", err=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # exec: the server is this process, so a SIGTERM or Ctrl-C reaches it and no child is left
+    try:
+        os.execve(sys.executable, command, env)
+    except OSError as error:
+        raise fail(f"cannot start the dashboard ({error.strerror or error})") from None

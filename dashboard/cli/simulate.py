@@ -1,0 +1,100 @@
+"""``chuanma simulate``: a bot club's legal deals written as log v1, some tampered with on
+purpose (test data for the validator and the warehouse)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dashboard.cli.options import RulesOption, fail, rules_or_fail
+
+
+def simulate(
+    out: Annotated[Path, typer.Option("--out", help="Log file to write (.jsonl, or .jsonl.gz to gzip).")],
+    players: Annotated[int, typer.Option(min=4, help="Club members; four sit at each session.")] = 12,
+    sessions: Annotated[int, typer.Option(min=1)] = 10,
+    deals_per_session: Annotated[int, typer.Option(min=1)] = 8,
+    rules: RulesOption = "standard",
+    seed: Annotated[int, typer.Option(help="Same seed, same bytes.")] = 1,
+    start: Annotated[str, typer.Option(help="First evening, YYYY-MM-DD.")] = "2026-06-01",
+    tamper: Annotated[
+        float,
+        typer.Option(
+            "--tamper",
+            metavar="RATE",
+            help="Corrupt about this share (0 to 1) of the deals, each with one or more known "
+            "faults (wrong payment, fan or settlement, illegal hu, discard not held, wrong pong, "
+            "missed forced hu, broken line, fifth tile), and of the session totals; needs --manifest.",
+        ),
+    ] = 0.0,
+    manifest: Annotated[
+        Path | None,
+        typer.Option(
+            "--manifest",
+            metavar="FILE",
+            help='With --tamper: one JSON line per corruption, {"deal_id", "line", "code", "kind"}: '
+            "the file line where `chuanma validate` must report that finding code (a wrong total: "
+            "the session_end line, deal_id the session's last deal).",
+        ),
+    ] = None,
+    sheet_sessions: Annotated[
+        float,
+        typer.Option(
+            "--sheet-sessions",
+            metavar="RATE",
+            help="Write about this share (0 to 1) of the sessions as score sheets (记分: kongs, "
+            "wins with patterns, ready and 花猪 at the wall's end; no tiles), each deal the sheet "
+            "version of the deal played. --tamper leaves their deals alone.",
+        ),
+    ] = 0.0,
+) -> None:
+    """Play legal deals through the rules engine and write them as log format v1.
+
+    With --tamper, corrupt some deals on purpose and list each corruption in --manifest;
+    with --sheet-sessions, write some sessions as score sheets. Exit 2 for a usage error."""
+    import json as json_module
+    from datetime import date
+
+    from ingest.simulator.sheet_sessions import with_sheet_sessions
+    from ingest.simulator.simulate import ClubPlan, simulate_club
+    from ingest.writer import write_log
+
+    rules_or_fail(rules)
+    rule_spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
+    try:
+        first = date.fromisoformat(start)
+    except ValueError:
+        raise fail(f"--start {start!r} is not a date (YYYY-MM-DD)") from None
+    if not 0.0 <= tamper <= 1.0:
+        raise fail(f"--tamper {tamper} is not a share of the deals: give a number from 0 to 1")
+    if not 0.0 <= sheet_sessions <= 1.0:
+        raise fail(
+            f"--sheet-sessions {sheet_sessions} is not a share of the sessions: give a number from 0 to 1"
+        )
+    if tamper > 0 and manifest is None:
+        raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
+    if manifest is not None and manifest.resolve() == out.resolve():
+        raise fail("--manifest and --out must be different files")
+    from dashboard.cli.warehouse_reports import with_deal_progress
+
+    plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
+    played = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
+    events = with_sheet_sessions(played, sheet_sessions, seed) if sheet_sessions > 0 else played
+    if manifest is None:
+        lines = write_log(events, out)
+        typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
+        return
+    from ingest.simulator.tamper import Tamperer, write_manifest
+    from ingest.writer import write_lines
+
+    tamperer = Tamperer(tamper, seed)
+    lines = write_lines(tamperer.lines(events), out)
+    write_manifest(tamperer.manifest, manifest)
+    typer.echo(
+        f"wrote {tamperer.deals} deals ({lines} lines) to {out}; tampered with {tamperer.tampered} "
+        f"deals and {tamperer.wrong_totals} session totals ({len(tamperer.manifest)} corruptions, "
+        f"listed in {manifest})",
+        err=True,
+    )

@@ -1,0 +1,216 @@
+"""``chuanma ingest``, ``chuanma stats`` and ``chuanma warehouse check|rebuild-catalog``:
+logs into the warehouse, statistics out of it, and its care."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from dashboard.cli.options import (
+    EXIT_USAGE,
+    LangOption,
+    MaxInflatedOption,
+    MaxLineOption,
+    WarehouseOption,
+    echo_text,
+    fail,
+    language_or_fail,
+    set_limits,
+)
+
+
+def ingest(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Logs (.jsonl, .jsonl.gz), score sheets (.csv, .xlsx) or folders.")
+    ],
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Local worker processes (default: the machine's cores); 0: in process."),
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option(help="Run on an existing Dask cluster, e.g. tcp://HOST:8786.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="The summary as one JSON object on stdout.")
+    ] = False,
+    batch_mb: Annotated[
+        float,
+        typer.Option(help="Close a batch after the file that brings it to this many MB (0: one per file)."),
+    ] = 64,
+    max_inflated_mb: MaxInflatedOption = None,
+    max_line_kb: MaxLineOption = None,
+) -> None:
+    """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
+    lines of no deal and conflicting duplicates in quarantine; files already ingested
+    (same sha256) are skipped.
+
+    Exit 0 when every deal read is ok, 3 when any has findings, is invalid, conflicts or
+    left lines in quarantine, 2 for a usage error (bad path, warehouse locked)."""
+    from dashboard.cli.warehouse_reports import CliProgress
+    from dashboard.ingest_report import ingest_text
+    from ingest.warehouse import WarehouseError
+    from ingest.warehouse import ingest as run_ingest
+
+    if workers is not None and workers < 0:
+        raise fail("--workers must be 0 (in process) or more")
+    if workers is not None and scheduler is not None:
+        raise fail("give --workers or --scheduler, not both")
+    set_limits(max_inflated_mb, max_line_kb)
+    from ingest.parallel import default_workers
+
+    if workers is not None and workers > default_workers():
+        typer.echo(
+            f"chuanma: --workers {workers} is more than this machine's {default_workers()} cores; "
+            f"using {default_workers()}",
+            err=True,
+        )
+        workers = default_workers()
+    try:
+        with CliProgress(enabled=not as_json) as progress:
+            summary = run_ingest(
+                paths, warehouse, workers=workers, scheduler=scheduler, batch_mb=batch_mb, progress=progress
+            )
+    except (FileNotFoundError, WarehouseError) as error:
+        raise fail(str(error)) from None
+    for note in summary.recovered:
+        typer.echo(
+            f"chuanma: batch {note} was not in the catalog; its files were checked and it is listed again",
+            err=True,
+        )
+    for note in summary.moved_aside:
+        typer.echo(
+            f"chuanma: WARNING: a batch folder the catalog did not list was moved aside: {note}", err=True
+        )
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
+    else:
+        echo_text(ingest_text(summary))
+    raise typer.Exit(summary.exit_code)
+
+
+def stats(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    player: Annotated[str | None, typer.Option("--player", help="One player's card.")] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="A JSON list, one object per player (all statistics).")
+    ] = False,
+    club: Annotated[str | None, typer.Option(help="Only this club's deals.")] = None,
+    date_from: Annotated[str | None, typer.Option("--from", help="First day, YYYY-MM-DD.")] = None,
+    date_to: Annotated[str | None, typer.Option("--to", help="Last day, YYYY-MM-DD.")] = None,
+    rules: Annotated[str | None, typer.Option(help="Only deals under this rule set name.")] = None,
+    with_players: Annotated[
+        list[str] | None, typer.Option("--with", help="Only deals where this player sat too (repeatable).")
+    ] = None,
+    lang: LangOption = "en",
+) -> None:
+    """Player statistics from the warehouse: the player table, or one player's card.
+
+    Exit 0 with statistics, 2 when the warehouse or the player has none."""
+    from datetime import date
+
+    from analytics.queries import Analytics, Filters
+    from dashboard.cli.warehouse_reports import audit_text, player_card_text, player_table_text, records_json
+    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
+
+    try:
+        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
+            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+        require_readable(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    try:
+        first = date.fromisoformat(date_from) if date_from else None
+        last = date.fromisoformat(date_to) if date_to else None
+    except ValueError as error:
+        raise fail(f"--from/--to: {error}") from None
+    language = language_or_fail(lang)
+    filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
+    analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
+    try:
+        frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
+        audit = analytics.findings_summary(filters) if player is None and not as_json else None
+    finally:
+        analytics.close()
+    if player is not None and frame.empty:
+        raise fail(f"no deals of player {player!r} in {warehouse}")
+    if as_json:
+        typer.echo(records_json(frame))
+    elif player is not None:
+        echo_text(player_card_text(frame.iloc[0].to_dict(), language))
+    else:
+        echo_text(player_table_text(frame, language))
+        if audit is not None:
+            echo_text(audit_text(audit, language))
+
+
+# ----------------------------------------------------------------- warehouse care
+warehouse_app = typer.Typer(
+    help="Look after a warehouse: check every listed file, rebuild a lost catalog.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+
+
+@warehouse_app.command("check")
+def warehouse_check(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    as_json: Annotated[bool, typer.Option("--json", help="The result as one JSON object.")] = False,
+) -> None:
+    """Open every file the catalog lists and read all its rows; list the batch folders it
+    does not list. Exit 0 when all is well, 2 when anything is damaged or unlisted."""
+    from ingest.warehouse import CATALOG, WarehouseError, read_catalog, unlisted_batches, verify_parts
+
+    try:
+        exists = (warehouse / CATALOG).exists()
+        catalog = read_catalog(warehouse)
+        problems = verify_parts(warehouse, catalog, full=True)
+        unlisted = [str(p) for p in unlisted_batches(warehouse, catalog)]
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    if unlisted:
+        what = "is missing" if not exists else "does not list them"
+        problems.append(
+            f"{len(unlisted)} batch folder(s) not in the catalog ({warehouse / CATALOG} {what}): "
+            f"{', '.join(unlisted)}; take them back with: chuanma warehouse rebuild-catalog --warehouse {warehouse}"
+        )
+    files = sum(len(p) for b in catalog["batches"] for p in b.get("parts", {}).values())
+    if as_json:
+        typer.echo(json.dumps({"warehouse": str(warehouse), "batches": len(catalog["batches"]),
+                               "files": files, "problems": problems}, ensure_ascii=False))  # fmt: skip
+    else:
+        for problem in problems:
+            echo_text(f"PROBLEM {problem}")
+        echo_text(f"{warehouse}: {len(catalog['batches'])} batch(es), {files} file(s) checked, "
+                   f"{len(problems)} problem(s)")  # fmt: skip
+    raise typer.Exit(EXIT_USAGE if problems else 0)
+
+
+@warehouse_app.command("rebuild-catalog")
+def warehouse_rebuild(warehouse: WarehouseOption = Path("data/warehouse")) -> None:
+    """Rebuild catalog.json from the batch folders (each holds its own entry, and its rows
+    name their files): keeps what a readable catalog lists, adds every unlisted batch,
+    moves unreadable ones to orphans/. A damaged catalog is kept beside, renamed.
+    Exit 0, or 2 when the warehouse cannot be used (locked, read-only)."""
+    from ingest.warehouse import WarehouseError, rebuild_catalog
+
+    if not warehouse.is_dir():
+        raise fail(f"{warehouse}: no such folder")
+    try:
+        done, kept = rebuild_catalog(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or warehouse}: {error.strerror or error}") from None
+    if kept:
+        echo_text(f"the damaged catalog was kept as {warehouse / kept}")
+    for batch in done.recovered:
+        echo_text(f"listed again: {batch}")
+    for note in done.moved_aside:
+        echo_text(f"moved aside: {note}")
+    echo_text(
+        f"{warehouse}: {len(done.recovered)} batch(es) listed again, {len(done.moved_aside)} moved aside"
+    )
