@@ -10,7 +10,6 @@ and new findings). No Streamlit here, so the tests can check the steps directly.
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -33,43 +32,14 @@ from engine.events import (
 )
 from engine.replay import FindingSink
 from engine.rules import Rules, RulesError, load_rules
-from engine.tiles import SUITS, parse_tile, parse_tiles
+from engine.tiles import SUITS
 from ingest.reader import read_lines
 from ingest.session_replay import SessionReplay, replay_one
-
-
-# ------------------------------------------------------------------------- values
-def _int(value: Any) -> int | None:
-    """A stored number (numpy, or NaN for a null in a float column) as an int or None."""
-    if value is None:
-        return None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def _ints(value: Any) -> tuple[int, int, int, int] | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    items = [int(v) for v in value]
-    if len(items) != 4:
-        return None
-    return (items[0], items[1], items[2], items[3])
-
-
-def _strs(value: Any) -> list[str]:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return []
-    return [str(v) for v in value]
-
-
-def _text(value: Any) -> str | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return str(value)
+from ingest.warehouse.rows_decode import events_from_rows
+from ingest.warehouse.rows_decode import stored_int as _int
+from ingest.warehouse.rows_decode import stored_ints as _ints
+from ingest.warehouse.rows_decode import stored_strs as _strs
+from ingest.warehouse.rows_decode import stored_text as _text
 
 
 def rules_from_name(name: str) -> Rules:
@@ -83,69 +53,6 @@ def rules_from_name(name: str) -> Rules:
     except json.JSONDecodeError as error:
         raise RulesError(f"rule set {name!r}: {error}") from None
     return load_rules({"preset": preset, **changed})
-
-
-# ------------------------------------------------------------------------- rows -> events
-def _wall(text: str) -> tuple[int, ...]:
-    """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
-    return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
-
-
-def events_from_rows(
-    rows: Sequence[Mapping[str, Any]],
-) -> tuple[DealStart, list[PlayEvent], DealEnd | None]:
-    """A deal's ``events`` rows (ordered by ``seq``) back to typed events."""
-    if not rows or rows[0]["type"] != "deal":
-        raise ValueError("a deal's stored events begin with its deal line")
-    first = rows[0]
-    tiles = _strs(first["tiles"])
-    dice = first.get("deltas")
-    start = DealStart(
-        deal_id=str(first["deal_id"]),
-        dealer=_int(first["seat"]) or 0,
-        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
-        wall=_wall(tiles[4]) if len(tiles) > 4 else None,
-        dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
-        line=_int(first["line"]) or 0,
-    )
-    events: list[PlayEvent] = []
-    end: DealEnd | None = None
-    for row in rows[1:]:
-        kind = row["type"]
-        line = _int(row["line"]) or 0
-        seat = _int(row["seat"])
-        tile = parse_tile(str(row["tile"])) if _text(row["tile"]) else -1
-        if kind == "draw":
-            events.append(Draw(seat or 0, tile, line))
-        elif kind == "discard":
-            events.append(Discard(seat or 0, tile, line))
-        elif kind == "pong":
-            events.append(Pong(seat or 0, tile, line))
-        elif kind == "kong":
-            events.append(Kong(seat or 0, tile, row["kind"], _ints(row["deltas"]), line))
-        elif kind == "hu":
-            patterns = row["patterns"]
-            events.append(
-                Hu(
-                    seat or 0,
-                    tile,
-                    _int(row["from_seat"]),
-                    _int(row["fan"]),
-                    tuple(_strs(patterns))
-                    if patterns is not None and not isinstance(patterns, float)
-                    else None,
-                    _ints(row["deltas"]),
-                    line,
-                )
-            )
-        elif kind == "void":
-            events.append(Void(seat or 0, SUITS.index(str(row["kind"])), line))
-        elif kind == "exchange":
-            given = tuple(tuple(parse_tiles(t)) for t in _strs(row["tiles"]))
-            events.append(Exchange(row["kind"], given, line))
-        elif kind == "deal_end":
-            end = DealEnd(str(row["kind"]), _ints(row["settlement"]), _ints(row["deltas"]), line)
-    return start, events, end
 
 
 # ------------------------------------------------------------------------- steps

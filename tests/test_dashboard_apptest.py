@@ -21,12 +21,13 @@ from streamlit.testing.v1 import AppTest
 from analytics.queries import Analytics, Filters
 from dashboard.config import WAREHOUSE_ENV
 from dashboard.data import dashboard_sql
-from dashboard.replay_data import events_from_rows, replay_from_rows, rescore_session, rules_from_name
+from dashboard.replay_data import replay_from_rows, rescore_session, rules_from_name
 from dashboard.tiles_view import board_html, tile_html
 from engine.tiles import parse_tile
 from ingest.simulate import ClubPlan, simulate_club
 from ingest.tamper import Tamperer
 from ingest.warehouse import ingest
+from ingest.warehouse.rows_decode import events_from_rows
 from ingest.writer import write_lines, write_log
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
