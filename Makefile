@@ -50,7 +50,7 @@ compile: $(COMPILE_STAMP)
 
 clean-compiled:
 	@if [ -s $(COMPILE_STAMP) ]; then rm -f $(SITE)/$$(cat $(COMPILE_STAMP)); fi
-	rm -f $(COMPILE_STAMP) *__mypyc*.so engine/*.so ingest/*.so
+	rm -f $(COMPILE_STAMP) *__mypyc*.so engine/*.so ingest/*.so ingest/*/*.so
 
 lint: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/ruff check .
@@ -109,7 +109,7 @@ bench: $(STAMP) $(COMPILE_STAMP)
 	$(BIN)/python bench/replay.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build build-mypyc.log *__mypyc*.so engine/*.so ingest/*.so
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build build-mypyc.log *__mypyc*.so engine/*.so ingest/*.so ingest/*/*.so
 
 # The committed sample (tests and the README use it): two presets, some deals tampered.
 sample: $(STAMP) $(COMPILE_STAMP)
