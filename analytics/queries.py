@@ -26,8 +26,8 @@ import pandas as pd  # type: ignore[import-untyped]
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from analytics import rating
-from ingest.facts import SCHEMAS
-from ingest.warehouse import DEFAULT_WAREHOUSE, catalog_version, read_catalog, table_files
+from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog, table_files
+from ingest.warehouse.schema import SCHEMAS
 
 SQL_DIR: Final = Path(__file__).parent / "sql"
 VIEW_FILES: Final = ("10_staging.sql", "20_marts.sql", "30_filters.sql")

@@ -30,9 +30,9 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]  # noqa: E402
 import pyarrow.dataset as ds  # type: ignore[import-untyped]  # noqa: E402
 
 from analytics.queries import QUERIES, Analytics, Filters  # noqa: E402
-from ingest.facts import TABLES  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.warehouse import IngestLock, ingest, read_catalog, table_files, write_batch  # noqa: E402
+from ingest.warehouse.schema import TABLES  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 
 GOAL_MS = 200.0

@@ -11,7 +11,6 @@ session re-scored under other rules (``dashboard/rescore.py``) is built on the s
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -34,106 +33,10 @@ from engine.events import (
 )
 from engine.replay import FindingSink
 from engine.rules import Rules, RulesError, rules_from_name
-from engine.tiles import SUITS, parse_tile, parse_tiles
+from engine.tiles import SUITS
 from ingest.reader import read_lines
 from ingest.session_replay import replay_one
-
-
-# ------------------------------------------------------------------------- values
-def stored_int(value: Any) -> int | None:
-    """A stored number (numpy, or NaN for a null in a float column) as an int or None."""
-    if value is None:
-        return None
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return None
-
-
-def stored_ints(value: Any) -> tuple[int, int, int, int] | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    items = [int(v) for v in value]
-    if len(items) != 4:
-        return None
-    return (items[0], items[1], items[2], items[3])
-
-
-def _strs(value: Any) -> list[str]:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return []
-    return [str(v) for v in value]
-
-
-def _text(value: Any) -> str | None:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return str(value)
-
-
-# ------------------------------------------------------------------------- rows -> events
-def _wall(text: str) -> tuple[int, ...]:
-    """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
-    return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
-
-
-def events_from_rows(
-    rows: Sequence[Mapping[str, Any]],
-) -> tuple[DealStart, list[PlayEvent], DealEnd | None]:
-    """A deal's ``events`` rows (ordered by ``seq``) back to typed events."""
-    if not rows or rows[0]["type"] != "deal":
-        raise ValueError("a deal's stored events begin with its deal line")
-    first = rows[0]
-    tiles = _strs(first["tiles"])
-    dice = first.get("deltas")
-    start = DealStart(
-        deal_id=str(first["deal_id"]),
-        dealer=stored_int(first["seat"]) or 0,
-        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
-        wall=_wall(tiles[4]) if len(tiles) > 4 else None,
-        dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
-        line=stored_int(first["line"]) or 0,
-    )
-    events: list[PlayEvent] = []
-    end: DealEnd | None = None
-    for row in rows[1:]:
-        kind = row["type"]
-        line = stored_int(row["line"]) or 0
-        seat = stored_int(row["seat"])
-        tile = parse_tile(str(row["tile"])) if _text(row["tile"]) else -1
-        if kind == "draw":
-            events.append(Draw(seat or 0, tile, line))
-        elif kind == "discard":
-            events.append(Discard(seat or 0, tile, line))
-        elif kind == "pong":
-            events.append(Pong(seat or 0, tile, line))
-        elif kind == "kong":
-            events.append(Kong(seat or 0, tile, row["kind"], stored_ints(row["deltas"]), line))
-        elif kind == "hu":
-            patterns = row["patterns"]
-            events.append(
-                Hu(
-                    seat or 0,
-                    tile,
-                    stored_int(row["from_seat"]),
-                    stored_int(row["fan"]),
-                    tuple(_strs(patterns))
-                    if patterns is not None and not isinstance(patterns, float)
-                    else None,
-                    stored_ints(row["deltas"]),
-                    line,
-                )
-            )
-        elif kind == "void":
-            events.append(Void(seat or 0, SUITS.index(str(row["kind"])), line))
-        elif kind == "exchange":
-            given = tuple(tuple(parse_tiles(t)) for t in _strs(row["tiles"]))
-            events.append(Exchange(row["kind"], given, line))
-        elif kind == "deal_end":
-            end = DealEnd(str(row["kind"]), stored_ints(row["settlement"]), stored_ints(row["deltas"]), line)
-    return start, events, end
+from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_strs, stored_text
 
 
 # ------------------------------------------------------------------------- steps
@@ -318,7 +221,7 @@ def replay_steps(
 
 
 def seat_names(value: Any) -> tuple[str, ...]:
-    names = _strs(value)
+    names = stored_strs(value)
     return tuple(names) if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
 
 
@@ -334,7 +237,7 @@ def replay_from_rows(
     base = stored_int(deal.get("base")) or 1
     common: dict[str, Any] = {
         "deal_id": str(deal["deal_id"]),
-        "session_id": _text(deal.get("session_id")),
+        "session_id": stored_text(deal.get("session_id")),
         "players": players,
         "rules": rules_name,
         "base": base,
@@ -373,8 +276,8 @@ def _merge_stored(
             line,
             stored_int(row["seat"]),
             str(row["message"]),
-            _text(row["rule"]),
-            _text(row.get("message_zh")),
+            stored_text(row["rule"]),
+            stored_text(row.get("message_zh")),
         )
         where = max((i for i, step in enumerate(steps) if line is None or step.line <= line), default=0)
         steps[where] = replace(steps[where], findings=(*steps[where].findings, extra))

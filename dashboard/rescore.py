@@ -10,9 +10,10 @@ from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 
-from dashboard.deal_steps import events_from_rows, seat_names, stored_int, stored_ints
+from dashboard.deal_steps import seat_names
 from engine.rules import load_rules
 from ingest.session_replay import SessionReplay
+from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_ints
 
 
 @dataclass(frozen=True)

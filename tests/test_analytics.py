@@ -1,5 +1,5 @@
 """Every statistic against numbers worked out by hand from ``hand_log`` (see
-``tests/test_warehouse_data.py`` for the deals), on a real warehouse: ingest, Parquet,
+``tests/warehouse_fixtures.py`` for the deals), on a real warehouse: ingest, Parquet,
 DuckDB views and the query files."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_warehouse_data import hand_log
+from warehouse_fixtures import hand_log
 
 from analytics.queries import QUERIES, Analytics, Filters, connect
 from ingest.warehouse import ingest

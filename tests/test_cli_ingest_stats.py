@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 from test_warehouse import SORT_KEYS
-from test_warehouse_data import hand_log, read_table, sample_logs, sorted_rows
+from warehouse_fixtures import hand_log, read_table, sample_logs, sorted_rows
 
-from ingest.facts import TABLES
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import IngestLock, ingest
+from ingest.warehouse.schema import TABLES
 from ingest.writer import write_log
 
 

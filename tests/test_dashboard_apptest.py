@@ -20,7 +20,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics, Filters
 from dashboard.cached_queries import dashboard_sql
-from dashboard.deal_steps import events_from_rows, replay_from_rows
+from dashboard.deal_steps import replay_from_rows
 from dashboard.rescore import rescore_session
 from dashboard.tiles_view import board_html, tile_html
 from dashboard.warehouse_location import WAREHOUSE_ENV
@@ -29,6 +29,7 @@ from engine.tiles import parse_tile
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
+from ingest.warehouse.rows_decode import events_from_rows
 from ingest.writer import write_lines, write_log
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"

@@ -263,8 +263,8 @@ def test_kill_9_mid_batch_write_then_ingest_again(
     for point in ("parquet", "rename"):
         script = (
             "import os, sys\n"
-            "import ingest.warehouse as w\n"
-            "real_rename, real_write = os.rename, w._write_catalog\n"
+            "import ingest.warehouse.batches as w\n"
+            "real_rename, real_write = os.rename, w.write_catalog\n"
             f"point = {point!r}\n"
             "def rename(a, b):\n"
             "    if point == 'parquet': os.kill(os.getpid(), 9)\n"
@@ -273,7 +273,7 @@ def test_kill_9_mid_batch_write_then_ingest_again(
             "    if point == 'rename' and len(catalog['batches']) == 2: os.kill(os.getpid(), 9)\n"
             "    real_write(root, catalog)\n"
             "w.os.rename = rename\n"
-            "w._write_catalog = write_catalog\n"
+            "w.write_catalog = write_catalog\n"
             "from dashboard.cli import main\n"
             "sys.argv = ['chuanma', *sys.argv[1:]]\n"
             "main()\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_warehouse_data import read_table
+from warehouse_fixtures import read_table
 
 from engine.events import SessionEnd, SessionStart
 from engine.replay import replay_deal

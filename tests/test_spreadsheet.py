@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from engine.events import DealEnd, DealStart
 from engine.replay import DealReport, FindingSink
 from engine.rules import load_rules
-from ingest.parallel import plan_chunks
 from ingest.reader import read_log
 from ingest.session_replay import replay_one
 from ingest.sheets.cells import Cell, column_letter, csv_rows, xlsx_bytes
 from ingest.sheets.convert import SheetLog, convert_sheet, read_sheet_bytes
 from ingest.sheets.net_only import NET_ONLY_NOTE
 from ingest.validate import find_logs, validate_paths
+from ingest.warehouse.chunks import plan_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
 TEMPLATES = ROOT / "data" / "templates"

@@ -16,10 +16,9 @@ from typing import Any
 
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 import pytest
-from test_warehouse_data import read_table, sample_logs, sorted_rows
+from warehouse_fixtures import read_table, sample_logs, sorted_rows
 
 from analytics.queries import Analytics
-from ingest.facts import SCHEMAS, TABLES
 from ingest.reader import read_log
 from ingest.validate import validate_paths
 from ingest.warehouse import (
@@ -33,6 +32,7 @@ from ingest.warehouse import (
     read_catalog,
     table_files,
 )
+from ingest.warehouse.schema import SCHEMAS, TABLES
 
 SORT_KEYS: dict[str, list[str]] = {
     "sessions": ["session_id"],
@@ -281,7 +281,7 @@ def test_local_workers_give_the_same_tables(tmp_path: Path, logs: list[Path]) ->
 
 
 def test_local_workers_are_a_process_pool_not_a_cluster() -> None:
-    from ingest.parallel import DaskRunner, PoolRunner, runner
+    from ingest.warehouse.chunks import DaskRunner, PoolRunner, runner
 
     with runner(2) as run:
         assert isinstance(run, PoolRunner) and run.workers == 2
@@ -292,7 +292,7 @@ def test_local_workers_are_a_process_pool_not_a_cluster() -> None:
 
 
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
-    from ingest.parallel import plan_chunks
+    from ingest.warehouse.chunks import plan_chunks
 
     data = _text(logs[0]).encode()
     chunks = plan_chunks("x.jsonl", "sha", data, 5, target_lines=200)
@@ -317,7 +317,7 @@ def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
 
 def test_packed_facts_come_back_equal(logs: list[Path]) -> None:
     """What a worker sends (LZ4 Arrow IPC) unpacks to the very tables it built."""
-    from ingest.parallel import plan_chunks, validate_chunk, validate_chunk_packed
+    from ingest.warehouse.chunks import plan_chunks, validate_chunk, validate_chunk_packed
 
     chunk = plan_chunks("x.jsonl", "sha", _text(logs[0]).encode(), 0)[0]
     index, facts = validate_chunk(chunk)
@@ -335,9 +335,9 @@ def test_packed_facts_come_back_equal(logs: list[Path]) -> None:
 def test_cuts_fall_only_where_the_reader_opens_a_session(logs: list[Path]) -> None:
     """A line that JSON accepts as a session but the reader does not (a BOM mid-file, a
     NaN) is no cut: ingest must read every file exactly as ``chuanma validate`` does."""
-    from ingest.facts import facts_of_log
-    from ingest.parallel import plan_chunks, validate_chunk
     from ingest.reader import read_lines
+    from ingest.warehouse.chunks import plan_chunks, validate_chunk
+    from ingest.warehouse.deal_rows import facts_of_log
 
     lines = _text(logs[0]).split("\n")
     months = {
@@ -358,7 +358,7 @@ def test_cuts_fall_only_where_the_reader_opens_a_session(logs: list[Path]) -> No
 
 
 def test_an_out_of_range_start_time_is_no_time() -> None:
-    from ingest.facts import parse_time
+    from ingest.warehouse.rows import parse_time
 
     assert parse_time("0001-01-01T00:00:00+01:00") is None  # before year 1 once made UTC
     assert parse_time("2026-05-01T20:00:00+08:00") == parse_time("2026-05-01T12:00:00")
@@ -372,9 +372,9 @@ def test_a_lost_worker_process_stops_the_ingest_with_a_clear_error(
     import multiprocessing
     from collections.abc import Iterator, Sequence
 
-    import ingest.warehouse as warehouse_module
-    from ingest.parallel import Chunk, PoolRunner
+    import ingest.warehouse.run as run_module
     from ingest.warehouse import IngestInterrupted, WarehouseError
+    from ingest.warehouse.chunks import Chunk, PoolRunner
 
     class DyingWorkers(PoolRunner):
         def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
@@ -386,7 +386,7 @@ def test_a_lost_worker_process_stops_the_ingest_with_a_clear_error(
         with concurrent.futures.ProcessPoolExecutor(1, mp_context=context) as pool:
             yield DyingWorkers(pool, 1)
 
-    monkeypatch.setattr(warehouse_module, "runner", dying_runner)
+    monkeypatch.setattr(run_module, "runner", dying_runner)
     with pytest.raises(IngestInterrupted, match="ended abruptly") as raised:
         ingest(logs, tmp_path / "wh", workers=1)
     assert isinstance(raised.value, WarehouseError)  # the CLI's message and exit 2, no traceback

@@ -60,7 +60,7 @@ def ingest(
     if workers is not None and scheduler is not None:
         raise fail("give --workers or --scheduler, not both")
     set_limits(max_inflated_mb, max_line_kb)
-    from ingest.parallel import default_workers
+    from ingest.warehouse.chunks import default_workers
 
     if workers is not None and workers > default_workers():
         typer.echo(

@@ -27,11 +27,12 @@ from typing import Any, Final, Protocol
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from engine.events import SessionStart
-from ingest.facts import Facts, facts_of_log, month_of, parse_time
 from ingest.gcpause import gc_paused
 from ingest.line_parser import LineParser
 from ingest.reader import LogFile, read_lines, read_log_bytes
 from ingest.source import GZIP_MAGIC, Limits, gunzip, inflated_size
+from ingest.warehouse.deal_rows import facts_of_log
+from ingest.warehouse.rows import Facts, month_of, parse_time
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 

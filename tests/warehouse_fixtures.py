@@ -141,7 +141,7 @@ def read_table(warehouse: Path, name: str) -> pa.Table:
     """One warehouse table as the catalog lists it (all recorded batches)."""
     files = table_files(warehouse, name)
     if not files:
-        from ingest.facts import SCHEMAS
+        from ingest.warehouse.schema import SCHEMAS
 
         return SCHEMAS[name].empty_table()
     return ds.dataset(files, format="parquet").to_table()

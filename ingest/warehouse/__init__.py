@@ -1,0 +1,106 @@
+"""The warehouse: Parquet batches, a catalog that lists them, and the one ingest that writes.
+
+Layout under the warehouse folder::
+
+    catalog.json                     the recorded batches; readers read only what it lists
+    ingest.lock                      held (flock) by the ingest that writes; holds its pid
+    staging/<batch>/...              a batch being written (removed by the next ingest)
+    batches/<batch>/<table>/month=YYYY-MM/part-0.parquet
+
+Why it survives ``kill -9`` at any moment: a batch is written whole into ``staging/``,
+renamed into ``batches/`` (one atomic rename), and only then added to the catalog, which
+is replaced atomically (temp file + ``os.replace``). A crash before the catalog write
+leaves an unlisted folder that no reader opens; each batch carries its own catalog entry
+(``batch.json``) and its rows name their source files, so the next ingest takes such a
+folder back into the catalog (or, when it cannot be read, moves it to ``orphans/``, loudly):
+no ingest ever deletes a batch. Only ``staging/`` leftovers (never renamed, so never a
+batch) are removed. A missing catalog while batches exist stops ``ingest`` and ``stats``
+with the command that rebuilds it (``chuanma warehouse rebuild-catalog``). The lock is
+an ``flock``: the kernel drops it when its process dies, so a dead ingest's lock never
+blocks the next one.
+
+The modules, one job each: ``schema`` (the tables: what analytics reads), ``catalog``,
+``lock``, ``recovery`` (unlisted batches, checks), ``batches`` (writing one), ``rows`` and
+``deal_rows`` (a file's deals as rows), ``rows_decode`` (rows back into engine events),
+``chunks`` (files cut for the workers, and the workers) and ``run`` (the ingest). This face
+re-exports what the CLI, the dashboard and the tests use; ``analytics/`` imports only
+``schema`` and ``catalog``.
+"""
+
+from ingest.warehouse.batches import open_for_write, write_batch
+from ingest.warehouse.catalog import (
+    BATCHES,
+    CATALOG,
+    DEFAULT_WAREHOUSE,
+    FORMAT,
+    LOCK,
+    MANIFEST,
+    ORPHANS,
+    STAGING,
+    WarehouseError,
+    batch_folders,
+    catalog_version,
+    read_catalog,
+    rebuild_hint,
+    require_catalog,
+    table_files,
+    unlisted_batches,
+)
+from ingest.warehouse.lock import IngestLock, WarehouseLocked
+from ingest.warehouse.recovery import (
+    Recovery,
+    cleanup,
+    describe_batch,
+    rebuild_catalog,
+    recover,
+    require_readable,
+    verify_parts,
+)
+from ingest.warehouse.run import (
+    DEFAULT_BATCH_MB,
+    FileEntry,
+    IngestInterrupted,
+    IngestSummary,
+    Progress,
+    ingest,
+)
+from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
+
+__all__ = [
+    "BATCHES",
+    "CATALOG",
+    "DEFAULT_BATCH_MB",
+    "DEFAULT_WAREHOUSE",
+    "FORMAT",
+    "LOCK",
+    "MANIFEST",
+    "NO_MONTH",
+    "ORPHANS",
+    "SCHEMAS",
+    "STAGING",
+    "TABLES",
+    "FileEntry",
+    "IngestInterrupted",
+    "IngestLock",
+    "IngestSummary",
+    "Progress",
+    "Recovery",
+    "WarehouseError",
+    "WarehouseLocked",
+    "batch_folders",
+    "catalog_version",
+    "cleanup",
+    "describe_batch",
+    "ingest",
+    "open_for_write",
+    "read_catalog",
+    "rebuild_catalog",
+    "rebuild_hint",
+    "recover",
+    "require_catalog",
+    "require_readable",
+    "table_files",
+    "unlisted_batches",
+    "verify_parts",
+    "write_batch",
+]

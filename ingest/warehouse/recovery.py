@@ -1,0 +1,211 @@
+"""What a crash leaves, found and put right, and the checks of what the catalog lists.
+
+A batch renamed into ``batches/`` but not yet recorded is an unlisted folder no reader
+opens: the next ingest (or ``chuanma warehouse rebuild-catalog``) takes it back into the
+catalog from its ``batch.json`` or its Parquet files, or moves it to ``orphans/`` when it
+cannot be read; no batch is ever deleted. ``staging/`` leftovers (never renamed, so never a
+batch) are removed. :func:`verify_parts` and :func:`require_readable` check that every
+listed file opens (``chuanma warehouse check``, ``stats``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+from ingest.warehouse.catalog import (
+    BATCHES,
+    CATALOG,
+    FORMAT,
+    MANIFEST,
+    ORPHANS,
+    STAGING,
+    WarehouseError,
+    entry_ok,
+    read_catalog,
+    read_columns,
+    rebuild_hint,
+    require_catalog,
+    table_files,
+    unlisted_batches,
+    why,
+    write_catalog,
+)
+from ingest.warehouse.lock import IngestLock
+from ingest.warehouse.schema import SCHEMAS
+
+
+def verify_parts(root: str | Path, catalog: dict[str, Any], *, full: bool = False) -> list[str]:
+    """Problems with the files the catalog lists, each naming its file: missing, not
+    Parquet (truncated: no footer), fewer or more rows than recorded; ``full`` reads every
+    row too (``chuanma warehouse check``)."""
+    problems = []
+    for batch in catalog.get("batches", []):
+        for table, parts in batch.get("parts", {}).items():
+            rows = 0
+            for part in parts:
+                path = Path(root) / BATCHES / batch["id"] / part
+                try:
+                    rows += pq.read_metadata(path).num_rows
+                    if full:
+                        pq.read_table(path)
+                except FileNotFoundError:
+                    problems.append(f"{path}: missing (listed in the catalog)")
+                except (OSError, pa.ArrowException) as error:
+                    problems.append(f"{path}: cannot be read as Parquet ({why(error)})")
+            recorded = batch.get("rows", {}).get(table)
+            if recorded is not None and rows != recorded and not problems:
+                problems.append(
+                    f"{Path(root) / BATCHES / batch['id'] / table}: {rows} rows, the catalog records {recorded}"
+                )
+    return problems
+
+
+def require_readable(root: str | Path) -> dict[str, Any]:
+    """:func:`require_catalog`, then every listed file opens: what ``stats`` checks first."""
+    catalog = require_catalog(root)
+    unlisted = unlisted_batches(root, catalog)
+    if unlisted:
+        raise WarehouseError(
+            f"{Path(root) / CATALOG} does not list {len(unlisted)} batch folder(s) "
+            f"({', '.join(p.name for p in unlisted[:3])}{', ...' if len(unlisted) > 3 else ''}); "
+            f"take them back with: {rebuild_hint(root)}"
+        )
+    problems = verify_parts(root, catalog)
+    if problems:
+        raise WarehouseError(
+            f"{problems[0]}"
+            + (f" (and {len(problems) - 1} more)" if len(problems) > 1 else "")
+            + f"; see every problem with: chuanma warehouse check --warehouse {root}"
+        )
+    return catalog
+
+
+def cleanup(root: Path, catalog: dict[str, Any]) -> list[str]:
+    """Remove what a crashed ingest left that was never a batch: staging folders (a batch
+    is complete only once renamed out of ``staging/``) and temporary catalogs. Batch
+    folders are never deleted here (see :func:`recover`). Only called under the lock."""
+    removed = []
+    staging = root / STAGING
+    if staging.is_dir():
+        for entry in staging.iterdir():
+            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+            removed.append(str(entry))
+    for entry in root.glob(f"{CATALOG}.tmp-*"):
+        entry.unlink(missing_ok=True)
+        removed.append(str(entry))
+    return removed
+
+
+@dataclass
+class Recovery:
+    """What :func:`recover` did with the batch folders the catalog did not list."""
+
+    recovered: list[str] = field(default_factory=list)
+    moved_aside: list[str] = field(default_factory=list)  # "path: why"
+
+
+def describe_batch(folder: Path) -> dict[str, Any]:
+    """A batch folder's catalog entry: its ``batch.json`` when it has a good one, else
+    rebuilt from its Parquet files (their rows name their source file and its sha256).
+    Raises WarehouseError when a file cannot be read."""
+    entry: dict[str, Any] | None = None
+    with contextlib.suppress(OSError, ValueError):
+        entry = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    if not entry_ok(entry) or not isinstance(entry, dict) or entry.get("id") != folder.name:
+        entry = _entry_from_parquet(folder)
+    assert entry is not None
+    problems = verify_parts(folder.parent.parent, {"batches": [entry]})
+    if problems:
+        raise WarehouseError("; ".join(problems))
+    return entry
+
+
+def _entry_from_parquet(folder: Path) -> dict[str, Any]:
+    parts: dict[str, list[str]] = {}
+    rows: dict[str, int] = {}
+    sources: dict[tuple[str, str], int] = {}
+    for path in sorted(folder.rglob("*.parquet")):
+        relative = path.relative_to(folder).as_posix()
+        table = relative.split("/", 1)[0]
+        if table not in SCHEMAS:
+            continue
+        try:
+            rows[table] = rows.get(table, 0) + pq.read_metadata(path).num_rows
+            if table in ("deals", "sessions", "quarantine"):
+                got = pq.read_table(path, columns=["file", "source_sha256"]).to_pylist()
+        except (OSError, pa.ArrowException) as error:
+            raise WarehouseError(f"{path}: cannot be read as Parquet ({why(error)})") from None
+        parts.setdefault(table, []).append(relative)
+        if table in ("deals", "sessions", "quarantine"):
+            for row in got:
+                if row["source_sha256"]:
+                    key = (row["file"], row["source_sha256"])
+                    sources[key] = sources.get(key, 0) + (table == "deals")
+    if not parts:
+        raise WarehouseError(f"{folder}: no Parquet files in this batch folder")
+    created = datetime.fromtimestamp(folder.stat().st_mtime, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    files = [
+        {"file": name, "sha256": sha, "bytes": 0, "status": "recovered", "deals": deals, "stray_lines": 0}
+        for (name, sha), deals in sorted(sources.items())
+    ]
+    return {"id": folder.name, "created": created, "files": files, "rows": rows, "parts": parts}
+
+
+def recover(root: Path, catalog: dict[str, Any], folders: Sequence[Path] | None = None) -> Recovery:
+    """Take unlisted batch folders back into the catalog, oldest first; one that cannot be
+    read is moved to ``orphans/`` (never deleted). Only called under the lock."""
+    done = Recovery()
+    known: set[str] | None = None
+    for folder in unlisted_batches(root, catalog) if folders is None else folders:
+        try:
+            entry = describe_batch(folder)
+            if known is None:
+                files = table_files(root, "deals", catalog)
+                known = set(read_columns(files, ["deal_id"])["deal_id"].to_pylist()) if files else set()
+            deals = [str(root / BATCHES / folder.name / part) for part in entry["parts"].get("deals", [])]
+            ids = read_columns(deals, ["deal_id"])["deal_id"].to_pylist() if deals else []
+            if known.intersection(ids):
+                raise WarehouseError("it holds deals the catalog's batches already hold (a copy?)")
+            known.update(ids)
+        except WarehouseError as error:
+            target = root / ORPHANS / folder.name
+            target.parent.mkdir(exist_ok=True)
+            os.rename(folder, target)
+            done.moved_aside.append(f"{folder} -> {target}: {error}")
+            continue
+        catalog["batches"].append(entry)
+        done.recovered.append(folder.name)
+    if done.recovered or done.moved_aside:
+        catalog["format"] = FORMAT
+        write_catalog(root, catalog)
+    return done
+
+
+def rebuild_catalog(root: str | Path) -> tuple[Recovery, str | None]:
+    """``chuanma warehouse rebuild-catalog``: under the lock, keep a readable catalog's
+    entries and add every unlisted batch; a damaged catalog is kept beside as
+    ``catalog.json.damaged-<time>`` and the catalog rebuilt from all batch folders."""
+    root = Path(root)
+    kept: str | None = None
+    with IngestLock(root):
+        try:
+            catalog = read_catalog(root)
+        except WarehouseError:
+            kept = f"{CATALOG}.damaged-{datetime.now(UTC):%Y%m%dT%H%M%S}"
+            os.replace(root / CATALOG, root / kept)
+            catalog = {"format": FORMAT, "batches": []}
+        done = recover(root, catalog)
+        if not (root / CATALOG).exists():
+            write_catalog(root, catalog)
+    return done, kept

@@ -1,0 +1,113 @@
+"""Stored rows back into engine events: the inverse of :meth:`ingest.warehouse.rows.EventColumns.add_deal`
+(the pair must agree), and the readers of values as pandas or Arrow hand them back.
+
+The warehouse keeps every line of a complete deal in ``events``; the dashboard replays a
+deal from those rows and re-scores a session under other rules.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
+from engine.tiles import SUITS, parse_tile, parse_tiles
+
+
+def stored_int(value: Any) -> int | None:
+    """A stored number (numpy, or NaN for a null in a float column) as an int or None."""
+    if value is None:
+        return None
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def stored_ints(value: Any) -> tuple[int, int, int, int] | None:
+    """A stored list of four numbers (one a seat) as a tuple, or None."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    items = [int(v) for v in value]
+    if len(items) != 4:
+        return None
+    return (items[0], items[1], items[2], items[3])
+
+
+def stored_strs(value: Any) -> list[str]:
+    """A stored list of strings (null: empty)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return []
+    return [str(v) for v in value]
+
+
+def stored_text(value: Any) -> str | None:
+    """A stored string, or None for a null (NaN in a pandas column)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return str(value)
+
+
+def _wall(text: str) -> tuple[int, ...]:
+    """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
+    return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
+
+
+def events_from_rows(
+    rows: Sequence[Mapping[str, Any]],
+) -> tuple[DealStart, list[PlayEvent], DealEnd | None]:
+    """A deal's ``events`` rows (ordered by ``seq``) back to typed events."""
+    if not rows or rows[0]["type"] != "deal":
+        raise ValueError("a deal's stored events begin with its deal line")
+    first = rows[0]
+    tiles = stored_strs(first["tiles"])
+    dice = first.get("deltas")
+    start = DealStart(
+        deal_id=str(first["deal_id"]),
+        dealer=stored_int(first["seat"]) or 0,
+        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
+        wall=_wall(tiles[4]) if len(tiles) > 4 else None,
+        dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
+        line=stored_int(first["line"]) or 0,
+    )
+    events: list[PlayEvent] = []
+    end: DealEnd | None = None
+    for row in rows[1:]:
+        kind = row["type"]
+        line = stored_int(row["line"]) or 0
+        seat = stored_int(row["seat"])
+        tile = parse_tile(str(row["tile"])) if stored_text(row["tile"]) else -1
+        if kind == "draw":
+            events.append(Draw(seat or 0, tile, line))
+        elif kind == "discard":
+            events.append(Discard(seat or 0, tile, line))
+        elif kind == "pong":
+            events.append(Pong(seat or 0, tile, line))
+        elif kind == "kong":
+            events.append(Kong(seat or 0, tile, row["kind"], stored_ints(row["deltas"]), line))
+        elif kind == "hu":
+            patterns = row["patterns"]
+            events.append(
+                Hu(
+                    seat or 0,
+                    tile,
+                    stored_int(row["from_seat"]),
+                    stored_int(row["fan"]),
+                    tuple(stored_strs(patterns))
+                    if patterns is not None and not isinstance(patterns, float)
+                    else None,
+                    stored_ints(row["deltas"]),
+                    line,
+                )
+            )
+        elif kind == "void":
+            events.append(Void(seat or 0, SUITS.index(str(row["kind"])), line))
+        elif kind == "exchange":
+            given = tuple(tuple(parse_tiles(t)) for t in stored_strs(row["tiles"]))
+            events.append(Exchange(row["kind"], given, line))
+        elif kind == "deal_end":
+            end = DealEnd(str(row["kind"]), stored_ints(row["settlement"]), stored_ints(row["deltas"]), line)
+    return start, events, end

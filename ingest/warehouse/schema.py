@@ -1,0 +1,212 @@
+"""The warehouse's tables: their schemas, the contract ``analytics/`` reads (every column
+is documented in ``analytics/README.md``), and how their columns are encoded on the way
+from a worker to Parquet.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import pyarrow as pa  # type: ignore[import-untyped]
+
+NO_MONTH: Final = "none"  # partition of rows with no known date (stray lines, undated sessions)
+STATUSES: Final = ("ok", "findings", "invalid")
+
+_I8 = pa.int8()
+_I16 = pa.int16()
+_I32 = pa.int32()
+_I64 = pa.int64()
+_STR = pa.string()
+_BOOL = pa.bool_()
+_TS = pa.timestamp("s")
+_STRS = pa.list_(_STR)
+_I32S = pa.list_(_I32)
+
+SCHEMAS: Final[dict[str, pa.Schema]] = {
+    "sessions": pa.schema(
+        [
+            ("session_id", _STR),
+            ("month", _STR),
+            ("played_at", _TS),
+            ("club", _STR),
+            ("table", _STR),
+            ("rules", _STR),
+            ("base", _I32),
+            ("players", _STRS),
+            ("deals", _I32),
+            ("computed_totals", _I32S),
+            ("recorded_totals", _I32S),
+            ("findings", _I32),
+            ("file", _STR),
+            ("line", _I32),
+            ("source_sha256", _STR),
+        ]
+    ),
+    "deals": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("session_id", _STR),
+            ("played_at", _TS),
+            ("club", _STR),
+            ("table", _STR),
+            ("rules", _STR),
+            ("base", _I32),
+            ("dealer", _I8),
+            ("players", _STRS),
+            ("status", _STR),
+            ("end_reason", _STR),
+            ("recorded_end_reason", _STR),
+            ("events", _I32),
+            ("wins", _I8),
+            ("self_draws", _I8),
+            ("kongs", _I8),
+            ("still_in_at_end", _I8),
+            ("flower_pigs", _I8),
+            ("findings", _I32),
+            ("warnings", _I32),
+            ("finding_codes", _STRS),
+            ("scores", _I32S),
+            ("file", _STR),
+            ("line", _I32),
+            ("last_line", _I32),
+            ("content_sha256", _STR),
+            ("source_sha256", _STR),
+            ("record", _STR),  # "tiles", or "sheet": a score sheet, no tiles (so no event rows)
+        ]
+    ),
+    "seats": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("session_id", _STR),
+            ("played_at", _TS),
+            ("club", _STR),
+            ("rules", _STR),
+            ("status", _STR),
+            ("seat", _I8),
+            ("player", _STR),
+            ("is_dealer", _BOOL),
+            ("void_suit", _STR),
+            ("won", _BOOL),
+            ("win_order", _I8),
+            ("win_turn", _I16),
+            ("win_kind", _STR),
+            ("win_kind_zh", _STR),
+            ("win_tile", _STR),
+            ("win_from_seat", _I8),
+            ("fan", _I16),
+            ("fan_uncapped", _I16),
+            ("capped", _BOOL),
+            ("base_pattern", _STR),
+            ("extras", _STRS),
+            ("roots", _I8),
+            ("win_points", _I32),
+            ("dealt_in", _I8),
+            ("deal_in_points", _I32),
+            ("kongs_exposed", _I8),
+            ("kongs_added", _I8),
+            ("kongs_concealed", _I8),
+            ("kongs_robbed", _I8),
+            ("kong_income", _I32),
+            ("kong_paid", _I32),
+            ("flower_pig", _BOOL),
+            ("ready_at_end", _BOOL),
+            ("ready_fan", _I16),
+            ("cha_jiao_paid", _I32),
+            ("cha_jiao_received", _I32),
+            ("no_ting_paid", _I32),
+            ("no_ting_received", _I32),
+            ("net", _I32),
+        ]
+    ),
+    "events": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("seq", _I32),
+            ("line", _I32),
+            ("type", _STR),
+            ("seat", _I8),
+            ("tile", _STR),
+            ("from_seat", _I8),
+            ("kind", _STR),
+            ("tiles", _STRS),
+            ("fan", _I16),
+            ("patterns", _STRS),
+            ("deltas", _I32S),
+            ("settlement", _I32S),
+        ]
+    ),
+    "ledger": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("seq", _I32),
+            ("line", _I32),
+            ("reason", _STR),
+            ("payer", _I8),
+            ("payee", _I8),
+            ("amount", _I32),
+            ("payer_player", _STR),
+            ("payee_player", _STR),
+        ]
+    ),
+    "findings": pa.schema(
+        [
+            ("scope", _STR),
+            ("deal_id", _STR),
+            ("session_id", _STR),
+            ("month", _STR),
+            ("file", _STR),
+            ("line", _I32),
+            ("code", _STR),
+            ("severity", _STR),
+            ("seat", _I8),
+            ("player", _STR),
+            ("message", _STR),
+            ("expected", _STR),
+            ("recorded", _STR),
+            ("rule", _STR),
+            ("extra", _STR),
+        ]
+    ),
+    "quarantine": pa.schema(
+        [
+            ("month", _STR),
+            ("reason", _STR),
+            ("detail", _STR),
+            ("deal_id", _STR),
+            ("session_id", _STR),
+            ("file", _STR),
+            ("source_sha256", _STR),
+            ("line", _I32),
+            ("raw", _STR),
+        ]
+    ),
+}
+TABLES: Final = tuple(SCHEMAS)
+
+#: the events table as workers send it: SCHEMAS["events"] with four dictionary columns
+EVENTS_WIRE: Final = pa.schema(
+    [
+        pa.field(f.name, pa.dictionary(_I8 if f.name in ("type", "tile") else _I32, _STR))
+        if f.name in ("deal_id", "month", "type", "tile")
+        else f
+        for f in SCHEMAS["events"]
+    ]
+)
+
+
+#: line numbers rise through a file: stored as deltas they take a few bits a row (the
+#: events table's files are half the size), where a dictionary of them would not pay
+_DELTA_COLUMNS: Final = frozenset({"seq", "line", "last_line"})
+
+
+def encodings(schema: pa.Schema) -> dict[str, Any]:
+    """``pq.write_table`` options: delta encoding for line numbers, dictionaries for the rest."""
+    delta = [f.name for f in schema if f.name in _DELTA_COLUMNS]
+    return {
+        "use_dictionary": [f.name for f in schema if f.name not in _DELTA_COLUMNS],
+        "column_encoding": dict.fromkeys(delta, "DELTA_BINARY_PACKED"),
+    }
