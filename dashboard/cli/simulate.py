@@ -67,16 +67,7 @@ def simulate(
         first = date.fromisoformat(start)
     except ValueError:
         raise fail(f"--start {start!r} is not a date (YYYY-MM-DD)") from None
-    if not 0.0 <= tamper <= 1.0:
-        raise fail(f"--tamper {tamper} is not a share of the deals: give a number from 0 to 1")
-    if not 0.0 <= sheet_sessions <= 1.0:
-        raise fail(
-            f"--sheet-sessions {sheet_sessions} is not a share of the sessions: give a number from 0 to 1"
-        )
-    if tamper > 0 and manifest is None:
-        raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
-    if manifest is not None and manifest.resolve() == out.resolve():
-        raise fail("--manifest and --out must be different files")
+    _check_shares(tamper, sheet_sessions, manifest, out)
     from dashboard.cli.warehouse_reports import with_deal_progress
 
     plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
@@ -98,3 +89,17 @@ def simulate(
         f"listed in {manifest})",
         err=True,
     )
+
+
+def _check_shares(tamper: float, sheet_sessions: float, manifest: Path | None, out: Path) -> None:
+    """Usage errors of --tamper, --sheet-sessions and --manifest (exit 2)."""
+    if not 0.0 <= tamper <= 1.0:
+        raise fail(f"--tamper {tamper} is not a share of the deals: give a number from 0 to 1")
+    if not 0.0 <= sheet_sessions <= 1.0:
+        raise fail(
+            f"--sheet-sessions {sheet_sessions} is not a share of the sessions: give a number from 0 to 1"
+        )
+    if tamper > 0 and manifest is None:
+        raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
+    if manifest is not None and manifest.resolve() == out.resolve():
+        raise fail("--manifest and --out must be different files")
