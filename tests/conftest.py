@@ -4,9 +4,16 @@ looks at no file). Under ``CHUANMA_PURE=1`` the build is not used, so not checke
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import pytest
 
 from engine.mypyc_build import STALE_ADVICE, pure_requested, stale_builds
+
+if TYPE_CHECKING:
+    from analytics.queries import Analytics
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -28,3 +35,27 @@ def dashboard_on_localhost() -> object:
     config.set_option("server.address", "localhost")
     yield None
     config.set_option("server.address", previous)
+
+
+@pytest.fixture(scope="module")
+def warehouse(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Path:
+    """A real warehouse of the sample club (``club_logs``: two clubs, several presets),
+    one per test module that asks for it; modules with a warehouse of their own define
+    their own fixture of this name."""
+    from test_dashboard_apptest import club_logs
+
+    from ingest.warehouse import ingest
+
+    folder = tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])
+    ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
+    return folder / "warehouse"
+
+
+@pytest.fixture(scope="module")
+def api(warehouse: Path) -> Iterator[Analytics]:
+    """The analytics API over :func:`warehouse`."""
+    from analytics.queries import Analytics
+
+    analytics = Analytics(warehouse)
+    yield analytics
+    analytics.close()

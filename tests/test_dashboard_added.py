@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -19,7 +18,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import pytest
 from PIL import Image, ImageChops, ImageDraw
 from streamlit.testing.v1 import AppTest
-from test_dashboard_apptest import APP, TIMEOUT, chart, club_logs, frame, metrics
+from test_dashboard_apptest import APP, TIMEOUT, chart, frame, metrics
 
 from analytics import rating
 from analytics.queries import Analytics, Filters
@@ -28,24 +27,9 @@ from dashboard.cached_queries import RARE_PATTERNS
 from dashboard.fonts import cjk_font
 from dashboard.i18n import LABELS
 from dashboard.warehouse_location import WAREHOUSE_ENV
-from ingest.warehouse import ingest
 
 PAGES = ("ratings", "versus", "search", "patterns")
 CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("added")
-    ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
-    return folder / "warehouse"
-
-
-@pytest.fixture(scope="module")
-def api(warehouse: Path) -> Iterator[Analytics]:
-    analytics = Analytics(warehouse)
-    yield analytics
-    analytics.close()
 
 
 @pytest.fixture(params=["en", "zh"])

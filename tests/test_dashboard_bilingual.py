@@ -9,13 +9,11 @@ import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from test_dashboard_apptest import club_logs
 
 from analytics.queries import Analytics
 from dashboard.i18n import END_REASONS, FINDING_CODES, LABELS, code_label
@@ -34,20 +32,6 @@ CHUANMA = Path(sys.executable).parent / "chuanma"
 TIMEOUT = 60
 PAGES = ("overview", "players", "fans", "head_to_head", "replay", "audit", "upload")
 CJK = re.compile(r"[\u3400-\u9fff]")
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("bilingual")
-    ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
-    return folder / "warehouse"
-
-
-@pytest.fixture(scope="module")
-def api(warehouse: Path) -> Iterator[Analytics]:
-    analytics = Analytics(warehouse)
-    yield analytics
-    analytics.close()
 
 
 def app_at(warehouse: Path, monkeypatch: pytest.MonkeyPatch, **params: str) -> AppTest:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from itertools import permutations
 from pathlib import Path
 
@@ -17,25 +16,9 @@ import pandas as pd  # type: ignore[import-untyped]
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from test_dashboard_apptest import club_logs
 
 from analytics import rating
 from analytics.queries import Analytics, Filters
-from ingest.warehouse import ingest
-
-
-@pytest.fixture(scope="module")
-def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("rating")
-    ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
-    return folder / "warehouse"
-
-
-@pytest.fixture(scope="module")
-def api(warehouse: Path) -> Iterator[Analytics]:
-    analytics = Analytics(warehouse)
-    yield analytics
-    analytics.close()
 
 
 def session_nets(api: Analytics, club: str | None = None) -> pd.DataFrame:
