@@ -175,6 +175,12 @@ class Analytics:
         row: dict[str, Any] = frame.iloc[0].to_dict()
         return row
 
+    def players_named(self, name: str) -> list[str]:
+        """The players (as shown) a name as written stands for: several when the name plays
+        in several clubs, so a lookup by the bare name can say it is ambiguous."""
+        frame = self.query("players_named", Filters(player=name))
+        return [str(p) for p in frame["player"]]
+
     def score_over_time(self, filters: Filters | None = None) -> pd.DataFrame:
         return self.query("score_over_time", filters)
 
