@@ -32,8 +32,23 @@ from ingest.warehouse.schema import SCHEMAS
 SQL_DIR: Final = Path(__file__).parent / "sql"
 VIEW_FILES: Final = ("10_staging.sql", "20_marts.sql", "30_filters.sql")
 #: marts kept as in-memory tables when materializing (in dependency order)
-MATERIALIZED: Final = ("mart_shared_names", "mart_deals", "mart_seat_deals", "mart_pairs", "mart_flows", "mart_findings")
-MARTS: Final = ("mart_shared_names", "mart_deals", "mart_seat_deals", "mart_wins", "mart_pairs", "mart_flows", "mart_findings")
+MATERIALIZED: Final = (
+    "mart_shared_names",
+    "mart_deals",
+    "mart_seat_deals",
+    "mart_pairs",
+    "mart_flows",
+    "mart_findings",
+)
+MARTS: Final = (
+    "mart_shared_names",
+    "mart_deals",
+    "mart_seat_deals",
+    "mart_wins",
+    "mart_pairs",
+    "mart_flows",
+    "mart_findings",
+)
 QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
 _PARAM = re.compile(r"\$([a-z_]+)")
 

@@ -98,7 +98,14 @@ EXPECTED: dict[str, dict[str, float | int | str | None]] = {
 def test_player_stats_match_the_hand_worked_numbers(hand: Analytics) -> None:
     frame = hand.player_stats()
     assert list(frame["player"]) == [
-        "Ann", "Du", "Chen", "Fang", "Eve", "Gao", "Bo (other-club)", "Bo (hand-club)"
+        "Ann",
+        "Du",
+        "Chen",
+        "Fang",
+        "Eve",
+        "Gao",
+        "Bo (other-club)",
+        "Bo (hand-club)",
     ]  # net, then name
     rows = by_player(frame)
     wrong = {}
@@ -151,7 +158,8 @@ def test_score_over_time(hand: Analytics) -> None:
     def rows(player: str) -> list[tuple[Any, ...]]:
         frame = hand.score_over_time(Filters(player=player))
         return [
-            (r["played_date"].date(), r["deals"], r["net"], r["cumulative_net"]) for r in frame.to_dict("records")
+            (r["played_date"].date(), r["deals"], r["net"], r["cumulative_net"])
+            for r in frame.to_dict("records")
         ]
 
     assert rows(HAND_BO) == [(date(2026, 7, 4), 4, -63, -63)]
@@ -196,7 +204,9 @@ def test_head_to_head_and_tablemates(hand: Analytics) -> None:
     assert list(zip(only_fang["from_player"], only_fang["to_player"], strict=True)) == [(OTHER_BO, "Fang")]
     mates = {(r["player"], r["mate"]): r["deals"] for r in hand.tablemates().to_dict("records")}
     assert mates[(HAND_BO, "Ann")] == 4 and mates[(OTHER_BO, "Eve")] == 1 and ("Ann", "Eve") not in mates
-    assert (HAND_BO, "Eve") not in mates and (OTHER_BO, "Ann") not in mates and (HAND_BO, OTHER_BO) not in mates
+    assert (
+        (HAND_BO, "Eve") not in mates and (OTHER_BO, "Ann") not in mates and (HAND_BO, OTHER_BO) not in mates
+    )
     first = hand.tablemates(Filters(player=HAND_BO)).iloc[0]
     assert first["mate"] in {"Ann", "Chen", "Du"} and first["deals"] == 4
 

@@ -188,9 +188,13 @@ def independent_search(api: Analytics, player: str | None, min_fan: int | None, 
                        code: str | None, min_kongs: int | None) -> set[str]:  # fmt: skip
     """The search's answer from the stored deals and seats, in plain pandas."""
     deals = api.sql("select deal_id, club, players, finding_codes, kongs from raw_deals")
-    clubs = api.sql(
-        "select distinct s.player, d.club from raw_seats s join raw_deals d using (deal_id) where d.club is not null"
-    ).groupby("player")["club"].nunique()
+    clubs = (
+        api.sql(
+            "select distinct s.player, d.club from raw_seats s join raw_deals d using (deal_id) where d.club is not null"
+        )
+        .groupby("player")["club"]
+        .nunique()
+    )
     shared = set(clubs[clubs > 1].index)  # players are per club: such a name is shown "Name (club)"
     wins = api.sql(
         "select s.deal_id, s.fan, s.base_pattern, s.extras from raw_seats s join raw_deals d using (deal_id) "

@@ -233,7 +233,9 @@ def test_record_against_each_tablemate(api: Analytics) -> None:
     records = api.mate_records(Filters(player=name))
     deals = api.sql("select players, club, deal_id from raw_deals where status in ('ok', 'findings')")
     rename = shown(api)
-    deals["players"] = [[rename(p, c) for p in ps] for ps, c in zip(deals["players"], deals["club"], strict=True)]
+    deals["players"] = [
+        [rename(p, c) for p in ps] for ps, c in zip(deals["players"], deals["club"], strict=True)
+    ]
     deals = deals[[name in ps for ps in deals["players"]]]
     flows = api.head_to_head()
     places = ranked(session_nets(api)).set_index(["session_id", "player"])["placement"]

@@ -149,7 +149,8 @@ def test_sheet_seat_rows_equal_the_tile_ones(apis: dict[str, Analytics]) -> None
 
 @pytest.mark.parametrize("query", SAME)
 @pytest.mark.parametrize(
-    "filters", [Filters(), Filters(player="Ann (east)"), Filters(club="east"), Filters(tablemates=("Bo (east)",))]
+    "filters",
+    [Filters(), Filters(player="Ann (east)"), Filters(club="east"), Filters(tablemates=("Bo (east)",))],
 )
 def test_statistics_without_tiles_are_equal(apis: dict[str, Analytics], query: str, filters: Filters) -> None:
     tiles, sheets = (apis[name].query(query, filters) for name in ("tiles", "sheets"))
@@ -175,7 +176,9 @@ def test_tile_only_statistics_leave_sheets_out_and_count_them(
     sheet_deals = _sheet_deals(built["mixed"][1])
     clubs = (
         apis["mixed"]
-        .sql("select distinct s.player, d.club from raw_seats s join raw_deals d using (deal_id) where d.club is not null")
+        .sql(
+            "select distinct s.player, d.club from raw_seats s join raw_deals d using (deal_id) where d.club is not null"
+        )
         .groupby("player")["club"]
         .nunique()
     )
