@@ -32,8 +32,23 @@ from ingest.warehouse.schema import SCHEMAS
 SQL_DIR: Final = Path(__file__).parent / "sql"
 VIEW_FILES: Final = ("10_staging.sql", "20_marts.sql", "30_filters.sql")
 #: marts kept as in-memory tables when materializing (in dependency order)
-MATERIALIZED: Final = ("mart_deals", "mart_seat_deals", "mart_pairs", "mart_flows", "mart_findings")
-MARTS: Final = ("mart_deals", "mart_seat_deals", "mart_wins", "mart_pairs", "mart_flows", "mart_findings")
+MATERIALIZED: Final = (
+    "mart_shared_names",
+    "mart_deals",
+    "mart_seat_deals",
+    "mart_pairs",
+    "mart_flows",
+    "mart_findings",
+)
+MARTS: Final = (
+    "mart_shared_names",
+    "mart_deals",
+    "mart_seat_deals",
+    "mart_wins",
+    "mart_pairs",
+    "mart_flows",
+    "mart_findings",
+)
 QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
 _PARAM = re.compile(r"\$([a-z_]+)")
 
@@ -174,6 +189,12 @@ class Analytics:
             return None
         row: dict[str, Any] = frame.iloc[0].to_dict()
         return row
+
+    def players_named(self, name: str) -> list[str]:
+        """The players (as shown) a name as written stands for: several when the name plays
+        in several clubs, so a lookup by the bare name can say it is ambiguous."""
+        frame = self.query("players_named", Filters(player=name))
+        return [str(p) for p in frame["player"]]
 
     def score_over_time(self, filters: Filters | None = None) -> pd.DataFrame:
         return self.query("score_over_time", filters)

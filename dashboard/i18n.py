@@ -104,9 +104,13 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "mate": ("同桌", "Tablemate"),
     "no_wins": ("没有胡牌记录。", "No wins."),
     "shared_names": (
-        "这些名字在不止一个俱乐部出现，统计时会被当作同一个人：{names}。请在左侧选择一个俱乐部。",
-        "These names play in more than one club and are counted as one person here: {names}. "
-        "Choose a club in the sidebar to see each club's own players.",
+        "这些名字在不止一个俱乐部出现，是不同的人，按俱乐部分开统计，显示为「名字 (俱乐部)」：{names}。",
+        "These names play in more than one club: each club's player is a different person, counted "
+        'apart and shown as "Name (club)": {names}.',
+    ),
+    "ambiguous_player": (
+        "「{name}」在几个俱乐部都有，是几个不同的玩家：{players}。请选择其中一个。",
+        '"{name}" plays in several clubs, so it is several players: {players}. Choose one.',
     ),
     "no_deal_ins": ("没有点炮记录。", "No deal-ins."),
     # fans

@@ -17,6 +17,8 @@ from ingest.warehouse import ingest
 
 S1_RULES = 'standard+{"end_condition":"first_hu","max_fan":4}'
 S2_RULES = 'standard+{"end_condition":"first_hu"}'
+HAND_BO = "Bo (hand-club)"  # one name in two clubs: two players, each shown with the club
+OTHER_BO = "Bo (other-club)"
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +62,20 @@ EXPECTED: dict[str, dict[str, float | int | str | None]] = {
         "win_order_1": 2, "win_order_2": 0, "win_order_3": 0, "avg_win_turn": 0.5,
         "biggest_win": 24, "biggest_win_fan": 4, "biggest_win_deal": "A",
     },
-    "Bo": {
-        "deals": 5, "wins": 0, "win_rate": 0.0, "self_draws": 0, "self_draw_rate": None,
-        "deal_ins": 2, "deal_in_rate": 0.4, "avg_fan": None, "avg_win_points": None,
-        "avg_deal_in_loss": 1.0, "net": -64, "net_per_deal": -12.8, "kongs": 0, "kong_rate": 0.0,
-        "kong_income": 0, "flower_pigs": 1, "flower_pig_rate": 0.2, "wall_end_deals": 1,
+    # players are per club: Bo of hand-club (A, B, C, F) and Bo of other-club (D) are two
+    "Bo (hand-club)": {
+        "deals": 4, "wins": 0, "win_rate": 0.0, "self_draws": 0, "self_draw_rate": None,
+        "deal_ins": 1, "deal_in_rate": 0.25, "avg_fan": None, "avg_win_points": None,
+        "avg_deal_in_loss": 1.0, "net": -63, "net_per_deal": -15.75, "kongs": 0, "kong_rate": 0.0,
+        "kong_income": 0, "flower_pigs": 1, "flower_pig_rate": 0.25, "wall_end_deals": 1,
         "ready_at_end": 0, "ready_at_end_rate": 0.0, "cha_jiao_paid": 48, "cha_jiao_received": 0,
         "win_order_1": 0, "avg_win_turn": None, "biggest_win": None,
+    },
+    "Bo (other-club)": {
+        "deals": 1, "wins": 0, "win_rate": 0.0, "self_draws": 0, "self_draw_rate": None,
+        "deal_ins": 1, "deal_in_rate": 1.0, "avg_deal_in_loss": 1.0, "net": -1, "net_per_deal": -1.0,
+        "flower_pigs": 0, "flower_pig_rate": 0.0, "wall_end_deals": 0, "ready_at_end_rate": None,
+        "cha_jiao_paid": 0,
     },
     "Chen": {
         "deals": 4, "wins": 1, "win_rate": 0.25, "self_draws": 0, "self_draw_rate": 0.0,
@@ -88,7 +97,16 @@ EXPECTED: dict[str, dict[str, float | int | str | None]] = {
 
 def test_player_stats_match_the_hand_worked_numbers(hand: Analytics) -> None:
     frame = hand.player_stats()
-    assert list(frame["player"]) == ["Ann", "Du", "Chen", "Fang", "Eve", "Gao", "Bo"]  # net, then name
+    assert list(frame["player"]) == [
+        "Ann",
+        "Du",
+        "Chen",
+        "Fang",
+        "Eve",
+        "Gao",
+        "Bo (other-club)",
+        "Bo (hand-club)",
+    ]  # net, then name
     rows = by_player(frame)
     wrong = {}
     for player, expected in EXPECTED.items():
@@ -118,7 +136,9 @@ def test_player_stats_match_the_hand_worked_numbers(hand: Analytics) -> None:
     ],
 )
 def test_filters(hand: Analytics, filters: Filters, bo: dict[str, int]) -> None:
-    row = by_player(hand.player_stats(filters))["Bo"]
+    frame = hand.player_stats(filters)
+    assert [p for p in frame["player"] if p.startswith("Bo")] == [HAND_BO if bo["net"] == -63 else OTHER_BO]
+    row = by_player(frame)[HAND_BO if bo["net"] == -63 else OTHER_BO]
     assert {key: row[key] for key in bo} == bo
 
 
@@ -135,11 +155,16 @@ def test_player_card_and_player_filter(hand: Analytics) -> None:
 
 
 def test_score_over_time(hand: Analytics) -> None:
-    frame = hand.score_over_time(Filters(player="Bo"))
-    rows = [
-        (r["played_date"].date(), r["deals"], r["net"], r["cumulative_net"]) for r in frame.to_dict("records")
-    ]
-    assert rows == [(date(2026, 7, 4), 4, -63, -63), (date(2026, 8, 10), 1, -1, -64)]
+    def rows(player: str) -> list[tuple[Any, ...]]:
+        frame = hand.score_over_time(Filters(player=player))
+        return [
+            (r["played_date"].date(), r["deals"], r["net"], r["cumulative_net"])
+            for r in frame.to_dict("records")
+        ]
+
+    assert rows(HAND_BO) == [(date(2026, 7, 4), 4, -63, -63)]
+    assert rows(OTHER_BO) == [(date(2026, 8, 10), 1, -1, -1)]
+    assert rows("Bo") == []  # the bare name is two players: no one's line
 
 
 def test_fan_distribution(hand: Analytics) -> None:
@@ -166,20 +191,23 @@ def test_head_to_head_and_tablemates(hand: Analytics) -> None:
     flows = {(r["from_player"], r["to_player"]): r for r in hand.head_to_head().to_dict("records")}
     points = {pair: row["points"] for pair, row in flows.items()}
     assert points == {
-        ("Bo", "Ann"): 8 + 2 + 4 + 16,  # A, C kong, C win, F 花猪
+        (HAND_BO, "Ann"): 8 + 2 + 4 + 16,  # A, C kong, C win, F 花猪
         ("Chen", "Ann"): 8 + 2 + 4 + 1,  # A, C kong, C win, F 查大叫
         ("Du", "Ann"): 8 + 2 + 4,
-        ("Bo", "Chen"): 1 + 16,
-        ("Bo", "Du"): 16,
+        (HAND_BO, "Chen"): 1 + 16,
+        (HAND_BO, "Du"): 16,
         ("Chen", "Du"): 1,
-        ("Bo", "Fang"): 1,
+        (OTHER_BO, "Fang"): 1,
     }
-    assert flows[("Bo", "Ann")]["net"] == 30 and flows[("Bo", "Ann")]["transfers"] == 4
+    assert flows[(HAND_BO, "Ann")]["net"] == 30 and flows[(HAND_BO, "Ann")]["transfers"] == 4
     only_fang = hand.head_to_head(Filters(player="Fang"))
-    assert list(zip(only_fang["from_player"], only_fang["to_player"], strict=True)) == [("Bo", "Fang")]
+    assert list(zip(only_fang["from_player"], only_fang["to_player"], strict=True)) == [(OTHER_BO, "Fang")]
     mates = {(r["player"], r["mate"]): r["deals"] for r in hand.tablemates().to_dict("records")}
-    assert mates[("Bo", "Ann")] == 4 and mates[("Bo", "Eve")] == 1 and ("Ann", "Eve") not in mates
-    first = hand.tablemates(Filters(player="Bo")).iloc[0]
+    assert mates[(HAND_BO, "Ann")] == 4 and mates[(OTHER_BO, "Eve")] == 1 and ("Ann", "Eve") not in mates
+    assert (
+        (HAND_BO, "Eve") not in mates and (OTHER_BO, "Ann") not in mates and (HAND_BO, OTHER_BO) not in mates
+    )
+    first = hand.tablemates(Filters(player=HAND_BO)).iloc[0]
     assert first["mate"] in {"Ann", "Chen", "Du"} and first["deals"] == 4
 
 
@@ -192,7 +220,7 @@ def test_audit(hand: Analytics) -> None:
     }
     assert sessions["s2"] == (2, 2, ["fan_mismatch", "not_in_hand"])
     players = {r["player"]: list(r["codes"]) for r in hand.findings_by_player().to_dict("records")}
-    assert players == {"Bo": ["not_in_hand"], "Fang": ["fan_mismatch"]}
+    assert players == {OTHER_BO: ["not_in_hand"], "Fang": ["fan_mismatch"]}
     status = {(r["what"], r["label"]): r["count"] for r in hand.deal_status().to_dict("records")}
     assert status == {
         ("deals", "findings"): 1,
@@ -222,7 +250,7 @@ def test_connect_is_one_connection_per_warehouse_and_sees_new_batches(tmp_path: 
     ingest([hand_log(tmp_path / "logs")], warehouse, workers=0)
     again = connect(warehouse)
     assert again is first
-    assert len(again.player_stats()) == 7
+    assert len(again.player_stats()) == 8  # seven names, Bo in two clubs
     assert again.refresh() is False  # nothing new since
 
 

@@ -97,13 +97,28 @@ def test_stats_card_filters_and_usage_errors(folder: Path) -> None:
     card = run("stats", "--warehouse", warehouse, "--player", "Ann")
     assert card.returncode == 0, card.stderr
     assert card.stdout.startswith("Ann: 4 deals, net +59") and "流局听牌率" in card.stdout
+    # players are per club: Bo plays in hand-club and other-club, so is two players
     one = run(
-        "stats", "--warehouse", warehouse, "--player", "Bo", "--json", "--club", "hand-club", "--with", "Ann"
+        "stats",
+        "--warehouse",
+        warehouse,
+        "--player",
+        "Bo (hand-club)",
+        "--json",
+        "--club",
+        "hand-club",
+        "--with",
+        "Ann",
     )
     rows = json.loads(one.stdout)
-    assert [(r["player"], r["deals"], r["deal_ins"], r["net"]) for r in rows] == [("Bo", 4, 1, -63)]
+    assert [(r["player"], r["deals"], r["deal_ins"], r["net"]) for r in rows] == [
+        ("Bo (hand-club)", 4, 1, -63)
+    ]
     dated = run("stats", "--warehouse", warehouse, "--json", "--from", "2026-08-01")
-    assert {r["player"] for r in json.loads(dated.stdout)} == {"Eve", "Bo", "Fang", "Gao"}
+    assert {r["player"] for r in json.loads(dated.stdout)} == {"Eve", "Bo (other-club)", "Fang", "Gao"}
+    ambiguous = run("stats", "--warehouse", warehouse, "--player", "Bo")
+    assert ambiguous.returncode == 2 and "several players" in ambiguous.stderr
+    assert "'Bo (hand-club)', 'Bo (other-club)'" in ambiguous.stderr
     nobody = run("stats", "--warehouse", warehouse, "--player", "Nobody")
     assert nobody.returncode == 2 and "Nobody" in nobody.stderr
     empty = run("stats", "--warehouse", folder / "no-such-warehouse")

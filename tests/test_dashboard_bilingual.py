@@ -295,15 +295,27 @@ def test_audit_link_opens_the_replay_at_the_clicked_finding(
 def test_players_page_says_when_two_clubs_share_a_name(
     warehouse: Path, api: Analytics, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The fixture's two clubs (sample-club and east) draw names from the same list."""
-    seats = api.sql("select distinct player, club from mart_seat_deals")
+    """The fixture's two clubs (sample-club and east) draw names from the same list: players
+    are per club, so such a name is one player per club, shown "Name (club)"."""
+    seats = api.sql(
+        "select distinct s.player, d.club from stg_seats s join stg_deals d using (deal_id) where d.is_complete"
+    )
     shared = sorted(n for n, clubs in seats.groupby("player")["club"] if clubs.nunique() > 1)
     assert shared, "the two clubs share names"
+    board = set(api.player_stats()["player"])
+    for name in shared:
+        clubs = seats[seats["player"] == name]["club"]
+        assert {f"{name} ({club})" for club in clubs} <= board and name not in board
     at = app_at(warehouse, monkeypatch)
     at.run()
     at.switch_page("app_pages/players.py").run()
     warning = " ".join(w.value for w in at.warning)
     assert all(f"{name} (" in warning for name in shared), warning
+    at = app_at(warehouse, monkeypatch, player=shared[0])  # the bare name: several players
+    at.run()
+    at.switch_page("app_pages/players.py").run()
+    warning = " ".join(w.value for w in at.warning)
+    assert "plays in several clubs" in warning and f"{shared[0]} (east)" in warning, warning
     at = app_at(warehouse, monkeypatch, club="east")
     at.run()
     at.switch_page("app_pages/players.py").run()

@@ -251,6 +251,9 @@ def test_the_url_keeps_language_filters_player_and_deal(chromium: Path, server: 
             page.get_by_role("heading", name="Bo", exact=True).wait_for()
             assert "lang=zh" in page.url and "club=sample-club" in page.url
             assert page.get_by_text("Deploy", exact=True).count() == 0
+            # players are per club: Ann plays in both clubs, so the link names one club's Ann
+            page.goto(f"{server}/players?lang=zh&club=sample-club&player=Ann%20(sample-club)")
+            page.get_by_role("heading", name="Ann (sample-club)", exact=True).wait_for()
 
             # the sidebar's navigation keeps the language and the filter
             page.get_by_role("link", name="审计").first.click()

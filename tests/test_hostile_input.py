@@ -266,10 +266,16 @@ def test_stats_breaks_ties_by_a_stated_order(tmp_path: Path) -> None:
     ingest(logs, tmp_path / "wh", workers=0)
     api = Analytics(tmp_path / "wh", materialize=False)
     try:
+        # players are per club: a name in several clubs is one player per club, "Name (club)"
         expected = api.sql(
-            "select player, first(deal_id order by win_points desc, fan desc, deal_id) as deal, "
-            "first(fan order by win_points desc, fan desc, deal_id) as fan from stg_seats "
-            "where win_points is not null group by player order by player"
+            "with shared as (select s.player from stg_seats s join stg_deals d using (deal_id) "
+            "where d.club is not null group by s.player having count(distinct d.club) > 1) "
+            "select case when s.player in (select player from shared) then s.player || ' (' || d.club || ')' "
+            "else s.player end as player, "
+            "first(s.deal_id order by s.win_points desc, s.fan desc, s.deal_id) as deal, "
+            "first(s.fan order by s.win_points desc, s.fan desc, s.deal_id) as fan "
+            "from stg_seats s join stg_deals d using (deal_id) "
+            "where s.win_points is not null group by all order by player"
         )
     finally:
         api.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from itertools import permutations
 from pathlib import Path
 
@@ -21,12 +22,25 @@ from analytics import rating
 from analytics.queries import Analytics, Filters
 
 
+def shown(api: Analytics) -> Callable[[str, str | None], str]:
+    """Players are per club: the rule written again over the stored seats (not the marts),
+    a name in several clubs is "Name (club)", a name in one club the name."""
+    rows = api.sql(
+        "select distinct s.player, d.club from raw_seats s join raw_deals d using (deal_id) where d.club is not null"
+    )
+    counts = rows.groupby("player")["club"].nunique()
+    shared = set(counts[counts > 1].index)
+    return lambda name, club: f"{name} ({club})" if name in shared and club is not None else name
+
+
 def session_nets(api: Analytics, club: str | None = None) -> pd.DataFrame:
-    """Per session and player, from the stored seats (not the marts): net and seat."""
+    """Per session and player (per club), from the stored seats (not the marts): net and seat."""
     seats = api.sql(
         "select s.session_id, s.player, s.seat, s.net, s.played_at, d.club from raw_seats s "
         "join raw_deals d using (deal_id) where d.status in ('ok', 'findings')"
     )
+    name = shown(api)
+    seats["player"] = [name(p, c) for p, c in zip(seats["player"], seats["club"], strict=True)]
     if club is not None:
         seats = seats[seats["club"] == club]
     return seats.groupby(["session_id", "player"], as_index=False).agg(
@@ -174,9 +188,11 @@ def test_player_table_adds_columns_and_changes_none(api: Analytics) -> None:
 # ----------------------------------------------------------------------- patterns, tablemates
 def test_pattern_rates_per_win_beside_the_club(api: Analytics) -> None:
     wins = api.sql(
-        "select s.player, s.base_pattern, s.extras from raw_seats s join raw_deals d using (deal_id) "
+        "select s.player, d.club, s.base_pattern, s.extras from raw_seats s join raw_deals d using (deal_id) "
         "where d.status in ('ok', 'findings') and s.won"
     )
+    name = shown(api)
+    wins["player"] = [name(p, c) for p, c in zip(wins["player"], wins["club"], strict=True)]
     rates = api.pattern_rates()
     assert len(rates) > 0 and (rates["hits"] == 0).any()  # patterns the player never had: 0
     for row in rates.itertuples():
@@ -199,10 +215,12 @@ def test_pattern_rates_per_win_beside_the_club(api: Analytics) -> None:
 def test_record_against_each_tablemate(api: Analytics) -> None:
     name = str(api.player_stats()["player"].iloc[0])
     records = api.mate_records(Filters(player=name))
-    deals = api.sql(
-        "select players, deal_id from raw_deals where status in ('ok', 'findings') and list_contains(players, $p)",
-        {"p": name},
-    )
+    deals = api.sql("select players, club, deal_id from raw_deals where status in ('ok', 'findings')")
+    rename = shown(api)
+    deals["players"] = [
+        [rename(p, c) for p in ps] for ps, c in zip(deals["players"], deals["club"], strict=True)
+    ]
+    deals = deals[[name in ps for ps in deals["players"]]]
     flows = api.head_to_head()
     places = ranked(session_nets(api)).set_index(["session_id", "player"])["placement"]
     for row in records.itertuples():

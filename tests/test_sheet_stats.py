@@ -68,18 +68,19 @@ def _logs(folder: Path, plans: tuple[ClubPlan, ...], rate: float) -> list[Path]:
     return paths
 
 
-def _sheet_deals(paths: list[Path]) -> dict[str, tuple[str, ...]]:
-    """deal_id -> the players of its session, for every sheet deal of the logs (read as text)."""
-    out: dict[str, tuple[str, ...]] = {}
+def _sheet_deals(paths: list[Path]) -> dict[str, tuple[tuple[str, str | None], ...]]:
+    """deal_id -> the players of its session with its club (players are per club), for every
+    sheet deal of the logs (read as text)."""
+    out: dict[str, tuple[tuple[str, str | None], ...]] = {}
     for path in paths:
-        players: tuple[str, ...] = ()
+        players: tuple[tuple[str, str | None], ...] = ()
         for line in path.read_text(encoding="utf-8").splitlines():
             try:
                 row = json.loads(line)
             except json.JSONDecodeError:  # a line --tamper broke on purpose
                 continue
             if row.get("type") == "session":
-                players = tuple(row["players"])
+                players = tuple((p, row.get("club")) for p in row["players"])
             elif row.get("type") == "deal" and row.get("record") == "sheet":
                 out[row["deal_id"]] = players
     return out
@@ -148,7 +149,8 @@ def test_sheet_seat_rows_equal_the_tile_ones(apis: dict[str, Analytics]) -> None
 
 @pytest.mark.parametrize("query", SAME)
 @pytest.mark.parametrize(
-    "filters", [Filters(), Filters(player="Ann"), Filters(club="east"), Filters(tablemates=("Bo",))]
+    "filters",
+    [Filters(), Filters(player="Ann (east)"), Filters(club="east"), Filters(tablemates=("Bo (east)",))],
 )
 def test_statistics_without_tiles_are_equal(apis: dict[str, Analytics], query: str, filters: Filters) -> None:
     tiles, sheets = (apis[name].query(query, filters) for name in ("tiles", "sheets"))
@@ -172,7 +174,21 @@ def test_tile_only_statistics_leave_sheets_out_and_count_them(
     # mixed: each player's count is its seats in the logs' sheet deals, the win turn the
     # tile warehouse's average over the other deals
     sheet_deals = _sheet_deals(built["mixed"][1])
-    expected = Counter(player for players in sheet_deals.values() for player in players)
+    clubs = (
+        apis["mixed"]
+        .sql(
+            "select distinct s.player, d.club from raw_seats s join raw_deals d using (deal_id) where d.club is not null"
+        )
+        .groupby("player")["club"]
+        .nunique()
+    )
+    shared = set(clubs[clubs > 1].index)  # a name in several clubs is one player per club: "Name (club)"
+    expected = Counter(
+        f"{name} ({club})" if name in shared and club is not None else name
+        for players in sheet_deals.values()
+        for name, club in players
+    )
+    assert any(" (" in p for p in expected), "the two clubs share a name"
     assert mixed["sheet_deals_excluded"].to_dict() == {p: expected.get(p, 0) for p in mixed.index}
     turns = (
         apis["tiles"]
@@ -210,11 +226,11 @@ def test_stats_cli_keeps_every_key_and_adds_the_excluded_count(
         assert sheet_row["avg_win_turn"] is None
         same = {k: v for k, v in tile_row.items() if k not in DIFFERS["player_stats"]}
         assert same == {k: sheet_row[k] for k in same}
-    card = run("stats", "--warehouse", built["sheets"][0], "--player", "Ann")
+    card = run("stats", "--warehouse", built["sheets"][0], "--player", "Ann (east)")  # players are per club
     assert card.returncode == 0, card.stderr
-    deals = next(r["deals"] for r in sheets if r["player"] == "Ann")
+    deals = next(r["deals"] for r in sheets if r["player"] == "Ann (east)")
     assert label("cli_sheet_card", "en").format(n=deals) in card.stdout
-    plain = run("stats", "--warehouse", built["tiles"][0], "--player", "Ann")
+    plain = run("stats", "--warehouse", built["tiles"][0], "--player", "Ann (east)")
     assert "score sheets" not in plain.stdout
 
 

@@ -4,11 +4,40 @@
 -- analytics/queries.py MATERIALIZED into in-memory tables once per catalog version, so
 -- page queries do not read Parquet again (dbt's materialized='table').
 
+-- Players are per club (玩家按俱乐部区分): one name written in the files of two clubs is two
+-- people. The name each player is shown and keyed by everywhere below: the name itself when
+-- it plays in one club only, "Name (club)" when the same name plays in several clubs (counted
+-- over every stored deal, so a filter never renames anyone). A seat of a deal with no club
+-- keeps the bare name.
+create or replace view mart_shared_names as
+select coalesce(list_sort(list(player)), cast([] as varchar[])) as names
+from (
+    select s.player
+    from stg_seats as s
+    join stg_deals as d using (deal_id)
+    where d.club is not null and s.player is not null
+    group by s.player
+    having count(distinct d.club) > 1
+);
+
+create or replace macro shown_player(p_name, p_club, p_shared) as
+case
+    when p_club is not null and list_contains(p_shared, p_name) then p_name || ' (' || p_club || ')'
+    else p_name
+end;
+
 -- complete deals with who sat (the tablemates filter looks here, 4x fewer rows than seats)
 create or replace view mart_deals as
-select deal_id, played_date, club, rules, players, record
-from stg_deals
-where is_complete;
+select
+    d.deal_id,
+    d.played_date,
+    d.club,
+    d.rules,
+    list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players,
+    d.record
+from stg_deals as d
+cross join mart_shared_names as n
+where d.is_complete;
 
 -- one row per deal and seat, with the table's context for the filters; a score-sheet deal
 -- (record 'sheet') has every column but the tile-only ones (void_suit, win_turn, win_tile)
@@ -26,7 +55,7 @@ select
     d.end_reason,
     s.status,
     s.seat,
-    s.player,
+    shown_player(s.player, d.club, n.names) as player,
     s.is_dealer,
     s.void_suit,
     s.won,
@@ -62,9 +91,11 @@ select
     s.no_ting_received,
     s.net,
     d.record,
-    d.is_sheet
+    d.is_sheet,
+    s.player as name  -- the name as written in the file (the same in every club)
 from stg_seats as s
 join stg_deals as d using (deal_id)
+cross join mart_shared_names as n
 where d.is_complete and s.player is not null;
 
 -- one row per win
@@ -99,18 +130,19 @@ select
     l.reason,
     l.payer,
     l.payee,
-    l.payer_player,
-    l.payee_player,
+    shown_player(l.payer_player, d.club, n.names) as payer_player,
+    shown_player(l.payee_player, d.club, n.names) as payee_player,
     l.amount
 from stg_ledger as l
 join stg_deals as d using (deal_id)
+cross join mart_shared_names as n
 where d.is_complete and l.payer_player is not null and l.payee_player is not null;
 
 -- every finding, with the deal's context when it belongs to a deal; every column of the
 -- findings table passes through (a column a newer ingest adds, such as message_zh, too)
 create or replace view mart_findings as
 select
-    f.* exclude (session_id, month),
+    f.* exclude (session_id, month) replace (shown_player(f.player, d.club, n.names) as player),
     coalesce(f.session_id, d.session_id) as session_id,
     d.played_date,
     d.club,
@@ -118,4 +150,5 @@ select
     d.players,
     d.status as deal_status
 from stg_findings as f
-left join stg_deals as d on f.deal_id = d.deal_id;
+left join stg_deals as d on f.deal_id = d.deal_id
+cross join mart_shared_names as n;

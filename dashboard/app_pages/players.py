@@ -8,6 +8,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
+from analytics.queries import Filters
 from dashboard import cached_queries, charts, export, page_kit
 from dashboard.i18n import win_kind_label
 from dashboard.safe_text import md
@@ -90,7 +91,7 @@ if src is not None:
         st.info(page_kit.t("no_match"))
     else:
         shared = cached_queries.query("shared_names", filters, src=src)
-        if not shared.empty:  # players are per club: one name in two clubs is two people
+        if not shared.empty:  # players are per club: one name in two clubs is two people, shown apart
             names = ", ".join(
                 f"{p} ({', '.join(str(c) for c in cs)})"
                 for p, cs in zip(shared["player"], shared["clubs"], strict=True)
@@ -106,6 +107,11 @@ if src is not None:
         )
         players = sorted(str(p) for p in stats["player"])
         asked = st.query_params.get("player")
+        if asked is not None and asked not in players:  # a bare name of several clubs' players?
+            named = cached_queries.query("players_named", Filters(player=asked), src=src)
+            if len(named) > 1:
+                which = ", ".join(str(p) for p in named["player"])
+                st.warning(page_kit.t("ambiguous_player", name=asked, players=which), icon=":material/group:")
         if asked in players and st.session_state.get(PLAYER_KEY) is None:
             st.session_state[PLAYER_KEY] = asked
         if st.session_state.get(PLAYER_KEY) not in players:

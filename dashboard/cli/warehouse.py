@@ -133,8 +133,12 @@ def stats(
     try:
         frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
         audit = analytics.findings_summary(filters) if player is None and not as_json else None
+        named = analytics.players_named(player) if player is not None and frame.empty else []
     finally:
         analytics.close()
+    if len(named) > 1:  # players are per club: the bare name is several people
+        shown = ", ".join(repr(p) for p in named)
+        raise fail(f"{player!r} plays in several clubs, so it is several players: {shown}; pick one")
     if player is not None and frame.empty:
         raise fail(f"no deals of player {player!r} in {warehouse}")
     if as_json:

@@ -1,7 +1,11 @@
 -- Deals per week (the week's Monday), and how many of them have findings or are invalid.
 with picked as (
     select *
-    from stg_deals
+    from (  -- players are per club: the names as shown (mart_shared_names, 20_marts.sql)
+        select d.* replace (list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players)
+        from stg_deals as d
+        cross join mart_shared_names as n
+    )
     where ($club is null or club = $club)
         and ($date_from is null or played_date >= $date_from)
         and ($date_to is null or played_date <= $date_to)
