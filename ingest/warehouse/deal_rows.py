@@ -368,7 +368,7 @@ class FactBuilder:
             scope, deal_id, info.session_id if info is not None else None, month,
             finding.file or self.file, finding.line, finding.code, finding.severity, seat, player,
             finding.message, _json(finding.expected), _json(finding.recorded), finding.rule,
-            _json(finding.extra) if finding.extra else None,
+            _json(finding.extra) if finding.extra else None, finding.message_zh or None,
         )  # fmt: skip
 
     def build(self) -> Facts:

@@ -169,6 +169,7 @@ SCHEMAS: Final[dict[str, pa.Schema]] = {
             ("recorded", _STR),
             ("rule", _STR),
             ("extra", _STR),
+            ("message_zh", _STR),  # the explanation in Chinese; null where none is written
         ]
     ),
     "quarantine": pa.schema(
