@@ -257,20 +257,22 @@ class DealClaims(DealState):
             return None
         return self._next_after(self._open)
 
+    def _open_discard(self, seat: int, action: str, verb: str) -> _OpenTile:
+        """The discard a pong or an exposed kong claims: open, not a robbable kong, and not
+        already won on (hu beats pong and kong)."""
+        open_tile = self._open
+        if self.phase is not Phase.CLAIM or open_tile is None or open_tile.rob:
+            raise self._out_of_turn(seat, action)
+        if open_tile.winners:
+            raise IllegalEvent("out_of_turn", play("claim_won_discard", seat=seat, verb=play(verb)), seat)
+        return open_tile
+
     # -- pongs and kongs
     def _on_pong(self, event: Pong) -> None:
         self._check_voids_declared()
         seat = event.seat
         self._expect_seat(seat, "pong")
-        open_tile = self._open
-        if self.phase is not Phase.CLAIM or open_tile is None or open_tile.rob:
-            raise self._out_of_turn(seat, "pong")
-        if open_tile.winners:
-            raise IllegalEvent(
-                "out_of_turn",
-                play("claim_won_discard", seat=seat, verb=play("pongs")),
-                seat,
-            )
+        open_tile = self._open_discard(seat, "pong", "pongs")
         if seat == open_tile.seat:
             raise IllegalEvent(
                 "illegal_pong",
@@ -339,15 +341,7 @@ class DealClaims(DealState):
 
     def _exposed_kong(self, event: Kong) -> None:
         seat = event.seat
-        open_tile = self._open
-        if self.phase is not Phase.CLAIM or open_tile is None or open_tile.rob:
-            raise self._out_of_turn(seat, "make an exposed kong")
-        if open_tile.winners:
-            raise IllegalEvent(
-                "out_of_turn",
-                play("claim_won_discard", seat=seat, verb=play("kongs")),
-                seat,
-            )
+        open_tile = self._open_discard(seat, "make an exposed kong", "kongs")
         if seat == open_tile.seat or event.tile != open_tile.tile:
             raise IllegalEvent(
                 "illegal_kong",

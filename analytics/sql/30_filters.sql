@@ -66,3 +66,11 @@ where (p_club is null or club = p_club)
     and (p_from is null or played_date >= p_from)
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules);
+
+create or replace macro wins_in(p_club, p_from, p_to, p_rules) as table
+select *
+from mart_wins
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules);

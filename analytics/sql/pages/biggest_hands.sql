@@ -12,10 +12,6 @@ select
     extras,
     win_kind,
     win_points
-from mart_wins
-where ($club is null or club = $club)
-    and ($date_from is null or played_date >= $date_from)
-    and ($date_to is null or played_date <= $date_to)
-    and ($rules is null or rules = $rules)
+from wins_in($club, $date_from, $date_to, $rules)
 order by fan_uncapped desc, win_points desc, played_date desc nulls last, deal_id, player
 limit $limit;

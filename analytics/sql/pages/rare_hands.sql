@@ -12,11 +12,7 @@ select
     extras,
     win_kind,
     win_points
-from mart_wins
-where ($club is null or club = $club)
-    and ($date_from is null or played_date >= $date_from)
-    and ($date_to is null or played_date <= $date_to)
-    and ($rules is null or rules = $rules)
-    and (list_contains($rare, base_pattern) or list_has_any(extras, $rare))
+from wins_in($club, $date_from, $date_to, $rules)
+where (list_contains($rare, base_pattern) or list_has_any(extras, $rare))
 order by played_date desc nulls last, fan_uncapped desc, deal_id, player
 limit $limit;
