@@ -117,7 +117,9 @@ class Tally:
     handoffs: int = 0  # clean deals the fast path did not confirm (None, or not asked)
     not_asked: int = 0  # deals with a line that does not decode: the fast path never sees them
     fast_clean: int = 0  # deals the fast path called clean
-    disagreements: list[Disagreement] = field(default_factory=list, repr=False)
+    disagreed: int = 0  # deals where the fast path broke its promise
+    disagreements: list[Disagreement] = field(default_factory=list, repr=False)  # the first ``keep``
+    keep: int = 100
     codes: Counter[str] = field(
         default_factory=Counter, repr=False
     )  # the engine's codes, a count per flagged deal
@@ -131,11 +133,11 @@ class Tally:
         return self.handoffs / self.clean if self.clean else 0.0
 
     def add(self, other: Tally) -> None:
-        for name in ("deals", "clean", "flagged", "handoffs", "not_asked", "fast_clean"):
+        for name in ("deals", "clean", "flagged", "handoffs", "not_asked", "fast_clean", "disagreed"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         for name in ("engine_read_s", "engine_replay_s", "fast_decode_s", "fast_s"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.disagreements += other.disagreements
+        self.disagreements += other.disagreements[: max(0, self.keep - len(self.disagreements))]
         self.codes.update(other.codes)
 
     def to_json(self) -> dict[str, Any]:
@@ -147,7 +149,7 @@ class Tally:
             "handoff_rate": round(self.handoff_rate, 5),
             "not_asked": self.not_asked,
             "fast_clean": self.fast_clean,
-            "disagreements": len(self.disagreements),
+            "disagreements": self.disagreed,
             "engine_read_s": round(self.engine_read_s, 3),
             "engine_replay_s": round(self.engine_replay_s, 3),
             "fast_decode_s": round(self.fast_decode_s, 3),
@@ -159,7 +161,7 @@ class Tally:
         return (
             f"{self.deals} deals, {self.clean} clean, {self.handoffs} hand-offs among them "
             f"({100 * self.handoff_rate:.2f}%), {self.flagged} flagged, {self.not_asked} not decodable, "
-            f"{len(self.disagreements)} disagreements"
+            f"{self.disagreed} disagreements"
         )
 
 
@@ -242,6 +244,9 @@ def _disagree(
     session_line: int | None,
     what: str,
 ) -> None:
+    tally.disagreed += 1
+    if len(tally.disagreements) >= tally.keep:
+        return
     own = [lines[n - first] for n in range(deal.deal.line, deal.last_line + 1)]
     head = [lines[session_line - first]] if session_line is not None and session_line >= first else []
     tally.disagreements.append(Disagreement(corpus, deal.deal.deal_id, deal.deal.line, what, (*head, *own)))

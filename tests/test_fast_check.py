@@ -323,7 +323,7 @@ def test_the_harness_fails_a_checker_that_calls_a_flagged_deal_clean(oracle_tall
     tally = run(SELF_TEST, liar)
     assert tally.disagreements, tally.summary()
     assert all("called clean, the engine flags" in d.what for d in tally.disagreements)
-    assert len(tally.disagreements) == tally.flagged - tally.not_asked
+    assert tally.disagreed == len(tally.disagreements) == tally.flagged - tally.not_asked
     assert tally.flagged == oracle_tally.flagged
 
 
