@@ -27,6 +27,7 @@ from hypothesis import strategies as st
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, replay_deal
 from engine.rules import Rules, RulesError, load_rules
+from ingest.fast_check import fast_replay
 from ingest.fast_diff import (
     REPORT_FIELDS,
     FastReplay,
@@ -39,24 +40,6 @@ from ingest.fast_diff import (
 from ingest.line_parser import LineParser
 from ingest.records import Record
 from ingest.simulator.simulate import ClubPlan
-
-# -------------------------------------------------------------------- the checker under test
-# TEMPORARY skeleton until ingest/fast_check.py lands on main: a checker that hands every
-# deal to the engine (so the hand-off bounds below fail, as they must for it).
-
-
-def fast_replay(
-    start: DealStart,
-    records: Sequence[Record],
-    end: DealEnd | None,
-    rules: Rules,
-    *,
-    base: int = 1,
-    session_id: str | None = None,
-    file: str | None = None,
-) -> DealReport | None:
-    return None
-
 
 # -------------------------------------------------------------------- the corpora
 TAMPER = 0.2  # the simulator's corruptions: about this share of the deals
