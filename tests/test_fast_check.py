@@ -48,6 +48,12 @@ MUTATE = 0.1  # and a random change to one deal (a line, a field) in about this 
 MAX_HANDOFF = 0.05
 #: per variant corpus (a few dozen clean deals each, so a looser bound)
 MAX_HANDOFF_VARIANT = 0.2
+#: variants whose deals ingest/fast_check.py hands to the engine by design (its docstring):
+#: still checked for agreement, left out of the hand-off bounds
+HANDED_OFF_BY_DESIGN = {
+    "exchange_three": "换三张 (exchange_three) is the engine's",
+    "dead_wait": "死叫不算叫 (dead_wait_counts false) needs the unseen tiles at 查叫: the engine's",
+}
 
 
 @dataclass(frozen=True)
@@ -98,7 +104,8 @@ V: list[tuple[str, dict[str, Any], int]] = [
         {"preset": "standard", "kong_discard_transfer": False, "added_kong_same_turn_only": True},
         1,
     ),
-    ("min_no_ting", {"preset": "standard", "dead_wait_counts": False, "no_ting_pays": "min"}, 1),
+    ("min_no_ting", {"preset": "standard", "no_ting_pays": "min"}, 1),
+    ("dead_wait", {"preset": "standard", "dead_wait_counts": False, "no_ting_pays": "min"}, 1),
     (
         "kong_prices",
         {
@@ -157,9 +164,10 @@ def test_fast_path_rarely_hands_off_a_clean_deal(tallies: dict[str, Tally], name
 
 def test_fast_path_rarely_hands_off_under_any_rule_variant(tallies: dict[str, Tally]) -> None:
     pooled = Tally()
-    for corpus in VARIANTS:
+    kept = [corpus for corpus in VARIANTS if corpus.name not in HANDED_OFF_BY_DESIGN]
+    for corpus in kept:
         pooled.add(tallies[corpus.name])
-    worst = max(VARIANTS, key=lambda corpus: tallies[corpus.name].handoff_rate)
+    worst = max(kept, key=lambda corpus: tallies[corpus.name].handoff_rate)
     assert pooled.handoff_rate <= MAX_HANDOFF, pooled.summary()
     assert tallies[worst.name].handoff_rate <= MAX_HANDOFF_VARIANT, (
         f"{worst.name}: {tallies[worst.name].summary()}"
