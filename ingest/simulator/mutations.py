@@ -1,7 +1,7 @@
 """Random changes to a simulated log's deals, for differential tests (``ingest/fast_diff.py``).
 
 The tamperer (``tamper.py``) makes corruptions with a known finding at a known line; these
-changes have no such promise. A line dropped, doubled or swapped, a field changed, an
+changes have no such promise. A line dropped, doubled, swapped or moved, a field changed, an
 optional claim left out (as another recorder writes it), a tile that is no tile: the change
 may break the rules or leave another legal deal. Whatever the engine says of the result,
 a second checker must say the same, so the changes only need to be many and varied.
@@ -193,32 +193,43 @@ def _odd_line(text: str, rng: random.Random) -> str:
     return _dump(obj)
 
 
-def _mutate_deal(lines: list[str], rng: random.Random) -> list[str]:
+def _change(lines: list[str], rng: random.Random) -> None:
     """One change to a deal's lines (its deal line first, its deal_end last)."""
     roll = rng.random()
     inner = len(lines) - 2
-    if roll < 0.1:  # a line dropped, the deal_end too at times
+    if inner < 2:  # little left of the deal: a field of its deal line
+        lines[0] = _edit(lines[0], rng)
+    elif roll < 0.1:  # a line dropped, the deal_end too at times
         del lines[len(lines) - 1 if rng.random() < 0.2 else rng.randrange(1, len(lines))]
-    elif roll < 0.18 and inner >= 1:
+    elif roll < 0.17:
         at = rng.randrange(1, len(lines) - 1)
         lines.insert(at, lines[at])
-    elif roll < 0.28 and inner >= 2:
+    elif roll < 0.25:
         at = rng.randrange(1, len(lines) - 2)
         lines[at], lines[at + 1] = lines[at + 1], lines[at]
-    elif roll < 0.4:
+    elif roll < 0.32:  # a play moved elsewhere in the deal
+        text = lines.pop(rng.randrange(1, len(lines) - 1))
+        lines.insert(rng.randrange(1, len(lines)), text)
+    elif roll < 0.42:
         _omit(lines, rng)
-    elif roll < 0.45:
+    elif roll < 0.47:
         at = rng.randrange(1, len(lines))
         lines[at] = _odd_line(lines[at], rng)
     else:  # a field changed
         at = _target(lines, rng)
         lines[at] = _edit(lines[at], rng)
+
+
+def _mutate_deal(lines: list[str], rng: random.Random) -> list[str]:
+    """One change to a deal, at times two or three."""
+    for _ in range(1 + (rng.random() < 0.25) + (rng.random() < 0.1)):
+        _change(lines, rng)
     return lines
 
 
 def mutate_session(lines: list[str], rng: random.Random, rate: float) -> list[str]:
-    """About ``rate`` of the session's deals get one random change (which may or may not
-    break the rules: the engine decides, the fast path must agree)."""
+    """About ``rate`` of the session's deals get a random change or a few (which may or
+    may not break the rules: the engine decides, the fast path must agree)."""
     out: list[str] = []
     deal: list[str] | None = None
     for text in lines:
