@@ -30,7 +30,7 @@ from engine import shapes
 from engine.events import DealEnd, DealStart
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value
-from engine.report import DealReport
+from engine.report import DealFacts, DealReport
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import Transfer, deltas
@@ -753,6 +753,18 @@ class _FastDeal:
             or (c0 and c1 and _WAIT_MASK.get(k2, 0))
         )
 
+    def facts(self) -> DealFacts:
+        void = tuple([suit if suit >= 0 else None for suit in self.void])
+        still_in = self.won.count(False)
+        return DealFacts(
+            self.dealer,
+            void,
+            tuple(self.settler.settlement),
+            frozenset(self.pigs),
+            self.ready_at_end,
+            still_in,
+        )
+
     # ------------------------------------------------------------------ the loop
     def run(self, records: list[Record], first_line: int) -> None:
         line = first_line
@@ -792,13 +804,15 @@ def fast_replay(
     base: int = 1,
     session_id: str | None = None,
     file: str | None = None,
+    keep_facts: bool = False,
 ) -> DealReport | None:
     """The report of a clean deal, equal to :func:`engine.replay.replay_deal`'s, or
     ``None``: the deal goes to the engine, which explains every finding.
 
     ``records`` are the deal's lines strictly between its ``deal`` and ``deal_end`` lines,
     decoded (:data:`ingest.line_parser.DECODER`), in file order with no other line among
-    them: record ``i`` is on line ``start.line + 1 + i``, the end on the line after."""
+    them: record ``i`` is on line ``start.line + 1 + i``, the end on the line after.
+    ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None
     try:
@@ -823,4 +837,5 @@ def fast_replay(
         settlement=deal.settlement,
         end_reason=deal.end_reason,
         complete=True,
+        facts=deal.facts() if keep_facts else None,
     )
