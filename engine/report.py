@@ -63,9 +63,9 @@ class DealFacts(msgspec.Struct, frozen=True, gc=False):
         )  # fmt: skip
 
 
-@dataclass
-class DealReport:
-    """The replay of one deal: its status, findings and what the rules compute."""
+class DealReport(msgspec.Struct):
+    """The replay of one deal: its status, findings and what the rules compute (a Struct:
+    one is built per deal, in a tenth of a compiled dataclass's time)."""
 
     deal_id: str
     session_id: str | None
@@ -85,7 +85,7 @@ class DealReport:
     record: str = "tiles"  # "sheet": a score-sheet deal, audited from its declared facts
     # a sheet deal's 查叫 facts as the audit accepted them (a tile deal keeps them on ``deal``)
     pigs: frozenset[int] = frozenset()  # 花猪 at an empty wall
-    ready_at_end: dict[int, int] = field(default_factory=dict)  # seat -> 查大叫 fan
+    ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan (msgspec copies an empty default)
     facts: DealFacts | None = None  # a tile deal's, when asked for (``keep_state``)
 
     def deal_facts(self) -> DealFacts | None:
