@@ -72,7 +72,9 @@ __all__ = [
     "TILE_IDS",
     "LineParser",
     "ParsedLine",
+    "record_event",
     "show_value",
+    "tiles_ok",
 ]
 
 # --- tiles -----------------------------------------------------------------------------
@@ -225,6 +227,23 @@ _CONVERT: Final[dict[type[Record], _Converter]] = {
 _TAG: Final[dict[type[Record], str]] = {
     cls: tag for types in (RECORD_TYPES, SHEET_RECORD_TYPES) for tag, cls in types.items()
 } | {SheetDealRec: "deal"}
+
+
+def record_event(rec: Record, n: int) -> Event | SheetEvent:
+    """The event of a record that reads without a finding (its tiles name tiles), as
+    :meth:`LineParser.parse` makes it: the reader builds a fast-read deal's events with it."""
+    return _CONVERT[type(rec)](rec, n)
+
+
+def tiles_ok(value: str | list[str]) -> bool:
+    """Whether a tile list reads without a ``bad_tile`` finding (the reader's fast path asks)."""
+    try:
+        _tiles(value, "tiles")
+    except _BadTile:
+        return False
+    return True
+
+
 PLAY_TYPES: Final = frozenset({"exchange", "void", "draw", "discard", "pong", "kong", "hu"})
 #: record types whose lines a deal takes without the general path (see LogBuilder.feed)
 FAST: Final[dict[type, Callable[[int, int, int], Draw | Discard]]] = {DrawRec: Draw, DiscardRec: Discard}

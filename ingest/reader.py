@@ -49,6 +49,8 @@ from typing import Any
 from engine.events import (
     DealEnd,
     DealStart,
+    Discard,
+    Draw,
     Finding,
     PlayEvent,
     SessionEnd,
@@ -66,26 +68,93 @@ from ingest.line_parser import (
     TILE_IDS,
     LineParser,
     ParsedLine,
+    record_event,
     show_value,
+    tiles_ok,
+)
+from ingest.records import (
+    DealEndRec,
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PongRec,
+    Record,
+    VoidRec,
 )
 from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_source
 
 __all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes"]
 
 
-@dataclass
 class DealLog:
-    """One deal as read: its events in file order and what was wrong with its lines."""
+    """One deal as read: its events in file order and what was wrong with its lines.
 
-    deal: DealStart
-    events: list[PlayEvent]
-    end: DealEnd | None
-    findings: list[Finding]
-    line_numbers: list[int]  # of its raw lines, in file order
-    texts: list[str]  # its raw lines (two flat lists: no tuple per line for the collector to walk)
-    last_line: int
-    extras: dict[int, dict[str, Any]] = field(default_factory=dict)  # unknown fields by line
-    sheet_events: list[SheetEvent] = field(default_factory=list)  # a score-sheet deal's kongs and wins
+    A deal read on the fast path (every line between its ``deal`` and ``deal_end`` lines a
+    play event that reads without a finding) holds its decoded ``records`` (the i-th on line
+    ``deal.line + 1 + i``) and its lines' bytes; its ``events``, ``texts`` and
+    ``line_numbers`` are built from them when first asked for, exactly as the line-by-line
+    path builds them, so a checker that needs only the records never pays for them. Other
+    deals have ``records`` None. Equality compares what is read, not how it was read.
+    """
+
+    def __init__(
+        self,
+        deal: DealStart,
+        events: list[PlayEvent],
+        end: DealEnd | None,
+        findings: list[Finding],
+        line_numbers: list[int],  # of its raw lines, in file order
+        texts: list[str],  # its raw lines (two flat lists: no tuple per line for the collector to walk)
+        last_line: int,
+        extras: dict[int, dict[str, Any]] | None = None,  # unknown fields by line
+        sheet_events: list[SheetEvent] | None = None,  # a score-sheet deal's kongs and wins
+    ) -> None:
+        self.deal = deal
+        self._events = events
+        self.end = end
+        self.findings = findings
+        self._line_numbers = line_numbers
+        self._texts = texts
+        self.last_line = last_line
+        self.extras: dict[int, dict[str, Any]] = {} if extras is None else extras
+        self.sheet_events: list[SheetEvent] = [] if sheet_events is None else sheet_events
+        self.records: list[Record] | None = None
+        self._raw: list[bytes] | None = None  # the fast path's lines after the deal line, until unpacked
+
+    @property
+    def events(self) -> list[PlayEvent]:
+        if self._raw is not None:
+            self._unpack()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[PlayEvent]) -> None:
+        self._unpack()
+        self._events = events
+
+    @property
+    def texts(self) -> list[str]:
+        if self._raw is not None:
+            self._unpack()
+        return self._texts
+
+    @texts.setter
+    def texts(self, texts: list[str]) -> None:
+        self._unpack()
+        self._texts = texts
+
+    @property
+    def line_numbers(self) -> list[int]:
+        if self._raw is not None:
+            self._unpack()
+        return self._line_numbers
+
+    @line_numbers.setter
+    def line_numbers(self, numbers: list[int]) -> None:
+        self._unpack()
+        self._line_numbers = numbers
 
     @property
     def raw_lines(self) -> list[tuple[int, str]]:
@@ -93,9 +162,73 @@ class DealLog:
         return list(zip(self.line_numbers, self.texts, strict=True))
 
     def keep(self, n: int, text: str) -> None:
-        self.line_numbers.append(n)
-        self.texts.append(text)
+        if self._raw is not None:
+            self._unpack()
+        self._line_numbers.append(n)
+        self._texts.append(text)
         self.last_line = n
+
+    def read_fast(self, records: list[Record], lines: list[bytes], end: DealEnd) -> None:
+        """Close the deal read on the fast path: ``lines`` are its lines after the deal line
+        (bytes as read, ``\\r`` included), the last one its deal_end line, which made ``end``."""
+        self.records = records
+        self._raw = lines
+        self.end = end
+        self.last_line = end.line
+
+    def _unpack(self) -> None:
+        """The events, texts and line numbers of a fast-read deal, as the line-by-line path keeps them."""
+        raw = self._raw
+        if raw is None:
+            return
+        self._raw = None
+        records = self.records
+        assert records is not None
+        first = self._line_numbers[-1] + 1
+        self._events.extend(_events_of(records, first))
+        self._texts.extend([line.decode("utf-8").rstrip("\r") for line in raw])
+        self._line_numbers.extend(range(first, first + len(raw)))
+
+    def _view(self) -> tuple[object, ...]:
+        return (
+            self.deal,
+            self.events,
+            self.end,
+            self.findings,
+            self.line_numbers,
+            self.texts,
+            self.last_line,
+            self.extras,
+            self.sheet_events,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DealLog):
+            return NotImplemented
+        return self._view() == other._view()
+
+    def __repr__(self) -> str:
+        fast = "" if self.records is None else f", records={len(self.records)}"
+        return (
+            f"DealLog(deal={self.deal!r}, events={self.events!r}, end={self.end!r}, "
+            f"findings={self.findings!r}, line_numbers={self.line_numbers!r}, texts={self.texts!r}, "
+            f"last_line={self.last_line!r}, extras={self.extras!r}, sheet_events={self.sheet_events!r}{fast})"
+        )
+
+
+def _events_of(records: list[Record], first: int) -> list[PlayEvent]:
+    """The events of records read on consecutive lines from ``first``, as ``LogBuilder.feed`` makes them."""
+    events: list[PlayEvent] = []
+    n = first
+    for rec in records:
+        if isinstance(rec, DrawRec):
+            events.append(Draw(rec.seat, TILE_IDS[rec.tile], n))
+        elif isinstance(rec, DiscardRec):
+            events.append(Discard(rec.seat, TILE_IDS[rec.tile], n))
+        else:
+            events.append(record_event(rec, n))  # type: ignore[arg-type]
+        n += 1
+    return events
 
 
 @dataclass
@@ -142,6 +275,7 @@ class LogBuilder:
         self.sweep_reported = False  # the sweep's finding is in log.findings once, when first used
         self.last_end: int | None = None  # line of the last deal_end, for stray messages
         self.last_session_end: int | None = None
+        self.fresh: DealLog | None = None  # a deal just opened that the fast path may read (see _FastLines)
 
     def feed(self, n: int, text: str) -> None:
         if not text or text.isspace():
@@ -240,6 +374,15 @@ class LogBuilder:
         self.session.deals.append(deal)
         if parsed.findings:
             self._deal_findings(deal, n, parsed)
+        elif event.record != "sheet":
+            self.fresh = deal
+
+    def end_fast(self, deal: DealLog, records: list[Record], lines: list[bytes], end: DealEnd) -> None:
+        """Close the open deal read on the fast path, as :meth:`_end_deal` closes a deal
+        whose lines all read without a finding."""
+        deal.read_fast(records, lines, end)
+        self.deal = None
+        self.last_end = end.line
 
     def _end_deal(self, n: int, text: str, parsed: ParsedLine) -> None:
         deal = self.deal
@@ -339,11 +482,14 @@ def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits |
     return builder.finish()
 
 
-def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogFile:
+def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: bool = True) -> LogFile:
     """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
     sheet, read through this reader by ``ingest.sheets.convert``), e.g. an upload. The text is
     inflated and split piece by piece, so memory follows what the log holds, never
-    what a gzip bomb inflates to (see :class:`Limits`)."""
+    what a gzip bomb inflates to (see :class:`Limits`).
+
+    ``fast`` reads a deal whose lines are all well-formed play events from their bytes
+    (:class:`_FastLines`); False reads every line one by one. Both give the same ``LogFile``."""
     if name.lower().endswith((".csv", ".xlsx")):
         from ingest.sheets.convert import read_sheet_bytes
 
@@ -364,13 +510,23 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
     builder = LogBuilder(name)
     lines = ByteLines(pieces, limits.max_line)
     with gc_paused():
-        for n, piece, whole in lines:
-            _feed_bytes(builder, n, piece, whole, limits)
+        reader = _FastLines(builder, limits) if fast else None
+        if reader is not None:
+            for first, batch, ascii in lines.batches():
+                reader.feed(first, batch, ascii)
+        else:
+            for n, piece, whole in lines:
+                _feed_bytes(builder, n, piece, whole, limits)
         problem = inflate.problem if inflate is not None else None
         if problem is None and len(data) > limits.max_inflated:
             problem = f"it is larger than {mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
         if problem is None and lines.partial:  # the last line, with no newline after it
-            _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
+            if reader is not None:
+                reader.feed(lines.complete + 1, [lines.partial], False)
+            else:
+                _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
+        if reader is not None:
+            reader.flush()
     log = builder.finish()
     log.findings[:0] = notes
     if problem is not None:  # the break may cut a line in two: it is stray
@@ -382,6 +538,110 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
         if lines.partial.strip():
             log.stray.append((count + 1, lines.partial.decode("utf-8", "replace").rstrip("\r"), finding))
     return log
+
+
+class _FastLines:
+    """Feeds a file's lines to a :class:`LogBuilder`, reading a deal's lines on a fast path.
+
+    The ``deal`` line and every line outside a deal go through the builder one by one.
+    After a deal line that reads without a finding (not a score sheet's), each following
+    line is decoded straight from its bytes into its record: no text, no event, no list
+    append per line. If every line up to the ``deal_end`` is a play event that reads
+    without a finding, the deal keeps the records and the bytes (:meth:`DealLog.read_fast`);
+    at the first line that is anything else (torn, unknown field, bad tile, blank, too
+    long, not UTF-8, another deal or a session line, the end of the file) the lines held
+    so far and that line go through the builder as usual, so the deal reads exactly as on
+    the line-by-line path.
+    """
+
+    def __init__(self, builder: LogBuilder, limits: Limits) -> None:
+        self.builder = builder
+        self.limits = limits
+        self.deal: DealLog | None = None  # the deal on the fast path
+        self.first = 0  # the number of its first line after the deal line
+        self.records: list[Record] = []
+        self.lines: list[bytes] = []
+
+    def feed(self, n: int, batch: list[bytes], ascii: bool) -> None:
+        """Lines numbered from ``n``; ``ascii``: all of them are ASCII (so UTF-8)."""
+        builder = self.builder
+        limits = self.limits
+        max_line = limits.max_line
+        deal = self.deal
+        records = self.records
+        lines = self.lines
+        for line in batch:
+            if deal is not None:
+                rec = _fast_record(line, max_line, ascii)
+                if rec is not None:
+                    lines.append(line)
+                    if isinstance(rec, DealEndRec):
+                        end = record_event(rec, n)
+                        assert isinstance(end, DealEnd)
+                        builder.end_fast(deal, records, lines, end)
+                        deal = None
+                    else:
+                        records.append(rec)
+                    n += 1
+                    continue
+                _feed_lines(builder, self.first, lines, limits)
+                deal = None
+            if len(line) > max_line:
+                _feed_bytes(builder, n, line[:max_line], False, limits)
+            else:
+                _feed_bytes(builder, n, line, True, limits)
+            fresh = builder.fresh
+            if fresh is not None:
+                builder.fresh = None
+                deal = fresh
+                self.first = n + 1
+                records = []
+                lines = []
+            n += 1
+        self.deal = deal
+        self.records = records
+        self.lines = lines
+
+    def flush(self) -> None:
+        """The file ended inside a deal on the fast path: its lines go the usual way."""
+        if self.deal is not None:
+            _feed_lines(self.builder, self.first, self.lines, self.limits)
+            self.deal = None
+            self.lines = []
+            self.records = []
+
+
+def _fast_record(line: bytes, max_line: int, ascii: bool) -> Record | None:
+    """The record of a line that the builder would take into a deal with no finding: a play
+    event whose tiles are tiles, or a deal_end; None for anything else."""
+    if len(line) > max_line or not (ascii or _utf8(line)):
+        return None
+    try:
+        rec = DECODER.decode(line)
+    except DECODE_ERRORS:
+        return None
+    if isinstance(rec, (DrawRec, DiscardRec, PongRec, KongRec, HuRec)):
+        return rec if rec.tile in TILE_IDS else None  # another spelling: the parser explains it
+    if isinstance(rec, (DealEndRec, VoidRec)):
+        return rec
+    if isinstance(rec, ExchangeRec):
+        return rec if all(tiles_ok(given) for given in rec.tiles) else None
+    return None
+
+
+def _utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _feed_lines(builder: LogBuilder, first: int, lines: list[bytes], limits: Limits) -> None:
+    n = first
+    for line in lines:
+        _feed_bytes(builder, n, line, True, limits)
+        n += 1
 
 
 def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:

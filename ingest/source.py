@@ -278,3 +278,36 @@ class ByteLines:
         self.complete = n
         if not skipping:
             self.partial = buffer
+
+    def batches(self) -> Iterator[tuple[int, list[bytes], bool]]:
+        """The same lines a piece at a time, split in C: ``(number of the first line, the
+        lines, whether they are all ASCII)``. A line longer than ``max_line`` comes uncut
+        (at most ``max_line`` plus a piece; the caller cuts it, as :meth:`__iter__` does)
+        and, when it runs past its piece, the rest of it is skipped unread."""
+        max_line = self.max_line
+        buffer = b""
+        skipping = False  # inside an over-long line already given
+        n = 0  # newlines seen
+        for piece in self.pieces:
+            parts = piece.split(b"\n")
+            rest = parts.pop()
+            if not parts:  # no newline in this piece
+                buffer = b"" if skipping else buffer + rest
+            else:
+                if skipping:  # the end of the over-long line
+                    del parts[0]
+                    n += 1
+                    skipping = False
+                elif buffer:
+                    parts[0] = buffer + parts[0]
+                if parts:
+                    yield n + 1, parts, piece.isascii() and parts[0].isascii()
+                    n += len(parts)
+                buffer = rest
+            if not skipping and len(buffer) > max_line:
+                yield n + 1, [buffer], False
+                skipping = True
+                buffer = b""
+        self.complete = n
+        if not skipping:
+            self.partial = buffer
