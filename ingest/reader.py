@@ -121,7 +121,7 @@ class DealLog:
         self.extras: dict[int, dict[str, Any]] = {} if extras is None else extras
         self.sheet_events: list[SheetEvent] = [] if sheet_events is None else sheet_events
         self.records: list[Record] | None = None
-        self._raw: list[bytes] | None = None  # the fast path's lines after the deal line, until unpacked
+        self._raw: bytes | None = None  # the fast path's lines after the deal line, until unpacked
 
     @property
     def events(self) -> list[PlayEvent]:
@@ -168,11 +168,12 @@ class DealLog:
         self._texts.append(text)
         self.last_line = n
 
-    def read_fast(self, records: list[Record], lines: list[bytes], end: DealEnd) -> None:
-        """Close the deal read on the fast path: ``lines`` are its lines after the deal line
-        (bytes as read, ``\\r`` included), the last one its deal_end line, which made ``end``."""
+    def read_fast(self, records: list[Record], raw: bytes, end: DealEnd) -> None:
+        """Close the deal read on the fast path: ``raw`` holds its lines after the deal line
+        (bytes as read, ``\\r`` included, joined by ``\\n``: one object, which the garbage
+        collector does not walk), the last one its deal_end line, which made ``end``."""
         self.records = records
-        self._raw = lines
+        self._raw = raw
         self.end = end
         self.last_line = end.line
 
@@ -186,8 +187,11 @@ class DealLog:
         assert records is not None
         first = self._line_numbers[-1] + 1
         self._events.extend(_events_of(records, first))
-        self._texts.extend([line.decode("utf-8").rstrip("\r") for line in raw])
-        self._line_numbers.extend(range(first, first + len(raw)))
+        texts = raw.decode("utf-8").split("\n")
+        if b"\r" in raw:
+            texts = [text.rstrip("\r") for text in texts]
+        self._texts.extend(texts)
+        self._line_numbers.extend(range(first, first + len(texts)))
 
     def _view(self) -> tuple[object, ...]:
         return (
@@ -377,10 +381,10 @@ class LogBuilder:
         elif event.record != "sheet":
             self.fresh = deal
 
-    def end_fast(self, deal: DealLog, records: list[Record], lines: list[bytes], end: DealEnd) -> None:
+    def end_fast(self, deal: DealLog, records: list[Record], raw: bytes, end: DealEnd) -> None:
         """Close the open deal read on the fast path, as :meth:`_end_deal` closes a deal
         whose lines all read without a finding."""
-        deal.read_fast(records, lines, end)
+        deal.read_fast(records, raw, end)
         self.deal = None
         self.last_end = end.line
 
@@ -569,22 +573,25 @@ class _FastLines:
         max_line = limits.max_line
         deal = self.deal
         records = self.records
-        lines = self.lines
-        for line in batch:
+        start = 0  # the index of the fast deal's first line in this batch (earlier ones: self.lines)
+        i = 0
+        size = len(batch)
+        while i < size:
+            line = batch[i]
             if deal is not None:
                 rec = _fast_record(line, max_line, ascii)
                 if rec is not None:
-                    lines.append(line)
                     if type(rec) is _DEAL_END:
                         end = record_event(rec, n)
                         assert isinstance(end, DealEnd)
-                        builder.end_fast(deal, records, lines, end)
+                        builder.end_fast(deal, records, b"\n".join(self._held(batch, start, i + 1)), end)
                         deal = None
                     else:
                         records.append(rec)
                     n += 1
+                    i += 1
                     continue
-                _feed_lines(builder, self.first, lines, limits)
+                _feed_lines(builder, self.first, self._held(batch, start, i), limits)
                 deal = None
             if len(line) > max_line:
                 _feed_bytes(builder, n, line[:max_line], False, limits)
@@ -596,11 +603,21 @@ class _FastLines:
                 deal = fresh
                 self.first = n + 1
                 records = []
-                lines = []
+                start = i + 1
             n += 1
+            i += 1
+        if deal is not None:
+            self.lines.extend(batch[start:])
         self.deal = deal
         self.records = records
-        self.lines = lines
+
+    def _held(self, batch: list[bytes], start: int, stop: int) -> list[bytes]:
+        """The fast deal's lines so far: those of earlier batches, then ``batch[start:stop]``."""
+        held = batch[start:stop]
+        if self.lines:
+            held = self.lines + held
+            self.lines = []
+        return held
 
     def flush(self) -> None:
         """The file ended inside a deal on the fast path: its lines go the usual way."""
