@@ -377,3 +377,21 @@ def test_batches_cut_the_same_lines_as_line_by_line(pieces: list[bytes], max_lin
             batched.append((first + i, line if whole else line[:max_line], whole))
     assert batched == by_line
     assert (other.complete, other.partial) == (one.complete, one.partial)
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet="123456789mps0z ", max_size=20))
+def test_compact_tiles_read_as_parse_tiles(text: str) -> None:
+    """The deal line's hands: the parser's own compact reading agrees with the engine's."""
+    from engine.tiles import TileError, parse_tiles
+    from ingest.line_parser import _compact
+
+    try:
+        expected: tuple[int, ...] | str = tuple(parse_tiles(text))
+    except TileError as err:
+        expected = str(err)
+    try:
+        got: tuple[int, ...] | str = _compact.__wrapped__(text)
+    except TileError as err:
+        got = str(err)
+    assert got == expected
