@@ -83,7 +83,7 @@ from ingest.records import (
     Record,
     VoidRec,
 )
-from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_source
+from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_head
 
 __all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes"]
 
@@ -701,7 +701,7 @@ def read_log(path: str | Path) -> LogFile:
     opened is a finding."""
     name = file_name(path)
     try:
-        data = read_source(path, Limits.from_env().max_inflated + 1)[0]
+        data = read_head(path, Limits.from_env().max_inflated + 1)
     except OSError as err:
         message = f"{name}: cannot read the file ({err.strerror or err})"
         return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name)])
