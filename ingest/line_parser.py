@@ -90,11 +90,10 @@ _RANK: Final[dict[str, int]] = {str(rank): rank - 1 for rank in range(1, 10)}
 _SUIT_BASE: Final[dict[str, int]] = {suit: 9 * index for index, suit in enumerate(SUITS)}
 
 
-@lru_cache(maxsize=16384)
 def _compact(text: str) -> tuple[int, ...]:
-    """``parse_tiles`` of a compact tile list, a few times faster (every deal line has four
-    hands, which repeat little; single names and short lists repeat a lot); anything that
-    is not digits then their suit goes to ``parse_tiles``, which says what is wrong."""
+    """``parse_tiles`` of a compact tile list, a few times faster: every deal line has four
+    hands. Anything that is not digits then their suit goes to ``parse_tiles``, which says
+    what is wrong."""
     tiles: list[int] = []
     start = 0  # the first digit of the group being read
     for index in range(len(text)):
@@ -114,6 +113,11 @@ def _compact(text: str) -> tuple[int, ...]:
     return tuple(tiles)
 
 
+#: single names and short lists repeat a lot, hands (13 or 14 tiles) and walls little
+_short_compact: Final = lru_cache(maxsize=16384)(_compact)
+_SHORT: Final = 8
+
+
 def _tile(name: str, where: str) -> int:
     tile = TILE_IDS.get(name)
     if tile is None:
@@ -127,7 +131,7 @@ def _tile(name: str, where: str) -> int:
 def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
     try:
         if isinstance(value, str):
-            return _compact(value)
+            return _short_compact(value) if len(value) <= _SHORT else _compact(value)
         return tuple([TILE_IDS[name] for name in value])
     except KeyError:
         try:
