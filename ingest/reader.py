@@ -202,7 +202,7 @@ class DealLog:
         self._texts.extend(texts)
         self._line_numbers.extend(range(first, first + len(texts)))
 
-    def _view(self) -> tuple[object, ...]:
+    def _view(self) -> tuple[Any, ...]:
         return (
             self.deal,
             self.events,
@@ -214,6 +214,12 @@ class DealLog:
             self.extras,
             self.sheet_events,
         )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled and copied as what was read (unpacked), with its records: the compiled
+        class has no ``__dict__`` for the default way."""
+        view = self._view()
+        return (_revived, (*view, self.records))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, DealLog):
@@ -227,6 +233,23 @@ class DealLog:
             f"findings={self.findings!r}, line_numbers={self.line_numbers!r}, texts={self.texts!r}, "
             f"last_line={self.last_line!r}, extras={self.extras!r}, sheet_events={self.sheet_events!r}{fast})"
         )
+
+
+def _revived(
+    deal: DealStart,
+    events: list[PlayEvent],
+    end: DealEnd | None,
+    findings: list[Finding],
+    line_numbers: list[int],
+    texts: list[str],
+    last_line: int,
+    extras: dict[int, dict[str, Any]],
+    sheet_events: list[SheetEvent],
+    records: list[Record] | None,
+) -> DealLog:
+    deal_log = DealLog(deal, events, end, findings, line_numbers, texts, last_line, extras, sheet_events)
+    deal_log.records = records
+    return deal_log
 
 
 def _events_of(records: list[Record], first: int) -> list[PlayEvent]:

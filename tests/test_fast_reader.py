@@ -315,6 +315,35 @@ def test_a_fast_deal_hashes_and_keeps_lines_like_any_other() -> None:
     assert f == s and f.raw_lines[-1] == (999, "late")
 
 
+def test_a_read_log_pickles_and_copies_with_its_records() -> None:
+    """A worker process may send a LogFile back (pickle); the compiled class has no __dict__."""
+    import copy
+    import pickle
+
+    log = read_log_bytes(as_bytes(encoded(list(log_lines(club(sessions=1))))), "p.jsonl")
+    again = pickle.loads(pickle.dumps(log))
+    assert again == log and copy.deepcopy(log) == log
+    deals = [d for _, d in again.iter_deals()]
+    assert all(d.records is not None for d in deals) and deals[0].records == log.sessions[0].deals[0].records
+
+
+def test_read_head_keeps_the_first_bytes_and_read_source_hashes_the_whole_file(tmp_path: Path) -> None:
+    import hashlib
+
+    from ingest.source import read_head, read_source
+
+    data = random.Random(1).randbytes(3 << 20)
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(data)
+    whole = (hashlib.sha256(data).hexdigest(), len(data))
+    for keep in (0, 1, 1 << 20, len(data) - 1, len(data), len(data) + 1):
+        assert read_head(path, keep) == data[:keep]
+        assert read_source(path, keep) == (data[:keep], *whole)
+    assert read_source(path) == (data, *whole)
+    with pytest.raises(OSError):
+        read_head(tmp_path, 10)
+
+
 # --- properties --------------------------------------------------------------------------
 
 POOL = [
