@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine.events import Discard, Draw
 from engine.rules import preset_names
-from ingest.reader import DealLog, LogFile, read_log, read_log_bytes
+from ingest.reader import DealLog, LogFile, read_lines, read_log, read_log_bytes, read_text_bytes
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
@@ -344,6 +344,52 @@ def test_read_head_keeps_the_first_bytes_and_read_source_hashes_the_whole_file(t
         read_head(tmp_path, 10)
 
 
+# --- ingest's pieces of a file: read_text_bytes against read_lines ----------------------
+
+
+def read_text_both(data: bytes, first: int = 1, limits: Limits | None = None) -> LogFile:
+    """``read_text_bytes`` of UTF-8 ``data``, after checking it equals ``read_lines``."""
+    pieces = data.decode("utf-8").split("\n")
+    if pieces and pieces[-1] == "":
+        pieces.pop()
+    fast = read_text_bytes(data, "piece.jsonl", first, limits)
+    slow = read_lines(pieces, "piece.jsonl", first, limits)
+    assert snapshot(fast) == snapshot(slow)
+    return fast
+
+
+@pytest.mark.parametrize("first", [1, 1001])
+def test_a_piece_of_a_file_reads_as_its_lines(first: int) -> None:
+    lines = encoded(list(Tamperer(0.3, 9).lines(club(sessions=8, seed=9))))
+    hurt, _ = damaged(lines, 0.5, 9)
+    text = [line for line in hurt if _is_utf8(line)]  # ingest cuts only UTF-8 files
+    log = read_text_both(b"\xef\xbb\xbf" + as_bytes(text, b"\r\n"), first, Limits(max_line=MAX_LINE))
+    assert len(fast_deals(log)) > 20
+    for d in fast_deals(log):
+        check_records(d)
+    piece = read_text_both(as_bytes(lines)[:-1], first)
+    if first == 1:  # a whole file read as one piece reads as the file
+        assert piece == read_log_bytes(as_bytes(lines), "piece.jsonl")
+
+
+def test_a_piece_counts_its_line_limit_in_characters() -> None:
+    """read_lines measures a line in characters, the file reader in bytes: a piece keeps
+    read_lines' way, so ingest and its tests read what they read before."""
+    wide = '{"type":"draw","seat":1,"tile":"4p","t":"' + "一" * 40 + '"}'  # 82 characters, 162 bytes
+    lines = [POOL[0], POOL[1], wide.encode(), POOL[4], POOL[16]]
+    for limit in (81, 82, 100, 161, 162):
+        read_text_both(as_bytes(lines), 1, Limits(max_line=limit))
+        read_text_both(b"\xef\xbb\xbf" + wide.encode() + b"\n" + as_bytes(lines), 1, Limits(max_line=limit))
+
+
+def _is_utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 # --- properties --------------------------------------------------------------------------
 
 POOL = [
@@ -387,6 +433,19 @@ POOL = [
 def test_arbitrary_lines_read_the_same(lines: list[bytes], crlf: bool, trailing: bool) -> None:
     data = as_bytes(lines, b"\r\n" if crlf else b"\n")
     read_both(data if trailing or not data else data[:-1], limits=Limits(max_line=150))
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.one_of(st.sampled_from([p for p in POOL if _is_utf8(p)]), st.text(max_size=20).map(str.encode)),
+        max_size=40,
+    ),
+    st.sampled_from([1, 2, 50]),
+    st.sampled_from([20, 60, 150]),
+)
+def test_arbitrary_text_reads_as_its_lines(lines: list[bytes], first: int, max_line: int) -> None:
+    read_text_both(as_bytes(lines), first, Limits(max_line=max_line))
 
 
 @settings(max_examples=400)
