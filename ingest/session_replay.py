@@ -195,7 +195,7 @@ class SessionReplay:
         A deal read on the reader's fast path (its decoded ``records``, no finding) goes
         to the compiled check first (:mod:`ingest.fast_check`); only a deal it does not
         call clean is replayed by the engine, which explains every finding."""
-        records = getattr(deal_log, "records", None)
+        records = deal_log.records
         if (
             records is not None
             and on_step is None
