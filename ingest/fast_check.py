@@ -29,8 +29,8 @@ from typing import Final
 from engine import shapes
 from engine.events import DealEnd, DealStart
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
-from engine.hand import held_counts, ready_value
-from engine.report import DealReport
+from engine.hand import held_counts, ready_value, wait_mask
+from engine.report import DealFacts, DealReport
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import Transfer, deltas
@@ -100,8 +100,9 @@ class _Open:
 class _FastDeal:
     """One deal's state as plain integers and lists (see the module docstring)."""
 
-    def __init__(self, start: DealStart, rules: Rules, base: int) -> None:
+    def __init__(self, start: DealStart, rules: Rules, base: int, keep_facts: bool) -> None:
         self.rules = rules
+        self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
         self.pass_rule = _PASS_RULES[rules.pass_rule]
         self.void_required = rules.void_declaration == "required"
         self.dealer = start.dealer
@@ -712,20 +713,31 @@ class _FastDeal:
         if not self.rules.dead_wait_counts:
             raise HandOff  # 死叫不算叫 needs the unseen tiles: the engine's
         pigs: set[int] = set()
-        ready: dict[int, int] = {}
+        waiting: list[int] = []
         for seat in in_play:
             pongs = self.pongs[seat]
             kongs = self.kongs[seat]
-            hand = self.hands[seat]
-            held = held_counts(hand, pongs, kongs)
+            held = held_counts(self.hands[seat], pongs, kongs)
             if suits_used(held) == 3:
                 pigs.add(seat)
-                continue
-            if self.holds_void(seat, held) or not self.may_be_ready(seat):
-                continue
-            fan = ready_value(hand, pongs, kongs, self.rules)
-            if fan is not None:
+            elif (
+                not self.holds_void(seat, held)
+                and self.may_be_ready(seat)
+                and wait_mask(self.hands[seat], pongs, kongs)
+            ):
+                waiting.append(seat)
+        # A ready hand's fan is paid only by a seat that is neither ready nor a 花猪: when
+        # none is left, the fans change no payment and are worked out only for the rows.
+        pays = len(waiting) + len(pigs) < len(in_play)
+        ready: dict[int, int] = {}
+        for seat in waiting:
+            if pays or self.keep_facts:
+                fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules)
+                if fan is None:
+                    raise HandOff  # a wait no pattern scores: the engine's to explain
                 ready[seat] = fan
+            else:
+                ready[seat] = 0
         self.settler.cha_jiao(pigs, ready, line)
         self.settled = True
         self.ready_at_end = ready
@@ -751,6 +763,18 @@ class _FastDeal:
             (c1 and c2 and _WAIT_MASK.get(k0, 0))
             or (c0 and c2 and _WAIT_MASK.get(k1, 0))
             or (c0 and c1 and _WAIT_MASK.get(k2, 0))
+        )
+
+    def facts(self) -> DealFacts:
+        void = tuple([suit if suit >= 0 else None for suit in self.void])
+        still_in = self.won.count(False)
+        return DealFacts(
+            self.dealer,
+            void,
+            tuple(self.settler.settlement),
+            frozenset(self.pigs),
+            self.ready_at_end,
+            still_in,
         )
 
     # ------------------------------------------------------------------ the loop
@@ -792,17 +816,19 @@ def fast_replay(
     base: int = 1,
     session_id: str | None = None,
     file: str | None = None,
+    keep_facts: bool = False,
 ) -> DealReport | None:
     """The report of a clean deal, equal to :func:`engine.replay.replay_deal`'s, or
     ``None``: the deal goes to the engine, which explains every finding.
 
     ``records`` are the deal's lines strictly between its ``deal`` and ``deal_end`` lines,
     decoded (:data:`ingest.line_parser.DECODER`), in file order with no other line among
-    them: record ``i`` is on line ``start.line + 1 + i``, the end on the line after."""
+    them: record ``i`` is on line ``start.line + 1 + i``, the end on the line after.
+    ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None
     try:
-        deal = _FastDeal(start, rules, base)
+        deal = _FastDeal(start, rules, base, keep_facts)
         deal.run(records if isinstance(records, list) else list(records), start.line + 1)
         deal.deal_end(end)
     except HandOff:
@@ -823,4 +849,5 @@ def fast_replay(
         settlement=deal.settlement,
         end_reason=deal.end_reason,
         complete=True,
+        facts=deal.facts() if keep_facts else None,
     )

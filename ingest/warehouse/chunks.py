@@ -29,7 +29,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.gcpause import gc_paused
 from ingest.line_parser import LineParser
-from ingest.reader import LogFile, read_lines, read_log_bytes
+from ingest.reader import LogFile, read_log_bytes, read_text_bytes
 from ingest.source import GZIP_MAGIC, Limits, gunzip, inflated_size
 from ingest.warehouse.deal_rows import facts_of_log
 from ingest.warehouse.rows import Facts, month_of, parse_time
@@ -57,11 +57,17 @@ class Chunk:
     limits: Limits = field(default_factory=Limits)  # the reader's, as the planning process had them
 
     @property
-    def text(self) -> str | None:
+    def raw(self) -> bytes | None:
+        """The piece's text as UTF-8 bytes (what the reader's fast path reads)."""
         if self.payload is None:
             return None
         raw: bytes = _CODEC.decompress(self.payload, decompressed_size=self.size, asbytes=True)
-        return raw.decode("utf-8")
+        return raw
+
+    @property
+    def text(self) -> str | None:
+        raw = self.raw
+        return None if raw is None else raw.decode("utf-8")
 
 
 def _session_month(parser: LineParser, line: bytes) -> str | None:
@@ -189,12 +195,9 @@ def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
 def _read_chunk(chunk: Chunk) -> LogFile:
     if chunk.data is not None:
         return read_log_bytes(chunk.data, chunk.file, chunk.limits)
-    text = chunk.text
-    assert text is not None
-    pieces = text.split("\n")
-    if pieces and pieces[-1] == "":
-        pieces.pop()
-    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1, limits=chunk.limits)
+    raw = chunk.raw
+    assert raw is not None
+    return read_text_bytes(raw, chunk.file, first=chunk.line_offset + 1, limits=chunk.limits)
 
 
 class Runner(Protocol):

@@ -4,8 +4,9 @@ turned into the warehouse's tables (:class:`FactBuilder`).
 This is the pure part of ``chuanma ingest``: it reads nothing from disk and writes
 nothing, so a worker process, the in-process path and the tests all run the same code and
 get the same rows. Every deal is replayed with ``keep_state=True`` because the per-seat
-facts (void suit, 花猪, ready at the wall's end, kongs by kind) live on the replayed
-:class:`engine.deal.Deal`, not in the report.
+facts (void suit, 花猪, ready at the wall's end) are not in the plain report: with it, a
+report gives them as :class:`engine.report.DealFacts`, from the engine's replayed deal or
+from the fast check (:mod:`ingest.fast_check`) alike.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Any, Final
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from engine.deal import Deal, KongMade, Win
+from engine.deal import KongMade, Win
 from engine.events import DealStart, Finding
 from engine.replay import DealReport, FindingSink
+from engine.report import DealFacts
 from engine.rules import Rules
 from engine.settlement import Transfer
 from engine.tiles import SUITS, tile_name
@@ -211,16 +213,16 @@ class FactBuilder:
         self.counts[status] += 1
         sha = content_sha256(info.key, deal_log.texts)
         self.deal_keys.append((start.deal_id, sha, status, start.line, deal_log.last_line))
-        deal = report.deal if report.complete else None
+        deal = report.deal_facts()
         for finding in report.findings:
             self._finding("deal", finding, start.deal_id, info, info.month, info.players)
         for finding in report.warnings:
             self._finding("deal", finding, start.deal_id, info, info.month, info.players)
         still_in = pigs = self_draws = 0
         if deal is not None:
-            still_in = len(deal.in_play) if deal.end_reason == "wall_exhausted" else 0
+            still_in = deal.still_in if report.end_reason == "wall_exhausted" else 0
             pigs = len(deal.pigs)
-            self_draws = sum(1 for w in deal.wins if w.kind in ("self_draw", "kong_bloom"))
+            self_draws = sum(1 for w in report.wins if w.kind in ("self_draw", "kong_bloom"))
         sheet = report.record == "sheet"  # a score sheet: no tiles, so no event rows
         if sheet and report.complete:  # the same counts from what its audit computed
             still_in = 4 - len(report.wins) if report.end_reason == "wall_exhausted" else 0
@@ -259,14 +261,14 @@ class FactBuilder:
                 )
             return
         self._seats(deal, report, info, status)
-        self._ledger(deal.ledger, start.deal_id, info)
+        self._ledger(report.ledger, start.deal_id, info)
         self.events.add_deal(start, deal_log.events, deal_log.end, info.month)
 
-    def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
+    def _seats(self, deal: DealFacts, report: DealReport, info: SessionInfo, status: str) -> None:
         void = [SUITS[v] if v is not None else None for v in deal.void]
         self._seat_rows(
-            SeatFacts(deal.dealer, void, deal.wins, deal.kongs, deal.ledger, deal.settlement,
-                      deal.pigs, deal.ready_at_end, deal.end_reason, report.scores, tiles=True),
+            SeatFacts(deal.dealer, void, report.wins, report.kongs, report.ledger, deal.settlement,
+                      deal.pigs, deal.ready_at_end, report.end_reason, report.scores, tiles=True),
             report.deal_id, info, status,
         )  # fmt: skip
 
