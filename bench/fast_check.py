@@ -77,14 +77,17 @@ def run_preset(
 def row(label: str, seed: int, tally: Tally, wall: float) -> dict[str, Any]:
     engine_s = tally.engine_read_s + tally.engine_replay_s
     fast_s = tally.fast_decode_s + tally.fast_s
+    route_s = tally.route_read_s + tally.route_replay_s
     return {
         "preset": label,
         "seed": seed,
         **tally.to_json(),
         "engine_s": round(engine_s, 3),
         "fast_path_s": round(fast_s, 3),
+        "route_s": round(route_s, 3),
         "engine_deals_per_s": round(tally.deals / engine_s) if engine_s else None,
         "fast_deals_per_s": round(tally.deals / fast_s) if fast_s else None,
+        "route_deals_per_s": round(tally.deals / route_s) if route_s else None,
         "wall_s": round(wall, 1),
     }
 
@@ -125,14 +128,15 @@ def main() -> int:
     )
     print(
         f"{'preset':<10} {'seed':>5} {'deals':>8} {'clean':>8} {'hand-offs':>10} {'rate':>7} {'flagged':>8} "
-        f"{'disagree':>8} {'engine s':>9} {'fast s':>8} {'speed-up':>8}"
+        f"{'disagree':>8} {'engine s':>9} {'fast s':>8} {'speed-up':>8} {'route s':>8} {'speed-up':>8}"
     )
     for r in rows:
         speed = f"{r['engine_s'] / r['fast_path_s']:.1f}x" if r["fast_path_s"] else "-"
+        routed = f"{r['engine_s'] / r['route_s']:.1f}x" if r["route_s"] else "-"
         print(
             f"{r['preset'][:10]:<10} {r['seed']:>5} {r['deals']:>8} {r['clean']:>8} {r['handoffs']:>10} "
             f"{100 * r['handoff_rate']:>6.2f}% {r['flagged']:>8} {r['disagreements']:>8} "
-            f"{r['engine_s']:>9.1f} {r['fast_path_s']:>8.1f} {speed:>8}"
+            f"{r['engine_s']:>9.1f} {r['fast_path_s']:>8.1f} {speed:>8} {r['route_s']:>8.1f} {routed:>8}"
         )
     for seed, d in kept[:10]:
         print(f"DISAGREEMENT {d.corpus} seed {seed} deal {d.deal_id} (line {d.line}): {d.what[:500]}")

@@ -26,9 +26,10 @@ from typing import Any, Protocol
 
 from engine.events import DealEnd, DealStart, Event, SessionEnd
 from engine.replay import DealReport, FindingSink
+from engine.report import DealFacts
 from engine.rules import Rules
 from ingest.line_parser import DECODE_ERRORS, DECODER
-from ingest.reader import DealLog, read_lines
+from ingest.reader import DealLog, SessionLog, read_lines, read_text_bytes
 from ingest.records import DealEndRec, Record
 from ingest.session_replay import SessionReplay
 from ingest.simulator.mutations import mutate_session
@@ -45,6 +46,7 @@ __all__ = [
     "club_sessions",
     "corpus_sessions",
     "deal_records",
+    "facts_differences",
     "report_differences",
 ]
 
@@ -65,6 +67,7 @@ class FastReplay(Protocol):
         base: int = 1,
         session_id: str | None = None,
         file: str | None = None,
+        keep_facts: bool = False,
     ) -> DealReport | None: ...
 
 
@@ -73,11 +76,13 @@ def _short(value: object, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def report_differences(engine: DealReport, fast: DealReport) -> list[str]:
-    """How the fast report differs from the engine's, one line per difference (empty: equal)."""
+def report_differences(engine: DealReport, fast: DealReport, *, findings: bool = False) -> list[str]:
+    """How the fast report differs from the engine's, one line per difference (empty:
+    equal); with ``findings``, the findings and warnings too (their messages included)."""
+    names = (*REPORT_FIELDS, "findings", "warnings") if findings else REPORT_FIELDS
     out = [
         f"{name}: engine {_short(getattr(engine, name))} != fast {_short(getattr(fast, name))}"
-        for name in REPORT_FIELDS
+        for name in names
         if getattr(engine, name) != getattr(fast, name)
     ]
     mine, theirs = engine.to_json(), fast.to_json()
@@ -89,6 +94,17 @@ def report_differences(engine: DealReport, fast: DealReport) -> list[str]:
                     f"to_json()[{key!r}]: engine {_short(mine.get(key))} != fast {_short(theirs.get(key))}"
                 )
     return out
+
+
+def facts_differences(engine: DealFacts | None, fast: DealFacts | None) -> list[str]:
+    """How the fast path's warehouse facts (``keep_facts``) differ from the engine's."""
+    if engine is None or fast is None:
+        return [] if engine is fast else [f"facts: engine {_short(engine)} != fast {_short(fast)}"]
+    return [
+        f"facts.{name}: engine {_short(getattr(engine, name))} != fast {_short(getattr(fast, name))}"
+        for name in engine.__struct_fields__
+        if getattr(engine, name) != getattr(fast, name)
+    ]
 
 
 @dataclass(frozen=True)
@@ -127,15 +143,34 @@ class Tally:
     engine_replay_s: float = 0.0
     fast_decode_s: float = 0.0
     fast_s: float = 0.0
+    route_unread: int = 0  # clean deals the bytes reader kept no records of (so no fast check)
+    route_read_s: float = 0.0  # validation's route: the bytes reader
+    route_replay_s: float = 0.0  # and SessionReplay.replay (the fast check first)
 
     @property
     def handoff_rate(self) -> float:
         return self.handoffs / self.clean if self.clean else 0.0
 
     def add(self, other: Tally) -> None:
-        for name in ("deals", "clean", "flagged", "handoffs", "not_asked", "fast_clean", "disagreed"):
+        for name in (
+            "deals",
+            "clean",
+            "flagged",
+            "handoffs",
+            "not_asked",
+            "fast_clean",
+            "disagreed",
+            "route_unread",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
-        for name in ("engine_read_s", "engine_replay_s", "fast_decode_s", "fast_s"):
+        for name in (
+            "engine_read_s",
+            "engine_replay_s",
+            "fast_decode_s",
+            "fast_s",
+            "route_read_s",
+            "route_replay_s",
+        ):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.disagreements += other.disagreements[: max(0, self.keep - len(self.disagreements))]
         self.codes.update(other.codes)
@@ -154,6 +189,9 @@ class Tally:
             "engine_replay_s": round(self.engine_replay_s, 3),
             "fast_decode_s": round(self.fast_decode_s, 3),
             "fast_s": round(self.fast_s, 3),
+            "route_unread": self.route_unread,
+            "route_read_s": round(self.route_read_s, 3),
+            "route_replay_s": round(self.route_replay_s, 3),
             "codes": dict(sorted(self.codes.items())),
         }
 
@@ -168,8 +206,13 @@ class Tally:
 # --------------------------------------------------------------------- one deal, one session
 def deal_records(lines: Sequence[str], first: int, deal: DealLog) -> list[Record] | None:
     """The deal's lines strictly between its deal and deal_end lines, decoded as the fast
-    path takes them; None when one of them does not decode (or is blank): such a deal has
-    the reader's finding, and only the engine sees it."""
+    path takes them; None when one of them, or the deal line, does not decode (or is
+    blank): such a deal has the reader's finding (an unknown field on the deal line is a
+    warning its ``DealStart`` does not show), and only the engine sees it."""
+    try:
+        DECODER.decode(lines[deal.deal.line - first])
+    except DECODE_ERRORS:
+        return None
     records: list[Record] = []
     for n in range(deal.deal.line + 1, deal.last_line + 1):
         try:
@@ -182,57 +225,143 @@ def deal_records(lines: Sequence[str], first: int, deal: DealLog) -> list[Record
     return records
 
 
-def check_lines(lines: Sequence[str], fast: FastReplay, tally: Tally, *, corpus: str, first: int = 1) -> None:
+def check_lines(
+    lines: Sequence[str], fast: FastReplay, tally: Tally, *, corpus: str, first: int = 1, facts: bool = True
+) -> None:
     """Both paths over ``lines`` (one or more sessions, numbered from ``first``); every
-    deal is counted in ``tally`` and every broken promise is one of its disagreements."""
+    deal is counted in ``tally`` and every broken promise is one of its disagreements.
+
+    The engine's side is the line-by-line reader (``read_lines``) and
+    :meth:`SessionReplay.replay_events`: the engine alone, as before issue 14. Against it:
+
+    - ``fast`` on the deal's records decoded here, timed as validation calls it; with
+      ``facts``, a deal it calls clean is asked again with ``keep_facts`` (untimed, as
+      ingest calls it) and both answers are compared;
+    - validation's own route (the bytes reader, which keeps the records of a deal it reads
+      without a finding, then :meth:`SessionReplay.replay`, the fast check first): every
+      deal's report, findings and all, must be the engine's."""
     name = f"{corpus}.jsonl"
     started = time.perf_counter()
     log = read_lines(lines, name, first)
     tally.engine_read_s += time.perf_counter() - started
-    for session in log.sessions:
+    started = time.perf_counter()
+    routed = read_text_bytes("\n".join(lines).encode("utf-8"), name, first)
+    tally.route_read_s += time.perf_counter() - started
+    if len(routed.sessions) != len(log.sessions):
+        raise AssertionError(
+            f"{corpus}: the two readers see {len(routed.sessions)} and {len(log.sessions)} sessions"
+        )
+    for session, routed_session in zip(log.sessions, routed.sessions, strict=True):
         driver = SessionReplay.of_log(session, path=name)
-        rules = driver.rules
-        for deal in session.deals:
-            tally.deals += 1
-            started = time.perf_counter()
-            engine = driver.replay(deal, FindingSink(file=name))
-            tally.engine_replay_s += time.perf_counter() - started
-            clean = not engine.findings and not engine.warnings
-            tally.clean += clean
-            tally.flagged += not clean
-            if not clean:
-                tally.codes.update({f.code for f in (*engine.findings, *engine.warnings)})
-            started = time.perf_counter()
-            records = deal_records(lines, first, deal) if rules is not None else None
-            tally.fast_decode_s += time.perf_counter() - started
-            if records is None or rules is None or deal.deal.record != "tiles":
-                tally.not_asked += 1
-                tally.handoffs += clean
-                continue
-            started = time.perf_counter()
-            try:
-                report = fast(
-                    deal.deal, records, deal.end, rules,
-                    base=driver.base, session_id=driver.session_id, file=name,
-                )  # fmt: skip
-            except Exception as error:  # a broken promise like any other: said, with the deal
-                tally.fast_s += time.perf_counter() - started
-                _disagree(tally, corpus, deal, lines, first, session.line, f"fast_replay raised {error!r}")
-                continue
-            tally.fast_s += time.perf_counter() - started
-            if report is None:
-                tally.handoffs += clean
-                continue
-            tally.fast_clean += 1
-            if not clean:
-                codes = sorted({f.code for f in (*engine.findings, *engine.warnings)})
-                _disagree(
-                    tally, corpus, deal, lines, first, session.line, f"called clean, the engine flags {codes}"
-                )
-                continue
-            differences = report_differences(engine, report)
-            if differences:
-                _disagree(tally, corpus, deal, lines, first, session.line, "; ".join(differences))
+        route = SessionReplay.of_log(routed_session, path=name)
+        for deal, routed_deal in zip(session.deals, routed_session.deals, strict=True):
+            report = _engine_and_fast(lines, first, fast, tally, corpus, facts, session, driver, deal)
+            _route(lines, first, tally, corpus, facts, session.line, route, routed_deal, deal, report)
+
+
+def _engine_and_fast(
+    lines: Sequence[str],
+    first: int,
+    fast: FastReplay,
+    tally: Tally,
+    corpus: str,
+    facts: bool,
+    session: SessionLog,
+    driver: SessionReplay,
+    deal: DealLog,
+) -> DealReport:
+    """The engine's report of one deal, after comparing ``fast``'s with it."""
+    name = f"{corpus}.jsonl"
+    rules = driver.rules
+    tally.deals += 1
+    started = time.perf_counter()
+    engine = driver.replay_events(
+        deal.deal, deal.events, deal.end, FindingSink(file=name),
+        keep_state=facts, read_findings=driver.read_findings(deal), sheet_events=deal.sheet_events,
+    )  # fmt: skip
+    tally.engine_replay_s += time.perf_counter() - started
+    clean = not engine.findings and not engine.warnings
+    tally.clean += clean
+    tally.flagged += not clean
+    if not clean:
+        tally.codes.update({f.code for f in (*engine.findings, *engine.warnings)})
+    started = time.perf_counter()
+    records = deal_records(lines, first, deal) if rules is not None else None
+    tally.fast_decode_s += time.perf_counter() - started
+    if records is None or rules is None or deal.deal.record != "tiles":
+        tally.not_asked += 1
+        tally.handoffs += clean
+        return engine
+    started = time.perf_counter()
+    try:
+        report = fast(
+            deal.deal, records, deal.end, rules,
+            base=driver.base, session_id=driver.session_id, file=name,
+        )  # fmt: skip
+    except Exception as error:  # a broken promise like any other: said, with the deal
+        tally.fast_s += time.perf_counter() - started
+        _disagree(tally, corpus, deal, lines, first, session.line, f"fast_replay raised {error!r}")
+        return engine
+    tally.fast_s += time.perf_counter() - started
+    if report is None:
+        tally.handoffs += clean
+        return engine
+    tally.fast_clean += 1
+    if not clean:
+        codes = sorted({f.code for f in (*engine.findings, *engine.warnings)})
+        _disagree(tally, corpus, deal, lines, first, session.line, f"called clean, the engine flags {codes}")
+        return engine
+    differences = report_differences(engine, report)
+    if facts and not differences:
+        again = fast(
+            deal.deal, records, deal.end, rules,
+            base=driver.base, session_id=driver.session_id, file=name, keep_facts=True,
+        )  # fmt: skip
+        if again is None:
+            differences = ["handed off with keep_facts, called clean without"]
+        else:
+            differences = report_differences(engine, again)
+            differences += facts_differences(engine.deal_facts(), again.facts)
+    if differences:
+        _disagree(tally, corpus, deal, lines, first, session.line, "; ".join(differences))
+    return engine
+
+
+def _route(
+    lines: Sequence[str],
+    first: int,
+    tally: Tally,
+    corpus: str,
+    facts: bool,
+    session_line: int | None,
+    route: SessionReplay,
+    routed: DealLog,
+    deal: DealLog,
+    engine: DealReport,
+) -> None:
+    """Validation's route for one deal (bytes reader, fast check first) against the engine."""
+    name = f"{corpus}.jsonl"
+    if (routed.deal.deal_id, routed.deal.line, routed.last_line) != (
+        deal.deal.deal_id,
+        deal.deal.line,
+        deal.last_line,
+    ):
+        _disagree(
+            tally, corpus, deal, lines, first, session_line, "the bytes reader cuts the deals differently"
+        )
+        return
+    clean = not engine.findings and not engine.warnings
+    tally.route_unread += clean and routed.records is None
+    started = time.perf_counter()
+    report = route.replay(routed, FindingSink(file=name))
+    tally.route_replay_s += time.perf_counter() - started
+    differences = report_differences(engine, report, findings=True)
+    if facts and not differences and report.complete:
+        kept = route.replay(routed, FindingSink(file=name), keep_state=True)
+        differences = facts_differences(engine.deal_facts(), kept.deal_facts())
+    if differences:
+        what = "validation's route differs from the engine: " + "; ".join(differences)
+        _disagree(tally, corpus, deal, lines, first, session_line, what)
 
 
 def _disagree(

@@ -16,17 +16,20 @@ import functools
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, replay_deal
+from engine.report import DealFacts
 from engine.rules import Rules, RulesError, load_rules
+from ingest import session_replay
 from ingest.fast_check import fast_replay
 from ingest.fast_diff import (
     REPORT_FIELDS,
@@ -35,6 +38,7 @@ from ingest.fast_diff import (
     check_lines,
     check_sessions,
     corpus_sessions,
+    facts_differences,
     report_differences,
 )
 from ingest.line_parser import LineParser
@@ -260,15 +264,16 @@ def oracle(
     base: int = 1,
     session_id: str | None = None,
     file: str | None = None,
+    keep_facts: bool = False,
 ) -> DealReport | None:
     """A slow checker that keeps the promise: the engine itself, on the records."""
     events = _events(start, records, file)
     if events is None:
         return None
-    report = replay_deal(start, events, end, rules, base=base, session_id=session_id)
+    report = replay_deal(start, events, end, rules, base=base, session_id=session_id, keep_state=keep_facts)
     if report.findings or report.warnings:
         return None
-    return replace(report, file=file)
+    return replace(report, file=file, facts=report.deal_facts(), deal=None)
 
 
 def liar(
@@ -280,13 +285,14 @@ def liar(
     base: int = 1,
     session_id: str | None = None,
     file: str | None = None,
+    keep_facts: bool = False,
 ) -> DealReport | None:
     """Calls every deal clean that it can replay: the engine's report, findings dropped."""
     events = _events(start, records, file)
     if events is None:
         return None
-    report = replay_deal(start, events, end, rules, base=base, session_id=session_id)
-    return replace(report, file=file, findings=[], warnings=[])
+    report = replay_deal(start, events, end, rules, base=base, session_id=session_id, keep_state=keep_facts)
+    return replace(report, file=file, findings=[], warnings=[], facts=report.deal_facts(), deal=None)
 
 
 def always_hands_off(
@@ -298,6 +304,7 @@ def always_hands_off(
     base: int = 1,
     session_id: str | None = None,
     file: str | None = None,
+    keep_facts: bool = False,
 ) -> DealReport | None:
     return None
 
@@ -366,9 +373,12 @@ def _rich_report() -> DealReport:
         base: int = 1,
         session_id: str | None = None,
         file: str | None = None,
+        keep_facts: bool = False,
     ) -> DealReport | None:
-        report = oracle(start, records, end, rules, base=base, session_id=session_id, file=file)
-        if report is not None and report.wins and report.kongs and any(report.settlement):
+        report = oracle(
+            start, records, end, rules, base=base, session_id=session_id, file=file, keep_facts=keep_facts
+        )
+        if keep_facts and report is not None and report.wins and report.kongs and any(report.settlement):
             found.append(report)
         return report
 
@@ -410,3 +420,44 @@ def test_a_simulated_club_plays_at_its_base() -> None:
     assert all(score % 3 == 0 for end in ends for score in end["scores"]) and any(
         any(e["scores"]) for e in ends
     )
+
+
+def _changed_facts(facts: DealFacts, name: str) -> DealFacts:
+    """The facts with one field wrong."""
+    value = getattr(facts, name)
+    wrong: dict[str, Any] = {
+        "dealer": (facts.dealer + 1) % 4,
+        "void": (None if facts.void[0] is not None else 0, *facts.void[1:]),
+        "settlement": facts.settlement[:-1],
+        "pigs": facts.pigs ^ {0},
+        "ready_at_end": {**facts.ready_at_end, 7: 1},
+        "still_in": facts.still_in + 1,
+    }
+    assert wrong[name] != value, name
+    return replace(facts, **{name: wrong[name]})
+
+
+@pytest.mark.parametrize("name", DealFacts.__struct_fields__)
+def test_the_comparison_sees_each_fact(name: str) -> None:
+    facts = _rich_report().facts
+    assert facts is not None and facts.settlement
+    assert facts_differences(facts, facts) == []
+    assert facts_differences(facts, None) and facts_differences(None, None) == []
+    differences = facts_differences(facts, _changed_facts(facts, name))
+    assert [d.split(":")[0] for d in differences] == [f"facts.{name}"], differences
+
+
+@pytest.mark.skipif(
+    not session_replay.__file__ or not session_replay.__file__.endswith(".py"),
+    reason="a compiled session_replay calls the compiled fast check directly: nothing to patch",
+)
+def test_the_harness_fails_a_validation_route_that_calls_a_flagged_deal_clean(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The route check (bytes reader, ``SessionReplay.replay``) sees a fast check there that
+    calls flagged deals clean, while the checker under test (the oracle) keeps its promise."""
+    monkeypatch.setattr(session_replay, "fast_replay", liar)
+    tally = run(SELF_TEST, oracle)
+    assert tally.disagreements, tally.summary()
+    assert all(d.what.startswith("validation's route differs from the engine: ") for d in tally.disagreements)
+    assert any("findings: engine [Finding(" in d.what for d in tally.disagreements), shown(tally)

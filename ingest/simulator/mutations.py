@@ -213,7 +213,7 @@ def _change(lines: list[str], rng: random.Random) -> None:
     elif roll < 0.42:
         _omit(lines, rng)
     elif roll < 0.47:
-        at = rng.randrange(1, len(lines))
+        at = rng.randrange(len(lines))
         lines[at] = _odd_line(lines[at], rng)
     else:  # a field changed
         at = _target(lines, rng)
