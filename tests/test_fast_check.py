@@ -1,13 +1,16 @@
 """The fast checker (``ingest.fast_check.fast_replay``, issue 14) against the explaining
 engine, deal by deal, over simulated clubs of every preset and of rule variants that turn
 each knob of docs/knobs.md, about a fifth of their deals tampered with (the simulator's
-corruptions, and random changes of a line: dropped, doubled, swapped, a field changed).
+corruptions) and a tenth changed at random (a line dropped, doubled, swapped or moved, a
+field changed or left out).
 
 The promise checked: the fast path never calls a deal clean that the engine flags (any
-finding or warning), a report it gives equals the engine's, and it hands few clean deals
-to the engine (that is its speed). The comparison is ``ingest.fast_diff``'s, the one the
-long run (``bench/fast_check.py``) uses. The harness itself is checked against checkers
-that break the promise on purpose: each must fail it.
+finding or warning), a report it gives equals the engine's (its warehouse facts too), and
+it hands few clean deals to the engine (that is its speed); and validation's own route
+(the bytes reader, ``SessionReplay.replay`` with the fast check first) gives every deal
+the engine's report, findings included. The comparison is ``ingest.fast_diff``'s, the
+one the long run (``bench/fast_check.py``) uses. The harness itself is checked against
+checkers that break the promise on purpose: each must fail it.
 """
 
 from __future__ import annotations
