@@ -39,3 +39,18 @@ def test_rows_are_the_same_on_both_paths(rules: str, tamper: float, crlf: bool) 
     assert fast.tables.keys() == slow.tables.keys()
     for name in fast.tables:
         assert fast.tables[name].equals(slow.tables[name]), name
+
+
+def test_a_fast_deal_counts_and_hashes_its_lines_whatever_was_built_first() -> None:
+    """The rows count a deal's events and hash its text without building either; the
+    answers must not depend on what an earlier caller already built."""
+    data = _log_bytes("standard", 0.0, seed=9)
+    fresh = [deal for _, deal in read_log_bytes(data, "club.jsonl").iter_deals()]
+    texts_first = [deal for _, deal in read_log_bytes(data, "club.jsonl").iter_deals()]
+    slow = [deal for _, deal in read_log_bytes(data, "club.jsonl", fast=False).iter_deals()]
+    for deal in texts_first:
+        assert deal.texts  # built before anything else
+    for a, b, c in zip(fresh, texts_first, slow, strict=True):
+        assert a.records is not None and b.records is not None
+        assert a.play_count == b.play_count == c.play_count == len(c.events)
+        assert a.text_bytes() == b.text_bytes() == c.text_bytes() == "\n".join(c.texts).encode()
