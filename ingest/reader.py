@@ -131,16 +131,18 @@ class DealLog:
         self.sheet_events: list[SheetEvent] = [] if sheet_events is None else sheet_events
         self.records: list[Record] | None = None
         self._raw: bytes | None = None  # the fast path's lines after the deal line, until unpacked
+        self._pending = False  # the events of ``records`` are still to be built
+        self._first = 0  # the line of the first record
 
     @property
     def events(self) -> list[PlayEvent]:
-        if self._raw is not None:
-            self._unpack()
+        if self._pending:
+            self._build_events()
         return self._events
 
     @events.setter
     def events(self, events: list[PlayEvent]) -> None:
-        self._unpack()
+        self._pending = False
         self._events = events
 
     @property
@@ -183,24 +185,45 @@ class DealLog:
         collector does not walk), the last one its deal_end line, which made ``end``."""
         self.records = records
         self._raw = raw
+        self._pending = True
+        self._first = end.line - len(records)
         self.end = end
         self.last_line = end.line
 
+    def _build_events(self) -> None:
+        """The events of a fast-read deal, as the line-by-line path makes them (apart from
+        its texts: a checker that is content with the records and a hash of the text never
+        pays for them)."""
+        self._pending = False
+        records = self.records
+        assert records is not None
+        self._events.extend(_events_of(records, self._first))
+
     def _unpack(self) -> None:
-        """The events, texts and line numbers of a fast-read deal, as the line-by-line path keeps them."""
+        """The texts and line numbers of a fast-read deal, as the line-by-line path keeps them."""
         raw = self._raw
         if raw is None:
             return
         self._raw = None
-        records = self.records
-        assert records is not None
-        first = self._line_numbers[-1] + 1
-        self._events.extend(_events_of(records, first))
+        first = self._first
         texts = raw.decode("utf-8").split("\n")
         if b"\r" in raw:
             texts = [text.rstrip("\r") for text in texts]
         self._texts.extend(texts)
         self._line_numbers.extend(range(first, first + len(texts)))
+
+    @property
+    def play_count(self) -> int:
+        """How many play events the deal has (without building a fast-read deal's events)."""
+        return len(self.records) if self._pending and self.records is not None else len(self._events)
+
+    def text_bytes(self) -> bytes:
+        """``"\\n".join(texts)`` as UTF-8, straight from a fast-read deal's bytes when they
+        hold no ``\\r`` (the warehouse hashes it; building the texts would cost more)."""
+        raw = self._raw
+        if raw is not None and b"\r" not in raw and len(self._texts) == 1:
+            return self._texts[0].encode("utf-8", "surrogatepass") + b"\n" + raw
+        return "\n".join(self.texts).encode("utf-8", "surrogatepass")
 
     def _view(self) -> tuple[Any, ...]:
         return (

@@ -315,6 +315,17 @@ def test_a_fast_deal_hashes_and_keeps_lines_like_any_other() -> None:
     assert f == s and f.raw_lines[-1] == (999, "late")
 
 
+def test_texts_and_events_are_built_apart_and_only_when_asked_for() -> None:
+    """A deal's texts (hashed by ingest) do not build its events, nor its events its texts."""
+    data = as_bytes(encoded(list(log_lines(club(sessions=1)))))
+    first, second = read_log_bytes(data, "a.jsonl").sessions[0].deals[:2]
+    slow_first, slow_second = read_log_bytes(data, "a.jsonl", fast=False).sessions[0].deals[:2]
+    assert first._pending and first._raw is not None  # nothing built at reading
+    assert first.texts == slow_first.texts and first._pending  # the texts alone
+    assert second.events == slow_second.events and second._raw is not None  # the events alone
+    assert first == slow_first and second == slow_second
+
+
 def test_a_read_log_pickles_and_copies_with_its_records() -> None:
     """A worker process may send a LogFile back (pickle); the compiled class has no __dict__."""
     import copy

@@ -123,6 +123,13 @@ def content_sha256(session_key: str, texts: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
+def deal_sha256(session_key: str, deal_log: DealLog) -> str:
+    """:func:`content_sha256` of a read deal, from its bytes when it was read fast."""
+    digest = hashlib.sha256(session_key.encode("utf-8", "surrogatepass") + b"\n")
+    digest.update(deal_log.text_bytes())
+    return digest.hexdigest()
+
+
 class FactBuilder:
     """Accumulates the rows of every table for one piece of a file."""
 
@@ -211,7 +218,7 @@ class FactBuilder:
         status = "invalid" if not report.complete else report.status
         self.counts["read"] += 1
         self.counts[status] += 1
-        sha = content_sha256(info.key, deal_log.texts)
+        sha = deal_sha256(info.key, deal_log)
         self.deal_keys.append((start.deal_id, sha, status, start.line, deal_log.last_line))
         deal = report.deal_facts()
         for finding in report.findings:
@@ -233,7 +240,7 @@ class FactBuilder:
             start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
             info.base, start.dealer, list(info.players), status, report.end_reason,
             deal_log.end.reason if deal_log.end is not None else None,
-            len(deal_log.events) + len(deal_log.sheet_events) + 1 + (deal_log.end is not None),
+            deal_log.play_count + len(deal_log.sheet_events) + 1 + (deal_log.end is not None),
             len(report.wins), self_draws, sum(1 for k in report.kongs if not k.robbed), still_in, pigs,
             len(report.findings), len(report.warnings),
             sorted({f.code for f in report.findings}), list(scores),
@@ -262,7 +269,9 @@ class FactBuilder:
             return
         self._seats(deal, report, info, status)
         self._ledger(report.ledger, start.deal_id, info)
-        self.events.add_deal(start, deal_log.events, deal_log.end, info.month)
+        records = deal_log.records
+        if records is None or not self.events.add_records(start, records, deal_log.end, info.month):
+            self.events.add_deal(start, deal_log.events, deal_log.end, info.month)
 
     def _seats(self, deal: DealFacts, report: DealReport, info: SessionInfo, status: str) -> None:
         void = [SUITS[v] if v is not None else None for v in deal.void]
