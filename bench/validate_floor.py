@@ -70,6 +70,23 @@ def floor(path: Path) -> int:
     return count
 
 
+#: the floor as a command: a Python start, msgspec imported, the same loop
+FLOOR_COMMAND = """
+import sys, msgspec
+decode = msgspec.json.Decoder().decode
+for line in open(sys.argv[1], "rb").read().splitlines():
+    if line.strip():
+        try:
+            decode(line)
+        except msgspec.DecodeError:
+            pass
+"""
+
+
+def floor_command(path: Path) -> None:
+    subprocess.run([sys.executable, "-c", FLOOR_COMMAND, str(path)], check=True)
+
+
 def validate_in_process(path: Path) -> str:
     return validation_text(validate_paths([path]))
 
@@ -127,25 +144,32 @@ def main() -> None:
                     runs.setdefault("validate", []).append(seconds(lambda p=path: validate_in_process(p)))  # type: ignore[misc]
                 if not args.no_cli and not args.no_validate:
                     runs.setdefault("cli", []).append(seconds(lambda p=path: validate_cli(p)))  # type: ignore[misc]
+                    runs.setdefault("floor_cmd", []).append(seconds(lambda p=path: floor_command(p)))  # type: ignore[misc]
         for name, runs in times.items():
             row: dict[str, float] = {"lines": floor(files[name])}
             for clock, index in (("", 0), ("cpu_", 1)):
                 medians = {kind: statistics.median(v[index] for v in values) for kind, values in runs.items()}
                 for kind, value in medians.items():
                     row[f"{kind}_{clock}s"] = round(value, 4)
-                    if kind != "floor":
+                    if kind not in ("floor", "floor_cmd"):
                         row[f"{kind}_{clock}ratio"] = round(value / medians["floor"], 2)
+                if "cli" in medians:  # command against command: both pay a Python start
+                    row[f"cli_{clock}cmd_ratio"] = round(medians["cli"] / medians["floor_cmd"], 2)
             results[name] = row
     print(f"{args.deals} simulated deals per file, median of {args.rounds} interleaved rounds")
     print(f"compiled with mypyc: {not engine_deal.__file__.endswith('.py')}")
     kinds = [kind for kind in ("read", "validate", "cli") if f"{kind}_s" in next(iter(results.values()))]
     header = "".join(f" {kind + ' s':>11} {'ratio':>7}" for kind in kinds)
+    if "cli" in kinds:
+        header += f" {'floor cmd s':>11} {'cli/cmd':>7}"
     print(f"{'file':<10} {'clock':<5} {'floor s':>9}{header}")
     for name, row in results.items():
         for clock, label in (("", "wall"), ("cpu_", "cpu")):
             cells = "".join(
                 f" {row[f'{kind}_{clock}s']:>11.3f} {row[f'{kind}_{clock}ratio']:>6.2f}x" for kind in kinds
             )
+            if "cli" in kinds:
+                cells += f" {row[f'floor_cmd_{clock}s']:>11.3f} {row[f'cli_{clock}cmd_ratio']:>6.2f}x"
             print(f"{name:<10} {label:<5} {row[f'floor_{clock}s']:>9.3f}{cells}")
     if args.json:
         print(json.dumps({"deals": args.deals, "rounds": args.rounds, "tamper": args.tamper, **results}))
