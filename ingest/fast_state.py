@@ -1,0 +1,354 @@
+"""The state of a deal on the fast path (:mod:`ingest.fast_check`): hands as counts and
+base-5 suit keys, melds as tile lists, the wall, whose move it is, the tiles opened for
+claims, and the queries the moves and wins ask. A mirror of :mod:`engine.state` on plain
+integers; the pass rule is worked out only when a seat wins on a discard (see
+:meth:`FastState.passes`).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine import shapes
+from engine.events import DealStart
+from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
+from engine.hand import held_counts
+from engine.report import DealFacts
+from engine.rules import Rules
+from engine.settle import Settler
+from engine.shapes import is_win_shape_keys
+from engine.state import KongMade, Win
+from engine.tiles import COPIES, NUM_KINDS
+
+WALL_SIZE: Final = 55
+LAST_FOUR: Final = 4
+
+# phases (engine.state.Phase)
+EXCHANGE: Final = 0
+VOID: Final = 1
+ACT: Final = 2
+DRAW: Final = 3
+REPLACEMENT: Final = 4
+CLAIM: Final = 5
+ROB: Final = 6
+ENDED: Final = 7
+
+PASS_OFF: Final = 0
+PASS_ANY: Final = 1
+PASS_SAME_TILE: Final = 2
+_PASS_RULES: Final = {"off": PASS_OFF, "any": PASS_ANY, "same_tile": PASS_SAME_TILE}
+NO_TILE: Final = -1
+# Module-level copies: mypyc reads a Final of its own module as a C static, another
+# module's through that module's dict on every use.
+_SUIT: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
+#: a tile's weight in its suit's base-5 key
+_STEP: Final[tuple[int, ...]] = tuple(shapes.POW5[tile % 9] for tile in range(NUM_KINDS))
+_SHAPE_FLAGS: Final[dict[int, int]] = shapes.SHAPE_FLAGS
+_WAIT_MASK: Final[dict[int, int]] = shapes.WAIT_MASK
+_DISCARD_WIN: Final = DISCARD_WIN
+
+
+class HandOff(Exception):
+    """The deal leaves the fast path: the engine replays it."""
+
+
+class _Open:
+    """A discard or an added kong open for claims (engine.state._OpenTile)."""
+
+    def __init__(
+        self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
+    ) -> None:
+        self.seat = seat
+        self.tile = tile
+        self.line = line
+        self.after_kong = after_kong
+        self.last_tile = last_tile
+        self.last_four = last_four
+        self.rob = rob
+        self.winners: list[int] = []
+
+    def context(self) -> WinContext:
+        if self.after_kong or self.rob or self.last_tile:
+            return WinContext(after_kong=self.after_kong, robbing_kong=self.rob, last_tile=self.last_tile)
+        return _DISCARD_WIN
+
+
+class FastState:
+    """One deal's state as plain integers and lists (see the module docstring)."""
+
+    def __init__(self, start: DealStart, rules: Rules, base: int, keep_facts: bool) -> None:
+        self.rules = rules
+        self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
+        self.pass_rule = _PASS_RULES[rules.pass_rule]
+        self.void_required = rules.void_declaration == "required"
+        self.dealer = start.dealer
+        self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
+        self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
+        self.sizes: list[int] = [0, 0, 0, 0]
+        self.pongs: list[list[int]] = [[], [], [], []]
+        self.kongs: list[list[int]] = [[], [], [], []]  # every kong kind, in order made
+        self.void: list[int] = [-1, -1, -1, -1]
+        self.draws: list[int] = [0, 0, 0, 0]
+        self.settler = Settler(rules, base)
+        self.won = self.settler.won
+        self.wins: list[Win] = []
+        self.made: list[KongMade] = []
+        self.wall_left = WALL_SIZE
+        self.front = 0
+        self.back = 0
+        self.current = start.dealer
+        self.open: _Open | None = None
+        self.opened: list[_Open] = []  # every tile opened for claims, in order
+        self.pass_from: list[int] = [0, 0, 0, 0]  # opened index at the seat's last draw
+        # passes worked out before the seat's hand changed by a pong since its last draw
+        self.carried: list[dict[int, int] | None] = [None, None, None, None]
+        self.last_draw = NO_TILE
+        self.after_kong = False
+        self.any_claim = False
+        self.any_discard = False
+        self.pending_seat = -1  # an added kong waiting for robbers
+        self.pending_tile = NO_TILE
+        self.pending_line = 0
+        self.pending_drawn = False
+        self.pending_deltas: tuple[int, int, int, int] | None = None
+        self.end_reason: str | None = None
+        self.settlement = (0, 0, 0, 0)  # the deltas of the 查叫 transfers
+        self.scores = (0, 0, 0, 0)  # the deal's net
+        self.settled = False
+        self.ready_at_end: dict[int, int] = {}
+        self.pigs: set[int] = set()
+        self.phase = ACT
+        self._deal_in(start)
+
+    # ------------------------------------------------------------------ set-up
+    def _deal_in(self, start: DealStart) -> None:
+        if not 0 <= start.dealer <= 3 or len(start.hands) != 4:
+            raise HandOff
+        seen = [0] * NUM_KINDS
+        for seat in range(4):
+            hand = start.hands[seat]
+            if len(hand) != (14 if seat == start.dealer else 13):
+                raise HandOff
+            counts = self.hands[seat]
+            keys = self.keys
+            for tile in hand:
+                counts[tile] += 1
+                seen[tile] += 1
+                keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
+            self.sizes[seat] = len(hand)
+        self.out_of_wall = list(seen)
+        wall = start.wall
+        self.wall = wall
+        if wall is not None:
+            if len(wall) != WALL_SIZE:
+                raise HandOff
+            for tile in wall:
+                seen[tile] += 1
+        for count in seen:
+            if count > COPIES:
+                raise HandOff
+        if self.rules.exchange_three:
+            raise HandOff  # 换三张 is the engine's
+        self.phase = VOID if self.void_required else ACT
+
+    # ------------------------------------------------------------------ helpers
+    def move(self, seat: int, tile: int, count: int) -> None:
+        self.hands[seat][tile] += count
+        self.sizes[seat] += count
+        index = seat * 3 + _SUIT[tile]
+        self.keys[index] += count * _STEP[tile]
+
+    def shape_with(self, seat: int, tile: int) -> bool:
+        """engine.state.DealState._shape_with: sets and a pair (or seven pairs) with ``tile``
+        added (NO_TILE: as held)."""
+        base = seat * 3
+        k0 = self.keys[base]
+        k1 = self.keys[base + 1]
+        k2 = self.keys[base + 2]
+        total = self.sizes[seat]
+        if tile != NO_TILE:
+            total += 1
+            suit = _SUIT[tile]
+            step = _STEP[tile]
+            if suit == 0:
+                k0 += step
+            elif suit == 1:
+                k1 += step
+            else:
+                k2 += step
+        return is_win_shape_keys(k0, k1, k2, total, not self.pongs[seat] and not self.kongs[seat])
+
+    def holds_void(self, seat: int, held: list[int]) -> bool:
+        suit = self.void[seat]
+        if suit < 0 or not self.void_required:
+            return False
+        return any(held[suit * 9 : suit * 9 + 9])
+
+    def win_counts(self, seat: int, counts: list[int], context: WinContext) -> FanResult | None:
+        pongs = self.pongs[seat]
+        kongs = self.kongs[seat]
+        if self.holds_void(seat, held_counts(counts, pongs, kongs)):
+            return None
+        return score_win(counts, pongs, kongs, self.rules, context)
+
+    def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
+        if not self.shape_with(seat, tile):
+            return None
+        counts = list(self.hands[seat])
+        counts[tile] += 1
+        return self.win_counts(seat, counts, context)
+
+    def heavenly(self, seat: int) -> bool:
+        return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim
+
+    def self_draw_context(self, seat: int) -> WinContext:
+        heavenly = self.heavenly(seat)
+        earthly = (
+            seat != self.dealer and self.draws[seat] == 1 and not self.any_claim and self.last_draw != NO_TILE
+        )
+        return WinContext(
+            self_draw=True,
+            after_kong=self.after_kong,
+            last_tile=self.wall_left == 0,
+            first_turn=heavenly or earthly,
+            dealer=heavenly,
+        )
+
+    def next_seat(self, seat: int) -> int:
+        won = self.won
+        candidate = (seat + 1) % 4
+        if not won[candidate]:
+            return candidate
+        candidate = (seat + 2) % 4
+        if not won[candidate]:
+            return candidate
+        candidate = (seat + 3) % 4
+        if not won[candidate]:
+            return candidate
+        raise HandOff
+
+    def still_in(self, seat: int) -> None:
+        if self.won[seat]:
+            raise HandOff
+
+    def no_void_phase(self) -> None:
+        if self.phase == VOID or self.phase == EXCHANGE:
+            raise HandOff
+
+    def check_missed_self_draw(self, seat: int) -> None:
+        """最后四张: a seat that drew one of the last four tiles and could win must win."""
+        if not (self.rules.last_four_must_hu and self.wall_left < LAST_FOUR and self.last_draw != NO_TILE):
+            return
+        if not self.shape_with(seat, NO_TILE):
+            return
+        context = WinContext(self_draw=True, after_kong=self.after_kong, last_tile=self.wall_left == 0)
+        if self.win_counts(seat, self.hands[seat], context) is not None:
+            raise HandOff
+
+    # ------------------------------------------------------------------ claims
+    def record_passes(self, open_tile: _Open) -> None:
+        """engine.claims._record_passes, except that a pass outside the last four is
+        worked out later, by :meth:`passes` (the module docstring says why)."""
+        if not open_tile.last_four or not self.rules.last_four_must_hu:
+            return
+        if open_tile.winners and not self.rules.multiple_hu:
+            return
+        context = open_tile.context()
+        for seat in range(4):
+            if self.won[seat] or seat == open_tile.seat or seat in open_tile.winners:
+                continue
+            if self.win_on(seat, open_tile.tile, context) is not None:
+                raise HandOff  # a missed forced win (missed_forced_hu)
+
+    def passes(self, seat: int, upto: int) -> dict[int, int]:
+        """tile -> highest fan of the wins ``seat`` passed since its last draw, up to the
+        opened tile ``upto``: those before a pong of its own were worked out at the pong
+        (:meth:`carry_passes`); since then its concealed hand has not changed."""
+        carried = self.carried[seat]
+        passed: dict[int, int] = dict(carried) if carried is not None else {}
+        multiple = self.rules.multiple_hu
+        for index in range(self.pass_from[seat], upto):
+            open_tile = self.opened[index]
+            if open_tile.last_four or open_tile.seat == seat or seat in open_tile.winners:
+                continue
+            if open_tile.winners and not multiple:
+                continue
+            result = self.win_on(seat, open_tile.tile, open_tile.context())
+            if result is not None:
+                before = passed.get(open_tile.tile)
+                if before is None or result.fan > before:
+                    passed[open_tile.tile] = result.fan
+        return passed
+
+    def carry_passes(self, seat: int) -> None:
+        """Before a pong changes ``seat``'s hand: its passes so far, the ponged tile's too."""
+        if self.pass_rule == PASS_OFF:
+            return
+        upto = len(self.opened)
+        self.carried[seat] = self.passes(seat, upto)
+        self.pass_from[seat] = upto
+
+    def pass_blocks(self, seat: int, tile: int, fan: int, upto: int) -> bool:
+        """engine.claims._pass_blocks over :meth:`passes`: the engine keeps, per tile (or
+        over all tiles), the highest fan passed that was not itself blocked, and a blocked
+        pass is one no higher than one kept, so the maximum is the same."""
+        if self.pass_rule == PASS_OFF:
+            return False
+        passed = self.passes(seat, upto)
+        if not passed:
+            return False
+        if self.pass_rule == PASS_ANY:
+            highest = max(passed.values())
+        elif tile in passed:
+            highest = passed[tile]
+        else:
+            return False
+        return not (self.rules.pass_rule_higher_fan_ok and fan > highest)
+
+    def end_after_win(self) -> bool:
+        if self.rules.end_condition == "first_hu":
+            self.end("first_hu")
+            return True
+        if self.won.count(True) >= 3:
+            self.end("three_won")
+            return True
+        return False
+
+    def end(self, reason: str) -> None:
+        self.end_reason = reason
+        self.phase = ENDED
+        self.open = None
+
+    def may_be_ready(self, seat: int) -> bool:
+        """False when no tile can complete the seat's concealed tiles (the suit-key test of
+        engine.shapes.concealed_wait_mask), so :func:`engine.hand.ready_value` can be
+        skipped; True sends the hand to it."""
+        total = self.sizes[seat]
+        if total % 3 != 1:
+            return False
+        if total == 13 and not self.pongs[seat] and not self.kongs[seat]:
+            return True  # seven pairs may wait too
+        base = seat * 3
+        k0 = self.keys[base]
+        k1 = self.keys[base + 1]
+        k2 = self.keys[base + 2]
+        c0 = k0 in _SHAPE_FLAGS
+        c1 = k1 in _SHAPE_FLAGS
+        c2 = k2 in _SHAPE_FLAGS
+        return bool(
+            (c1 and c2 and _WAIT_MASK.get(k0, 0))
+            or (c0 and c2 and _WAIT_MASK.get(k1, 0))
+            or (c0 and c1 and _WAIT_MASK.get(k2, 0))
+        )
+
+    def facts(self) -> DealFacts:
+        void = tuple([suit if suit >= 0 else None for suit in self.void])
+        still_in = self.won.count(False)
+        return DealFacts(
+            self.dealer,
+            void,
+            tuple(self.settler.settlement),
+            frozenset(self.pigs),
+            self.ready_at_end,
+            still_in,
+        )
