@@ -148,8 +148,11 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "chuanma-bench-corpus")
     parser.add_argument("--dask", action="store_true", help="also run on a Dask LocalCluster")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--corpus-only", action="store_true", help="simulate the corpus, measure nothing")
     args = parser.parse_args()
     files = corpus(args.corpus, args.deals, args.files)
+    if args.corpus_only:
+        return
     log_bytes = sum(f.stat().st_size for f in files)
     runs = []
     floors: list[tuple[float, float]] = []
