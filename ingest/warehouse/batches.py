@@ -61,6 +61,11 @@ class BatchWriter:
         self._waiting_bytes = 0
         self._writers: dict[tuple[str, str], tuple[pq.ParquetWriter, pa.Schema]] = {}
 
+    @property
+    def waiting_bytes(self) -> int:
+        """Bytes of rows held for their row groups."""
+        return self._waiting_bytes
+
     def add(self, name: str, table: pa.Table) -> None:
         """Rows of table ``name`` (any column order; dictionary columns allowed)."""
         if table.num_rows == 0:

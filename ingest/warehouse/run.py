@@ -11,10 +11,11 @@ A file whose sha256 is in the catalog is skipped whole, which makes ingest idemp
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import time
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -42,6 +43,7 @@ from ingest.warehouse.chunks import (
     plan_chunks,
     runner,
 )
+from ingest.warehouse.known import KnownIds, content_key
 from ingest.warehouse.lock import IngestLock
 from ingest.warehouse.recovery import cleanup, recover, verify_parts
 from ingest.warehouse.rows import Columns, Facts
@@ -187,17 +189,17 @@ class _Batch:
     writer: BatchWriter | None = None
 
 
-def _known(root: Path, catalog: dict[str, Any]) -> tuple[dict[str, str], set[str], set[str]]:
+def _known(root: Path, catalog: dict[str, Any]) -> tuple[KnownIds, KnownIds, set[str]]:
     """deal_id -> content sha256, session ids, and file sha256s already recorded."""
-    deals: dict[str, str] = {}
+    deals = KnownIds()
     files = table_files(root, "deals", catalog)
     if files:
         table = read_columns(files, ["deal_id", "content_sha256"])
-        deals = dict(zip(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist(), strict=True))
-    sessions: set[str] = set()
+        deals = KnownIds(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist())
+    sessions = KnownIds()
     files = table_files(root, "sessions", catalog)
     if files:
-        sessions = set(read_columns(files, ["session_id"])["session_id"].to_pylist())
+        sessions = KnownIds(read_columns(files, ["session_id"])["session_id"].to_pylist())
     shas = {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
     return deals, sessions, shas
 
@@ -278,41 +280,15 @@ def _run(
     with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
         summary.workers = run.workers
         ahead = max(1, run.workers * CHUNKS_AHEAD)
-        in_flight: deque[tuple[Any, _Planned]] = deque()
-        batch: _Batch | None = None
-        try:
+        with _Store(root, catalog, summary, known_deals, known_sessions, progress, ahead) as store:
+            in_flight: deque[tuple[Any, _Planned]] = deque()
             for planned in _plan(files, summary, known_shas, batch_mb, target_lines, progress):
                 in_flight.append((run.submit([planned.chunk])[0], planned))
                 while len(in_flight) > ahead:
-                    batch = _take(
-                        root,
-                        catalog,
-                        run,
-                        in_flight.popleft(),
-                        batch,
-                        summary,
-                        known_deals,
-                        known_sessions,
-                        progress,
-                    )
+                    store.take(run, *in_flight.popleft())
             while in_flight:
-                batch = _take(
-                    root,
-                    catalog,
-                    run,
-                    in_flight.popleft(),
-                    batch,
-                    summary,
-                    known_deals,
-                    known_sessions,
-                    progress,
-                )
-            if batch is not None:
-                _commit(catalog, batch, summary, progress)
-                batch = None
-        finally:
-            if batch is not None and batch.writer is not None:
-                batch.writer.close()  # not committed: its staging folder goes at the next ingest
+                store.take(run, *in_flight.popleft())
+            store.finish()
 
 
 def _plan(
@@ -353,43 +329,12 @@ def _plan(
             batch, size = batch + 1, 0
 
 
-def _take(
-    root: Path,
-    catalog: dict[str, Any],
-    run: Runner,
-    ticket: tuple[Any, _Planned],
-    batch: _Batch | None,
-    summary: IngestSummary,
-    known_deals: dict[str, str],
-    known_sessions: set[str],
-    progress: Progress,
-) -> _Batch:
-    """Store one chunk's new rows in its batch, committing the batch before it when this
-    chunk is the first of the next; the batch being written comes back."""
-    future, planned = ticket
-    (facts,) = run.collect([future], progress.advance)
-    if batch is not None and batch.number != planned.batch:
-        _commit(catalog, batch, summary, progress)
-        batch = None
-    if batch is None:
-        batch = _Batch(planned.batch)
-    if not batch.entries or batch.entries[-1] is not planned.entry:
-        batch.entries.append(planned.entry)
-    if batch.writer is None:
-        batch.writer = BatchWriter(root)
-    tables = _keep_new(planned, facts, summary, known_deals, known_sessions)
-    _count_problems(summary, tables)
-    for name, table in tables.items():
-        batch.writer.add(name, table)
-    return batch
-
-
 def _keep_new(
     planned: _Planned,
     facts: Facts,
     summary: IngestSummary,
-    known_deals: dict[str, str],
-    known_sessions: set[str],
+    known_deals: KnownIds,
+    known_sessions: KnownIds,
 ) -> dict[str, pa.Table]:
     """A chunk's tables without what is stored already; duplicates counted, conflicts
     quarantined with their raw lines."""
@@ -397,17 +342,21 @@ def _keep_new(
     drop: list[int] = []
     conflicts = Columns(SCHEMAS["quarantine"])
     lines: list[str] | None = None  # the chunk's lines, split only for a conflict
+    before = known_deals.lookup([key[0] for key in facts.deal_keys])
+    here: dict[str, str] = {}  # deals of this chunk stored so far
     for number, (deal_id, sha, status, first, last) in enumerate(facts.deal_keys):
         summary.read += 1
         setattr(summary, status, getattr(summary, status) + 1)
         entry.deals += 1
-        stored = known_deals.get(deal_id)
+        earlier = here.get(deal_id)
+        stored = before[number] if earlier is None else content_key(earlier)
         if stored is None:
-            known_deals[deal_id] = sha
+            here[deal_id] = sha
+            known_deals.add(deal_id, sha)
             summary.stored[status] += 1
             continue
         drop.append(number)
-        if stored == sha:
+        if stored == content_key(sha):
             summary.duplicates += 1
             continue
         summary.conflicts.append({"deal_id": deal_id, "file": chunk.file, "line": first, "status": status})
@@ -426,8 +375,80 @@ def _keep_new(
     return tables
 
 
+class _Store:
+    """Where the chunks' rows go, in file order: new rows into the batch's Parquet
+    writer, on a thread of its own (Arrow writes without the GIL), so this process goes
+    on feeding the workers while a row group or a batch's commit is written.
+
+    The writes run in order; at most ``ahead`` wait, so the rows waiting for the writer
+    stay a few chunks' worth. A write's error (disk full, read-only) comes out of the
+    next :meth:`take` or :meth:`finish`; a batch is committed only once every chunk of
+    it is written, and on any error the batch being written stays a ``staging/``
+    leftover, which the next ingest removes."""
+
+    def __init__(
+        self,
+        root: Path,
+        catalog: dict[str, Any],
+        summary: IngestSummary,
+        known_deals: KnownIds,
+        known_sessions: KnownIds,
+        progress: Progress,
+        ahead: int,
+    ) -> None:
+        self.root, self.catalog, self.summary, self.progress = root, catalog, summary, progress
+        self.known_deals, self.known_sessions = known_deals, known_sessions
+        self.ahead = ahead
+        self.batch: _Batch | None = None
+        self.thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="chuanma-write")
+        self.writes: deque[concurrent.futures.Future[None]] = deque()
+
+    def __enter__(self) -> _Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.thread.shutdown(wait=True)  # what was queued ends (an earlier batch's commit too)
+        if self.batch is not None and self.batch.writer is not None:
+            self.batch.writer.close()  # not committed: its staging folder goes at the next ingest
+
+    def take(self, run: Runner, ticket: Any, planned: _Planned) -> None:
+        """Store one chunk's new rows in its batch, committing the batch before it when
+        this chunk is the first of the next."""
+        (facts,) = run.collect([ticket], self.progress.advance)
+        batch = self.batch
+        if batch is not None and batch.number != planned.batch:
+            self._write(_commit, self.catalog, batch, self.summary, self.progress)
+            batch = None
+        if batch is None:
+            batch = self.batch = _Batch(planned.batch, writer=BatchWriter(self.root))
+        if not batch.entries or batch.entries[-1] is not planned.entry:
+            batch.entries.append(planned.entry)
+        tables = _keep_new(planned, facts, self.summary, self.known_deals, self.known_sessions)
+        _count_problems(self.summary, tables)
+        self._write(_add, batch.writer, tables)
+
+    def finish(self) -> None:
+        """Commit the last batch and wait for every write."""
+        if self.batch is not None:
+            self._write(_commit, self.catalog, self.batch, self.summary, self.progress)
+        while self.writes:
+            self.writes.popleft().result()
+        self.batch = None
+
+    def _write(self, job: Callable[..., None], *args: Any) -> None:
+        self.writes.append(self.thread.submit(job, *args))
+        while self.writes and (len(self.writes) > self.ahead or self.writes[0].done()):
+            self.writes.popleft().result()  # raises what the write raised
+
+
+def _add(writer: BatchWriter | None, tables: dict[str, pa.Table]) -> None:
+    assert writer is not None
+    for name, table in tables.items():
+        writer.add(name, table)
+
+
 def _commit(catalog: dict[str, Any], batch: _Batch, summary: IngestSummary, progress: Progress) -> None:
-    """Record a batch whose every chunk is stored."""
+    """Record a batch whose every chunk is written."""
     assert batch.writer is not None
     progress.note("writing batch")
     batch_id = batch.writer.commit(catalog, [vars(e) for e in batch.entries])
@@ -436,7 +457,7 @@ def _commit(catalog: dict[str, Any], batch: _Batch, summary: IngestSummary, prog
         summary.rows[name] += batch.writer.rows.get(name, 0)
 
 
-def _new_rows(facts: Facts, drop: list[int], known_sessions: set[str]) -> dict[str, pa.Table]:
+def _new_rows(facts: Facts, drop: list[int], known_sessions: KnownIds) -> dict[str, pa.Table]:
     """One chunk's tables without the rows already stored: the deals numbered in ``drop``
     (duplicates, conflicts), sessions seen before and those sessions' own findings."""
     out: dict[str, pa.Table] = {}
@@ -445,9 +466,10 @@ def _new_rows(facts: Facts, drop: list[int], known_sessions: set[str]) -> dict[s
         table = facts.tables[name]
         if name == "sessions":
             ids = table["session_id"].to_pylist()
-            mask = [sid not in known_sessions for sid in ids]
+            mask = [found is None for found in known_sessions.lookup(ids)]
             seen_before = [sid for sid, new in zip(ids, mask, strict=True) if not new]
-            known_sessions.update(ids)
+            for sid in ids:
+                known_sessions.add(sid)
             table = table.filter(pa.array(mask, type=pa.bool_()))
             sessions_seen = seen_before
         if drop and name in _DEAL_TABLES:
