@@ -36,7 +36,7 @@ ROW_GROUP_ROWS: Final = 1 << 20
 #: rows waiting for their row group, all tables and months of a batch together: past this,
 #: the biggest waiting piece is written as a shorter row group, so a batch of many months
 #: never holds much more than this in memory (a whole batch held ~1.5 GB at 90,000 deals)
-BUFFER_BYTES: Final = 96 << 20
+BUFFER_BYTES: Final = 64 << 20
 
 
 class BatchWriter:
