@@ -187,3 +187,27 @@ def test_a_batch_of_many_months_holds_no_more_than_its_buffer(tmp_path: Path) ->
     assert len(files) == 12 and sorted(stored) == sorted(
         sid for piece in pieces for sid in piece["session_id"].to_pylist()
     )
+
+
+def test_a_failed_write_is_never_committed(
+    tmp_path: Path, logs: list[Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rows are written on a thread: when a write fails (a full disk) after the batch's
+    commit was already queued behind it, the commit is skipped, not run on half the rows."""
+    import time
+
+    from ingest.simulator.simulate import ClubPlan, simulate_club
+    from ingest.warehouse import WarehouseError
+    from ingest.writer import write_log
+
+    def slow_failure(self: BatchWriter, name: str, table: pa.Table) -> None:
+        time.sleep(0.3)  # the commit is queued meanwhile
+        raise OSError(28, "No space left on device")
+
+    one_chunk = tmp_path / "one-session.jsonl"  # one chunk: its write is the batch's last
+    write_log(simulate_club(ClubPlan(players=4, sessions=1, deals_per_session=3, seed=5)), one_chunk)
+    monkeypatch.setattr(BatchWriter, "add", slow_failure)
+    with pytest.raises(WarehouseError, match="No space left"):
+        ingest([one_chunk], tmp_path / "wh", workers=0)
+    assert read_catalog(tmp_path / "wh")["batches"] == []
+    assert not (tmp_path / "wh" / "batches").exists() or not any((tmp_path / "wh" / "batches").iterdir())

@@ -402,6 +402,7 @@ class _Store:
         self.batch: _Batch | None = None
         self.thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="chuanma-write")
         self.writes: deque[concurrent.futures.Future[None]] = deque()
+        self.failed = False  # a write raised: the ones after it are skipped
 
     def __enter__(self) -> _Store:
         return self
@@ -436,9 +437,20 @@ class _Store:
         self.batch = None
 
     def _write(self, job: Callable[..., None], *args: Any) -> None:
-        self.writes.append(self.thread.submit(job, *args))
+        self.writes.append(self.thread.submit(self._guarded, job, *args))
         while self.writes and (len(self.writes) > self.ahead or self.writes[0].done()):
             self.writes.popleft().result()  # raises what the write raised
+
+    def _guarded(self, job: Callable[..., None], *args: Any) -> None:
+        """Run a write unless one before it failed: a batch whose rows were not all
+        written must never be committed."""
+        if self.failed:
+            return
+        try:
+            job(*args)
+        except BaseException:
+            self.failed = True
+            raise
 
 
 def _add(writer: BatchWriter | None, tables: dict[str, pa.Table]) -> None:
