@@ -418,7 +418,8 @@ class _Store:
         (facts,) = run.collect([ticket], self.progress.advance)
         batch = self.batch
         if batch is not None and batch.number != planned.batch:
-            self._write(_commit, self.catalog, batch, self.summary, self.progress)
+            self.progress.note("writing batch")
+            self._write(_commit, self.catalog, batch, self.summary)
             batch = None
         if batch is None:
             batch = self.batch = _Batch(planned.batch, writer=BatchWriter(self.root))
@@ -431,7 +432,8 @@ class _Store:
     def finish(self) -> None:
         """Commit the last batch and wait for every write."""
         if self.batch is not None:
-            self._write(_commit, self.catalog, self.batch, self.summary, self.progress)
+            self.progress.note("writing batch")
+            self._write(_commit, self.catalog, self.batch, self.summary)
         while self.writes:
             self.writes.popleft().result()
         self.batch = None
@@ -459,10 +461,10 @@ def _add(writer: BatchWriter | None, tables: dict[str, pa.Table]) -> None:
         writer.add(name, table)
 
 
-def _commit(catalog: dict[str, Any], batch: _Batch, summary: IngestSummary, progress: Progress) -> None:
-    """Record a batch whose every chunk is written."""
+def _commit(catalog: dict[str, Any], batch: _Batch, summary: IngestSummary) -> None:
+    """Record a batch whose every chunk is written (on the writing thread: no progress
+    drawn here, a Streamlit bar is drawn from the page's own thread only)."""
     assert batch.writer is not None
-    progress.note("writing batch")
     batch_id = batch.writer.commit(catalog, [vars(e) for e in batch.entries])
     summary.batches.append(batch_id)
     for name in TABLES:
