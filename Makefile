@@ -65,8 +65,8 @@ pytest: $(STAMP) $(COMPILE_STAMP)
 # The engine's and the audit's tests again on the pure-Python modules (CHUANMA_PURE=1: engine/
 # and ingest/ import their .py files, not the compiled ones), so both paths stay correct.
 PURE_TESTS := $(addprefix tests/test_,tiles.py rules.py rules_review.py seed_examples.py \
-	differential_mahjong.py deal_invariants.py golden.py finding_codes.py mutations.py reader.py \
-	session_replay.py mypyc_build.py)
+	differential_mahjong.py deal_invariants.py golden.py finding_codes.py mutations.py reader.py fast_reader.py \
+	session_replay.py mypyc_build.py fast_check.py)
 
 test-pure: $(STAMP)
 	CHUANMA_PURE=1 $(BIN)/pytest -p no:cacheprovider $(PURE_TESTS)

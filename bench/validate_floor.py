@@ -10,7 +10,11 @@ measure alike; the figures are medians and ratios to the floor of the same round
 Each measure is taken as wall time and as CPU time (this process's, or the subprocess's):
 on a machine shared with other busy processes the CPU ratios are the steadier ones.
 
-    .venv/bin/python bench/validate_floor.py [--deals 5000] [--rounds 5] [--tamper 0.03] [--json]
+``--read`` adds reading alone (``ingest.reader.read_log``: the file's sessions and deals,
+no replay) to the measures, ``--no-validate`` leaves validation out (a quick look at the
+reader).
+
+    .venv/bin/python bench/validate_floor.py [--deals 5000] [--rounds 5] [--tamper 0.03] [--read] [--no-validate] [--no-cli] [--json]
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import msgspec  # noqa: E402
 
 import engine.deal as engine_deal  # noqa: E402
 from dashboard.cli.reports import validation_text  # noqa: E402
+from ingest.reader import read_log  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.simulator.tamper import Tamperer  # noqa: E402
 from ingest.validate import validate_paths  # noqa: E402
@@ -94,6 +99,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--tamper", type=float, default=0.03)
     parser.add_argument("--no-cli", action="store_true", help="skip the subprocess runs")
+    parser.add_argument("--read", action="store_true", help="also time read_log alone")
+    parser.add_argument(
+        "--no-validate", action="store_true", help="skip validation (with --read: the reader only)"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results: dict[str, dict[str, float]] = {}
@@ -105,13 +114,18 @@ def main() -> None:
         times: dict[str, dict[str, list[tuple[float, float]]]] = {name: {} for name in files}
         for path in files.values():  # warm-up: page cache, imports, lazily built tables
             floor(path)
-            validate_in_process(path)
+            read_log(path)
+            if not args.no_validate:
+                validate_in_process(path)
         for _ in range(args.rounds):
             for name, path in files.items():
                 runs = times[name]
                 runs.setdefault("floor", []).append(seconds(lambda p=path: floor(p)))  # type: ignore[misc]
-                runs.setdefault("validate", []).append(seconds(lambda p=path: validate_in_process(p)))  # type: ignore[misc]
-                if not args.no_cli:
+                if args.read:
+                    runs.setdefault("read", []).append(seconds(lambda p=path: read_log(p)))  # type: ignore[misc]
+                if not args.no_validate:
+                    runs.setdefault("validate", []).append(seconds(lambda p=path: validate_in_process(p)))  # type: ignore[misc]
+                if not args.no_cli and not args.no_validate:
                     runs.setdefault("cli", []).append(seconds(lambda p=path: validate_cli(p)))  # type: ignore[misc]
         for name, runs in times.items():
             row: dict[str, float] = {"lines": floor(files[name])}
@@ -124,16 +138,15 @@ def main() -> None:
             results[name] = row
     print(f"{args.deals} simulated deals per file, median of {args.rounds} interleaved rounds")
     print(f"compiled with mypyc: {not engine_deal.__file__.endswith('.py')}")
-    print(
-        f"{'file':<10} {'clock':<5} {'floor s':>9} {'validate s':>11} {'ratio':>7} {'cli s':>8} {'ratio':>7}"
-    )
+    kinds = [kind for kind in ("read", "validate", "cli") if f"{kind}_s" in next(iter(results.values()))]
+    header = "".join(f" {kind + ' s':>11} {'ratio':>7}" for kind in kinds)
+    print(f"{'file':<10} {'clock':<5} {'floor s':>9}{header}")
     for name, row in results.items():
         for clock, label in (("", "wall"), ("cpu_", "cpu")):
-            cli = f"{row[f'cli_{clock}s']:>8.3f} {row[f'cli_{clock}ratio']:>6.2f}x" if "cli_s" in row else ""
-            print(
-                f"{name:<10} {label:<5} {row[f'floor_{clock}s']:>9.3f} {row[f'validate_{clock}s']:>11.3f} "
-                f"{row[f'validate_{clock}ratio']:>6.2f}x {cli}"
+            cells = "".join(
+                f" {row[f'{kind}_{clock}s']:>11.3f} {row[f'{kind}_{clock}ratio']:>6.2f}x" for kind in kinds
             )
+            print(f"{name:<10} {label:<5} {row[f'floor_{clock}s']:>9.3f}{cells}")
     if args.json:
         print(json.dumps({"deals": args.deals, "rounds": args.rounds, "tamper": args.tamper, **results}))
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from engine.rules import Rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
 from engine.tiles import NUM_KINDS, rank_of, suits_used
@@ -60,8 +62,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
 NAMES: dict[str, tuple[str, str]] = {p.id: (p.zh, p.en) for p in PATTERNS} | EXTRAS
 
 
-@dataclass(frozen=True)
-class WinContext:
+class WinContext(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How a win happened: the situation, kept apart from the table's rules.
 
     ``after_kong`` is 杠上花 on a self-draw (the winner's replacement tile) and 杠上炮
@@ -88,8 +89,7 @@ class WinContext:
 DISCARD_WIN = WinContext()
 
 
-@dataclass(frozen=True)
-class FanResult:
+class FanResult(msgspec.Struct, frozen=True, gc=False):
     fan: int  # after the cap
     base: str
     extras: tuple[str, ...]

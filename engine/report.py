@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from engine.deal import Deal, KongMade, Win
 from engine.events import Finding
 from engine.settlement import Transfer
@@ -40,9 +42,30 @@ class FindingSink:
             raise StrictStop(finding)
 
 
-@dataclass
-class DealReport:
-    """The replay of one deal: its status, findings and what the rules compute."""
+class DealFacts(msgspec.Struct, frozen=True, gc=False):
+    """What a replayed tile deal's warehouse rows need beyond its report: the dealer,
+    the 定缺 suits, the 查叫 transfers and what decided them (花猪, ready fans), and how
+    many seats were still in. The engine's :class:`engine.deal.Deal` and the fast
+    check (:mod:`ingest.fast_check`) both give them, so the rows need no replay state."""
+
+    dealer: int
+    void: tuple[int | None, ...]  # per seat: 0 m, 1 p, 2 s, or None
+    settlement: tuple[Transfer, ...]
+    pigs: frozenset[int]
+    ready_at_end: dict[int, int]  # seat -> 查大叫 fan
+    still_in: int
+
+    @classmethod
+    def of_deal(cls, deal: Deal) -> DealFacts:
+        return cls(
+            deal.dealer, tuple(deal.void), tuple(deal.settlement), frozenset(deal.pigs), deal.ready_at_end,
+            len(deal.in_play),
+        )  # fmt: skip
+
+
+class DealReport(msgspec.Struct):
+    """The replay of one deal: its status, findings and what the rules compute (a Struct:
+    one is built per deal, in a tenth of a compiled dataclass's time)."""
 
     deal_id: str
     session_id: str | None
@@ -62,7 +85,16 @@ class DealReport:
     record: str = "tiles"  # "sheet": a score-sheet deal, audited from its declared facts
     # a sheet deal's 查叫 facts as the audit accepted them (a tile deal keeps them on ``deal``)
     pigs: frozenset[int] = frozenset()  # 花猪 at an empty wall
-    ready_at_end: dict[int, int] = field(default_factory=dict)  # seat -> 查大叫 fan
+    ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan (msgspec copies an empty default)
+    facts: DealFacts | None = None  # a tile deal's, when asked for (``keep_state``)
+
+    def deal_facts(self) -> DealFacts | None:
+        """A complete tile deal's :class:`DealFacts` (None before its end or without state)."""
+        if not self.complete:
+            return None
+        if self.facts is None and self.deal is not None:
+            self.facts = DealFacts.of_deal(self.deal)
+        return self.facts
 
     @property
     def status(self) -> str:

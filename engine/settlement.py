@@ -7,7 +7,8 @@ one by construction, and a deal's deltas, scores and the 退税 refunds are sums
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+
+import msgspec
 
 #: reason -> (中文, English), for messages and the dashboard
 REASONS: dict[str, tuple[str, str]] = {
@@ -24,8 +25,7 @@ REASONS: dict[str, tuple[str, str]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Transfer:
+class Transfer(msgspec.Struct, frozen=True, gc=False):
     reason: str
     payer: int
     payee: int
@@ -33,15 +33,14 @@ class Transfer:
     line: int  # the event that caused it (deal_end for 查叫)
 
 
-@dataclass(slots=True)
-class KongIncome:
+class KongIncome(msgspec.Struct, gc=False):
     """What one kong earned, from whom, and how much of it 杠上炮 handed on."""
 
     seat: int
     tile: int
     kind: str
     line: int
-    paid_by: list[tuple[int, int]] = field(default_factory=list)  # (payer, amount)
+    paid_by: list[tuple[int, int]] = []  # (payer, amount); msgspec copies an empty default
     handed_on: int = 0
 
     @property

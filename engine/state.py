@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Final
 
+import msgspec
+
 from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
@@ -71,8 +73,7 @@ class Meld:
     from_seat: int | None
 
 
-@dataclass(frozen=True, slots=True)
-class Win:
+class Win(msgspec.Struct, frozen=True, gc=False):
     seat: int
     tile: int
     from_seat: int | None
@@ -85,8 +86,7 @@ class Win:
     transfers: tuple[Transfer, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class KongMade:
+class KongMade(msgspec.Struct, frozen=True, gc=False):
     seat: int
     tile: int
     kind: str

@@ -37,6 +37,15 @@ Decisions where the format is silent (also in docs/log-format.md):
   where the data stopped.
 - Lines that are not UTF-8 are ``bad_record`` findings; the raw text keeps them with
   replacement characters.
+
+Speed (issue 14): ``read_log_bytes`` splits each inflated piece into lines in C, and a
+deal whose lines after its ``deal`` line are all play events that read without a finding,
+up to a ``deal_end`` that does too, is read on a fast path: each line decoded from its
+bytes straight into its record (``DealLog.records``), with no text, event or list entry
+per line; its events, texts and line numbers are built when first asked for. Any other
+line sends the deal's lines through the line-by-line path, so the ``LogFile`` is the same
+either way (``read_log_bytes(..., fast=False)`` reads everything line by line;
+``tests/test_fast_reader.py`` compares the two).
 """
 
 from __future__ import annotations
@@ -44,11 +53,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from engine.events import (
     DealEnd,
     DealStart,
+    Discard,
+    Draw,
     Finding,
     PlayEvent,
     SessionEnd,
@@ -66,26 +77,95 @@ from ingest.line_parser import (
     TILE_IDS,
     LineParser,
     ParsedLine,
+    record_event,
     show_value,
+    tiles_ok,
 )
-from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_source
+from ingest.records import (
+    DealEndRec,
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PongRec,
+    Record,
+    VoidRec,
+)
+from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_head
 
-__all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes"]
+__all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes", "read_text_bytes"]
 
 
-@dataclass
 class DealLog:
-    """One deal as read: its events in file order and what was wrong with its lines."""
+    """One deal as read: its events in file order and what was wrong with its lines.
 
-    deal: DealStart
-    events: list[PlayEvent]
-    end: DealEnd | None
-    findings: list[Finding]
-    line_numbers: list[int]  # of its raw lines, in file order
-    texts: list[str]  # its raw lines (two flat lists: no tuple per line for the collector to walk)
-    last_line: int
-    extras: dict[int, dict[str, Any]] = field(default_factory=dict)  # unknown fields by line
-    sheet_events: list[SheetEvent] = field(default_factory=list)  # a score-sheet deal's kongs and wins
+    A deal read on the fast path (every line between its ``deal`` and ``deal_end`` lines a
+    play event that reads without a finding) holds its decoded ``records`` (the i-th on line
+    ``deal.line + 1 + i``) and its lines' bytes; its ``events``, ``texts`` and
+    ``line_numbers`` are built from them when first asked for, exactly as the line-by-line
+    path builds them, so a checker that needs only the records never pays for them. Other
+    deals have ``records`` None. Equality compares what is read, not how it was read.
+    """
+
+    def __init__(
+        self,
+        deal: DealStart,
+        events: list[PlayEvent],
+        end: DealEnd | None,
+        findings: list[Finding],
+        line_numbers: list[int],  # of its raw lines, in file order
+        texts: list[str],  # its raw lines (two flat lists: no tuple per line for the collector to walk)
+        last_line: int,
+        extras: dict[int, dict[str, Any]] | None = None,  # unknown fields by line
+        sheet_events: list[SheetEvent] | None = None,  # a score-sheet deal's kongs and wins
+    ) -> None:
+        self.deal = deal
+        self._events = events
+        self.end = end
+        self.findings = findings
+        self._line_numbers = line_numbers
+        self._texts = texts
+        self.last_line = last_line
+        self.extras: dict[int, dict[str, Any]] = {} if extras is None else extras
+        self.sheet_events: list[SheetEvent] = [] if sheet_events is None else sheet_events
+        self.records: list[Record] | None = None
+        self._raw: bytes | None = None  # the fast path's lines after the deal line, until unpacked
+        self._pending = False  # the events of ``records`` are still to be built
+        self._first = 0  # the line of the first record
+
+    @property
+    def events(self) -> list[PlayEvent]:
+        if self._pending:
+            self._build_events()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[PlayEvent]) -> None:
+        self._pending = False
+        self._events = events
+
+    @property
+    def texts(self) -> list[str]:
+        if self._raw is not None:
+            self._unpack()
+        return self._texts
+
+    @texts.setter
+    def texts(self, texts: list[str]) -> None:
+        self._unpack()
+        self._texts = texts
+
+    @property
+    def line_numbers(self) -> list[int]:
+        if self._raw is not None:
+            self._unpack()
+        return self._line_numbers
+
+    @line_numbers.setter
+    def line_numbers(self, numbers: list[int]) -> None:
+        self._unpack()
+        self._line_numbers = numbers
 
     @property
     def raw_lines(self) -> list[tuple[int, str]]:
@@ -93,9 +173,121 @@ class DealLog:
         return list(zip(self.line_numbers, self.texts, strict=True))
 
     def keep(self, n: int, text: str) -> None:
-        self.line_numbers.append(n)
-        self.texts.append(text)
+        if self._raw is not None:
+            self._unpack()
+        self._line_numbers.append(n)
+        self._texts.append(text)
         self.last_line = n
+
+    def read_fast(self, records: list[Record], raw: bytes, end: DealEnd) -> None:
+        """Close the deal read on the fast path: ``raw`` holds its lines after the deal line
+        (bytes as read, ``\\r`` included, joined by ``\\n``: one object, which the garbage
+        collector does not walk), the last one its deal_end line, which made ``end``."""
+        self.records = records
+        self._raw = raw
+        self._pending = True
+        self._first = end.line - len(records)
+        self.end = end
+        self.last_line = end.line
+
+    def _build_events(self) -> None:
+        """The events of a fast-read deal, as the line-by-line path makes them (apart from
+        its texts: a checker that is content with the records and a hash of the text never
+        pays for them)."""
+        self._pending = False
+        records = self.records
+        assert records is not None
+        self._events.extend(_events_of(records, self._first))
+
+    def _unpack(self) -> None:
+        """The texts and line numbers of a fast-read deal, as the line-by-line path keeps them."""
+        raw = self._raw
+        if raw is None:
+            return
+        self._raw = None
+        first = self._first
+        texts = raw.decode("utf-8").split("\n")
+        if b"\r" in raw:
+            texts = [text.rstrip("\r") for text in texts]
+        self._texts.extend(texts)
+        self._line_numbers.extend(range(first, first + len(texts)))
+
+    @property
+    def play_count(self) -> int:
+        """How many play events the deal has (without building a fast-read deal's events)."""
+        return len(self.records) if self._pending and self.records is not None else len(self._events)
+
+    def text_bytes(self) -> bytes:
+        """``"\\n".join(texts)`` as UTF-8, straight from a fast-read deal's bytes when they
+        hold no ``\\r`` (the warehouse hashes it; building the texts would cost more)."""
+        raw = self._raw
+        if raw is not None and b"\r" not in raw and len(self._texts) == 1:
+            return self._texts[0].encode("utf-8", "surrogatepass") + b"\n" + raw
+        return "\n".join(self.texts).encode("utf-8", "surrogatepass")
+
+    def _view(self) -> tuple[Any, ...]:
+        return (
+            self.deal,
+            self.events,
+            self.end,
+            self.findings,
+            self.line_numbers,
+            self.texts,
+            self.last_line,
+            self.extras,
+            self.sheet_events,
+        )
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickled and copied as what was read (unpacked), with its records: the compiled
+        class has no ``__dict__`` for the default way."""
+        view = self._view()
+        return (_revived, (*view, self.records))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DealLog):
+            return NotImplemented
+        return self._view() == other._view()
+
+    def __repr__(self) -> str:
+        fast = "" if self.records is None else f", records={len(self.records)}"
+        return (
+            f"DealLog(deal={self.deal!r}, events={self.events!r}, end={self.end!r}, "
+            f"findings={self.findings!r}, line_numbers={self.line_numbers!r}, texts={self.texts!r}, "
+            f"last_line={self.last_line!r}, extras={self.extras!r}, sheet_events={self.sheet_events!r}{fast})"
+        )
+
+
+def _revived(
+    deal: DealStart,
+    events: list[PlayEvent],
+    end: DealEnd | None,
+    findings: list[Finding],
+    line_numbers: list[int],
+    texts: list[str],
+    last_line: int,
+    extras: dict[int, dict[str, Any]],
+    sheet_events: list[SheetEvent],
+    records: list[Record] | None,
+) -> DealLog:
+    deal_log = DealLog(deal, events, end, findings, line_numbers, texts, last_line, extras, sheet_events)
+    deal_log.records = records
+    return deal_log
+
+
+def _events_of(records: list[Record], first: int) -> list[PlayEvent]:
+    """The events of records read on consecutive lines from ``first``, as ``LogBuilder.feed`` makes them."""
+    events: list[PlayEvent] = []
+    n = first
+    for rec in records:
+        if isinstance(rec, DrawRec):
+            events.append(Draw(rec.seat, TILE_IDS[rec.tile], n))
+        elif isinstance(rec, DiscardRec):
+            events.append(Discard(rec.seat, TILE_IDS[rec.tile], n))
+        else:
+            events.append(record_event(rec, n))  # type: ignore[arg-type]
+        n += 1
+    return events
 
 
 @dataclass
@@ -142,6 +334,7 @@ class LogBuilder:
         self.sweep_reported = False  # the sweep's finding is in log.findings once, when first used
         self.last_end: int | None = None  # line of the last deal_end, for stray messages
         self.last_session_end: int | None = None
+        self.fresh: DealLog | None = None  # a deal just opened that the fast path may read (see _FastLines)
 
     def feed(self, n: int, text: str) -> None:
         if not text or text.isspace():
@@ -240,6 +433,15 @@ class LogBuilder:
         self.session.deals.append(deal)
         if parsed.findings:
             self._deal_findings(deal, n, parsed)
+        elif event.record != "sheet":
+            self.fresh = deal
+
+    def end_fast(self, deal: DealLog, records: list[Record], raw: bytes, end: DealEnd) -> None:
+        """Close the open deal read on the fast path, as :meth:`_end_deal` closes a deal
+        whose lines all read without a finding."""
+        deal.read_fast(records, raw, end)
+        self.deal = None
+        self.last_end = end.line
 
     def _end_deal(self, n: int, text: str, parsed: ParsedLine) -> None:
         deal = self.deal
@@ -339,11 +541,31 @@ def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits |
     return builder.finish()
 
 
-def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogFile:
+def read_text_bytes(data: bytes, name: str, first: int = 1, limits: Limits | None = None) -> LogFile:
+    """:func:`read_lines` of UTF-8 text held as bytes (a piece of a file that ingest cut at
+    a session line), with the fast path of :func:`read_log_bytes`: the same ``LogFile``
+    as ``read_lines(data.decode().split("\\n"), ...)`` with a last empty piece dropped (line
+    limit in characters, a BOM dropped from line 1 only)."""
+    builder = LogBuilder(name)
+    limits = limits or Limits.from_env()
+    lines = data.split(b"\n")
+    if lines and not lines[-1]:
+        lines.pop()
+    with gc_paused():
+        reader = _FastLines(builder, limits, chars=True)
+        reader.feed(first, lines, data.isascii())
+        reader.flush()
+    return builder.finish()
+
+
+def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: bool = True) -> LogFile:
     """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
     sheet, read through this reader by ``ingest.sheets.convert``), e.g. an upload. The text is
     inflated and split piece by piece, so memory follows what the log holds, never
-    what a gzip bomb inflates to (see :class:`Limits`)."""
+    what a gzip bomb inflates to (see :class:`Limits`).
+
+    ``fast`` reads a deal whose lines are all well-formed play events from their bytes
+    (:class:`_FastLines`); False reads every line one by one. Both give the same ``LogFile``."""
     if name.lower().endswith((".csv", ".xlsx")):
         from ingest.sheets.convert import read_sheet_bytes
 
@@ -364,13 +586,23 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
     builder = LogBuilder(name)
     lines = ByteLines(pieces, limits.max_line)
     with gc_paused():
-        for n, piece, whole in lines:
-            _feed_bytes(builder, n, piece, whole, limits)
+        reader = _FastLines(builder, limits) if fast else None
+        if reader is not None:
+            for first, batch, ascii in lines.batches():
+                reader.feed(first, batch, ascii)
+        else:
+            for n, piece, whole in lines:
+                _feed_bytes(builder, n, piece, whole, limits)
         problem = inflate.problem if inflate is not None else None
         if problem is None and len(data) > limits.max_inflated:
             problem = f"it is larger than {mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
         if problem is None and lines.partial:  # the last line, with no newline after it
-            _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
+            if reader is not None:
+                reader.feed(lines.complete + 1, [lines.partial], False)
+            else:
+                _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
+        if reader is not None:
+            reader.flush()
     log = builder.finish()
     log.findings[:0] = notes
     if problem is not None:  # the break may cut a line in two: it is stray
@@ -382,6 +614,157 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None) -> LogF
         if lines.partial.strip():
             log.stray.append((count + 1, lines.partial.decode("utf-8", "replace").rstrip("\r"), finding))
     return log
+
+
+class _FastLines:
+    """Feeds a file's lines to a :class:`LogBuilder`, reading a deal's lines on a fast path.
+
+    The ``deal`` line and every line outside a deal go through the builder one by one.
+    After a deal line that reads without a finding (not a score sheet's), each following
+    line is decoded straight from its bytes into its record: no text, no event, no list
+    append per line. If every line up to the ``deal_end`` is a play event that reads
+    without a finding, the deal keeps the records and the bytes (:meth:`DealLog.read_fast`);
+    at the first line that is anything else (torn, unknown field, bad tile, blank, too
+    long, not UTF-8, another deal or a session line, the end of the file) the lines held
+    so far and that line go through the builder as usual, so the deal reads exactly as on
+    the line-by-line path.
+    """
+
+    def __init__(self, builder: LogBuilder, limits: Limits, chars: bool = False) -> None:
+        self.builder = builder
+        self.limits = limits
+        self.chars = chars  # the line limit counts characters, as read_lines does
+        self.deal: DealLog | None = None  # the deal on the fast path
+        self.first = 0  # the number of its first line after the deal line
+        self.records: list[Record] = []
+        self.lines: list[bytes] = []
+
+    def feed(self, n: int, batch: list[bytes], ascii: bool) -> None:
+        """Lines numbered from ``n``; ``ascii``: all of them are ASCII (so UTF-8)."""
+        builder = self.builder
+        limits = self.limits
+        max_line = limits.max_line
+        deal = self.deal
+        records = self.records
+        start = 0  # the index of the fast deal's first line in this batch (earlier ones: self.lines)
+        i = 0
+        size = len(batch)
+        while i < size:
+            line = batch[i]
+            if deal is not None:
+                rec = _fast_record(line, max_line, ascii)
+                if rec is not None:
+                    if type(rec) is _DEAL_END:
+                        end = record_event(rec, n)
+                        assert isinstance(end, DealEnd)
+                        builder.end_fast(deal, records, b"\n".join(self._held(batch, start, i + 1)), end)
+                        deal = None
+                    else:
+                        records.append(rec)
+                    n += 1
+                    i += 1
+                    continue
+                _feed_lines(builder, self.first, self._held(batch, start, i), limits)
+                deal = None
+            if len(line) > max_line:
+                self._long(n, line)
+            else:
+                _feed_bytes(builder, n, line, True, limits)
+            fresh = builder.fresh
+            if fresh is not None:
+                builder.fresh = None
+                deal = fresh
+                self.first = n + 1
+                records = []
+                start = i + 1
+            n += 1
+            i += 1
+        if deal is not None:
+            self.lines.extend(batch[start:])
+        self.deal = deal
+        self.records = records
+
+    def _long(self, n: int, line: bytes) -> None:
+        """A line of more than ``max_line`` bytes: cut, or, counting characters as
+        :func:`read_lines` does, maybe not."""
+        limits = self.limits
+        if not self.chars:
+            _feed_bytes(self.builder, n, line[: limits.max_line], False, limits)
+            return
+        text = line.decode("utf-8", "replace")
+        if n == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+        if len(text) > limits.max_line:
+            _feed_bytes(self.builder, n, text[:200].encode("utf-8", "replace"), False, limits)
+        else:
+            self.builder.feed(n, text.rstrip("\r"))
+
+    def _held(self, batch: list[bytes], start: int, stop: int) -> list[bytes]:
+        """The fast deal's lines so far: those of earlier batches, then ``batch[start:stop]``."""
+        held = batch[start:stop]
+        if self.lines:
+            held = self.lines + held
+            self.lines = []
+        return held
+
+    def flush(self) -> None:
+        """The file ended inside a deal on the fast path: its lines go the usual way."""
+        if self.deal is not None:
+            _feed_lines(self.builder, self.first, self.lines, self.limits)
+            self.deal = None
+            self.lines = []
+            self.records = []
+
+
+_TILE, _PLAY, _EXCHANGE = 1, 2, 3
+#: how the fast path checks a record of each type (a dict by type: cheaper than
+#: isinstance over a tuple of classes once compiled); any other type leaves the fast path
+_FAST_CHECK: Final[dict[type, int]] = {
+    DrawRec: _TILE,
+    DiscardRec: _TILE,
+    PongRec: _TILE,
+    KongRec: _TILE,
+    HuRec: _TILE,
+    VoidRec: _PLAY,
+    DealEndRec: _PLAY,
+    ExchangeRec: _EXCHANGE,
+}
+_DEAL_END: Final = DealEndRec
+_DECODE: Final = DECODER.decode
+
+
+def _fast_record(line: bytes, max_line: int, ascii: bool) -> Any:
+    """The record of a line that the builder would take into a deal with no finding: a play
+    event whose tiles are tiles, or a deal_end; None for anything else."""
+    if len(line) > max_line or not (ascii or _utf8(line)):
+        return None
+    try:
+        rec: Any = _DECODE(line)
+    except DECODE_ERRORS:
+        return None
+    check = _FAST_CHECK.get(type(rec), 0)
+    if check == _TILE:
+        return rec if rec.tile in TILE_IDS else None  # another spelling: the parser explains it
+    if check == _PLAY:
+        return rec
+    if check == _EXCHANGE:
+        return rec if all(tiles_ok(given) for given in rec.tiles) else None
+    return None
+
+
+def _utf8(line: bytes) -> bool:
+    try:
+        line.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _feed_lines(builder: LogBuilder, first: int, lines: list[bytes], limits: Limits) -> None:
+    n = first
+    for line in lines:
+        _feed_bytes(builder, n, line, True, limits)
+        n += 1
 
 
 def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:
@@ -406,7 +789,7 @@ def read_log(path: str | Path) -> LogFile:
     opened is a finding."""
     name = file_name(path)
     try:
-        data = read_source(path, Limits.from_env().max_inflated + 1)[0]
+        data = read_head(path, Limits.from_env().max_inflated + 1)
     except OSError as err:
         message = f"{name}: cannot read the file ({err.strerror or err})"
         return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name)])

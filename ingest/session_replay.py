@@ -17,6 +17,7 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
 from engine.messages import totals_mismatch
 from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
+from ingest.fast_check import fast_replay
 from ingest.reader import DealLog, SessionLog
 from ingest.sheets.net_only import is_net_only, net_only_report
 
@@ -189,7 +190,32 @@ class SessionReplay:
         keep_state: bool = False,
         on_step: StepHook | None = None,
     ) -> DealReport:
-        """Replay one read deal of the session and add its net to the totals."""
+        """Replay one read deal of the session and add its net to the totals.
+
+        A deal read on the reader's fast path (its decoded ``records``, no finding) goes
+        to the compiled check first (:mod:`ingest.fast_check`); only a deal it does not
+        call clean is replayed by the engine, which explains every finding."""
+        records = deal_log.records
+        if (
+            records is not None
+            and on_step is None
+            and self.rules is not None
+            and self.replayer is replay_deal
+            and not deal_log.findings
+        ):
+            report = fast_replay(
+                deal_log.deal,
+                records,
+                deal_log.end,
+                self.rules,
+                base=self.base,
+                session_id=self.session_id,
+                file=sink.file if sink is not None else None,
+                keep_facts=keep_state,
+            )
+            if report is not None:
+                self._add_net(report)
+                return report
         return self.replay_events(
             deal_log.deal,
             deal_log.events,
@@ -230,6 +256,10 @@ class SessionReplay:
             sheet_events=sheet_events,
             replayer=self.replayer,
         )
+        self._add_net(report)
+        return report
+
+    def _add_net(self, report: DealReport) -> None:
         scores = report.scores
         totals, complete = self.totals, self.complete_totals
         for seat in range(4):
@@ -239,7 +269,6 @@ class SessionReplay:
                 complete[seat] += scores[seat]
         else:
             self.all_scored = False
-        return report
 
     def totals_tuple(self) -> tuple[int, int, int, int]:
         t = self.totals

@@ -106,8 +106,9 @@ def validate_paths(
     paths: Iterable[str | Path], rules: Rules | None = None, *, strict: bool = False
 ) -> ValidationReport:
     report = ValidationReport()
-    for path in find_logs(paths):
-        validate_log(read_log(path), rules, strict=strict, report=report)
+    with gc_paused():  # between files too: the reports kept so far are many small objects
+        for path in find_logs(paths):
+            validate_log(read_log(path), rules, strict=strict, report=report)
     return report
 
 

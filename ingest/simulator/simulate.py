@@ -302,6 +302,7 @@ class ClubPlan:
     club: str = "sample-club"
     days: int = 182  # the sessions are spread over this many days
     tables: int = 3  # tables playing on one evening
+    base: int = 1  # 底分 of every session: the points of one fan-1 payment
 
 
 def simulate_club(plan: ClubPlan) -> Iterator[Event]:
@@ -328,7 +329,7 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
             session_id,
             (table[0], table[1], table[2], table[3]),
             rules=plan.rules,
-            base=1,
+            base=plan.base,
             club=plan.club,
             table=f"t{table_no}",
             started_at=when.isoformat(timespec="minutes"),
@@ -338,7 +339,7 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
         seat_styles = [styles[name] for name in table]
         for deal_index in range(plan.deals_per_session):
             start, events, end, deal = simulate_deal(
-                rng, f"{session_id}-{deal_index + 1:02d}", dealer, rules, seat_styles
+                rng, f"{session_id}-{deal_index + 1:02d}", dealer, rules, seat_styles, plan.base
             )
             yield start
             yield from events

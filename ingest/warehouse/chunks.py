@@ -29,7 +29,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.gcpause import gc_paused
 from ingest.line_parser import LineParser
-from ingest.reader import LogFile, read_lines, read_log_bytes
+from ingest.reader import LogFile, read_log_bytes, read_text_bytes
 from ingest.source import GZIP_MAGIC, Inflate, Limits
 from ingest.warehouse.deal_rows import facts_of_log
 from ingest.warehouse.rows import Facts, month_of, parse_time
@@ -63,13 +63,19 @@ class Chunk:
     compressed: bool = False
 
     @property
-    def text(self) -> str | None:
+    def raw(self) -> bytes | None:
+        """The piece's text as UTF-8 bytes (what the reader's fast path reads)."""
         if self.payload is None:
             return None
         if not self.compressed:
-            return self.payload.decode("utf-8")
+            return self.payload
         raw: bytes = _CODEC.decompress(self.payload, decompressed_size=self.size, asbytes=True)
-        return raw.decode("utf-8")
+        return raw
+
+    @property
+    def text(self) -> str | None:
+        raw = self.raw
+        return None if raw is None else raw.decode("utf-8")
 
     def packed(self) -> Chunk:
         """This chunk with its text compressed, for a trip over a network."""
@@ -251,12 +257,9 @@ def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
 def _read_chunk(chunk: Chunk) -> LogFile:
     if chunk.data is not None:
         return read_log_bytes(chunk.data, chunk.file, chunk.limits)
-    text = chunk.text
-    assert text is not None
-    pieces = text.split("\n")
-    if pieces and pieces[-1] == "":
-        pieces.pop()
-    return read_lines(pieces, chunk.file, first=chunk.line_offset + 1, limits=chunk.limits)
+    raw = chunk.raw
+    assert raw is not None
+    return read_text_bytes(raw, chunk.file, first=chunk.line_offset + 1, limits=chunk.limits)
 
 
 class Runner(Protocol):

@@ -4,8 +4,9 @@ turned into the warehouse's tables (:class:`FactBuilder`).
 This is the pure part of ``chuanma ingest``: it reads nothing from disk and writes
 nothing, so a worker process, the in-process path and the tests all run the same code and
 get the same rows. Every deal is replayed with ``keep_state=True`` because the per-seat
-facts (void suit, 花猪, ready at the wall's end, kongs by kind) live on the replayed
-:class:`engine.deal.Deal`, not in the report.
+facts (void suit, 花猪, ready at the wall's end) are not in the plain report: with it, a
+report gives them as :class:`engine.report.DealFacts`, from the engine's replayed deal or
+from the fast check (:mod:`ingest.fast_check`) alike.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from typing import Any, Final
 
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from engine.deal import Deal, KongMade, Win
+from engine.deal import KongMade, Win
 from engine.events import DealStart, Finding
 from engine.replay import DealReport, FindingSink
+from engine.report import DealFacts
 from engine.rules import Rules
 from engine.settlement import Transfer
 from engine.tiles import SUITS, tile_name
@@ -121,6 +123,13 @@ def content_sha256(session_key: str, texts: Sequence[str]) -> str:
     return digest.hexdigest()
 
 
+def deal_sha256(session_key: str, deal_log: DealLog) -> str:
+    """:func:`content_sha256` of a read deal, from its bytes when it was read fast."""
+    digest = hashlib.sha256(session_key.encode("utf-8", "surrogatepass") + b"\n")
+    digest.update(deal_log.text_bytes())
+    return digest.hexdigest()
+
+
 class FactBuilder:
     """Accumulates the rows of every table for one piece of a file."""
 
@@ -209,18 +218,18 @@ class FactBuilder:
         status = "invalid" if not report.complete else report.status
         self.counts["read"] += 1
         self.counts[status] += 1
-        sha = content_sha256(info.key, deal_log.texts)
+        sha = deal_sha256(info.key, deal_log)
         self.deal_keys.append((start.deal_id, sha, status, start.line, deal_log.last_line))
-        deal = report.deal if report.complete else None
+        deal = report.deal_facts()
         for finding in report.findings:
             self._finding("deal", finding, start.deal_id, info, info.month, info.players)
         for finding in report.warnings:
             self._finding("deal", finding, start.deal_id, info, info.month, info.players)
         still_in = pigs = self_draws = 0
         if deal is not None:
-            still_in = len(deal.in_play) if deal.end_reason == "wall_exhausted" else 0
+            still_in = deal.still_in if report.end_reason == "wall_exhausted" else 0
             pigs = len(deal.pigs)
-            self_draws = sum(1 for w in deal.wins if w.kind in ("self_draw", "kong_bloom"))
+            self_draws = sum(1 for w in report.wins if w.kind in ("self_draw", "kong_bloom"))
         sheet = report.record == "sheet"  # a score sheet: no tiles, so no event rows
         if sheet and report.complete:  # the same counts from what its audit computed
             still_in = 4 - len(report.wins) if report.end_reason == "wall_exhausted" else 0
@@ -231,7 +240,7 @@ class FactBuilder:
             start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
             info.base, start.dealer, list(info.players), status, report.end_reason,
             deal_log.end.reason if deal_log.end is not None else None,
-            len(deal_log.events) + len(deal_log.sheet_events) + 1 + (deal_log.end is not None),
+            deal_log.play_count + len(deal_log.sheet_events) + 1 + (deal_log.end is not None),
             len(report.wins), self_draws, sum(1 for k in report.kongs if not k.robbed), still_in, pigs,
             len(report.findings), len(report.warnings),
             sorted({f.code for f in report.findings}), list(scores),
@@ -259,14 +268,16 @@ class FactBuilder:
                 )
             return
         self._seats(deal, report, info, status)
-        self._ledger(deal.ledger, start.deal_id, info)
-        self.events.add_deal(start, deal_log.events, deal_log.end, info.month)
+        self._ledger(report.ledger, start.deal_id, info)
+        records = deal_log.records
+        if records is None or not self.events.add_records(start, records, deal_log.end, info.month):
+            self.events.add_deal(start, deal_log.events, deal_log.end, info.month)
 
-    def _seats(self, deal: Deal, report: DealReport, info: SessionInfo, status: str) -> None:
+    def _seats(self, deal: DealFacts, report: DealReport, info: SessionInfo, status: str) -> None:
         void = [SUITS[v] if v is not None else None for v in deal.void]
         self._seat_rows(
-            SeatFacts(deal.dealer, void, deal.wins, deal.kongs, deal.ledger, deal.settlement,
-                      deal.pigs, deal.ready_at_end, deal.end_reason, report.scores, tiles=True),
+            SeatFacts(deal.dealer, void, report.wins, report.kongs, report.ledger, deal.settlement,
+                      deal.pigs, deal.ready_at_end, report.end_reason, report.scores, tiles=True),
             report.deal_id, info, status,
         )  # fmt: skip
 
