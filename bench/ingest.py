@@ -19,12 +19,15 @@ of the largest worker so far. ``--dask`` also runs each worker count on a Dask
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import multiprocessing
+import os
 import resource
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,7 @@ from ingest.warehouse import ingest, read_catalog  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 
 DEALS_PER_SESSION = 8
+PAGE = os.sysconf("SC_PAGE_SIZE")
 GOAL_DEALS_PER_S = 3000
 
 
@@ -94,10 +98,77 @@ def decoding_floor(files: list[Path]) -> tuple[float, float]:
 
 
 def peak_mb() -> tuple[float, float]:
-    """Peak resident MB of this process and of the largest finished child process."""
+    """Peak resident MB of this process and of the largest finished child process (a
+    child's figure counts what it shared with this process when it was forked, so
+    :class:`MemorySampler` gives the workers' own)."""
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     return round(own, 1), round(children, 1)
+
+
+def _rss(pid: int) -> int:
+    """Resident bytes of a process (0 once it is gone)."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * PAGE
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def _children(pid: int) -> list[int]:
+    """Every descendant of a process, from /proc (Linux)."""
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        with contextlib.suppress(OSError, ValueError):
+            for child in map(int, task.read_text().split()):
+                out += [child, *_children(child)]
+    return out
+
+
+class MemorySampler:
+    """Resident memory of this process and of each of its child processes (the workers),
+    read from /proc every ``every`` seconds while a run lasts: the peaks, and the
+    parent's peak in each quarter of the run, which shows whether memory grows with the
+    deals read."""
+
+    def __init__(self, every: float = 0.5) -> None:
+        self.every = every
+        self.samples: list[tuple[float, int, int]] = []  # (seconds, parent bytes, largest worker bytes)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._started = 0.0
+
+    def __enter__(self) -> MemorySampler:
+        self._started = time.perf_counter()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        me = os.getpid()
+        while not self._stop.is_set():
+            workers = [_rss(pid) for pid in _children(me)]
+            self.samples.append((time.perf_counter() - self._started, _rss(me), max(workers, default=0)))
+            self._stop.wait(self.every)
+
+    def report(self) -> dict[str, Any]:
+        mb = 1 << 20
+        parent = [s[1] for s in self.samples] or [0]
+        workers = [s[2] for s in self.samples] or [0]
+        quarters = [
+            round(
+                max(parent[len(parent) * q // 4 : max(len(parent) * (q + 1) // 4, len(parent) * q // 4 + 1)])
+                / mb
+            )
+            for q in range(4)
+        ]
+        return {
+            "parent_sampled_peak_mb": round(max(parent) / mb),
+            "worker_sampled_peak_mb": round(max(workers) / mb),
+            "parent_peak_mb_by_quarter": quarters,
+        }
 
 
 def measure(files: list[Path], workers: int, scratch: Path, dask_local: bool = False) -> dict[str, Any]:
@@ -105,7 +176,8 @@ def measure(files: list[Path], workers: int, scratch: Path, dask_local: bool = F
     shutil.rmtree(warehouse, ignore_errors=True)
     own_cpu, children_cpu = cpu_seconds()
     started = time.perf_counter()
-    summary = ingest(files, warehouse, workers=workers, dask_local=dask_local)
+    with MemorySampler() as memory:
+        summary = ingest(files, warehouse, workers=workers, dask_local=dask_local)
     seconds = time.perf_counter() - started
     own_after, children_after = cpu_seconds()
     assert summary.read == summary.stored["ok"] + summary.stored["findings"] + summary.stored["invalid"]
@@ -135,6 +207,8 @@ def measure(files: list[Path], workers: int, scratch: Path, dask_local: bool = F
         "table_bytes": sizes,
         "events_bytes_per_event": round(sizes["events"] / events, 2) if events else None,
         "warehouse_bytes_per_event": round(folder_bytes(warehouse) / events, 2) if events else None,
+        "batches": len(summary.batches),
+        **memory.report(),
     }
     shutil.rmtree(warehouse, ignore_errors=True)
     return result
@@ -148,8 +222,11 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=Path(tempfile.gettempdir()) / "chuanma-bench-corpus")
     parser.add_argument("--dask", action="store_true", help="also run on a Dask LocalCluster")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--corpus-only", action="store_true", help="simulate the corpus, measure nothing")
     args = parser.parse_args()
     files = corpus(args.corpus, args.deals, args.files)
+    if args.corpus_only:
+        return
     log_bytes = sum(f.stat().st_size for f in files)
     runs = []
     floors: list[tuple[float, float]] = []
@@ -169,7 +246,8 @@ def main() -> None:
                 f"{run['seconds']} s = {run['deals_per_s']:.0f} deals/s, {run['floor_ratio']}x the decoding "
                 f"floor ({run['floor_s']} s); CPU {run['parent_cpu_s']} s here + {run['workers_cpu_s']} s "
                 f"workers = {run['cpu_ratio']}x the floor's CPU; peak RSS {run['parent_peak_mb']} MB here, "
-                f"{run['worker_peak_mb']} MB largest worker; warehouse {run['warehouse_bytes'] / 1e6:.1f} MB, "
+                f"{run['worker_peak_mb']} MB largest worker (sampled: {run['parent_sampled_peak_mb']} MB here, by quarter of the run "
+                f"{run['parent_peak_mb_by_quarter']}; {run['worker_sampled_peak_mb']} MB largest worker); warehouse {run['warehouse_bytes'] / 1e6:.1f} MB, "
                 f"events {run['events_bytes_per_event']} B/event, all tables {run['warehouse_bytes_per_event']} B/event",
                 flush=True,
             )

@@ -22,7 +22,8 @@ blocks the next one.
 The modules, one job each: ``schema`` (the tables: what analytics reads), ``catalog``,
 ``lock``, ``recovery`` (unlisted batches, checks), ``batches`` (writing one), ``rows`` and
 ``deal_rows`` (a file's deals as rows), ``rows_decode`` (rows back into engine events),
-``chunks`` (files cut for the workers, and the workers) and ``run`` (the ingest). This face
+``chunks`` (files cut for the workers, and the workers), ``known`` (the ids already stored,
+in 32 bytes a deal) and ``run`` (the ingest). This face
 re-exports what the CLI, the dashboard and the tests use; ``analytics/`` imports only
 ``schema`` and ``catalog``.
 """

@@ -21,7 +21,7 @@ import multiprocessing
 import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol
 
 import pyarrow as pa  # type: ignore[import-untyped]
@@ -30,37 +30,45 @@ from engine.events import SessionStart
 from ingest.gcpause import gc_paused
 from ingest.line_parser import LineParser
 from ingest.reader import LogFile, read_log_bytes, read_text_bytes
-from ingest.source import GZIP_MAGIC, Limits, gunzip, inflated_size
+from ingest.source import GZIP_MAGIC, Inflate, Limits
 from ingest.warehouse.deal_rows import facts_of_log
 from ingest.warehouse.rows import Facts, month_of, parse_time
 
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
 
-#: chunks travel compressed (JSON text shrinks about tenfold at ~850 MB/s): shipping text to
-#: the workers and Arrow tables back was a fifth of an ingest's CPU time
+#: a chunk sent to a remote scheduler travels compressed (JSON text shrinks about tenfold at
+#: ~850 MB/s); to a local process it goes as it is: a pipe moves it for a third of the CPU
 _CODEC: Final = pa.Codec("zstd", compression_level=1)
+#: a file's chunks wait until the whole file is read (its gzip may turn out cut off or its
+#: bytes not UTF-8: then it goes whole to the reader); past this many bytes of text they
+#: wait compressed, so a huge file costs a tenth of its text in memory
+_HOLD_RAW: Final = 64 << 20
+_SESSION: Final = b'"session"'
 
 
 @dataclass(frozen=True)
 class Chunk:
-    """A piece of one file: UTF-8 text cut at a session line (``payload``, compressed), or
-    a damaged file's bytes whole (``data``)."""
+    """A piece of one file: UTF-8 text cut at a session line (``payload``), or a damaged
+    file's bytes whole (``data``)."""
 
     index: int  # order over the whole run
     file: str
     sha256: str
-    payload: bytes | None  # the piece's text, zstd-compressed
+    payload: bytes | None  # the piece's text (zstd-compressed when ``compressed``)
     data: bytes | None
     line_offset: int  # lines of the file before this piece
     size: int = 0  # of the piece's text, uncompressed
     limits: Limits = field(default_factory=Limits)  # the reader's, as the planning process had them
+    compressed: bool = False
 
     @property
     def raw(self) -> bytes | None:
         """The piece's text as UTF-8 bytes (what the reader's fast path reads)."""
         if self.payload is None:
             return None
+        if not self.compressed:
+            return self.payload
         raw: bytes = _CODEC.decompress(self.payload, decompressed_size=self.size, asbytes=True)
         return raw
 
@@ -68,6 +76,12 @@ class Chunk:
     def text(self) -> str | None:
         raw = self.raw
         return None if raw is None else raw.decode("utf-8")
+
+    def packed(self) -> Chunk:
+        """This chunk with its text compressed, for a trip over a network."""
+        if self.payload is None or self.compressed:
+            return self
+        return replace(self, payload=_CODEC.compress(self.payload, asbytes=True), compressed=True)
 
 
 def _session_month(parser: LineParser, line: bytes) -> str | None:
@@ -81,74 +95,122 @@ def _session_month(parser: LineParser, line: bytes) -> str | None:
     return month_of(parse_time(event.started_at if isinstance(event, SessionStart) else None))
 
 
-def _cut_points(text: bytes, target_lines: int) -> list[tuple[int, int]]:
-    """(byte offset, line offset) of each piece's start after the first.
+class _Cutter:
+    """A file's text, fed piece by piece as it inflates, cut into chunks.
 
-    A piece starts at a ``session`` line (found by its ``"session"`` value) once the
-    piece before it holds ``target_lines`` lines' worth of bytes, or when the session's
-    month differs from the piece's: a piece then holds one month, which the warehouse
-    writes without filtering its rows. One pass of ``find`` over the text, one JSON parse
-    per session line and one newline count per piece: linear in the text.
-    """
-    points: list[tuple[int, int]] = []
-    size = len(text)
-    step = max(1, int(target_lines * size / (text.count(b"\n") + 1)))
-    last_pos = last_line = 0
-    month: str | None = None  # of the piece being built, once it has a session
-    parser = LineParser("")
-    found = text.find(b'"session"')
-    while found >= 0:
-        line_start = text.rfind(b"\n", 0, found) + 1
-        end = text.find(b"\n", found)
-        end = size if end < 0 else end
-        line = text[line_start:end].rstrip(b"\r")
-        if line_start == 0:
-            line = line.removeprefix(b"\xef\xbb\xbf")  # as the reader does on line 1 only
-        session_month = _session_month(parser, line)
-        if session_month is not None:
-            full = line_start - last_pos >= step
-            if line_start > last_pos and (full or (month is not None and session_month != month)):
-                lines = last_line + text.count(b"\n", last_pos, line_start)
-                points.append((line_start, lines))
-                last_pos, last_line = line_start, lines
-            month = session_month
-        found = text.find(b'"session"', end)
-    return points
+    A chunk starts at a ``session`` line (found by its ``"session"`` value, then parsed)
+    once the chunk before it holds ``target_lines`` lines, or when the session's month
+    differs from the chunk's: a chunk then holds one month, which the warehouse writes
+    without filtering its rows. One ``find`` pass and one newline count over the text,
+    one parse per session line: linear, and no more than one piece of text is held
+    besides the chunks themselves."""
+
+    def __init__(self, name: str, sha256: str, first_index: int, target_lines: int, limits: Limits) -> None:
+        self.name, self.sha256, self.limits = name, sha256, limits
+        self.index = first_index
+        self.target_lines = max(1, target_lines)
+        self.chunks: list[Chunk] = []
+        self.held = 0  # bytes of raw text held in self.chunks
+        self.parser = LineParser("")
+        self.tail: list[bytes] = []  # an incomplete last line, waiting for the next piece
+        self.parts: list[memoryview] = []  # the chunk being built, in pieces
+        self.lines = 0  # newlines in self.parts
+        self.line_offset = 0  # of the chunk being built
+        self.month: str | None = None  # of the chunk being built, once it has a session
+        self.started = False  # past the file's first line (where a BOM is skipped)
+
+    def feed(self, piece: bytes) -> bool:
+        """Take the next piece of text; False when it is not UTF-8."""
+        end = piece.rfind(b"\n") + 1
+        if not end:  # inside a long line: joined once its end comes
+            self.tail.append(piece)
+            return True
+        buf = b"".join([*self.tail, piece]) if self.tail else piece
+        end += len(buf) - len(piece)
+        self.tail = [buf[end:]] if end < len(buf) else []
+        return self._scan(buf, end)
+
+    def finish(self) -> list[Chunk] | None:
+        """The file's chunks (None when its text is not UTF-8)."""
+        tail = b"".join(self.tail)
+        if tail and not self._scan(tail, len(tail)):
+            return None
+        if self.parts or not self.chunks:
+            self._emit()
+        return self.chunks
+
+    def _scan(self, buf: bytes, end: int) -> bool:
+        """Cut ``buf[:end]`` (whole lines, but for the file's last one)."""
+        if not buf.isascii():
+            try:
+                buf[:end].decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+        view = memoryview(buf)
+        pos = counted = 0  # where the chunk being built begins in buf; newlines counted up to
+        lines = self.lines
+        found = buf.find(_SESSION, 0, end)
+        while found >= 0:
+            start = buf.rfind(b"\n", 0, found) + 1
+            stop = buf.find(b"\n", found, end)
+            stop = end if stop < 0 else stop
+            line = buf[start:stop].rstrip(b"\r")
+            if start == 0 and not self.started:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # as the reader does on line 1 only
+            month = _session_month(self.parser, line)
+            if month is not None:
+                lines += buf.count(b"\n", counted, start)
+                counted = start
+                if lines and (lines >= self.target_lines or (self.month is not None and month != self.month)):
+                    self.parts.append(view[pos:start])
+                    self.lines = lines
+                    self._emit()
+                    pos, lines = start, 0
+                self.month = month
+            found = buf.find(_SESSION, stop, end)
+        self.parts.append(view[pos:end])
+        self.lines = lines + buf.count(b"\n", counted, end)
+        self.started = True
+        return True
+
+    def _emit(self) -> None:
+        text = b"".join(self.parts)
+        self.parts = []
+        chunk = Chunk(
+            self.index, self.name, self.sha256, text, None, self.line_offset, len(text), self.limits
+        )
+        self.chunks.append(chunk)
+        self.index += 1
+        self.line_offset += self.lines
+        self.lines = 0
+        self.held += len(text)
+        if self.held > _HOLD_RAW:
+            self.chunks = [c.packed() for c in self.chunks]
+            self.held = 0
 
 
 def plan_chunks(
     name: str, sha256: str, data: bytes, first_index: int, target_lines: int = TARGET_LINES
 ) -> list[Chunk]:
-    """Cut one file's bytes into chunks numbered from ``first_index``. A file past the
-    limits (a gzip bomb: its size is counted first, keeping nothing) goes whole to the
-    reader, which reads it piece by piece up to the limit, as ``validate`` does."""
+    """Cut one file's bytes into chunks numbered from ``first_index``, inflating a gzip
+    file piece by piece (once: no text of the whole file is ever held). A damaged file
+    (cut-off or corrupt gzip, a gzip bomb past the limits, bytes that are not UTF-8) goes
+    whole to the reader, which reads it piece by piece up to the limit, as ``validate`` does."""
     limits = Limits.from_env()
     damaged = [Chunk(first_index, name, sha256, None, data, 0, limits=limits)]
     if name.lower().endswith((".csv", ".xlsx")):  # a score sheet: converted whole by the reader
         return damaged
-    raw = data
-    if data.startswith(GZIP_MAGIC):
-        if inflated_size(data, limits.max_inflated) > limits.max_inflated:
+    gzipped = data.startswith(GZIP_MAGIC)
+    if not gzipped and (name.endswith(".gz") or len(data) > limits.max_inflated):
+        return damaged  # the reader warns about the name, or reads up to the limit
+    cutter = _Cutter(name, sha256, first_index, target_lines, limits)
+    inflate = Inflate(data, limits.max_inflated, limits.max_ratio) if gzipped else None
+    for piece in inflate if inflate is not None else (data,):
+        if not cutter.feed(piece):
             return damaged
-        raw, problem = gunzip(data, limits.max_inflated)
-        if problem is not None:
-            return damaged
-    elif len(data) > limits.max_inflated:
+    chunks = cutter.finish()
+    if chunks is None or (inflate is not None and inflate.problem is not None):
         return damaged
-    if not raw.isascii():
-        try:
-            raw.decode("utf-8")
-        except UnicodeDecodeError:
-            return damaged
-    if not data.startswith(GZIP_MAGIC) and name.endswith(".gz"):
-        return damaged  # the reader warns about the name
-    starts = [(0, 0), *_cut_points(raw, target_lines)]
-    chunks = []
-    view = memoryview(raw)
-    for number, (pos, line) in enumerate(starts):
-        end = starts[number + 1][0] if number + 1 < len(starts) else len(raw)
-        payload = _CODEC.compress(view[pos:end], asbytes=True)
-        chunks.append(Chunk(first_index + number, name, sha256, payload, None, line, end - pos, limits))
     return chunks
 
 
@@ -238,7 +300,7 @@ class DaskRunner:
     def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
         # chunks go with their tasks (not scattered first: a scattered chunk pins its task
         # to the worker that got the data, and they all went to one worker)
-        return [self.client.submit(validate_chunk_packed, chunk, pure=False) for chunk in chunks]
+        return [self.client.submit(validate_chunk_packed, chunk.packed(), pure=False) for chunk in chunks]
 
     def collect(self, tickets: Sequence[Any], done: Callable[[int], None]) -> list[Facts]:
         import distributed

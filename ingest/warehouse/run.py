@@ -11,9 +11,11 @@ A file whose sha256 is in the catalog is skipped whole, which makes ingest idemp
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -23,7 +25,7 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from ingest.source import GZIP_MAGIC, Limits, file_name, gunzip, read_source
 from ingest.validate import find_logs
-from ingest.warehouse.batches import write_batch
+from ingest.warehouse.batches import BatchWriter
 from ingest.warehouse.catalog import (
     DEFAULT_WAREHOUSE,
     WarehouseError,
@@ -32,7 +34,16 @@ from ingest.warehouse.catalog import (
     table_files,
     why,
 )
-from ingest.warehouse.chunks import TARGET_LINES, Runner, SchedulerError, WorkerLost, plan_chunks, runner
+from ingest.warehouse.chunks import (
+    TARGET_LINES,
+    Chunk,
+    Runner,
+    SchedulerError,
+    WorkerLost,
+    plan_chunks,
+    runner,
+)
+from ingest.warehouse.known import KnownIds, content_key
 from ingest.warehouse.lock import IngestLock
 from ingest.warehouse.recovery import cleanup, recover, verify_parts
 from ingest.warehouse.rows import Columns, Facts
@@ -155,28 +166,40 @@ class Progress:
 
 
 # ------------------------------------------------------------------------- ingest
+#: chunks handed to the workers ahead of the one being stored, per worker: enough that a
+#: worker never waits while this process writes, few enough that memory stays flat
+CHUNKS_AHEAD: Final = 4
+
+
 @dataclass
-class _Pending:
-    """Files of the batch being built, and the tickets of their chunks."""
+class _Planned:
+    """A chunk on its way: its file's entry and the number of the batch it belongs to."""
 
+    chunk: Chunk
+    entry: FileEntry
+    batch: int
+
+
+@dataclass
+class _Batch:
+    """The batch being written: its files and its Parquet writer (opened at its first rows)."""
+
+    number: int
     entries: list[FileEntry] = field(default_factory=list)
-    data: dict[str, bytes] = field(default_factory=dict)  # file -> bytes, for quarantining conflicts
-    chunks: list[tuple[str, str]] = field(default_factory=list)  # (file, sha256) of each chunk
-    tickets: list[Any] = field(default_factory=list)
-    size: int = 0
+    writer: BatchWriter | None = None
 
 
-def _known(root: Path, catalog: dict[str, Any]) -> tuple[dict[str, str], set[str], set[str]]:
+def _known(root: Path, catalog: dict[str, Any]) -> tuple[KnownIds, KnownIds, set[str]]:
     """deal_id -> content sha256, session ids, and file sha256s already recorded."""
-    deals: dict[str, str] = {}
+    deals = KnownIds()
     files = table_files(root, "deals", catalog)
     if files:
         table = read_columns(files, ["deal_id", "content_sha256"])
-        deals = dict(zip(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist(), strict=True))
-    sessions: set[str] = set()
+        deals = KnownIds(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist())
+    sessions = KnownIds()
     files = table_files(root, "sessions", catalog)
     if files:
-        sessions = set(read_columns(files, ["session_id"])["session_id"].to_pylist())
+        sessions = KnownIds(read_columns(files, ["session_id"])["session_id"].to_pylist())
     shas = {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
     return deals, sessions, shas
 
@@ -246,107 +269,209 @@ def _run(
     progress: Progress,
     dask_local: bool = False,
 ) -> None:
-    """Read, validate and commit the files in batches (the lock is held)."""
+    """Read, validate and commit the files in batches (the lock is held).
+
+    A pipeline: files are cut into chunks as the workers need them (a few chunks per
+    worker ahead), each chunk's rows are stored as soon as it is back, in the order of the
+    files, and a batch is committed when its last chunk is stored while the workers go on
+    with the next batch's. This process never holds more than a few chunks and the rows
+    waiting for their Parquet row groups, however many deals the files hold."""
     known_deals, known_sessions, known_shas = _known(root, catalog)
     with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
         summary.workers = run.workers
-        pending = _Pending()
-        full: _Pending | None = None  # a full batch waiting for its commit
-        run_shas: set[str] = set()
-        index = 0
-        for path in files:
-            progress.note(f"reading {file_name(path)}")
-            try:
-                data, sha, size = read_source(path, Limits.from_env().max_inflated + 1)
-            except OSError as error:  # vanished, unreadable, not a regular file
-                summary.files.append(FileEntry(file_name(path), "", 0, f"unreadable: {why(error)}"))
-                continue
-            entry = FileEntry(file_name(path), sha, size, "new")
-            summary.files.append(entry)
-            if sha in known_shas or sha in run_shas:
-                entry.status = "known" if sha in known_shas else "repeated"
-                continue
-            run_shas.add(sha)
-            chunks = plan_chunks(entry.file, sha, data, index, target_lines)
-            index += len(chunks)
-            progress.add_total(len(chunks))
-            pending.entries.append(entry)
-            pending.data[entry.file] = data
-            pending.chunks += [(chunk.file, chunk.sha256) for chunk in chunks]
-            pending.tickets += run.submit(chunks)
-            pending.size += len(data)
-            if pending.size >= batch_mb * 1e6:
-                # a full batch is committed once the next one is submitted, so the
-                # workers validate that one while this process writes
-                if full is not None:
-                    _commit(root, catalog, run, full, summary, known_deals, known_sessions, progress)
-                full, pending = pending, _Pending()
-        for batch in (full, pending):
-            if batch is not None and batch.entries:
-                _commit(root, catalog, run, batch, summary, known_deals, known_sessions, progress)
+        ahead = max(1, run.workers * CHUNKS_AHEAD)
+        with _Store(root, catalog, summary, known_deals, known_sessions, progress, ahead) as store:
+            in_flight: deque[tuple[Any, _Planned]] = deque()
+            for planned in _plan(files, summary, known_shas, batch_mb, target_lines, progress):
+                in_flight.append((run.submit([planned.chunk])[0], planned))
+                while len(in_flight) > ahead:
+                    store.take(run, *in_flight.popleft())
+            while in_flight:
+                store.take(run, *in_flight.popleft())
+            store.finish()
 
 
-def _commit(
-    root: Path,
-    catalog: dict[str, Any],
-    run: Runner,
-    pending: _Pending,
+def _plan(
+    files: Sequence[Path],
     summary: IngestSummary,
-    known_deals: dict[str, str],
-    known_sessions: set[str],
+    known_shas: set[str],
+    batch_mb: float,
+    target_lines: int,
     progress: Progress,
-) -> None:
-    """Validate the pending files, keep what is new, and record it as one batch."""
-    progress.note(f"validating {len(pending.entries)} file(s)")
-    results = run.collect(pending.tickets, progress.advance)
-    pending.tickets.clear()  # a pool's futures keep their packed results: let them go
-    entries = {entry.file: entry for entry in pending.entries}
-    kept: dict[str, list[pa.Table]] = {name: [] for name in TABLES}
+) -> Iterator[_Planned]:
+    """Each new file's chunks, as they are needed, numbered by the batch they go in: a
+    batch closes once its files hold ``batch_mb`` MB of logs."""
+    run_shas: set[str] = set()
+    index = 0
+    batch = size = 0
+    for path in files:
+        progress.note(f"reading {file_name(path)}")
+        try:
+            data, sha, length = read_source(path, Limits.from_env().max_inflated + 1)
+        except OSError as error:  # vanished, unreadable, not a regular file
+            summary.files.append(FileEntry(file_name(path), "", 0, f"unreadable: {why(error)}"))
+            continue
+        entry = FileEntry(file_name(path), sha, length, "new")
+        summary.files.append(entry)
+        if sha in known_shas or sha in run_shas:
+            entry.status = "known" if sha in known_shas else "repeated"
+            continue
+        run_shas.add(sha)
+        chunks = plan_chunks(entry.file, sha, data, index, target_lines)
+        del data
+        index += len(chunks)
+        progress.add_total(len(chunks))
+        for chunk in chunks:
+            yield _Planned(chunk, entry, batch)
+        del chunks
+        size += length
+        if size >= batch_mb * 1e6:
+            batch, size = batch + 1, 0
+
+
+def _keep_new(
+    planned: _Planned,
+    facts: Facts,
+    summary: IngestSummary,
+    known_deals: KnownIds,
+    known_sessions: KnownIds,
+) -> dict[str, pa.Table]:
+    """A chunk's tables without what is stored already; duplicates counted, conflicts
+    quarantined with their raw lines."""
+    chunk, entry = planned.chunk, planned.entry
+    drop: list[int] = []
     conflicts = Columns(SCHEMAS["quarantine"])
-    file_lines: dict[str, list[str]] = {}  # split once, only for files with conflicts
-    for (file, file_sha), facts in zip(pending.chunks, results, strict=True):
-        entry = entries[file]
-        drop: list[int] = []
-        for number, (deal_id, sha, status, first, last) in enumerate(facts.deal_keys):
-            summary.read += 1
-            setattr(summary, status, getattr(summary, status) + 1)
-            entry.deals += 1
-            stored = known_deals.get(deal_id)
-            if stored is None:
-                known_deals[deal_id] = sha
-                summary.stored[status] += 1
-                continue
-            drop.append(number)
-            if stored == sha:
-                summary.duplicates += 1
-                continue
-            summary.conflicts.append({"deal_id": deal_id, "file": file, "line": first, "status": status})
-            if file not in file_lines:
-                file_lines[file] = _file_lines(pending.data[file])
-            for n, text in _source_lines(file_lines[file], first, last):
-                conflicts.add(
-                    NO_MONTH, "conflicting_duplicate",
-                    f"deal_id {deal_id} is already stored with other content; this copy is kept here",
-                    deal_id, None, file, file_sha, n, text,
-                )  # fmt: skip
-        entry.stray_lines += facts.counts.get("stray_lines", 0)
-        for name, table in _new_rows(facts, drop, known_sessions).items():
-            kept[name].append(table)
+    lines: list[str] | None = None  # the chunk's lines, split only for a conflict
+    before = known_deals.lookup([key[0] for key in facts.deal_keys])
+    here: dict[str, str] = {}  # deals of this chunk stored so far
+    for number, (deal_id, sha, status, first, last) in enumerate(facts.deal_keys):
+        summary.read += 1
+        setattr(summary, status, getattr(summary, status) + 1)
+        entry.deals += 1
+        earlier = here.get(deal_id)
+        stored = before[number] if earlier is None else content_key(earlier)
+        if stored is None:
+            here[deal_id] = sha
+            known_deals.add(deal_id, sha)
+            summary.stored[status] += 1
+            continue
+        drop.append(number)
+        if stored == content_key(sha):
+            summary.duplicates += 1
+            continue
+        summary.conflicts.append({"deal_id": deal_id, "file": chunk.file, "line": first, "status": status})
+        if lines is None:
+            lines = _chunk_lines(chunk)
+        for n, text in _source_lines(lines, chunk.line_offset, first, last):
+            conflicts.add(
+                NO_MONTH, "conflicting_duplicate",
+                f"deal_id {deal_id} is already stored with other content; this copy is kept here",
+                deal_id, None, chunk.file, chunk.sha256, n, text,
+            )  # fmt: skip
+    entry.stray_lines += facts.counts.get("stray_lines", 0)
+    tables = _new_rows(facts, drop, known_sessions)
     if len(conflicts):
-        kept["quarantine"].append(conflicts.to_arrow())
-    tables = {
-        name: pa.concat_tables(parts) if parts else SCHEMAS[name].empty_table()
-        for name, parts in kept.items()
-    }
-    _count_problems(summary, tables)
-    progress.note("writing batch")
-    batch = write_batch(root, catalog, tables, [vars(e) for e in pending.entries])
-    summary.batches.append(batch)
+        tables["quarantine"] = pa.concat_tables([tables["quarantine"], conflicts.to_arrow()])
+    return tables
+
+
+class _Store:
+    """Where the chunks' rows go, in file order: new rows into the batch's Parquet
+    writer, on a thread of its own (Arrow writes without the GIL), so this process goes
+    on feeding the workers while a row group or a batch's commit is written.
+
+    The writes run in order; at most ``ahead`` wait, so the rows waiting for the writer
+    stay a few chunks' worth. A write's error (disk full, read-only) comes out of the
+    next :meth:`take` or :meth:`finish`; a batch is committed only once every chunk of
+    it is written, and on any error the batch being written stays a ``staging/``
+    leftover, which the next ingest removes."""
+
+    def __init__(
+        self,
+        root: Path,
+        catalog: dict[str, Any],
+        summary: IngestSummary,
+        known_deals: KnownIds,
+        known_sessions: KnownIds,
+        progress: Progress,
+        ahead: int,
+    ) -> None:
+        self.root, self.catalog, self.summary, self.progress = root, catalog, summary, progress
+        self.known_deals, self.known_sessions = known_deals, known_sessions
+        self.ahead = ahead
+        self.batch: _Batch | None = None
+        self.thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="chuanma-write")
+        self.writes: deque[concurrent.futures.Future[None]] = deque()
+        self.failed = False  # a write raised: the ones after it are skipped
+
+    def __enter__(self) -> _Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.thread.shutdown(wait=True)  # what was queued ends (an earlier batch's commit too)
+        if self.batch is not None and self.batch.writer is not None:
+            self.batch.writer.close()  # not committed: its staging folder goes at the next ingest
+
+    def take(self, run: Runner, ticket: Any, planned: _Planned) -> None:
+        """Store one chunk's new rows in its batch, committing the batch before it when
+        this chunk is the first of the next."""
+        (facts,) = run.collect([ticket], self.progress.advance)
+        batch = self.batch
+        if batch is not None and batch.number != planned.batch:
+            self.progress.note("writing batch")
+            self._write(_commit, self.catalog, batch, self.summary)
+            batch = None
+        if batch is None:
+            batch = self.batch = _Batch(planned.batch, writer=BatchWriter(self.root))
+        if not batch.entries or batch.entries[-1] is not planned.entry:
+            batch.entries.append(planned.entry)
+        tables = _keep_new(planned, facts, self.summary, self.known_deals, self.known_sessions)
+        _count_problems(self.summary, tables)
+        self._write(_add, batch.writer, tables)
+
+    def finish(self) -> None:
+        """Commit the last batch and wait for every write."""
+        if self.batch is not None:
+            self.progress.note("writing batch")
+            self._write(_commit, self.catalog, self.batch, self.summary)
+        while self.writes:
+            self.writes.popleft().result()
+        self.batch = None
+
+    def _write(self, job: Callable[..., None], *args: Any) -> None:
+        self.writes.append(self.thread.submit(self._guarded, job, *args))
+        while self.writes and (len(self.writes) > self.ahead or self.writes[0].done()):
+            self.writes.popleft().result()  # raises what the write raised
+
+    def _guarded(self, job: Callable[..., None], *args: Any) -> None:
+        """Run a write unless one before it failed: a batch whose rows were not all
+        written must never be committed."""
+        if self.failed:
+            return
+        try:
+            job(*args)
+        except BaseException:
+            self.failed = True
+            raise
+
+
+def _add(writer: BatchWriter | None, tables: dict[str, pa.Table]) -> None:
+    assert writer is not None
     for name, table in tables.items():
-        summary.rows[name] += table.num_rows
+        writer.add(name, table)
 
 
-def _new_rows(facts: Facts, drop: list[int], known_sessions: set[str]) -> dict[str, pa.Table]:
+def _commit(catalog: dict[str, Any], batch: _Batch, summary: IngestSummary) -> None:
+    """Record a batch whose every chunk is written (on the writing thread: no progress
+    drawn here, a Streamlit bar is drawn from the page's own thread only)."""
+    assert batch.writer is not None
+    batch_id = batch.writer.commit(catalog, [vars(e) for e in batch.entries])
+    summary.batches.append(batch_id)
+    for name in TABLES:
+        summary.rows[name] += batch.writer.rows.get(name, 0)
+
+
+def _new_rows(facts: Facts, drop: list[int], known_sessions: KnownIds) -> dict[str, pa.Table]:
     """One chunk's tables without the rows already stored: the deals numbered in ``drop``
     (duplicates, conflicts), sessions seen before and those sessions' own findings."""
     out: dict[str, pa.Table] = {}
@@ -355,9 +480,10 @@ def _new_rows(facts: Facts, drop: list[int], known_sessions: set[str]) -> dict[s
         table = facts.tables[name]
         if name == "sessions":
             ids = table["session_id"].to_pylist()
-            mask = [sid not in known_sessions for sid in ids]
+            mask = [found is None for found in known_sessions.lookup(ids)]
             seen_before = [sid for sid, new in zip(ids, mask, strict=True) if not new]
-            known_sessions.update(ids)
+            for sid in ids:
+                known_sessions.add(sid)
             table = table.filter(pa.array(mask, type=pa.bool_()))
             sessions_seen = seen_before
         if drop and name in _DEAL_TABLES:
@@ -391,20 +517,26 @@ def _count(values: Sequence[Any]) -> dict[str, int]:
     return out
 
 
-def _file_lines(data: bytes) -> list[str]:
-    """A file's lines as the reader numbers them (line n at index n - 1); used only to
-    quarantine conflicting duplicates, once per file however many there are."""
-    if data.startswith(GZIP_MAGIC):
-        data, _ = gunzip(data)
-    lines = data.decode("utf-8", "replace").split("\n")
-    if lines and lines[0].startswith("\ufeff"):
+def _chunk_lines(chunk: Chunk) -> list[str]:
+    """A chunk's lines as the reader numbers them (its line n at index n - 1 -
+    ``line_offset``); used only to quarantine conflicting duplicates."""
+    if chunk.text is not None:
+        text = chunk.text
+    else:
+        data = chunk.data or b""
+        if data.startswith(GZIP_MAGIC):
+            data, _ = gunzip(data)
+        text = data.decode("utf-8", "replace")
+    lines = text.split("\n")
+    if chunk.line_offset == 0 and lines and lines[0].startswith("\ufeff"):
         lines[0] = lines[0][1:]
     return lines
 
 
-def _source_lines(lines: list[str], first: int, last: int) -> Iterator[tuple[int, str]]:
-    """Lines ``first..last`` (blank lines skipped, as the reader does)."""
-    for n, line in enumerate(lines[first - 1 : last], first):
+def _source_lines(lines: list[str], offset: int, first: int, last: int) -> Iterator[tuple[int, str]]:
+    """Lines ``first..last`` of a piece that begins after line ``offset`` (blank lines
+    skipped, as the reader does)."""
+    for n, line in enumerate(lines[first - 1 - offset : last - offset], first):
         line = line.rstrip("\r")
         if line and not line.isspace():
             yield n, line
