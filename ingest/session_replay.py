@@ -2,9 +2,10 @@
 base and players worked out once, every deal replayed, and the session totals checked.
 
 The validator, the warehouse's row builder, ``chuanma replay`` and the dashboard's
-re-score all drive their sessions through :class:`SessionReplay`, and every deal of the
-project is replayed by :func:`replay_one`: the one seam where a faster replay (a compiled
-``is_clean`` check, say) plugs in, for all of them at once.
+re-score all drive their sessions through :class:`SessionReplay`. A deal the reader read
+with its records goes first to the compiled fast check (:mod:`ingest.fast_check`, in
+:meth:`SessionReplay.replay`); every other deal, and every deal the check does not call
+clean, is replayed by :func:`replay_one`, for all of them at once.
 """
 
 from __future__ import annotations
