@@ -5,6 +5,7 @@ path (``read_log_bytes(..., fast=False)``) gives, on clean, tampered and damaged
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 import random
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.source import ByteLines, Limits
-from ingest.warehouse.deal_rows import content_sha256
+from ingest.warehouse.deal_rows import deal_sha256
 from ingest.writer import log_lines
 
 MAX_LINE = 2048  # small, so a test can hold lines longer than the limit
@@ -308,7 +309,9 @@ def test_a_fast_deal_hashes_and_keeps_lines_like_any_other() -> None:
     pairs = list(zip((d for _, d in fast.iter_deals()), (d for _, d in slow.iter_deals()), strict=True))
     for f, s in pairs:
         assert f.records is not None
-        assert content_sha256("key", f.texts) == content_sha256("key", s.texts)
+        assert deal_sha256("key", f) == deal_sha256("key", s)
+        expected = hashlib.sha256("\n".join(["key", *s.texts]).encode()).hexdigest()
+        assert deal_sha256("key", s) == expected
     f, s = pairs[0]
     f.keep(999, "late")  # what the sheet converter does to a deal it already holds
     s.keep(999, "late")

@@ -115,16 +115,10 @@ def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
     )
 
 
-def content_sha256(session_key: str, texts: Sequence[str]) -> str:
-    """A deal's identity for idempotence: its session's header and its lines' text (not
-    their numbers, so the same deal in another file is a duplicate, not a conflict)."""
-    text = "\n".join([session_key, *texts])
-    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
-
-
 def deal_sha256(session_key: str, deal_log: DealLog) -> str:
-    """:func:`content_sha256` of a read deal, from its bytes when it was read fast."""
+    """A deal's identity for idempotence (``content_sha256``): its session's header and its
+    lines' text, joined by newlines (not their numbers, so the same deal in another file is
+    a duplicate, not a conflict); from the deal's bytes when it was read fast."""
     digest = hashlib.sha256(session_key.encode("utf-8", "surrogatepass") + b"\n")
     digest.update(deal_log.text_bytes())
     return digest.hexdigest()

@@ -68,6 +68,22 @@ _EVENT_CODE: Final[dict[type, int]] = {
 _RARE: Final = ("from_seat", "kind", "tiles", "fan", "patterns", "deltas", "settlement")
 
 
+# The rare columns (_RARE order) of a kong, win or 定缺 row, from an event or a record alike.
+def _kong_extra(kind: str, deltas: Sequence[int] | None) -> tuple[Any, ...]:
+    return (None, kind, None, None, None, list(deltas) if deltas is not None else None, None)
+
+
+def _hu_extra(
+    from_seat: int | None, fan: int | None, patterns: Sequence[str] | None, deltas: Sequence[int] | None
+) -> tuple[Any, ...]:
+    listed = list(patterns) if patterns is not None else None
+    return (from_seat, None, None, fan, listed, list(deltas) if deltas is not None else None, None)
+
+
+def _void_extra(suit: str) -> tuple[Any, ...]:
+    return (None, suit, None, None, None, None, None)
+
+
 class EventColumns:
     """The ``events`` table, built for speed: it has a row per line of every deal, so its
     cost is most of the warehouse's row building.
@@ -148,17 +164,12 @@ class EventColumns:
                 continue
             rec = records[index]
             if isinstance(rec, KongRec):
-                recorded = list(rec.deltas) if rec.deltas is not None else None
-                extra: tuple[Any, ...] = (None, rec.kind, None, None, None, recorded, None)
-                self.add_rare(n, _KONG, rec.seat, tile_ids[rec.tile], extra)
+                self.add_rare(n, _KONG, rec.seat, tile_ids[rec.tile], _kong_extra(rec.kind, rec.deltas))
             elif isinstance(rec, HuRec):
-                patterns = list(rec.patterns) if rec.patterns is not None else None
-                recorded = list(rec.deltas) if rec.deltas is not None else None
-                extra = (rec.from_, None, None, rec.fan, patterns, recorded, None)
+                extra = _hu_extra(rec.from_, rec.fan, rec.patterns, rec.deltas)
                 self.add_rare(n, _HU, rec.seat, tile_ids[rec.tile], extra)
             elif isinstance(rec, VoidRec):
-                extra = (None, rec.suit, None, None, None, None, None)
-                self.add_rare(n, _VOID, rec.seat, None, extra)
+                self.add_rare(n, _VOID, rec.seat, None, _void_extra(rec.suit))
         self._close_with_end(end)
         return True
 
@@ -194,17 +205,13 @@ class EventColumns:
                 seats.append(event.seat)  # type: ignore[union-attr]
                 tiles.append(event.tile)  # type: ignore[union-attr]
             elif isinstance(event, Kong):
-                recorded = list(event.deltas) if event.deltas is not None else None
-                extra = (None, event.kind, None, None, None, recorded, None)
-                self.add_rare(event.line, _EVENT_CODE[Kong], event.seat, event.tile, extra)
+                extra = _kong_extra(event.kind, event.deltas)
+                self.add_rare(event.line, _KONG, event.seat, event.tile, extra)
             elif isinstance(event, Hu):
-                patterns = list(event.patterns) if event.patterns is not None else None
-                recorded = list(event.deltas) if event.deltas is not None else None
-                extra = (event.from_seat, None, None, event.fan, patterns, recorded, None)
-                self.add_rare(event.line, _EVENT_CODE[Hu], event.seat, event.tile, extra)
+                extra = _hu_extra(event.from_seat, event.fan, event.patterns, event.deltas)
+                self.add_rare(event.line, _HU, event.seat, event.tile, extra)
             elif isinstance(event, Void):
-                extra = (None, SUITS[event.suit], None, None, None, None, None)
-                self.add_rare(event.line, _EVENT_CODE[Void], event.seat, None, extra)
+                self.add_rare(event.line, _VOID, event.seat, None, _void_extra(SUITS[event.suit]))
             else:
                 assert isinstance(event, Exchange)
                 given = [format_tiles(passed) for passed in event.tiles]
