@@ -32,6 +32,8 @@ setup: $(STAMP) compile
 COMPILED_LIST := compiled-modules.txt
 COMPILED := $(shell sed -e 's/\#.*//' $(COMPILED_LIST))
 COMPILE_STAMP := build/.compiled
+C_STAMP := build/.c-extensions
+BUILT := $(COMPILE_STAMP) $(C_STAMP)
 # mypyc's shared library is a top-level module: it goes where the venv imports from.
 SITE = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 
@@ -46,20 +48,34 @@ $(COMPILE_STAMP): $(STAMP) $(COMPILED) $(COMPILED_LIST)
 		rm -f $(COMPILED:.py=.*.so) *__mypyc*.so; touch $@; \
 	fi
 
-compile: $(COMPILE_STAMP)
+compile: $(BUILT)
+
+# C extensions (issue 14's line scanner), built with the compiler mypyc uses, each beside
+# its .c file; a failed build leaves the Python twin in charge (ingest/play_lines.py).
+C_SOURCES := $(wildcard engine/*.c ingest/*.c)
+PY_CC = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')
+PY_INCLUDE = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+EXT_SUFFIX = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+
+$(C_STAMP): $(COMPILE_STAMP) $(C_SOURCES)
+	@mkdir -p build && rm -f $@
+	@for src in $(C_SOURCES); do \
+		if $(PY_CC) -O2 -shared -fPIC -I$(PY_INCLUDE) $$src -o $${src%.c}$(EXT_SUFFIX) >> build/c-extensions.log 2>&1; \
+		then echo $$src >> $@; else echo "warning: $$src did not build (see build/c-extensions.log); its Python twin runs"; fi; \
+	done; touch $@
 
 clean-compiled:
 	@if [ -s $(COMPILE_STAMP) ]; then rm -f $(SITE)/$$(cat $(COMPILE_STAMP)); fi
-	rm -f $(COMPILE_STAMP) *__mypyc*.so engine/*.so ingest/*.so ingest/*/*.so
+	rm -f $(COMPILE_STAMP) $(C_STAMP) *__mypyc*.so engine/*.so ingest/*.so ingest/*/*.so
 
-lint: $(STAMP) $(COMPILE_STAMP)
+lint: $(STAMP) $(BUILT)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-typecheck: $(STAMP) $(COMPILE_STAMP)
+typecheck: $(STAMP) $(BUILT)
 	$(BIN)/mypy
 
-pytest: $(STAMP) $(COMPILE_STAMP)
+pytest: $(STAMP) $(BUILT)
 	$(BIN)/pytest
 
 # The engine's and the audit's tests again on the pure-Python modules (CHUANMA_PURE=1: engine/
@@ -104,7 +120,7 @@ demo: $(RUN_STAMP) $(DEMO_WAREHOUSE)/catalog.json
 	@echo "== the dashboard: http://localhost:$(DEMO_PORT) (Ctrl-C stops it) =="
 	$(DEMO_RUN) dashboard --warehouse $(DEMO_WAREHOUSE) --port $(DEMO_PORT)
 
-bench: $(STAMP) $(COMPILE_STAMP)
+bench: $(STAMP) $(BUILT)
 	$(BIN)/python bench/waits.py
 	$(BIN)/python bench/replay.py
 
@@ -112,7 +128,7 @@ clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache build build-mypyc.log *__mypyc*.so engine/*.so ingest/*.so ingest/*/*.so
 
 # The committed sample (tests and the README use it): two presets, some deals tampered.
-sample: $(STAMP) $(COMPILE_STAMP)
+sample: $(STAMP) $(BUILT)
 	$(BIN)/chuanma simulate --out data/sample/logs/club-standard.jsonl.gz --sessions 15 --deals-per-session 8 \
 		--rules standard --seed 11 --start 2026-03-02 --tamper 0.1 --manifest data/sample/manifests/club-standard.jsonl
 	$(BIN)/chuanma simulate --out data/sample/logs/club-chengdu.jsonl.gz --sessions 15 --deals-per-session 8 \

@@ -44,6 +44,11 @@ def compiled_modules(listing: Path = MODULE_LIST) -> list[str]:
     return names
 
 
+def c_sources(root: Path = ROOT) -> list[str]:
+    """The C extensions ``make compile`` builds beside the mypyc modules (``ingest/_lines.c``)."""
+    return sorted(str(path.relative_to(root)) for package in PACKAGES for path in (root / package).glob("*.c"))
+
+
 def built_files(source: Path) -> list[Path]:
     """The compiled modules built from ``source`` (``deal.py`` -> ``deal.cpython-311-*.so``)."""
     suffixes = importlib.machinery.EXTENSION_SUFFIXES
@@ -51,10 +56,12 @@ def built_files(source: Path) -> list[Path]:
 
 
 def stale_builds(root: Path = ROOT, modules: Sequence[str] | None = None) -> list[str]:
-    """One line per compiled module older than its source (empty: the build is fresh, or
-    there is none)."""
+    """One line per compiled module or C extension older than its source (empty: the
+    build is fresh, or there is none)."""
     stale = []
-    for name in compiled_modules(root / MODULE_LIST.name) if modules is None else modules:
+    if modules is None:
+        modules = compiled_modules(root / MODULE_LIST.name) + c_sources(root)
+    for name in modules:
         source = root / name
         for built in built_files(source):
             if source.stat().st_mtime > built.stat().st_mtime:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from engine.events import DealEnd, DealStart
 from engine.fan import FanResult, WinContext, score_win
@@ -36,6 +36,18 @@ from engine.rules import Rules
 from engine.settlement import Transfer, deltas
 from engine.state import KongMade, Win
 from engine.tiles import COPIES, suits_used
+from ingest.fast_plan import (
+    CTX_AFTER_KONG,
+    CTX_LAST_TILE,
+    CTX_ROB,
+    END_REASONS,
+    STEP_DISCARD_WIN,
+    STEP_KONG,
+    STEP_SELF_DRAW,
+    discard_context,
+    plan_moves,
+    self_draw_context,
+)
 from ingest.fast_state import (
     ACT,
     CLAIM,
@@ -52,9 +64,9 @@ from ingest.fast_state import (
     _Open,
 )
 from ingest.line_parser import TILE_IDS
-from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PongRec, Record, VoidRec
+from ingest.play_lines import KIND_DISCARD, KIND_DRAW
+from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 
-END_REASONS: Final = ("three_won", "wall_exhausted", "first_hu")
 _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
 # A module-level copy: mypyc reads a Final of its own module as a C static.
 _TILES: Final[dict[str, int]] = dict(TILE_IDS)
@@ -308,19 +320,7 @@ class _FastDeal(FastState):
         hand = self.hands[seat]
         if hand[tile] == 0 or (not heavenly and tile != self.last_draw):
             raise HandOff
-        fed_by = self.settler.bloom_feeder(seat) if self.after_kong else None
-        context = self.self_draw_context(seat)
-        result = self.legal_win(seat, hand, context)
-        if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
-            plain = replace(self.rules, self_draw_bonus="none")
-            rescored = score_win(hand, self.pongs[seat], self.kongs[seat], plain, context)
-            if rescored is None:
-                raise HandOff
-            result = rescored
-        transfers = self.settler.win_self_draw(seat, result.fan, line, fed_by)
-        self.record_win(
-            rec, seat, tile, None, result, "kong_bloom" if self.after_kong else "self_draw", line, transfers
-        )
+        self.price_self_draw(rec, seat, tile, line, self.self_draw_context(seat))
         if self.end_after_win():
             return
         if self.wall_left == 0:
@@ -329,6 +329,50 @@ class _FastDeal(FastState):
         self.current = self.next_seat(seat)
         self.last_draw = NO_TILE
         self.phase = DRAW
+
+    def price_self_draw(self, rec: HuRec, seat: int, tile: int, line: int, context: WinContext) -> None:
+        """Score and pay a win on the seat's own draw (its hand as held: ``hands[seat]``)."""
+        hand = self.hands[seat]
+        fed_by = self.settler.bloom_feeder(seat) if context.after_kong else None
+        result = self.legal_win(seat, hand, context)
+        if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
+            plain = replace(self.rules, self_draw_bonus="none")
+            rescored = score_win(hand, self.pongs[seat], self.kongs[seat], plain, context)
+            if rescored is None:
+                raise HandOff
+            result = rescored
+        transfers = self.settler.win_self_draw(seat, result.fan, line, fed_by)
+        kind = "kong_bloom" if context.after_kong else "self_draw"
+        self.record_win(rec, seat, tile, None, result, kind, line, transfers)
+
+    def price_discard_win(
+        self,
+        rec: HuRec,
+        seat: int,
+        from_seat: int,
+        tile: int,
+        line: int,
+        counts: list[int],
+        context: WinContext,
+        passes_upto: int,
+    ) -> None:
+        """Score and pay a win on a discard or a robbed kong (``counts``: the seat's tiles
+        with it); ``passes_upto`` >= 0: first the pass rule over the tiles opened before it."""
+        result = self.legal_win(seat, counts, context)
+        if passes_upto >= 0 and self.pass_blocks(seat, tile, result.fan, passes_upto):
+            raise HandOff
+        transfers = self.settler.win_discard(seat, from_seat, result.fan, line, context.after_kong)
+        kind = "rob" if context.robbing_kong else "kong_discard" if context.after_kong else "discard"
+        self.record_win(rec, seat, tile, from_seat, result, kind, line, transfers)
+
+    def record_robbed(
+        self, seat: int, tile: int, line: int, recorded: tuple[int, int, int, int] | None
+    ) -> None:
+        """抢杠胡: the robbed added kong earns nothing (and must be recorded so)."""
+        robbed = (0, 0, 0, 0)
+        if recorded is not None and tuple(recorded) != robbed:
+            raise HandOff
+        self.made.append(KongMade(seat, tile, "added", line, robbed, robbed=True))
 
     def claim_win(self, rec: HuRec, from_seat: int, tile: int, line: int) -> None:
         seat = rec.seat
@@ -339,32 +383,19 @@ class _FastDeal(FastState):
             raise HandOff
         if seat in open_tile.winners or (open_tile.winners and not self.rules.multiple_hu):
             raise HandOff
-        context = open_tile.context()
         counts = list(self.hands[seat])
         counts[tile] += 1
-        result = self.legal_win(seat, counts, context)
-        if not open_tile.last_four and self.pass_blocks(seat, tile, result.fan, len(self.opened) - 1):
-            raise HandOff
-        transfers = self.settler.win_discard(seat, open_tile.seat, result.fan, line, open_tile.after_kong)
-        if open_tile.rob:
-            if self.pending_seat >= 0:  # 抢杠胡: the added kong is void and earns nothing
-                pending = self.pending_seat
-                self.kongs[pending].remove(self.pending_tile)
-                self.pongs[pending].append(self.pending_tile)
-                robbed = (0, 0, 0, 0)
-                if self.pending_deltas is not None and tuple(self.pending_deltas) != robbed:
-                    raise HandOff
-                self.made.append(
-                    KongMade(pending, self.pending_tile, "added", self.pending_line, robbed, robbed=True)
-                )
-                self.pending_seat = -1
-            kind = "rob"
-        else:
-            kind = "kong_discard" if open_tile.after_kong else "discard"
+        upto = -1 if open_tile.last_four else len(self.opened) - 1
+        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context(), upto)
+        if open_tile.rob and self.pending_seat >= 0:  # 抢杠胡: the added kong is void
+            pending = self.pending_seat
+            self.kongs[pending].remove(self.pending_tile)
+            self.pongs[pending].append(self.pending_tile)
+            self.record_robbed(pending, self.pending_tile, self.pending_line, self.pending_deltas)
+            self.pending_seat = -1
         if not open_tile.winners:
             self.move(seat, tile, 1)
         open_tile.winners.append(seat)
-        self.record_win(rec, seat, tile, from_seat, result, kind, line, transfers)
 
     def record_win(
         self,
@@ -416,6 +447,10 @@ class _FastDeal(FastState):
             self.end("wall_exhausted")
         if self.phase != ENDED:
             raise HandOff
+        self.settle_end(end)
+
+    def settle_end(self, end: DealEnd) -> None:
+        """The deal has ended (``end_reason``): 查叫, and the recorded end checked."""
         in_play = [seat for seat in range(4) if not self.won[seat]]
         if self.end_reason == "wall_exhausted" and len(in_play) >= 2 and not self.settled:
             self.cha_jiao(in_play, end.line)
@@ -464,12 +499,20 @@ class _FastDeal(FastState):
         self.pigs = pigs
 
     # ------------------------------------------------------------------ the loop
-    def run(self, records: list[Record], first_line: int) -> None:
+    def run(self, records: list[PlayRecord], first_line: int) -> None:
         line = first_line
         for rec in records:
             if self.phase == ENDED:
                 raise HandOff
-            if isinstance(rec, DrawRec):
+            if isinstance(rec, int):  # a plain play line (ingest.play_lines)
+                kind = rec & 3
+                if kind == KIND_DRAW:
+                    self.draw((rec >> 2) & 3, rec >> 4)
+                elif kind == KIND_DISCARD:
+                    self.discard((rec >> 2) & 3, rec >> 4, line)
+                else:
+                    self.pong((rec >> 2) & 3, rec >> 4)
+            elif isinstance(rec, DrawRec):
                 self.draw(rec.seat, _tile(rec.tile))
             elif isinstance(rec, DiscardRec):
                 self.discard(rec.seat, _tile(rec.tile), line)
@@ -486,6 +529,42 @@ class _FastDeal(FastState):
             line += 1
 
 
+def _priced(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> bool:
+    """Price the plan of the deal's moves played in C (:mod:`ingest.fast_plan`) on ``deal``,
+    as its Python moves would; False when a step does not price (then they replay it)."""
+    steps, end_reason, finals = plan
+    try:
+        for step in steps:
+            kind = step[0]
+            if kind == STEP_KONG:
+                _, seat, tile, kong_kind, line, feeder, earns, rec = step
+                deal.pay_kong(seat, kong_kind, tile, line, feeder, bool(earns), rec.deltas)
+            elif kind == STEP_SELF_DRAW:
+                _, seat, tile, line, rec, bits, state = step
+                deal.load_seat(seat, state)
+                deal.price_self_draw(rec, seat, tile, line, self_draw_context(bits))
+            elif kind == STEP_DISCARD_WIN:
+                _, seat, from_seat, tile, line, rec, bits, state = step
+                deal.load_seat(seat, state)
+                after_kong, rob, last_tile = (
+                    bool(bits & CTX_AFTER_KONG),
+                    bool(bits & CTX_ROB),
+                    bool(bits & CTX_LAST_TILE),
+                )
+                context = discard_context(after_kong, rob, last_tile)
+                deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, -1)
+            else:
+                _, seat, tile, line, rec = step
+                deal.record_robbed(seat, tile, line, rec.deltas)
+        for seat in range(4):
+            deal.load_seat(seat, finals[seat])
+        deal.end_reason = END_REASONS[end_reason]
+        deal.settle_end(end)
+    except HandOff:
+        return False
+    return True
+
+
 def _tile(name: str) -> int:
     tile = _TILES.get(name)
     if tile is None:
@@ -495,7 +574,7 @@ def _tile(name: str) -> int:
 
 def fast_replay(
     start: DealStart,
-    records: Sequence[Record],
+    records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
     *,
@@ -513,10 +592,15 @@ def fast_replay(
     ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None
+    listed = records if isinstance(records, list) else list(records)
     try:
+        plan = plan_moves(start, listed, rules)
         deal = _FastDeal(start, rules, base, keep_facts)
-        deal.run(records if isinstance(records, list) else list(records), start.line + 1)
-        deal.deal_end(end)
+        if plan is None or not _priced(deal, plan, end):  # the moves in Python
+            if plan is not None:
+                deal = _FastDeal(start, rules, base, keep_facts)
+            deal.run(listed, start.line + 1)
+            deal.deal_end(end)
     except HandOff:
         return None
     settler = deal.settler

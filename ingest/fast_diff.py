@@ -29,8 +29,9 @@ from engine.replay import DealReport, FindingSink
 from engine.report import DealFacts
 from engine.rules import Rules
 from ingest.line_parser import DECODE_ERRORS, DECODER
+from ingest.play_lines import line_code
 from ingest.reader import DealLog, SessionLog, read_lines, read_text_bytes
-from ingest.records import DealEndRec, Record
+from ingest.records import DealEndRec, PlayRecord
 from ingest.session_replay import SessionReplay
 from ingest.simulator.mutations import mutate_session
 from ingest.simulator.simulate import ClubPlan, simulate_club
@@ -60,7 +61,7 @@ class FastReplay(Protocol):
     def __call__(
         self,
         start: DealStart,
-        records: Sequence[Record],
+        records: Sequence[PlayRecord],
         end: DealEnd | None,
         rules: Rules,
         *,
@@ -204,7 +205,7 @@ class Tally:
 
 
 # --------------------------------------------------------------------- one deal, one session
-def deal_records(lines: Sequence[str], first: int, deal: DealLog) -> list[Record] | None:
+def deal_records(lines: Sequence[str], first: int, deal: DealLog) -> list[PlayRecord] | None:
     """The deal's lines strictly between its deal and deal_end lines, decoded as the fast
     path takes them; None when one of them, or the deal line, does not decode (or is
     blank): such a deal has the reader's finding (an unknown field on the deal line is a
@@ -213,8 +214,12 @@ def deal_records(lines: Sequence[str], first: int, deal: DealLog) -> list[Record
         DECODER.decode(lines[deal.deal.line - first])
     except DECODE_ERRORS:
         return None
-    records: list[Record] = []
+    records: list[PlayRecord] = []
     for n in range(deal.deal.line + 1, deal.last_line + 1):
+        code = line_code(lines[n - first].encode())
+        if code >= 0:  # a plain play line, kept as the reader keeps it
+            records.append(code)
+            continue
         try:
             record = DECODER.decode(lines[n - first])
         except DECODE_ERRORS:

@@ -11,7 +11,7 @@ from typing import Final
 
 from engine import shapes
 from engine.events import DealStart
-from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
+from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
 from engine.report import DealFacts
 from engine.rules import Rules
@@ -19,6 +19,7 @@ from engine.settle import Settler
 from engine.shapes import is_win_shape_keys
 from engine.state import KongMade, Win
 from engine.tiles import COPIES, NUM_KINDS
+from ingest.fast_plan import SeatState, discard_context
 
 WALL_SIZE: Final = 55
 LAST_FOUR: Final = 4
@@ -45,7 +46,6 @@ _SUIT: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
 _STEP: Final[tuple[int, ...]] = tuple(shapes.POW5[tile % 9] for tile in range(NUM_KINDS))
 _SHAPE_FLAGS: Final[dict[int, int]] = shapes.SHAPE_FLAGS
 _WAIT_MASK: Final[dict[int, int]] = shapes.WAIT_MASK
-_DISCARD_WIN: Final = DISCARD_WIN
 
 
 class HandOff(Exception):
@@ -68,9 +68,7 @@ class _Open:
         self.winners: list[int] = []
 
     def context(self) -> WinContext:
-        if self.after_kong or self.rob or self.last_tile:
-            return WinContext(after_kong=self.after_kong, robbing_kong=self.rob, last_tile=self.last_tile)
-        return _DISCARD_WIN
+        return discard_context(self.after_kong, self.rob, self.last_tile)
 
 
 class FastState:
@@ -152,6 +150,20 @@ class FastState:
         self.phase = VOID if self.void_required else ACT
 
     # ------------------------------------------------------------------ helpers
+    def load_seat(self, seat: int, state: SeatState) -> None:
+        """Take a seat's tiles, melds, draws and void from a plan (ingest.fast_plan)."""
+        counts, pongs, kongs, draws, void = state
+        self.hands[seat] = counts
+        self.sizes[seat] = sum(counts)
+        k0, k1, k2 = shapes.suit_keys(counts)
+        self.keys[seat * 3] = k0
+        self.keys[seat * 3 + 1] = k1
+        self.keys[seat * 3 + 2] = k2
+        self.pongs[seat] = pongs
+        self.kongs[seat] = kongs
+        self.draws[seat] = draws
+        self.void[seat] = void
+
     def move(self, seat: int, tile: int, count: int) -> None:
         self.hands[seat][tile] += count
         self.sizes[seat] += count

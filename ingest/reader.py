@@ -62,6 +62,7 @@ from engine.events import (
     Draw,
     Finding,
     PlayEvent,
+    Pong,
     SessionEnd,
     SessionStart,
     SheetEvent,
@@ -81,6 +82,7 @@ from ingest.line_parser import (
     show_value,
     tiles_ok,
 )
+from ingest.play_lines import KIND_DISCARD, KIND_DRAW, scan_plays
 from ingest.records import (
     DealEndRec,
     DiscardRec,
@@ -88,8 +90,8 @@ from ingest.records import (
     ExchangeRec,
     HuRec,
     KongRec,
+    PlayRecord,
     PongRec,
-    Record,
     VoidRec,
 )
 from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_head
@@ -129,7 +131,7 @@ class DealLog:
         self.last_line = last_line
         self.extras: dict[int, dict[str, Any]] = {} if extras is None else extras
         self.sheet_events: list[SheetEvent] = [] if sheet_events is None else sheet_events
-        self.records: list[Record] | None = None
+        self.records: list[PlayRecord] | None = None
         self._raw: bytes | None = None  # the fast path's lines after the deal line, until unpacked
         self._pending = False  # the events of ``records`` are still to be built
         self._first = 0  # the line of the first record
@@ -179,7 +181,7 @@ class DealLog:
         self._texts.append(text)
         self.last_line = n
 
-    def read_fast(self, records: list[Record], raw: bytes, end: DealEnd) -> None:
+    def read_fast(self, records: list[PlayRecord], raw: bytes, end: DealEnd) -> None:
         """Close the deal read on the fast path: ``raw`` holds its lines after the deal line
         (bytes as read, ``\\r`` included, joined by ``\\n``: one object, which the garbage
         collector does not walk), the last one its deal_end line, which made ``end``."""
@@ -268,19 +270,29 @@ def _revived(
     last_line: int,
     extras: dict[int, dict[str, Any]],
     sheet_events: list[SheetEvent],
-    records: list[Record] | None,
+    records: list[PlayRecord] | None,
 ) -> DealLog:
     deal_log = DealLog(deal, events, end, findings, line_numbers, texts, last_line, extras, sheet_events)
     deal_log.records = records
     return deal_log
 
 
-def _events_of(records: list[Record], first: int) -> list[PlayEvent]:
+def _events_of(records: list[PlayRecord], first: int) -> list[PlayEvent]:
     """The events of records read on consecutive lines from ``first``, as ``LogBuilder.feed`` makes them."""
     events: list[PlayEvent] = []
     n = first
     for rec in records:
-        if isinstance(rec, DrawRec):
+        if isinstance(rec, int):
+            kind = rec & 3
+            seat = (rec >> 2) & 3
+            tile = rec >> 4
+            if kind == KIND_DRAW:
+                events.append(Draw(seat, tile, n))
+            elif kind == KIND_DISCARD:
+                events.append(Discard(seat, tile, n))
+            else:
+                events.append(Pong(seat, tile, n))
+        elif isinstance(rec, DrawRec):
             events.append(Draw(rec.seat, TILE_IDS[rec.tile], n))
         elif isinstance(rec, DiscardRec):
             events.append(Discard(rec.seat, TILE_IDS[rec.tile], n))
@@ -436,7 +448,7 @@ class LogBuilder:
         elif event.record != "sheet":
             self.fresh = deal
 
-    def end_fast(self, deal: DealLog, records: list[Record], raw: bytes, end: DealEnd) -> None:
+    def end_fast(self, deal: DealLog, records: list[PlayRecord], raw: bytes, end: DealEnd) -> None:
         """Close the open deal read on the fast path, as :meth:`_end_deal` closes a deal
         whose lines all read without a finding."""
         deal.read_fast(records, raw, end)
@@ -636,7 +648,7 @@ class _FastLines:
         self.chars = chars  # the line limit counts characters, as read_lines does
         self.deal: DealLog | None = None  # the deal on the fast path
         self.first = 0  # the number of its first line after the deal line
-        self.records: list[Record] = []
+        self.records: list[PlayRecord] = []
         self.lines: list[bytes] = []
 
     def feed(self, n: int, batch: list[bytes], ascii: bool) -> None:
@@ -650,6 +662,12 @@ class _FastLines:
         i = 0
         size = len(batch)
         while i < size:
+            if deal is not None:
+                stop = scan_plays(batch, i, records)  # plain play lines, as play codes
+                n += stop - i
+                i = stop
+                if i == size:
+                    break
             line = batch[i]
             if deal is not None:
                 rec = _fast_record(line, max_line, ascii)

@@ -239,3 +239,8 @@ FIELD_MEANING: Final[dict[str, str]] = {
     "same_turn": "true or false (an added kong of a tile drawn this turn)",
     "revision": "a whole number of at least 1 (a correction of a deal stored before)",
 }
+
+
+#: a line of a fast-read deal (``ingest.reader.DealLog.records``): a plain draw, discard
+#: or pong as its play code (:mod:`ingest.play_lines`), any other line as its record
+PlayRecord = int | Record

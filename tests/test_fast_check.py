@@ -45,7 +45,8 @@ from ingest.fast_diff import (
     report_differences,
 )
 from ingest.line_parser import LineParser
-from ingest.records import Record
+from ingest.play_lines import play_line
+from ingest.records import PlayRecord
 from ingest.simulator.simulate import ClubPlan
 
 # -------------------------------------------------------------------- the corpora
@@ -246,12 +247,13 @@ def test_fast_path_agrees_under_random_rules(
 
 
 # -------------------------------------------------------------------- the harness itself
-def _events(start: DealStart, records: Sequence[Record], file: str | None) -> list[PlayEvent] | None:
+def _events(start: DealStart, records: Sequence[PlayRecord], file: str | None) -> list[PlayEvent] | None:
     """Records back to engine events, as the reader would make them (None: one it rejects)."""
     parser = LineParser(file or "")
     events: list[PlayEvent] = []
     for index, record in enumerate(records):
-        parsed = parser.parse(start.line + 1 + index, msgspec.json.encode(record).decode(), False)
+        text = play_line(record) if isinstance(record, int) else msgspec.json.encode(record)
+        parsed = parser.parse(start.line + 1 + index, text.decode(), False)
         if parsed.findings or parsed.event is None:
             return None
         events.append(parsed.event)  # type: ignore[arg-type]
@@ -260,7 +262,7 @@ def _events(start: DealStart, records: Sequence[Record], file: str | None) -> li
 
 def oracle(
     start: DealStart,
-    records: Sequence[Record],
+    records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
     *,
@@ -281,7 +283,7 @@ def oracle(
 
 def liar(
     start: DealStart,
-    records: Sequence[Record],
+    records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
     *,
@@ -300,7 +302,7 @@ def liar(
 
 def always_hands_off(
     start: DealStart,
-    records: Sequence[Record],
+    records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
     *,
@@ -369,7 +371,7 @@ def _rich_report() -> DealReport:
 
     def keep(
         start: DealStart,
-        records: Sequence[Record],
+        records: Sequence[PlayRecord],
         end: DealEnd | None,
         rules: Rules,
         *,

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from engine.events import Discard, Draw
 from engine.rules import preset_names
+from ingest.play_lines import KINDS, code_kind
 from ingest.reader import DealLog, LogFile, read_lines, read_log, read_log_bytes, read_text_bytes
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
@@ -98,7 +99,8 @@ def check_records(d: DealLog) -> None:
     first = d.deal.line + 1
     assert d.end.line == d.last_line == d.deal.line + len(records) + 1
     assert [e.line for e in d.events] == list(range(first, first + len(records)))
-    assert [type(e).__name__.lower() for e in d.events] == [type(r).__name__[:-3].lower() for r in records]
+    kinds = [KINDS[code_kind(r)] if isinstance(r, int) else type(r).__name__[:-3].lower() for r in records]
+    assert [type(e).__name__.lower() for e in d.events] == kinds
     assert d.line_numbers == list(range(d.deal.line, d.last_line + 1))
     assert d.findings == [] and d.extras == {} and d.sheet_events == []
 

@@ -18,7 +18,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.line_parser import TILE_IDS
-from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PongRec, Record, VoidRec
+from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 from ingest.warehouse.schema import EVENTS_WIRE, NO_MONTH, SCHEMAS
 
 _TILE_NAMES: Final = tuple(tile_name(t) for t in range(27))
@@ -58,6 +58,8 @@ _VOID: Final = 2
 _DRAW: Final = 3
 _DISCARD: Final = 4
 _PONG: Final = 5
+#: the event type of a play code's kind (ingest.play_lines: draw, discard, pong)
+_PLAY_TYPES: Final = (_DRAW, _DISCARD, _PONG)
 _KONG: Final = 6
 _HU: Final = 7
 _DEAL_END: Final = 8
@@ -133,7 +135,9 @@ class EventColumns:
         self.seat.append(seat)
         self.tile.append(tile)
 
-    def add_records(self, start: DealStart, records: list[Record], end: DealEnd | None, month: str) -> bool:
+    def add_records(
+        self, start: DealStart, records: list[PlayRecord], end: DealEnd | None, month: str
+    ) -> bool:
         """:meth:`add_deal` from a fast-read deal's records (``ingest.reader.DealLog``), with
         no event built: draws, discards and pongs become rows straight away. False (and no
         row added) for a deal with a record this does not take (换三张); then the caller
@@ -141,7 +145,9 @@ class EventColumns:
         rows: list[tuple[int, int, int]] = []
         tile_ids = _TILE_IDS
         for rec in records:
-            if isinstance(rec, DrawRec):
+            if isinstance(rec, int):
+                rows.append((_PLAY_TYPES[rec & 3], (rec >> 2) & 3, rec >> 4))
+            elif isinstance(rec, DrawRec):
                 rows.append((_DRAW, rec.seat, tile_ids[rec.tile]))
             elif isinstance(rec, DiscardRec):
                 rows.append((_DISCARD, rec.seat, tile_ids[rec.tile]))

@@ -1,0 +1,130 @@
+/* The reader's scanner of plain play lines (issue 14), the C twin of
+ * ingest/play_lines.py:py_scan_plays (tests/test_play_lines.py holds the two together).
+ *
+ * A draw, discard or pong line in the exact form the writer gives it,
+ *     {"type":"draw","seat":2,"tile":"5m","t":6500}
+ * (the "t" member optional, a JSON whole number without leading zeros and at most 18
+ * digits), is turned into a small int, its play code: tile * 16 + seat * 4 + kind (kind
+ * 0 draw, 1 discard, 2 pong; tile 0-26 for 1m..9s). Such a line decodes with msgspec to
+ * exactly that record, so nothing else needs to read it. Any other line stops the scan:
+ * the reader decodes it the usual way.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+#define CODES 432 /* 27 tiles * 16 */
+static PyObject *code_objects[CODES];
+
+/* The play code of one line, or -1 when it is not a plain play line. */
+static int play_code(const char *s, Py_ssize_t n)
+{
+    static const char head[] = "{\"type\":\"";
+    const char *end = s + n;
+    int kind;
+    if (n < 36 || memcmp(s, head, 9) != 0)
+        return -1;
+    s += 9;
+    if (memcmp(s, "draw\"", 5) == 0) {
+        kind = 0;
+        s += 5;
+    } else if (memcmp(s, "discard\"", 8) == 0) {
+        kind = 1;
+        s += 8;
+    } else if (memcmp(s, "pong\"", 5) == 0) {
+        kind = 2;
+        s += 5;
+    } else {
+        return -1;
+    }
+    /* ,"seat":S,"tile":"RX" = 21 bytes, then } or ,"t":... */
+    if (end - s < 22 || memcmp(s, ",\"seat\":", 8) != 0)
+        return -1;
+    int seat = s[8] - '0';
+    if (seat < 0 || seat > 3 || memcmp(s + 9, ",\"tile\":\"", 9) != 0)
+        return -1;
+    int rank = s[18] - '1';
+    int suit;
+    switch (s[19]) {
+    case 'm': suit = 0; break;
+    case 'p': suit = 1; break;
+    case 's': suit = 2; break;
+    default: return -1;
+    }
+    if (rank < 0 || rank > 8 || s[20] != '"')
+        return -1;
+    s += 21;
+    if (end - s == 1 && s[0] == '}')
+        return (suit * 9 + rank) * 16 + seat * 4 + kind;
+    if (end - s < 7 || memcmp(s, ",\"t\":", 5) != 0 || end[-1] != '}')
+        return -1;
+    const char *digits = s + 5;
+    Py_ssize_t count = (end - 1) - digits;
+    if (count < 1 || count > 18 || (digits[0] == '0' && count > 1))
+        return -1;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (digits[i] < '0' || digits[i] > '9')
+            return -1;
+    }
+    return (suit * 9 + rank) * 16 + seat * 4 + kind;
+}
+
+static PyObject *scan_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3 || !PyList_Check(args[0]) || !PyLong_Check(args[1]) || !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "scan_plays(lines: list[bytes], start: int, out: list[int])");
+        return NULL;
+    }
+    PyObject *lines = args[0];
+    PyObject *out = args[2];
+    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
+    if (i == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t size = PyList_GET_SIZE(lines);
+    if (i < 0)
+        i = 0;
+    for (; i < size; i++) {
+        PyObject *line = PyList_GET_ITEM(lines, i);
+        if (!PyBytes_CheckExact(line))
+            break;
+        int code = play_code(PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line));
+        if (code < 0)
+            break;
+        if (PyList_Append(out, code_objects[code]) < 0)
+            return NULL;
+    }
+    return PyLong_FromSsize_t(i);
+}
+
+static PyObject *line_code(PyObject *self, PyObject *line)
+{
+    if (!PyBytes_Check(line)) {
+        PyErr_SetString(PyExc_TypeError, "line_code(line: bytes)");
+        return NULL;
+    }
+    return PyLong_FromLong(play_code(PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line)));
+}
+
+static PyMethodDef methods[] = {
+    {"scan_plays", (PyCFunction)(void (*)(void))scan_plays, METH_FASTCALL,
+     "scan_plays(lines, start, out) -> int: append the play codes of lines[start:] to out "
+     "while they are plain play lines; the index of the first line that is not."},
+    {"line_code", line_code, METH_O, "line_code(line) -> int: its play code, or -1."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "ingest._lines", "The C scanner of plain play lines.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__lines(void)
+{
+    for (int code = 0; code < CODES; code++) {
+        if (code_objects[code] == NULL) {
+            code_objects[code] = PyLong_FromLong(code);
+            if (code_objects[code] == NULL)
+                return NULL;
+        }
+    }
+    return PyModule_Create(&module);
+}

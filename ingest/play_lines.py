@@ -1,0 +1,96 @@
+"""Plain play lines as small ints (issue 14): the reader's fast path keeps a deal's draw,
+discard and pong lines as *play codes*, not records.
+
+A line in the exact form the writer gives it, ``{"type":"draw","seat":2,"tile":"5m","t":6500}``
+(``"t"`` optional, a JSON whole number of at most 18 digits), decodes to exactly one
+record (seat, tile, nothing else read), so the reader keeps ``tile * 16 + seat * 4 +
+kind`` instead and moves on. A C scanner (``ingest/_lines.c``, built by ``make compile``)
+does this at a few nanoseconds a line; :func:`py_scan_plays` is its Python twin and the
+definition (``tests/test_play_lines.py`` holds the two together), used where the C
+module is not built or ``CHUANMA_PURE=1`` asks for the Python code. Any other line stops
+the scan and is decoded the usual way.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+from engine.mypyc_build import pure_requested
+from engine.tiles import tile_name
+from ingest.records import PlayRecord
+
+KIND_DRAW: Final = 0
+KIND_DISCARD: Final = 1
+KIND_PONG: Final = 2
+KINDS: Final = ("draw", "discard", "pong")
+
+_PLAIN: Final = re.compile(
+    rb'\{"type":"(draw|discard|pong)","seat":([0-3]),"tile":"([1-9])([mps])"(?:,"t":(?:0|[1-9][0-9]{0,17}))?\}'
+)
+_KIND: Final = {b"draw": KIND_DRAW, b"discard": KIND_DISCARD, b"pong": KIND_PONG}
+_SUIT: Final = {b"m": 0, b"p": 1, b"s": 2}
+
+
+def play_code(kind: int, seat: int, tile: int) -> int:
+    return tile * 16 + seat * 4 + kind
+
+
+def code_kind(code: int) -> int:
+    return code & 3
+
+
+def code_seat(code: int) -> int:
+    return (code >> 2) & 3
+
+
+def code_tile(code: int) -> int:
+    return code >> 4
+
+
+def play_line(code: int) -> bytes:
+    """The plain line of a play code (no ``"t"``): :func:`py_line_code`'s inverse."""
+    kind, seat, tile = KINDS[code_kind(code)], code_seat(code), tile_name(code_tile(code))
+    return f'{{"type":"{kind}","seat":{seat},"tile":"{tile}"}}'.encode()
+
+
+def py_line_code(line: bytes) -> int:
+    """The play code of a plain play line, or -1."""
+    match = _PLAIN.fullmatch(line)
+    if match is None:
+        return -1
+    kind, seat, rank, suit = match.groups()
+    return play_code(_KIND[kind], int(seat), _SUIT[suit] * 9 + int(rank) - 1)
+
+
+def py_scan_plays(lines: list[bytes], start: int, out: list[PlayRecord]) -> int:
+    """Append the play codes of ``lines[start:]`` to ``out`` while they are plain play
+    lines; return the index of the first line that is not (``len(lines)`` at the end)."""
+    i = max(start, 0)
+    while i < len(lines):
+        code = py_line_code(lines[i])
+        if code < 0:
+            break
+        out.append(code)
+        i += 1
+    return i
+
+
+def _c_scanner() -> tuple[Callable[[list[bytes], int, list[PlayRecord]], int], Callable[[bytes], int]] | None:
+    if pure_requested():
+        return None
+    try:
+        from ingest import _lines  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    return _lines.scan_plays, _lines.line_code
+
+
+_C: Final = _c_scanner()
+#: the scanner the reader uses: C when built, else the Python twin
+scan_plays: Final[Callable[[list[bytes], int, list[PlayRecord]], int]] = (
+    _C[0] if _C is not None else py_scan_plays
+)
+line_code: Final[Callable[[bytes], int]] = _C[1] if _C is not None else py_line_code
+COMPILED: Final = _C is not None

@@ -1,0 +1,136 @@
+"""Plain play lines as play codes (issue 14): the C scanner (``ingest/_lines.c``) and its
+Python twin agree on every line, and a line gets a code only when msgspec would decode
+it to exactly that draw, discard or pong."""
+
+from __future__ import annotations
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.mypyc_build import pure_requested
+from engine.tiles import tile_name
+from ingest import play_lines
+from ingest.line_parser import DECODE_ERRORS, DECODER, TILE_IDS
+from ingest.play_lines import (
+    KINDS,
+    code_kind,
+    code_seat,
+    code_tile,
+    line_code,
+    play_code,
+    play_line,
+    py_line_code,
+    py_scan_plays,
+    scan_plays,
+)
+from ingest.records import DiscardRec, DrawRec, PongRec
+
+RECORDS: dict[type, str] = {DrawRec: "draw", DiscardRec: "discard", PongRec: "pong"}
+
+
+def plain(kind: str, seat: int, tile: int, t: int | None) -> bytes:
+    tail = "" if t is None else f',"t":{t}'
+    return f'{{"type":"{kind}","seat":{seat},"tile":"{tile_name(tile)}"{tail}}}'.encode()
+
+
+plain_lines = st.builds(
+    plain,
+    st.sampled_from(KINDS),
+    st.integers(0, 3),
+    st.integers(0, 26),
+    st.none() | st.integers(0, 10**18 - 1),
+)
+
+
+@st.composite
+def near_plain(draw: st.DrawFn) -> bytes:
+    """A plain line with one byte changed, inserted or removed, or cut short."""
+    line = bytearray(draw(plain_lines))
+    at = draw(st.integers(0, len(line) - 1))
+    how = draw(st.sampled_from(["change", "insert", "remove", "cut"]))
+    byte = draw(st.sampled_from(b' "0123456789:,{}[]-.eEmpsz\\\r\t\xff'))
+    if how == "change":
+        line[at] = byte
+    elif how == "insert":
+        line.insert(at, byte)
+    elif how == "remove":
+        del line[at]
+    else:
+        del line[at:]
+    return bytes(line)
+
+
+def decoded_code(line: bytes) -> int:
+    """What the reader would make of the line without the scanner: the play code of a
+    draw, discard or pong record with a tile name and nothing but ``t`` besides, or -1."""
+    try:
+        rec = DECODER.decode(line)
+    except DECODE_ERRORS:
+        return -1
+    if isinstance(rec, (DrawRec, DiscardRec, PongRec)) and rec.tile in TILE_IDS:
+        return play_code(KINDS.index(RECORDS[type(rec)]), rec.seat, TILE_IDS[rec.tile])
+    return -1
+
+
+def test_the_c_scanner_is_built_for_a_compiled_run() -> None:
+    """``make compile`` builds the scanner; only a pure-Python run uses the twin."""
+    compiled = play_lines.COMPILED
+    assert compiled is not pure_requested()
+
+
+@settings(max_examples=400, deadline=None)
+@given(plain_lines)
+def test_a_plain_line_is_its_record(line: bytes) -> None:
+    code = py_line_code(line)
+    assert code >= 0 and code == line_code(line) == decoded_code(line)
+    assert (KINDS[code_kind(code)], code_seat(code), tile_name(code_tile(code))) == (
+        msgspec.json.decode(line)["type"],
+        msgspec.json.decode(line)["seat"],
+        msgspec.json.decode(line)["tile"],
+    )
+
+
+@settings(max_examples=1500, deadline=None)
+@given(near_plain() | st.binary(max_size=60))
+def test_c_and_python_agree_and_never_claim_what_msgspec_would_not_read(line: bytes) -> None:
+    code = py_line_code(line)
+    assert line_code(line) == code
+    if code >= 0:  # a code only for a line msgspec reads as that very record
+        assert decoded_code(line) == code
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        b'{"type":"draw","seat":0,"tile":"5m","t":007}',  # not JSON: leading zeros
+        b'{"type":"draw","seat":0,"tile":"5m","t":-1}',  # read by msgspec, but not plain
+        b'{"type":"draw","seat":4,"tile":"5m"}',
+        b'{"type":"draw","seat":0,"tile":"0m"}',
+        b'{"type":"draw","seat":0,"tile":"5z"}',
+        b'{"type":"draw", "seat":0,"tile":"5m"}',
+        b'{"type":"draw","seat":0,"tile":"5m"}\r',
+        b'{"type":"draw","seat":0,"tile":"5m","t":1234567890123456789}',  # 19 digits
+        b'{"type":"hu","seat":0,"tile":"5m"}',
+        b'{"type":"draw","seat":0,"tile":"5m","x":1}',
+    ],
+)
+def test_lines_that_are_not_plain_get_no_code(line: bytes) -> None:
+    assert py_line_code(line) == line_code(line) == -1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(plain_lines | near_plain(), max_size=12), st.integers(0, 13))
+def test_a_scan_stops_at_the_first_line_that_is_not_plain(lines: list[bytes], start: int) -> None:
+    c_out: list[object] = ["kept"]
+    py_out: list[object] = ["kept"]
+    stop = scan_plays(lines, start, c_out)  # type: ignore[arg-type]
+    assert stop == py_scan_plays(lines, start, py_out) and c_out == py_out  # type: ignore[arg-type]
+    assert c_out[1:] == [py_line_code(line) for line in lines[start:stop]]
+    assert stop >= len(lines) or py_line_code(lines[stop]) < 0
+
+
+def test_play_line_is_the_inverse_of_line_code() -> None:
+    for code in (play_code(kind, seat, tile) for kind in range(3) for seat in range(4) for tile in range(27)):
+        assert line_code(play_line(code)) == code
