@@ -46,7 +46,9 @@ def compiled_modules(listing: Path = MODULE_LIST) -> list[str]:
 
 def c_sources(root: Path = ROOT) -> list[str]:
     """The C extensions ``make compile`` builds beside the mypyc modules (``ingest/_lines.c``)."""
-    return sorted(str(path.relative_to(root)) for package in PACKAGES for path in (root / package).glob("*.c"))
+    return sorted(
+        str(path.relative_to(root)) for package in PACKAGES for path in (root / package).glob("*.c")
+    )
 
 
 def built_files(source: Path) -> list[Path]:
