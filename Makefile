@@ -82,7 +82,7 @@ pytest: $(STAMP) $(BUILT)
 # and ingest/ import their .py files, not the compiled ones), so both paths stay correct.
 PURE_TESTS := $(addprefix tests/test_,tiles.py rules.py rules_review.py seed_examples.py \
 	differential_mahjong.py deal_invariants.py golden.py finding_codes.py mutations.py reader.py fast_reader.py \
-	session_replay.py mypyc_build.py fast_check.py)
+	session_replay.py mypyc_build.py fast_check.py play_lines.py)
 
 test-pure: $(STAMP)
 	CHUANMA_PURE=1 $(BIN)/pytest -p no:cacheprovider $(PURE_TESTS)

@@ -582,6 +582,7 @@ def fast_replay(
     session_id: str | None = None,
     file: str | None = None,
     keep_facts: bool = False,
+    c_moves: bool = True,
 ) -> DealReport | None:
     """The report of a clean deal, equal to :func:`engine.replay.replay_deal`'s, or
     ``None``: the deal goes to the engine, which explains every finding.
@@ -589,12 +590,14 @@ def fast_replay(
     ``records`` are the deal's lines strictly between its ``deal`` and ``deal_end`` lines,
     decoded (:data:`ingest.line_parser.DECODER`), in file order with no other line among
     them: record ``i`` is on line ``start.line + 1 + i``, the end on the line after.
-    ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`)."""
+    ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`).
+    The moves are played in C where built (:mod:`ingest.fast_plan`); ``c_moves=False``
+    plays them in Python (the tests compare the two)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None
     listed = records if isinstance(records, list) else list(records)
     try:
-        plan = plan_moves(start, listed, rules)
+        plan = plan_moves(start, listed, rules) if c_moves else None
         deal = _FastDeal(start, rules, base, keep_facts)
         if plan is None or not _priced(deal, plan, end):  # the moves in Python
             if plan is not None:
