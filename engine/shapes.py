@@ -19,62 +19,54 @@ ALL_TRIPLETS: Final = 1
 #: some reading has a 1 or a 9 in every set and in the pair: 带幺九
 ALL_TERMINAL: Final = 2
 
-_Shape = tuple[int, ...]
-
-
-def _sets() -> list[tuple[_Shape, bool, bool]]:
-    """Every set of one suit as (counts, is a triplet, holds a 1 or 9)."""
-    sets = []
-    for rank in range(9):
-        counts = [0] * 9
-        counts[rank] = 3
-        sets.append((tuple(counts), True, rank in (0, 8)))
-    for rank in range(7):
-        counts = [0] * 9
-        counts[rank] = counts[rank + 1] = counts[rank + 2] = 1
-        sets.append((tuple(counts), False, rank in (0, 6)))
-    return sets
-
-
-def _key(counts: Sequence[int]) -> int:
-    return sum(count * POW5[rank] for rank, count in enumerate(counts))
+def _sets() -> list[tuple[int, int, bool, bool]]:
+    """Every set of one suit as (its key, its lowest rank, is a triplet, holds a 1 or 9)."""
+    triplets = [(3 * POW5[rank], rank, True, rank in (0, 8)) for rank in range(9)]
+    runs = [(POW5[rank] + POW5[rank + 1] + POW5[rank + 2], rank, False, rank in (0, 6)) for rank in range(7)]
+    return triplets + runs
 
 
 def _build() -> tuple[dict[int, int], dict[int, int]]:
+    """Both tables, on integer keys (a set fits when no rank goes above 4 copies); built at
+    import, so every command pays for it: no tuples, one digit list per node."""
     sets = _sets()
     flags: dict[int, int] = {}
     # Depth-first over multisets of 0-4 sets (non-decreasing index), never above 4 copies.
-    stack: list[tuple[_Shape, int, int, int]] = [((0,) * 9, 0, 0, ALL_TRIPLETS | ALL_TERMINAL)]
+    stack: list[tuple[int, int, int, int]] = [(0, 0, 0, ALL_TRIPLETS | ALL_TERMINAL)]
     while stack:
-        counts, start, depth, bits = stack.pop()
-        key = _key(counts)
+        key, start, depth, bits = stack.pop()
         flags[key] = flags.get(key, 0) | bits
+        digits = [(key // POW5[rank]) % 5 for rank in range(9)]
         for rank in range(9):
-            if counts[rank] <= 2:
+            if digits[rank] <= 2:
                 pair_bits = bits if rank in (0, 8) else bits & ~ALL_TERMINAL
                 pair_key = key + 2 * POW5[rank]
                 flags[pair_key] = flags.get(pair_key, 0) | pair_bits
         if depth == 4:
             continue
         for index in range(start, len(sets)):
-            shape, is_triplet, has_terminal = sets[index]
-            merged = tuple(a + b for a, b in zip(counts, shape, strict=True))
-            if max(merged) > 4:
+            set_key, low, is_triplet, has_terminal = sets[index]
+            if is_triplet:
+                if digits[low] > 1:
+                    continue
+            elif digits[low] > 3 or digits[low + 1] > 3 or digits[low + 2] > 3:
                 continue
             new_bits = bits
             if not is_triplet:
                 new_bits &= ~ALL_TRIPLETS
             if not has_terminal:
                 new_bits &= ~ALL_TERMINAL
-            stack.append((merged, index, depth + 1, new_bits))
+            stack.append((key + set_key, index, depth + 1, new_bits))
     waits: dict[int, int] = {}
     for key in flags:
         rest = key
-        for rank in range(9):
+        rank = 0
+        while rest:
             if rest % 5:
                 missing = key - POW5[rank]
                 waits[missing] = waits.get(missing, 0) | (1 << rank)
             rest //= 5
+            rank += 1
     return flags, waits
 
 

@@ -121,15 +121,19 @@ static int emit(Deal *d, PyObject *step)
     return r < 0 ? FAILED : 0;
 }
 
-/* A seat's state for pricing: (counts, pongs, kongs, draws, void) */
+/* A seat's state for pricing: (counts, pongs, kongs, draws, void, (k0, k1, k2), size) */
 static PyObject *seat_state(Deal *d, int seat, int extra_tile)
 {
     int counts[KINDS];
+    long keys[3] = {d->keys[seat][0], d->keys[seat][1], d->keys[seat][2]};
     memcpy(counts, d->hands[seat], sizeof counts);
-    if (extra_tile != NO_TILE)
+    if (extra_tile != NO_TILE) {
         counts[extra_tile] += 1;
-    return Py_BuildValue("(NNNii)", int_list(counts, KINDS), int_list(d->pongs[seat], d->npongs[seat]),
-                         int_list(d->kongs[seat], d->nkongs[seat]), d->draws[seat], d->voids[seat]);
+        keys[extra_tile / 9] += POW5[extra_tile % 9];
+    }
+    return Py_BuildValue("(NNNii(lll)i)", int_list(counts, KINDS), int_list(d->pongs[seat], d->npongs[seat]),
+                         int_list(d->kongs[seat], d->nkongs[seat]), d->draws[seat], d->voids[seat], keys[0],
+                         keys[1], keys[2], d->sizes[seat] + (extra_tile != NO_TILE));
 }
 
 static void end_deal(Deal *d, int reason)

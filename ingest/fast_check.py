@@ -598,7 +598,7 @@ def fast_replay(
     listed = records if isinstance(records, list) else list(records)
     try:
         plan = plan_moves(start, listed, rules) if c_moves else None
-        deal = _FastDeal(start, rules, base, keep_facts)
+        deal = _FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
         if plan is None or not _priced(deal, plan, end):  # the moves in Python
             if plan is not None:
                 deal = _FastDeal(start, rules, base, keep_facts)

@@ -37,8 +37,9 @@ CTX_FIRST_TURN: Final = 8
 CTX_DEALER: Final = 16
 _DISCARD_WIN: Final = DISCARD_WIN
 
-#: a seat as the plan gives it: (counts, pongs, kongs, draws, void suit or -1)
-SeatState = tuple[list[int], list[int], list[int], int, int]
+#: a seat as the plan gives it: (counts, pongs, kongs, draws, void suit or -1, its three
+#: base-5 suit keys, its tile count)
+SeatState = tuple[list[int], list[int], list[int], int, int, tuple[int, int, int], int]
 
 
 def _moves_module() -> Any:

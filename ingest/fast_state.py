@@ -74,7 +74,10 @@ class _Open:
 class FastState:
     """One deal's state as plain integers and lists (see the module docstring)."""
 
-    def __init__(self, start: DealStart, rules: Rules, base: int, keep_facts: bool) -> None:
+    def __init__(
+        self, start: DealStart, rules: Rules, base: int, keep_facts: bool, deal_in: bool = True
+    ) -> None:
+        """``deal_in=False``: no tiles dealt (a plan's pricing loads every seat it reads)."""
         self.rules = rules
         self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
         self.pass_rule = _PASS_RULES[rules.pass_rule]
@@ -116,7 +119,11 @@ class FastState:
         self.ready_at_end: dict[int, int] = {}
         self.pigs: set[int] = set()
         self.phase = ACT
-        self._deal_in(start)
+        if deal_in:
+            self._deal_in(start)
+        else:
+            self.out_of_wall = [0] * NUM_KINDS
+            self.wall = start.wall
 
     # ------------------------------------------------------------------ set-up
     def _deal_in(self, start: DealStart) -> None:
@@ -152,10 +159,9 @@ class FastState:
     # ------------------------------------------------------------------ helpers
     def load_seat(self, seat: int, state: SeatState) -> None:
         """Take a seat's tiles, melds, draws and void from a plan (ingest.fast_plan)."""
-        counts, pongs, kongs, draws, void = state
+        counts, pongs, kongs, draws, void, (k0, k1, k2), size = state
         self.hands[seat] = counts
-        self.sizes[seat] = sum(counts)
-        k0, k1, k2 = shapes.suit_keys(counts)
+        self.sizes[seat] = size
         self.keys[seat * 3] = k0
         self.keys[seat * 3 + 1] = k1
         self.keys[seat * 3 + 2] = k2
