@@ -19,6 +19,7 @@ ALL_TRIPLETS: Final = 1
 #: some reading has a 1 or a 9 in every set and in the pair: 带幺九
 ALL_TERMINAL: Final = 2
 
+
 def _sets() -> list[tuple[int, int, bool, bool]]:
     """Every set of one suit as (its key, its lowest rank, is a triplet, holds a 1 or 9)."""
     triplets = [(3 * POW5[rank], rank, True, rank in (0, 8)) for rank in range(9)]
