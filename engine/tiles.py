@@ -84,14 +84,18 @@ def parse_tiles(text: str | Sequence[str]) -> list[int]:
     return tiles
 
 
+_RANK_TEXT: Final = tuple(str(rank + 1) for rank in range(9))
+
+
 def format_tiles(tiles: Iterable[int]) -> str:
-    """Sorted compact form: ``[13, 0, 0]`` -> ``"11m5p"``."""
+    """Sorted compact form: ``[13, 0, 0]`` -> ``"11m5p"`` (every stored deal row writes five)."""
     counts = to_counts(tiles, check=False)
-    parts = []
-    for suit_index, suit in enumerate(SUITS):
-        digits = "".join(str(rank + 1) * counts[suit_index * 9 + rank] for rank in range(9))
+    parts: list[str] = []
+    for suit_index in range(3):
+        base = suit_index * 9
+        digits = [_RANK_TEXT[rank] * counts[base + rank] for rank in range(9) if counts[base + rank]]
         if digits:
-            parts.append(digits + suit)
+            parts.append("".join(digits) + SUITS[suit_index])
     return "".join(parts)
 
 

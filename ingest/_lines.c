@@ -71,6 +71,7 @@ static int play_code(const char *s, Py_ssize_t n)
 
 static PyObject *scan_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
+    (void)self;
     if (nargs != 3 || !PyList_Check(args[0]) || !PyLong_Check(args[1]) || !PyList_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "scan_plays(lines: list[bytes], start: int, out: list[int])");
         return NULL;
@@ -98,6 +99,7 @@ static PyObject *scan_plays(PyObject *self, PyObject *const *args, Py_ssize_t na
 
 static PyObject *line_code(PyObject *self, PyObject *line)
 {
+    (void)self;
     if (!PyBytes_Check(line)) {
         PyErr_SetString(PyExc_TypeError, "line_code(line: bytes)");
         return NULL;
@@ -105,7 +107,70 @@ static PyObject *line_code(PyObject *self, PyObject *line)
     return PyLong_FromLong(play_code(PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line)));
 }
 
+/* play_rows(records, first_line, lines, types, seats, tiles) -> list[int]: a row per
+ * record appended to the four bytearray columns of the events table (line int32
+ * little-endian, type code, seat, tile: a byte each); a play code fills its row (type 3 +
+ * kind), any other record leaves 255s for the caller and its index is returned. */
+static PyObject *play_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (nargs != 6 || !PyList_Check(args[0]) || !PyLong_Check(args[1]) || !PyByteArray_Check(args[2]) ||
+        !PyByteArray_Check(args[3]) || !PyByteArray_Check(args[4]) || !PyByteArray_Check(args[5])) {
+        PyErr_SetString(PyExc_TypeError, "play_rows(records, first_line, lines, types, seats, tiles)");
+        return NULL;
+    }
+    PyObject *records = args[0];
+    long first = PyLong_AsLong(args[1]);
+    if (first == -1 && PyErr_Occurred())
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(records);
+    Py_ssize_t rows = PyByteArray_GET_SIZE(args[3]);
+    if (PyByteArray_GET_SIZE(args[2]) != 4 * rows || PyByteArray_GET_SIZE(args[4]) != rows ||
+        PyByteArray_GET_SIZE(args[5]) != rows) {
+        PyErr_SetString(PyExc_ValueError, "the columns differ in length");
+        return NULL;
+    }
+    if (PyByteArray_Resize(args[2], 4 * (rows + n)) < 0 || PyByteArray_Resize(args[3], rows + n) < 0 ||
+        PyByteArray_Resize(args[4], rows + n) < 0 || PyByteArray_Resize(args[5], rows + n) < 0)
+        return NULL;
+    unsigned char *lines = (unsigned char *)PyByteArray_AS_STRING(args[2]) + 4 * rows;
+    unsigned char *types = (unsigned char *)PyByteArray_AS_STRING(args[3]) + rows;
+    unsigned char *seats = (unsigned char *)PyByteArray_AS_STRING(args[4]) + rows;
+    unsigned char *tiles = (unsigned char *)PyByteArray_AS_STRING(args[5]) + rows;
+    PyObject *others = PyList_New(0);
+    if (others == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned long line = (unsigned long)(first + i);
+        lines[4 * i] = line & 0xff;
+        lines[4 * i + 1] = (line >> 8) & 0xff;
+        lines[4 * i + 2] = (line >> 16) & 0xff;
+        lines[4 * i + 3] = (line >> 24) & 0xff;
+        PyObject *rec = PyList_GET_ITEM(records, i);
+        long code = PyLong_CheckExact(rec) ? PyLong_AsLong(rec) : -1;
+        if (code >= 0 && code < CODES && (code & 3) != 3) {
+            types[i] = (unsigned char)(3 + (code & 3));
+            seats[i] = (unsigned char)((code >> 2) & 3);
+            tiles[i] = (unsigned char)(code >> 4);
+            continue;
+        }
+        PyErr_Clear();
+        types[i] = seats[i] = tiles[i] = 255;
+        PyObject *index = PyLong_FromSsize_t(i);
+        if (index == NULL || PyList_Append(others, index) < 0) {
+            Py_XDECREF(index);
+            Py_DECREF(others);
+            return NULL;
+        }
+        Py_DECREF(index);
+    }
+    return others;
+}
+
 static PyMethodDef methods[] = {
+    {"play_rows", (PyCFunction)(void (*)(void))play_rows, METH_FASTCALL,
+     "play_rows(records, first_line, lines, types, seats, tiles) -> list[int]: the events rows of "
+     "a deal's records; the indices of the records that are not play codes."},
     {"scan_plays", (PyCFunction)(void (*)(void))scan_plays, METH_FASTCALL,
      "scan_plays(lines, start, out) -> int: append the play codes of lines[start:] to out "
      "while they are plain play lines; the index of the first line that is not."},
@@ -114,7 +179,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "ingest._lines", "The C scanner of plain play lines.", -1, methods,
+    PyModuleDef_HEAD_INIT, "ingest._lines", "The C scanner of plain play lines.", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__lines(void)

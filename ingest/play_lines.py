@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from engine.mypyc_build import pure_requested
 from engine.tiles import tile_name
@@ -77,20 +77,55 @@ def py_scan_plays(lines: list[bytes], start: int, out: list[PlayRecord]) -> int:
     return i
 
 
-def _c_scanner() -> tuple[Callable[[list[bytes], int, list[PlayRecord]], int], Callable[[bytes], int]] | None:
+#: the events table's type code of a play code's kind (ingest.warehouse.rows: draw 3, discard 4, pong 5)
+FIRST_PLAY_TYPE: Final = 3
+NULL_BYTE: Final = 255  # a row's byte that is null (a seat or tile), or not filled yet
+
+
+def py_play_rows(
+    records: list[PlayRecord],
+    first: int,
+    lines: bytearray,
+    types: bytearray,
+    seats: bytearray,
+    tiles: bytearray,
+) -> list[int]:
+    """A row per record appended to the events table's byte columns (line: int32 little
+    endian; type, seat, tile: a byte each): a play code fills its row, any other record
+    leaves :data:`NULL_BYTE` for the caller, and the indices of those are returned."""
+    others: list[int] = []
+    for index, rec in enumerate(records):
+        lines += (first + index).to_bytes(4, "little")
+        if isinstance(rec, int):
+            types.append(FIRST_PLAY_TYPE + code_kind(rec))
+            seats.append(code_seat(rec))
+            tiles.append(code_tile(rec))
+        else:
+            types.append(NULL_BYTE)
+            seats.append(NULL_BYTE)
+            tiles.append(NULL_BYTE)
+            others.append(index)
+    return others
+
+
+PlayRows = Callable[[list[PlayRecord], int, bytearray, bytearray, bytearray, bytearray], list[int]]
+
+
+def _c_module() -> Any:
     if pure_requested():
         return None
     try:
         from ingest import _lines  # type: ignore[attr-defined]
     except ImportError:
         return None
-    return _lines.scan_plays, _lines.line_code
+    return _lines
 
 
-_C: Final = _c_scanner()
+_C: Final[Any] = _c_module()
 #: the scanner the reader uses: C when built, else the Python twin
 scan_plays: Final[Callable[[list[bytes], int, list[PlayRecord]], int]] = (
-    _C[0] if _C is not None else py_scan_plays
+    _C.scan_plays if _C is not None else py_scan_plays
 )
-line_code: Final[Callable[[bytes], int]] = _C[1] if _C is not None else py_line_code
+line_code: Final[Callable[[bytes], int]] = _C.line_code if _C is not None else py_line_code
+play_rows: Final[PlayRows] = _C.play_rows if _C is not None else py_play_rows
 COMPILED: Final = _C is not None

@@ -21,11 +21,13 @@ from ingest.play_lines import (
     line_code,
     play_code,
     play_line,
+    play_rows,
     py_line_code,
+    py_play_rows,
     py_scan_plays,
     scan_plays,
 )
-from ingest.records import DiscardRec, DrawRec, PongRec
+from ingest.records import DiscardRec, DrawRec, PlayRecord, PongRec
 
 RECORDS: dict[type, str] = {DrawRec: "draw", DiscardRec: "discard", PongRec: "pong"}
 
@@ -134,3 +136,34 @@ def test_a_scan_stops_at_the_first_line_that_is_not_plain(lines: list[bytes], st
 def test_play_line_is_the_inverse_of_line_code() -> None:
     for code in (play_code(kind, seat, tile) for kind in range(3) for seat in range(4) for tile in range(27)):
         assert line_code(play_line(code)) == code
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 26 * 16 + 15).filter(lambda code: code & 3 != 3) | st.just(None), max_size=20),
+    st.integers(1, 2**31 - 100),
+    st.integers(0, 3),
+)
+def test_play_rows_c_and_python_write_the_same_rows(codes: list[int | None], first: int, before: int) -> None:
+    """A deal's rows in the events table's byte columns (a None stands for a decoded record)."""
+    records: list[PlayRecord] = [DrawRec(seat=0, tile="1m") if code is None else code for code in codes]
+
+    def columns() -> tuple[bytearray, bytearray, bytearray, bytearray]:
+        return (
+            bytearray(b"\0\0\0\1" * before),
+            bytearray(b"\2" * before),
+            bytearray(before),
+            bytearray(before),
+        )
+
+    by_c, by_python = columns(), columns()
+    assert play_rows(records, first, *by_c) == py_play_rows(records, first, *by_python)
+    assert by_c == by_python
+    lines, types, seats, tiles = by_python
+    for index, code in enumerate(codes):
+        row = before + index
+        assert int.from_bytes(lines[4 * row : 4 * row + 4], "little") == first + index
+        expected = (
+            (255, 255, 255) if code is None else (3 + code_kind(code), code_seat(code), code_tile(code))
+        )
+        assert (types[row], seats[row], tiles[row]) == expected

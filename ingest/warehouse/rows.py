@@ -13,11 +13,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Final
 
+import numpy as np
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.line_parser import TILE_IDS
+from ingest.play_lines import NULL_BYTE, play_rows
 from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 from ingest.warehouse.schema import EVENTS_WIRE, NO_MONTH, SCHEMAS
 
@@ -58,14 +60,17 @@ _VOID: Final = 2
 _DRAW: Final = 3
 _DISCARD: Final = 4
 _PONG: Final = 5
-#: the event type of a play code's kind (ingest.play_lines: draw, discard, pong)
-_PLAY_TYPES: Final = (_DRAW, _DISCARD, _PONG)
 _KONG: Final = 6
 _HU: Final = 7
 _DEAL_END: Final = 8
 _EVENT_CODE: Final[dict[type, int]] = {
     Exchange: 1, Void: 2, Draw: 3, Discard: 4, Pong: 5, Kong: 6, Hu: 7
 }  # fmt: skip
+#: the event type of a fast-read deal's record (ingest.reader.DealLog.records)
+_RECORD_CODES: Final[dict[type, int]] = {
+    DrawRec: _DRAW, DiscardRec: _DISCARD, PongRec: _PONG, KongRec: _KONG, HuRec: _HU, VoidRec: _VOID
+}  # fmt: skip
+_NULL_BYTE: Final = NULL_BYTE
 #: the events columns that only a few rows fill (deal, exchange, void, kong, hu, deal_end)
 _RARE: Final = ("from_seat", "kind", "tiles", "fan", "patterns", "deltas", "settlement")
 
@@ -90,92 +95,89 @@ class EventColumns:
     """The ``events`` table, built for speed: it has a row per line of every deal, so its
     cost is most of the warehouse's row building.
 
-    A row is four ints (line, type code, seat, tile id; seat and tile may be None); the
-    seven columns only the rare rows fill are spread over the rows in :meth:`to_arrow` by
-    Arrow ``take``s, instead of a Python object per cell. ``deal_id``, ``month``, ``type``
-    and ``tile`` leave as dictionary columns (:data:`EVENTS_WIRE`): the indices are the
-    ints kept here, the table is half the size on its way to the writer, and Parquet
-    writes them as the same strings, faster (no dictionary to build)."""
+    A row is four numbers in byte columns (line as int32, type code, seat, tile id as a
+    byte each; 255 is a null seat or tile), which Arrow takes as they are; a fast-read
+    deal's draws, discards and pongs are written there by one call per deal
+    (:data:`ingest.play_lines.play_rows`). The seven columns only the rare rows fill are
+    spread over the rows in :meth:`to_arrow` by Arrow ``take``s, instead of a Python object
+    per cell. ``deal_id``, ``month``, ``type`` and ``tile`` leave as dictionary columns
+    (:data:`EVENTS_WIRE`): the indices are the bytes kept here, the table is half the size
+    on its way to the writer, and Parquet writes them as the same strings, faster (no
+    dictionary to build)."""
 
     def __init__(self) -> None:
         self.schema = SCHEMAS["events"]
         self.deal_ids: list[str] = []
         self.month_codes: dict[str, int] = {}
         self.deal_month: list[int] = []  # per deal: its month's code
-        self.deal_of: list[int] = []  # per row: index into deal_ids
-        self.seq: list[int] = []  # per row: its place in its deal
-        self.line: list[int] = []
-        self.type: list[int] = []
-        self.seat: list[int | None] = []
-        self.tile: list[int | None] = []
+        self.deal_rows: list[int] = []  # per closed deal: its rows
+        self.line = bytearray()  # int32, little endian
+        self.type = bytearray()
+        self.seat = bytearray()
+        self.tile = bytearray()
         self.rare_rows: list[int] = []  # rows that fill the _RARE columns
         self.rare: list[tuple[Any, ...]] = []  # their values, in _RARE order
         self._first = 0  # the open deal's first row
 
     def __len__(self) -> int:
-        return len(self.line)
+        return len(self.type)
 
     def open_deal(self, deal_id: str, month: str) -> None:
         self.deal_ids.append(deal_id)
         self.deal_month.append(self.month_codes.setdefault(month, len(self.month_codes)))
-        self._first = len(self.line)
+        self._first = len(self.type)
 
     def close_deal(self) -> None:
-        rows = len(self.line) - self._first
-        self.deal_of.extend([len(self.deal_ids) - 1] * rows)
-        self.seq.extend(range(rows))
+        self.deal_rows.append(len(self.type) - self._first)
+
+    def add_row(self, line: int, code: int, seat: int | None, tile: int | None) -> None:
+        self.line += line.to_bytes(4, "little", signed=True)
+        self.type.append(code)
+        self.seat.append(_NULL_BYTE if seat is None else seat)
+        self.tile.append(_NULL_BYTE if tile is None else tile)
 
     def add_rare(
         self, line: int, code: int, seat: int | None, tile: int | None, extra: tuple[Any, ...]
     ) -> None:
-        self.rare_rows.append(len(self.line))
+        self.rare_rows.append(len(self.type))
         self.rare.append(extra)
-        self.line.append(line)
-        self.type.append(code)
-        self.seat.append(seat)
-        self.tile.append(tile)
+        self.add_row(line, code, seat, tile)
 
     def add_records(
         self, start: DealStart, records: list[PlayRecord], end: DealEnd | None, month: str
     ) -> bool:
         """:meth:`add_deal` from a fast-read deal's records (``ingest.reader.DealLog``), with
-        no event built: draws, discards and pongs become rows straight away. False (and no
-        row added) for a deal with a record this does not take (换三张); then the caller
-        adds its events."""
-        rows: list[tuple[int, int, int]] = []
-        tile_ids = _TILE_IDS
+        no event built: its play codes become rows in one call. False (and no row added)
+        for a deal with a record this does not take (换三张); then the caller adds its
+        events."""
         for rec in records:
-            if isinstance(rec, int):
-                rows.append((_PLAY_TYPES[rec & 3], (rec >> 2) & 3, rec >> 4))
-            elif isinstance(rec, DrawRec):
-                rows.append((_DRAW, rec.seat, tile_ids[rec.tile]))
-            elif isinstance(rec, DiscardRec):
-                rows.append((_DISCARD, rec.seat, tile_ids[rec.tile]))
-            elif isinstance(rec, PongRec):
-                rows.append((_PONG, rec.seat, tile_ids[rec.tile]))
-            elif not isinstance(rec, (KongRec, HuRec, VoidRec)):
+            if not isinstance(rec, int) and type(rec) not in _RECORD_CODES:
                 return False
-            else:
-                rows.append((-1, 0, 0))
         self._open_with_start(start, month)
-        lines, types, seats, tiles = self.line, self.type, self.seat, self.tile
-        n = start.line
-        for index, (code, seat, tile) in enumerate(rows):
-            n += 1
-            if code >= 0:
-                lines.append(n)
-                types.append(code)
-                seats.append(seat)
-                tiles.append(tile)
-                continue
+        first_row = len(self.type)
+        tile_ids = _TILE_IDS
+        for index in play_rows(records, start.line + 1, self.line, self.type, self.seat, self.tile):
             rec = records[index]
+            row = first_row + index
             if isinstance(rec, KongRec):
-                self.add_rare(n, _KONG, rec.seat, tile_ids[rec.tile], _kong_extra(rec.kind, rec.deltas))
+                extra: tuple[Any, ...] | None = _kong_extra(rec.kind, rec.deltas)
+                seat, tile = rec.seat, tile_ids[rec.tile]
             elif isinstance(rec, HuRec):
                 extra = _hu_extra(rec.from_, rec.fan, rec.patterns, rec.deltas)
-                self.add_rare(n, _HU, rec.seat, tile_ids[rec.tile], extra)
+                seat, tile = rec.seat, tile_ids[rec.tile]
             elif isinstance(rec, VoidRec):
-                self.add_rare(n, _VOID, rec.seat, None, _void_extra(rec.suit))
+                extra = _void_extra(rec.suit)
+                seat, tile = rec.seat, _NULL_BYTE
+            else:  # a draw, discard or pong in another form than the plain one
+                assert isinstance(rec, (DrawRec, DiscardRec, PongRec))
+                extra = None
+                seat, tile = rec.seat, tile_ids[rec.tile]
+            self.type[row] = _RECORD_CODES[type(rec)]
+            self.seat[row] = seat
+            self.tile[row] = tile
+            if extra is not None:
+                self.rare_rows.append(row)
+                self.rare.append(extra)
         self._close_with_end(end)
         return True
 
@@ -200,16 +202,12 @@ class EventColumns:
     ) -> None:
         """One row per line of the deal: the deal line, every play event, the deal_end."""
         self._open_with_start(start, month)
-        lines, types, seats, tiles = self.line, self.type, self.seat, self.tile
         extra: tuple[Any, ...]
         codes = _EVENT_CODE
         for event in events:
             code = codes[type(event)]
             if _DRAW <= code <= _PONG:  # draw, discard, pong: most rows
-                lines.append(event.line)
-                types.append(code)
-                seats.append(event.seat)  # type: ignore[union-attr]
-                tiles.append(event.tile)  # type: ignore[union-attr]
+                self.add_row(event.line, code, event.seat, event.tile)  # type: ignore[union-attr]
             elif isinstance(event, Kong):
                 extra = _kong_extra(event.kind, event.deltas)
                 self.add_rare(event.line, _KONG, event.seat, event.tile, extra)
@@ -226,12 +224,14 @@ class EventColumns:
         self._close_with_end(end)
 
     def to_arrow(self) -> pa.Table:
-        deal_of = pa.array(self.deal_of, type=_I32)
-        # per row: its index into self.rare, None for the common rows
-        where: list[int | None] = [None] * len(self.line)
-        for index, row in enumerate(self.rare_rows):
-            where[row] = index
-        rare_index = pa.array(where, type=_I32)
+        rows = len(self.type)
+        counts = np.array(self.deal_rows, dtype=np.int32)
+        deal_of = pa.array(np.repeat(np.arange(len(counts), dtype=np.int32), counts))
+        first_rows = np.repeat(np.cumsum(counts, dtype=np.int32) - counts, counts)
+        # per row: its index into self.rare, null for the common rows
+        where = np.full(rows, -1, dtype=np.int32)
+        where[np.array(self.rare_rows, dtype=np.int64)] = np.arange(len(self.rare_rows), dtype=np.int32)
+        rare_index = pa.array(where, mask=where < 0)
         rare_columns: list[Sequence[Any]] = (
             list(zip(*self.rare, strict=True)) if self.rare else [()] * len(_RARE)
         )
@@ -239,16 +239,26 @@ class EventColumns:
         columns = {
             "deal_id": _dictionary(deal_of, self.deal_ids),
             "month": _dictionary(month_of_row, list(self.month_codes)),
-            "seq": pa.array(self.seq, type=_I32),
-            "line": pa.array(self.line, type=_I32),
-            "type": _dictionary(pa.array(self.type, type=_I8), _EVENT_TYPES),
-            "seat": pa.array(self.seat, type=_I8),
-            "tile": _dictionary(pa.array(self.tile, type=_I8), _TILE_NAMES),
+            "seq": pa.array(np.arange(rows, dtype=np.int32) - first_rows),
+            "line": pa.array(np.frombuffer(self.line, dtype="<i4").astype(np.int32)),
+            "type": _dictionary(pa.array(_bytes_column(self.type)), _EVENT_TYPES),
+            "seat": _nullable(self.seat),
+            "tile": _dictionary(_nullable(self.tile), _TILE_NAMES),
         }
         for name, values in zip(_RARE, rare_columns, strict=True):
             field_type = self.schema.field(name).type
             columns[name] = pa.array(values, type=field_type).take(rare_index)
         return pa.Table.from_arrays([columns[name] for name in EVENTS_WIRE.names], schema=EVENTS_WIRE)
+
+
+def _bytes_column(column: bytearray) -> Any:
+    """A byte column as int8 values (a copy: the bytearray may still grow)."""
+    return np.frombuffer(column, dtype=np.uint8).astype(np.int8)
+
+
+def _nullable(column: bytearray) -> pa.Array:
+    values = np.frombuffer(column, dtype=np.uint8)
+    return pa.array(values.astype(np.int8), mask=values == _NULL_BYTE)
 
 
 def _dictionary(indices: pa.Array, values: Sequence[str]) -> pa.DictionaryArray:
