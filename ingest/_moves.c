@@ -584,29 +584,6 @@ static int attr_int(PyObject *rec, PyObject *name, int low, int high, int *out)
     return r;
 }
 
-/* a tile name ("5m") as its id; anything else gives up (the reader's slow path spells it) */
-static int attr_tile(PyObject *rec, PyObject *name, int *out)
-{
-    PyObject *value = PyObject_GetAttr(rec, name);
-    if (value == NULL)
-        return FAILED;
-    int r = GIVE_UP;
-    Py_ssize_t n;
-    const char *s = PyUnicode_Check(value) ? PyUnicode_AsUTF8AndSize(value, &n) : NULL;
-    if (s != NULL && n == 2 && s[0] >= '1' && s[0] <= '9') {
-        const char *suits = "mps";
-        const char *at = s[1] ? strchr(suits, s[1]) : NULL;
-        if (at != NULL) {
-            *out = (int)(at - suits) * 9 + (s[0] - '1');
-            r = 0;
-        }
-    }
-    if (s == NULL)
-        PyErr_Clear();
-    Py_DECREF(value);
-    return r;
-}
-
 static int attr_text(PyObject *rec, PyObject *name, char *out, Py_ssize_t size)
 {
     PyObject *value = PyObject_GetAttr(rec, name);
@@ -623,6 +600,20 @@ static int attr_text(PyObject *rec, PyObject *name, char *out, Py_ssize_t size)
     }
     Py_DECREF(value);
     return r;
+}
+
+static const char SUIT_LETTERS[] = "mps";
+
+/* a tile name ("5m") as its id; anything else gives up (the reader's slow path spells it) */
+static int attr_tile(PyObject *rec, PyObject *name, int *out)
+{
+    char text[4];
+    TRY(attr_text(rec, name, text, sizeof text));
+    const char *at = text[0] >= '1' && text[0] <= '9' && text[1] && !text[2] ? strchr(SUIT_LETTERS, text[1]) : NULL;
+    if (at == NULL)
+        return GIVE_UP;
+    *out = (int)(at - SUIT_LETTERS) * 9 + (text[0] - '1');
+    return 0;
 }
 
 static int play_record(Deal *d, PyObject *rec, int line)
@@ -645,8 +636,8 @@ static int play_record(Deal *d, PyObject *rec, int line)
         char suit[4];
         TRY(attr_int(rec, s_seat, 0, 3, &seat));
         TRY(attr_text(rec, s_suit, suit, sizeof suit));
-        const char *at = suit[0] && !suit[1] ? strchr("mps", suit[0]) : NULL;
-        return at == NULL ? GIVE_UP : void_declared(d, seat, (int)(at - "mps"));
+        const char *at = suit[0] && !suit[1] ? strchr(SUIT_LETTERS, suit[0]) : NULL;
+        return at == NULL ? GIVE_UP : void_declared(d, seat, (int)(at - SUIT_LETTERS));
     }
     int kind = -1;
     for (int k = 0; k < 5; k++) {

@@ -588,8 +588,10 @@ def fast_replay(
     ``None``: the deal goes to the engine, which explains every finding.
 
     ``records`` are the deal's lines strictly between its ``deal`` and ``deal_end`` lines,
-    decoded (:data:`ingest.line_parser.DECODER`), in file order with no other line among
-    them: record ``i`` is on line ``start.line + 1 + i``, the end on the line after.
+    as the reader keeps them (a plain draw, discard or pong as its play code,
+    :mod:`ingest.play_lines`; any other line decoded by :data:`ingest.line_parser.DECODER`),
+    in file order with no other line among them: record ``i`` is on line
+    ``start.line + 1 + i``, the end on the line after.
     ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`).
     The moves are played in C where built (:mod:`ingest.fast_plan`); ``c_moves=False``
     plays them in Python (the tests compare the two)."""
