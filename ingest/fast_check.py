@@ -529,40 +529,36 @@ class _FastDeal(FastState):
             line += 1
 
 
-def _priced(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> bool:
+def _priced(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
     """Price the plan of the deal's moves played in C (:mod:`ingest.fast_plan`) on ``deal``,
-    as its Python moves would; False when a step does not price (then they replay it)."""
+    as its Python moves would: :class:`HandOff` at a step that does not price."""
     steps, end_reason, finals = plan
-    try:
-        for step in steps:
-            kind = step[0]
-            if kind == STEP_KONG:
-                _, seat, tile, kong_kind, line, feeder, earns, rec = step
-                deal.pay_kong(seat, kong_kind, tile, line, feeder, bool(earns), rec.deltas)
-            elif kind == STEP_SELF_DRAW:
-                _, seat, tile, line, rec, bits, state = step
-                deal.load_seat(seat, state)
-                deal.price_self_draw(rec, seat, tile, line, self_draw_context(bits))
-            elif kind == STEP_DISCARD_WIN:
-                _, seat, from_seat, tile, line, rec, bits, state = step
-                deal.load_seat(seat, state)
-                after_kong, rob, last_tile = (
-                    bool(bits & CTX_AFTER_KONG),
-                    bool(bits & CTX_ROB),
-                    bool(bits & CTX_LAST_TILE),
-                )
-                context = discard_context(after_kong, rob, last_tile)
-                deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, -1)
-            else:
-                _, seat, tile, line, rec = step
-                deal.record_robbed(seat, tile, line, rec.deltas)
-        for seat in range(4):
-            deal.load_seat(seat, finals[seat])
-        deal.end_reason = END_REASONS[end_reason]
-        deal.settle_end(end)
-    except HandOff:
-        return False
-    return True
+    for step in steps:
+        kind = step[0]
+        if kind == STEP_KONG:
+            _, seat, tile, kong_kind, line, feeder, earns, rec = step
+            deal.pay_kong(seat, kong_kind, tile, line, feeder, bool(earns), rec.deltas)
+        elif kind == STEP_SELF_DRAW:
+            _, seat, tile, line, rec, bits, state = step
+            deal.load_seat(seat, state)
+            deal.price_self_draw(rec, seat, tile, line, self_draw_context(bits))
+        elif kind == STEP_DISCARD_WIN:
+            _, seat, from_seat, tile, line, rec, bits, state = step
+            deal.load_seat(seat, state)
+            after_kong, rob, last_tile = (
+                bool(bits & CTX_AFTER_KONG),
+                bool(bits & CTX_ROB),
+                bool(bits & CTX_LAST_TILE),
+            )
+            context = discard_context(after_kong, rob, last_tile)
+            deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, -1)
+        else:
+            _, seat, tile, line, rec = step
+            deal.record_robbed(seat, tile, line, rec.deltas)
+    for seat in range(4):
+        deal.load_seat(seat, finals[seat])
+    deal.end_reason = END_REASONS[end_reason]
+    deal.settle_end(end)
 
 
 def _tile(name: str) -> int:
@@ -601,9 +597,11 @@ def fast_replay(
     try:
         plan = plan_moves(start, listed, rules) if c_moves else None
         deal = _FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
-        if plan is None or not _priced(deal, plan, end):  # the moves in Python
-            if plan is not None:
-                deal = _FastDeal(start, rules, base, keep_facts)
+        if plan is not None:
+            # The C moves played it as the Python moves would, so a step that does not
+            # price would not price there either: the deal is the engine's.
+            _priced(deal, plan, end)
+        else:
             deal.run(listed, start.line + 1)
             deal.deal_end(end)
     except HandOff:
