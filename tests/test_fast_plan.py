@@ -5,16 +5,22 @@ C half that always said "not here" would pass the differential tests but be usel
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from engine.events import DealStart
 from engine.rules import load_rules
 from ingest import fast_plan
 from ingest.fast_check import fast_replay
 from ingest.reader import read_text_bytes
+from ingest.records import DrawRec, HuRec, KongRec, PlayRecord, VoidRec
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
+from ingest.writer import log_lines
 
 pytestmark = pytest.mark.skipif(
     not fast_plan.COMPILED, reason="the C moves are not built (or CHUANMA_PURE=1)"
@@ -71,3 +77,71 @@ def test_c_moves_and_python_moves_give_the_same_report(
     else:
         assert seen["planned"] >= 0.8 * (seen["planned"] + seen["not here"]), seen
         assert seen["clean"] > 0, seen
+
+
+#: records the C moves may be handed: play codes (also out of range), decoded records
+#: with odd values, and types they do not take
+odd_records = st.lists(
+    st.integers(-(2**70), 2**70)
+    | st.integers(0, 26 * 16 + 15)
+    | st.builds(
+        DrawRec, seat=st.integers(0, 3), tile=st.sampled_from(["1m", "9s", "0m", "5z", "", "55m", "5m\0"])
+    )
+    | st.builds(
+        KongRec,
+        seat=st.integers(0, 3),
+        tile=st.just("5p"),
+        kind=st.sampled_from(["exposed", "added", "concealed"]),
+    )
+    | st.builds(HuRec, seat=st.integers(0, 3), tile=st.just("5p"), from_=st.none() | st.integers(0, 3))
+    | st.builds(VoidRec, seat=st.integers(0, 3), suit=st.sampled_from(["m", "p", "s"]))
+    | st.just("not a record"),
+    max_size=300,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    odd_records,
+    st.integers(0, 3),
+    st.lists(st.integers(0, 26), min_size=52, max_size=56),
+    st.booleans(),
+    st.integers(0, 511),
+)
+def test_the_c_moves_take_any_records_without_harm(
+    records: list[object], dealer: int, tiles: list[int], with_wall: bool, flags: int
+) -> None:
+    """Whatever they are handed, the C moves answer a plan or "not here", never crash."""
+    hands = tuple(tuple(tiles[seat * 13 : seat * 13 + 13]) for seat in range(4))
+    start = DealStart("d", dealer, hands, tuple(tiles[:55]) if with_wall else None, line=1)
+    plan = fast_plan._MOVES.replay_moves(records, 2, dealer, start.hands, start.wall, flags)
+    assert plan is None or (isinstance(plan, tuple) and len(plan) == 3)
+
+
+@functools.cache
+def simulated_deals() -> list[tuple[DealStart, list[PlayRecord]]]:
+    plan = ClubPlan(sessions=4, deals_per_session=8, rules="standard", seed=9)
+    log = read_text_bytes("\n".join(log_lines(simulate_club(plan))).encode(), "s.jsonl")
+    return [(deal.deal, deal.records) for _, deal in log.iter_deals() if deal.records is not None]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_the_c_moves_take_a_damaged_deal_without_harm(data: st.DataObject) -> None:
+    """A real deal's records with a few dropped, doubled or replaced: deep into the moves."""
+    start, records = data.draw(st.sampled_from(simulated_deals()))
+    damaged = list(records)
+    for _ in range(data.draw(st.integers(1, 4))):
+        at = data.draw(st.integers(0, len(damaged) - 1))
+        how = data.draw(st.sampled_from(["drop", "double", "replace"]))
+        if how == "drop":
+            del damaged[at]
+        elif how == "double":
+            damaged.insert(at, damaged[at])
+        else:
+            damaged[at] = data.draw(st.integers(0, 26 * 16 + 15))
+    flags = data.draw(st.integers(0, 511))
+    plan = fast_plan._MOVES.replay_moves(
+        damaged, start.line + 1, start.dealer, start.hands, start.wall, flags
+    )
+    assert plan is None or (isinstance(plan, tuple) and len(plan) == 3)
