@@ -13,6 +13,7 @@ This module is never compiled itself, and imports nothing from the engine.
 
 from __future__ import annotations
 
+import importlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
@@ -49,6 +50,17 @@ def c_sources(root: Path = ROOT) -> list[str]:
     return sorted(
         str(path.relative_to(root)) for package in PACKAGES for path in (root / package).glob("*.c")
     )
+
+
+def c_extension(name: str) -> ModuleType | None:
+    """A C extension ``make compile`` built (``"ingest._lines"``), or None where it is not
+    built or ``CHUANMA_PURE`` asks for the Python code (each has a Python twin)."""
+    if pure_requested():
+        return None
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        return None
 
 
 def built_files(source: Path) -> list[Path]:

@@ -64,7 +64,7 @@ from ingest.fast_state import (
     _Open,
 )
 from ingest.line_parser import TILE_IDS
-from ingest.play_lines import KIND_DISCARD, KIND_DRAW
+from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
 from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 
 _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
@@ -505,13 +505,13 @@ class _FastDeal(FastState):
             if self.phase == ENDED:
                 raise HandOff
             if isinstance(rec, int):  # a plain play line (ingest.play_lines)
-                kind = rec & 3
+                kind, seat, tile = code_kind(rec), code_seat(rec), code_tile(rec)
                 if kind == KIND_DRAW:
-                    self.draw((rec >> 2) & 3, rec >> 4)
+                    self.draw(seat, tile)
                 elif kind == KIND_DISCARD:
-                    self.discard((rec >> 2) & 3, rec >> 4, line)
+                    self.discard(seat, tile, line)
                 else:
-                    self.pong((rec >> 2) & 3, rec >> 4)
+                    self.pong(seat, tile)
             elif isinstance(rec, DrawRec):
                 self.draw(rec.seat, _tile(rec.tile))
             elif isinstance(rec, DiscardRec):
@@ -529,7 +529,7 @@ class _FastDeal(FastState):
             line += 1
 
 
-def _priced(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
+def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
     """Price the plan of the deal's moves played in C (:mod:`ingest.fast_plan`) on ``deal``,
     as its Python moves would: :class:`HandOff` at a step that does not price."""
     steps, end_reason, finals = plan
@@ -600,7 +600,7 @@ def fast_replay(
         if plan is not None:
             # The C moves played it as the Python moves would, so a step that does not
             # price would not price there either: the deal is the engine's.
-            _priced(deal, plan, end)
+            _price_plan(deal, plan, end)
         else:
             deal.run(listed, start.line + 1)
             deal.deal_end(end)

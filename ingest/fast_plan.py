@@ -19,7 +19,7 @@ from typing import Any, Final
 from engine import shapes
 from engine.events import DealStart
 from engine.fan import DISCARD_WIN, WinContext
-from engine.mypyc_build import pure_requested
+from engine.mypyc_build import c_extension
 from engine.rules import Rules
 from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 
@@ -43,15 +43,11 @@ SeatState = tuple[list[int], list[int], list[int], int, int, tuple[int, int, int
 
 
 def _moves_module() -> Any:
-    if pure_requested():
-        return None
-    try:
-        from ingest import _moves  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    record_types = (DrawRec, DiscardRec, PongRec, KongRec, HuRec, VoidRec)
-    _moves.set_tables(shapes.SHAPE_FLAGS.keys(), shapes.EVEN_KEYS, record_types)
-    return _moves
+    moves = c_extension("ingest._moves")
+    if moves is not None:
+        record_types = (DrawRec, DiscardRec, PongRec, KongRec, HuRec, VoidRec)
+        moves.set_tables(shapes.SHAPE_FLAGS.keys(), shapes.EVEN_KEYS, record_types)
+    return moves
 
 
 _MOVES: Final[Any] = _moves_module()

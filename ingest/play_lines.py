@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.mypyc_build import pure_requested
+from engine.mypyc_build import c_extension
 from engine.tiles import tile_name
 from ingest.records import PlayRecord
 
@@ -111,17 +111,7 @@ def py_play_rows(
 PlayRows = Callable[[list[PlayRecord], int, bytearray, bytearray, bytearray, bytearray], list[int]]
 
 
-def _c_module() -> Any:
-    if pure_requested():
-        return None
-    try:
-        from ingest import _lines  # type: ignore[attr-defined]
-    except ImportError:
-        return None
-    return _lines
-
-
-_C: Final[Any] = _c_module()
+_C: Final[Any] = c_extension("ingest._lines")
 #: the scanner the reader uses: C when built, else the Python twin
 scan_plays: Final[Callable[[list[bytes], int, list[PlayRecord]], int]] = (
     _C.scan_plays if _C is not None else py_scan_plays

@@ -82,7 +82,7 @@ from ingest.line_parser import (
     show_value,
     tiles_ok,
 )
-from ingest.play_lines import KIND_DISCARD, KIND_DRAW, scan_plays
+from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile, scan_plays
 from ingest.records import (
     DealEndRec,
     DiscardRec,
@@ -283,9 +283,7 @@ def _events_of(records: list[PlayRecord], first: int) -> list[PlayEvent]:
     n = first
     for rec in records:
         if isinstance(rec, int):
-            kind = rec & 3
-            seat = (rec >> 2) & 3
-            tile = rec >> 4
+            kind, seat, tile = code_kind(rec), code_seat(rec), code_tile(rec)
             if kind == KIND_DRAW:
                 events.append(Draw(seat, tile, n))
             elif kind == KIND_DISCARD:

@@ -14,6 +14,7 @@ from engine.tiles import tile_name
 from ingest import play_lines
 from ingest.line_parser import DECODE_ERRORS, DECODER, TILE_IDS
 from ingest.play_lines import (
+    FIRST_PLAY_TYPE,
     KINDS,
     code_kind,
     code_seat,
@@ -28,6 +29,7 @@ from ingest.play_lines import (
     scan_plays,
 )
 from ingest.records import DiscardRec, DrawRec, PlayRecord, PongRec
+from ingest.warehouse.rows import _EVENT_TYPES as EVENT_TYPES
 
 RECORDS: dict[type, str] = {DrawRec: "draw", DiscardRec: "discard", PongRec: "pong"}
 
@@ -87,11 +89,17 @@ def test_the_c_scanner_is_built_for_a_compiled_run() -> None:
 def test_a_plain_line_is_its_record(line: bytes) -> None:
     code = py_line_code(line)
     assert code >= 0 and code == line_code(line) == decoded_code(line)
+    fields = msgspec.json.decode(line)
     assert (KINDS[code_kind(code)], code_seat(code), tile_name(code_tile(code))) == (
-        msgspec.json.decode(line)["type"],
-        msgspec.json.decode(line)["seat"],
-        msgspec.json.decode(line)["tile"],
+        fields["type"],
+        fields["seat"],
+        fields["tile"],
     )
+
+
+def test_a_play_codes_kind_names_its_events_type() -> None:
+    """The events table's type of a play row is FIRST_PLAY_TYPE + its kind (the C rows too)."""
+    assert [EVENT_TYPES[FIRST_PLAY_TYPE + kind] for kind in range(len(KINDS))] == list(KINDS)
 
 
 @settings(max_examples=1500, deadline=None)

@@ -19,7 +19,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.tiles import SUITS, format_tiles, tile_name
 from ingest.line_parser import TILE_IDS
-from ingest.play_lines import NULL_BYTE, play_rows
+from ingest.play_lines import FIRST_PLAY_TYPE, KIND_DISCARD, KIND_DRAW, KIND_PONG, NULL_BYTE, play_rows
 from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 from ingest.warehouse.schema import EVENTS_WIRE, NO_MONTH, SCHEMAS
 
@@ -57,14 +57,15 @@ class Columns:
 _EVENT_TYPES: Final = ("deal", "exchange", "void", "draw", "discard", "pong", "kong", "hu", "deal_end")
 _DEAL: Final = 0
 _VOID: Final = 2
-_DRAW: Final = 3
-_DISCARD: Final = 4
-_PONG: Final = 5
+# a play code's kind and its events type, one numbering (ingest.play_lines, _lines.c)
+_DRAW: Final = FIRST_PLAY_TYPE + KIND_DRAW
+_DISCARD: Final = FIRST_PLAY_TYPE + KIND_DISCARD
+_PONG: Final = FIRST_PLAY_TYPE + KIND_PONG
 _KONG: Final = 6
 _HU: Final = 7
 _DEAL_END: Final = 8
 _EVENT_CODE: Final[dict[type, int]] = {
-    Exchange: 1, Void: 2, Draw: 3, Discard: 4, Pong: 5, Kong: 6, Hu: 7
+    Exchange: 1, Void: _VOID, Draw: _DRAW, Discard: _DISCARD, Pong: _PONG, Kong: _KONG, Hu: _HU
 }  # fmt: skip
 #: the event type of a fast-read deal's record (ingest.reader.DealLog.records)
 _RECORD_CODES: Final[dict[type, int]] = {
