@@ -84,18 +84,24 @@ def parse_tiles(text: str | Sequence[str]) -> list[int]:
     return tiles
 
 
-_RANK_TEXT: Final = tuple(str(rank + 1) for rank in range(9))
+_RANK_OF: Final = tuple(str(tile % 9 + 1) for tile in range(NUM_KINDS))
+_SUIT_OF: Final = tuple(tile // 9 for tile in range(NUM_KINDS))
 
 
 def format_tiles(tiles: Iterable[int]) -> str:
-    """Sorted compact form: ``[13, 0, 0]`` -> ``"11m5p"`` (every stored deal row writes five)."""
-    counts = to_counts(tiles, check=False)
+    """Sorted compact form: ``[13, 0, 0]`` -> ``"11m5p"`` (every stored deal row writes five,
+    so it walks the sorted tiles once instead of counting all 27 kinds)."""
     parts: list[str] = []
-    for suit_index in range(3):
-        base = suit_index * 9
-        digits = [_RANK_TEXT[rank] * counts[base + rank] for rank in range(9) if counts[base + rank]]
-        if digits:
-            parts.append("".join(digits) + SUITS[suit_index])
+    suit = -1
+    for tile in sorted(tiles):
+        tile_suit = _SUIT_OF[tile]
+        if tile_suit != suit:
+            if suit >= 0:
+                parts.append(SUITS[suit])
+            suit = tile_suit
+        parts.append(_RANK_OF[tile])
+    if suit >= 0:
+        parts.append(SUITS[suit])
     return "".join(parts)
 
 

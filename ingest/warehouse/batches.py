@@ -210,11 +210,17 @@ def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
                 piece.schema.get_field_index("month"), "month", pc.fill_null(months, NO_MONTH)
             )
             months = piece.column("month")
-        whole = len(months) > 0 and pc.all(pc.equal(months, months[0])).as_py()
-        values: list[str] = [months[0].as_py()] if whole else pc.unique(months).to_pylist()
-        for month in values:
-            part = piece if len(values) == 1 else piece.filter(pc.equal(months, month))
-            pieces.setdefault(month, []).append(part)
+        if pa.types.is_dictionary(months.type):  # events: compare the indices, not strings
+            keys, names = months.indices, months.dictionary
+        else:
+            keys, names = months, None
+        whole = len(keys) > 0 and pc.all(pc.equal(keys, keys[0])).as_py()
+        values = [keys[0]] if whole else pc.unique(keys).to_pylist()
+        for value in values:
+            month = value.as_py() if isinstance(value, pa.Scalar) else value
+            part = piece if len(values) == 1 else piece.filter(pc.equal(keys, month))
+            name = names[month].as_py() if names is not None else month
+            pieces.setdefault(name, []).append(part)
     return {month: pa.Table.from_batches(batches, schema=table.schema) for month, batches in pieces.items()}
 
 

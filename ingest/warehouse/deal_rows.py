@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+import numpy as np
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from engine.deal import KongMade, Win
@@ -44,24 +45,40 @@ WIN_KIND_ZH: Final[dict[str, str]] = {
 }
 SETTLEMENT_REASONS: Final = frozenset({"flower_pig", "no_ting", "tax_refund"})
 KONG_REASONS: Final = frozenset({"kong_exposed", "kong_added", "kong_concealed"})
+_KONG_COLUMN: Final = {"exposed": 0, "added": 1, "concealed": 2}  # kongs_exposed, _added, _concealed
 
 
-@dataclass(frozen=True)
 class SeatFacts:
     """What the seat rows are made of, from a replayed tile deal or from a sheet deal's
-    audit (``tiles`` False: no void suit, win turn or win tile to tell)."""
+    audit (``tiles`` False: no void suit, win turn or win tile to tell). A plain class, not
+    a frozen dataclass: one is built per deal, and a frozen dataclass's ``__init__`` stays
+    interpreted Python in the compiled module (about 1.2 µs a deal more)."""
 
-    dealer: int
-    void: Sequence[str | None]
-    wins: Sequence[Win]
-    kongs: Sequence[KongMade]
-    ledger: Sequence[Transfer]
-    settlement: Sequence[Transfer]
-    pigs: AbstractSet[int]
-    ready_at_end: Mapping[int, int]
-    end_reason: str | None
-    scores: Sequence[int]
-    tiles: bool
+    def __init__(
+        self,
+        dealer: int,
+        void: Sequence[str | None],
+        wins: Sequence[Win],
+        kongs: Sequence[KongMade],
+        ledger: Sequence[Transfer],
+        settlement: Sequence[Transfer],
+        pigs: AbstractSet[int],
+        ready_at_end: Mapping[int, int],
+        end_reason: str | None,
+        scores: Sequence[int],
+        tiles: bool,
+    ) -> None:
+        self.dealer = dealer
+        self.void = void
+        self.wins = wins
+        self.kongs = kongs
+        self.ledger = ledger
+        self.settlement = settlement
+        self.pigs = pigs
+        self.ready_at_end = ready_at_end
+        self.end_reason = end_reason
+        self.scores = scores
+        self.tiles = tiles
 
 
 @dataclass(frozen=True)
@@ -120,7 +137,8 @@ def deal_sha256(session_key: str, deal_log: DealLog) -> str:
     lines' text, joined by newlines (not their numbers, so the same deal in another file is
     a duplicate, not a conflict); from the deal's bytes when it was read fast."""
     digest = hashlib.sha256(session_key.encode("utf-8", "surrogatepass") + b"\n")
-    digest.update(deal_log.text_bytes())
+    for piece in deal_log.text_pieces():
+        digest.update(piece)
     return digest.hexdigest()
 
 
@@ -134,17 +152,19 @@ class FactBuilder:
         self.events = EventColumns()
         self.deal_keys: list[tuple[str, str, str, int, int]] = []
         self.counts = {"read": 0, "ok": 0, "findings": 0, "invalid": 0, "stray_lines": 0}
-        # per table, the deal (index into deal_keys) each row belongs to; -1: no deal
-        self.owners: dict[str, list[int]] = {name: [] for name in SCHEMAS}
-
-    def _tables(self) -> list[tuple[str, Columns | EventColumns]]:
-        return [(name, self.events if name == "events" else self.cols[name]) for name in TABLES]
+        # per table, in runs: the deal (index into deal_keys, -1: no deal) that owns the
+        # rows up to each end; expanded to a column of owners once, in build
+        self._owned: list[tuple[str, Columns | EventColumns, list[int], list[int]]] = [
+            (name, self.events if name == "events" else self.cols[name], [], []) for name in TABLES
+        ]
 
     def _own(self, deal_no: int) -> None:
         """Mark the rows added since the last call as ``deal_no``'s (-1: none)."""
-        for name, cols in self._tables():
-            owners = self.owners[name]
-            owners.extend([deal_no] * (len(cols) - len(owners)))
+        for _, cols, ends, owners in self._owned:
+            rows = len(cols)
+            if rows != (ends[-1] if ends else 0):
+                ends.append(rows)
+                owners.append(deal_no)
 
     # ------------------------------------------------------------------ files
     def add_log(self, log: LogFile) -> None:
@@ -295,9 +315,8 @@ class FactBuilder:
                 fed[win.from_seat] += 1
                 fed_points[win.from_seat] += sum(t.amount for t in win.transfers if t.payer == win.from_seat)
         kongs = [[0, 0, 0, 0] for _ in range(4)]  # exposed, added, concealed, robbed
-        kind_index = {"exposed": 0, "added": 1, "concealed": 2}
         for kong in facts.kongs:
-            kongs[kong.seat][3 if kong.robbed else kind_index[kong.kind]] += 1
+            kongs[kong.seat][3 if kong.robbed else _KONG_COLUMN[kong.kind]] += 1
         kong_in = [0, 0, 0, 0]
         kong_out = [0, 0, 0, 0]
         for t in facts.ledger:
@@ -381,9 +400,11 @@ class FactBuilder:
         -1 for rows of no deal) that the writer uses to drop duplicates, then removes."""
         self._own(-1)
         tables = {}
-        for name, cols in self._tables():
-            table = cols.to_arrow()
-            tables[name] = table.append_column("_deal", pa.array(self.owners[name], type=pa.int32()))
+        for name, cols, ends, owners in self._owned:
+            bounds = np.array([0, *ends], dtype=np.int64)
+            runs = bounds[1:] - bounds[:-1]
+            owner = np.repeat(np.array(owners, dtype=np.int32), runs)
+            tables[name] = cols.to_arrow().append_column("_deal", pa.array(owner))
         return Facts(
             tables=tables,
             deal_keys=self.deal_keys,
