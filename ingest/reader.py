@@ -50,7 +50,7 @@ either way (``read_log_bytes(..., fast=False)`` reads everything line by line;
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -399,6 +399,17 @@ class LogBuilder:
         self.deal = None
         return self.log
 
+    def hand_over(self, take: Callable[[SessionLog], None], every: bool = False) -> None:
+        """Pass the sessions read to the end to ``take``, in file order, and forget them:
+        every one but the last, which may still grow (``every``: the file has ended)."""
+        sessions = self.log.sessions
+        done = len(sessions) if every else len(sessions) - 1
+        if done > 0:
+            finished = sessions[:done]
+            del sessions[:done]
+            for session in finished:
+                take(session)
+
     # -- deals
 
     def _deal_findings(self, deal: DealLog, n: int, parsed: ParsedLine) -> None:
@@ -569,18 +580,33 @@ def read_text_bytes(data: bytes, name: str, first: int = 1, limits: Limits | Non
     return builder.finish()
 
 
-def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: bool = True) -> LogFile:
+def read_log_bytes(
+    data: bytes,
+    name: str,
+    limits: Limits | None = None,
+    fast: bool = True,
+    on_session: Callable[[SessionLog], None] | None = None,
+) -> LogFile:
     """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
     sheet, read through this reader by ``ingest.sheets.convert``), e.g. an upload. The text is
     inflated and split piece by piece, so memory follows what the log holds, never
     what a gzip bomb inflates to (see :class:`Limits`).
 
     ``fast`` reads a deal whose lines are all well-formed play events from their bytes
-    (:class:`_FastLines`); False reads every line one by one. Both give the same ``LogFile``."""
+    (:class:`_FastLines`); False reads every line one by one. Both give the same ``LogFile``.
+
+    ``on_session`` takes each session as soon as it is read to its end (in file order;
+    the ``LogFile`` returned then holds none), so a caller that checks a session and lets
+    it go holds one session's deals at a time, not the file's."""
     if name.lower().endswith((".csv", ".xlsx")):
         from ingest.sheets.convert import read_sheet_bytes
 
-        return read_sheet_bytes(data, name)
+        sheet = read_sheet_bytes(data, name)
+        if on_session is not None:
+            for session in sheet.sessions:
+                on_session(session)
+            sheet.sessions = []
+        return sheet
     limits = limits or Limits.from_env()
     notes: list[Finding] = []
     inflate: Inflate | None = None
@@ -592,8 +618,7 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: b
         if name.endswith(".gz"):
             message = f"{name}: named .gz but is not gzip data; read as plain text"
             notes.append(Finding("bad_record", None, None, message, severity="warning", file=name))
-        view = memoryview(data)[: limits.max_inflated]
-        pieces = (bytes(view[i : i + PIECE]) for i in range(0, len(view), PIECE))
+        pieces = _pieces(data, limits.max_inflated)
     builder = LogBuilder(name)
     lines = ByteLines(pieces, limits.max_line)
     with gc_paused():
@@ -601,6 +626,8 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: b
         if reader is not None:
             for first, batch, ascii in lines.batches():
                 reader.feed(first, batch, ascii)
+                if on_session is not None:
+                    builder.hand_over(on_session)
         else:
             for n, piece, whole in lines:
                 _feed_bytes(builder, n, piece, whole, limits)
@@ -614,7 +641,9 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: b
                 _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
         if reader is not None:
             reader.flush()
-    log = builder.finish()
+        log = builder.finish()
+        if on_session is not None:
+            builder.hand_over(on_session, every=True)
     log.findings[:0] = notes
     if problem is not None:  # the break may cut a line in two: it is stray
         count = lines.complete
@@ -625,6 +654,14 @@ def read_log_bytes(data: bytes, name: str, limits: Limits | None = None, fast: b
         if lines.partial.strip():
             log.stray.append((count + 1, lines.partial.decode("utf-8", "replace").rstrip("\r"), finding))
     return log
+
+
+def _pieces(data: bytes, limit: int) -> Iterator[bytes]:
+    """Plain text in pieces of :data:`PIECE` bytes, up to ``limit``, one at a time (a
+    generator function: compiled, a generator expression here built every piece at once)."""
+    view = memoryview(data)[:limit]
+    for start in range(0, len(view), PIECE):
+        yield bytes(view[start : start + PIECE])
 
 
 class _FastLines:
@@ -801,13 +838,13 @@ def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: 
     builder.feed(n, text.rstrip("\r"))
 
 
-def read_log(path: str | Path) -> LogFile:
+def read_log(path: str | Path, on_session: Callable[[SessionLog], None] | None = None) -> LogFile:
     """Read a ``.jsonl``, ``.jsonl.gz``, ``.csv`` or ``.xlsx`` file; a file that cannot be
-    opened is a finding."""
+    opened is a finding. ``on_session``: as in :func:`read_log_bytes`."""
     name = file_name(path)
     try:
         data = read_head(path, Limits.from_env().max_inflated + 1)
     except OSError as err:
         message = f"{name}: cannot read the file ({err.strerror or err})"
         return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name)])
-    return read_log_bytes(data, name)
+    return read_log_bytes(data, name, on_session=on_session)

@@ -140,7 +140,7 @@ def _read_regular(
         hint = os.fstat(fd).st_size  # the first read takes the file in one allocation
         with os.fdopen(os.dup(fd), "rb") as handle:
             first = min(hint, keep) if keep is not None else hint
-            while block := handle.read(first or PIECE * 8):
+            while block := handle.read(first or PIECE):  # after the first: EOF, or what was appended
                 first = 0
                 if update is not None:
                     update(block)

@@ -291,6 +291,19 @@ def test_local_workers_are_a_process_pool_not_a_cluster() -> None:
         assert isinstance(run, DaskRunner)
 
 
+def test_workers_start_with_one_blas_thread_and_the_parent_keeps_its_environment() -> None:
+    """numpy's OpenBLAS threads spin at import (0.11 s of CPU a process): the pool's workers
+    get one, unless the user chose a number; the parent's environment is left as it was."""
+    from ingest.warehouse.chunks import PoolRunner, runner
+
+    before = os.environ.get("OPENBLAS_NUM_THREADS")
+    with runner(1) as run:
+        assert isinstance(run, PoolRunner)
+        seen = run.pool.submit(os.getenv, "OPENBLAS_NUM_THREADS").result()
+    assert seen == (before or "1")
+    assert os.environ.get("OPENBLAS_NUM_THREADS") == before
+
+
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
     from ingest.warehouse.chunks import plan_chunks
 

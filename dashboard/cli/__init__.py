@@ -4,6 +4,8 @@ quick call such as ``chuanma hand`` starts in well under a second."""
 
 from __future__ import annotations
 
+import os
+
 import typer
 
 from dashboard.cli.audit import replay, validate
@@ -33,4 +35,7 @@ app.add_typer(warehouse_app, name="warehouse")
 
 
 def main() -> None:
+    # numpy's OpenBLAS starts a thread per core at import and they spin a while: 0.11 s of
+    # CPU per process here, for matrix routines no command calls (ingest's workers inherit it)
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     app()
