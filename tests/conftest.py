@@ -4,13 +4,14 @@ looks at no file). Under ``CHUANMA_PURE=1`` the build is not used, so not checke
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
 
-from engine.mypyc_build import STALE_ADVICE, pure_requested, stale_builds
+from engine.mypyc_build import STALE_ADVICE, compiled_modules, pure_requested, stale_builds
 
 if TYPE_CHECKING:
     from analytics.queries import Analytics
@@ -22,6 +23,23 @@ def pytest_configure(config: pytest.Config) -> None:
     stale = stale_builds()
     if stale:
         raise pytest.UsageError("; ".join(stale) + f": {STALE_ADVICE}")
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    terminalreporter.write_line(_which_code())
+
+
+def _which_code() -> str:
+    """Which code the run tested: a failed mypyc build leaves the pure-Python modules in
+    charge without stopping ``make test``, so the summary says so (under -q too)."""
+    if pure_requested():
+        return "chuanma: pure-Python modules (CHUANMA_PURE=1)"
+    modules = compiled_modules()
+    files = [importlib.import_module(path.removesuffix(".py").replace("/", ".")).__file__ for path in modules]
+    built = sum(1 for file in files if file is not None and not file.endswith(".py"))
+    if built == len(modules):
+        return f"chuanma: all {built} listed modules compiled with mypyc"
+    return f"chuanma: {built} of {len(modules)} listed modules compiled (see build/mypyc.log)"
 
 
 @pytest.fixture(autouse=True)

@@ -254,6 +254,13 @@ def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
     return index, facts.packed()
 
 
+def validate_chunk_local(chunk: Chunk) -> tuple[int, Facts]:
+    """:func:`validate_chunk_packed` for a worker on this machine: the tables go back
+    through a pipe uncompressed (see :meth:`Facts.packed`)."""
+    index, facts = validate_chunk(chunk)
+    return index, facts.packed(compression=None)
+
+
 def _read_chunk(chunk: Chunk) -> LogFile:
     if chunk.data is not None:
         return read_log_bytes(chunk.data, chunk.file, chunk.limits)
@@ -328,7 +335,7 @@ class PoolRunner:
     Not a Dask ``LocalCluster``: on a 2-core machine its scheduler, nannies, heartbeats
     and system monitor ran in and beside the ingesting process and took CPU time from the
     two workers, and starting it cost seconds (bench/README.md). A pool has none of that;
-    chunks and results travel the same way (pickled, results packed)."""
+    chunks and results travel pickled, both uncompressed (a local pipe)."""
 
     def __init__(self, pool: concurrent.futures.Executor, workers: int) -> None:
         self.pool = pool
@@ -336,7 +343,7 @@ class PoolRunner:
 
     def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
         try:
-            return [self.pool.submit(validate_chunk_packed, chunk) for chunk in chunks]
+            return [self.pool.submit(validate_chunk_local, chunk) for chunk in chunks]
         except concurrent.futures.BrokenExecutor as error:
             raise WorkerLost(_LOST) from error
 

@@ -307,12 +307,16 @@ class Facts:
     tables: dict[str, pa.Table]
     deal_keys: list[tuple[str, str, str, int, int]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
-    packed_tables: dict[str, bytes] | None = None  # the tables as LZ4 Arrow IPC (see packed)
+    packed_tables: dict[str, bytes] | None = None  # the tables as Arrow IPC (see packed)
 
-    def packed(self) -> Facts:
-        """These facts with the tables as LZ4-compressed Arrow IPC streams: about a fifth
-        of the bytes for a worker to send (zstd packs tighter but takes twice as long)."""
-        options = pa.ipc.IpcWriteOptions(compression="lz4")
+    def packed(self, compression: str | None = "lz4") -> Facts:
+        """These facts with the tables as Arrow IPC streams, LZ4-compressed by default:
+        about a fifth of the bytes, for a worker across a network (zstd packs tighter but
+        takes twice as long). A local worker sends them uncompressed (``None``): over a
+        pipe the bytes cost less than LZ4, which compresses every column buffer of a
+        chunk's tables as a frame of its own (per 5,000 deals: 35 ms to pack against 71,
+        8 ms to unpack against 57)."""
+        options = pa.ipc.IpcWriteOptions(compression=compression)
         packed = {}
         for name, table in self.tables.items():
             sink = pa.BufferOutputStream()
