@@ -4,9 +4,10 @@ The chunks are the ones ``chuanma ingest`` cuts (``plan_chunks``) from the first
 ``--files`` logs of the ingest benchmark's corpus (``bench/ingest.py --corpus-only``
 makes it). Each chunk goes through a worker's steps: read (``_read_chunk``), replay and
 rows (``FactBuilder.add_log``), the Arrow tables (``FactBuilder.build``), packing for the
-trip back as a local pool's worker does (``Facts.packed(compression=None)``). CPU seconds per part, summed over the chunks, median of
-``--rounds`` (after one warm-up round), beside the decoding floor of the same lines
-(``msgspec.json.Decoder().decode`` of each line, no gunzip).
+trip back as a local pool's worker does (``Facts.packed(compression=None)``). CPU
+seconds per part, summed over the chunks, median of ``--rounds`` (after one warm-up
+round), beside the decoding floor of the same files (gunzip, then
+``msgspec.json.Decoder().decode`` of each line).
 
     .venv/bin/python bench/worker_parts.py [--files 2] [--rounds 3] [--corpus DIR] [--json]
 """
