@@ -19,7 +19,9 @@ TYPES = {name: SCHEMAS["events"].field(name).type for name in _RARE}
 
 def _value(kind: pa.DataType) -> st.SearchStrategy[Any]:
     if pa.types.is_list(kind):
-        item = st.text(max_size=4) if pa.types.is_string(kind.value_type) else st.integers(-(2**31), 2**31 - 1)
+        item = (
+            st.text(max_size=4) if pa.types.is_string(kind.value_type) else st.integers(-(2**31), 2**31 - 1)
+        )
         return st.none() | st.lists(item, max_size=5)
     if pa.types.is_string(kind):
         return st.none() | st.text(max_size=6)
