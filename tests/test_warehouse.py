@@ -332,16 +332,11 @@ def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
 def test_packed_facts_come_back_equal(logs: list[Path], local: bool) -> None:
     """What a worker sends (Arrow IPC: LZ4 to a cluster, plain from a local pool)
     unpacks to the very tables it built."""
-    from ingest.warehouse.chunks import (
-        plan_chunks,
-        validate_chunk,
-        validate_chunk_local,
-        validate_chunk_packed,
-    )
+    from ingest.warehouse.chunks import plan_chunks, validate_chunk, validate_chunk_packed
 
     chunk = plan_chunks("x.jsonl", "sha", _text(logs[0]).encode(), 0)[0]
     index, facts = validate_chunk(chunk)
-    packed_index, packed = (validate_chunk_local if local else validate_chunk_packed)(chunk)
+    packed_index, packed = validate_chunk_packed(chunk, None if local else "lz4")
     assert packed.tables == {} and packed.packed_tables is not None
     sent = sum(len(data) for data in packed.packed_tables.values())
     assert (sent > 0.5 * sum(t.nbytes for t in facts.tables.values())) == local  # compressed or not

@@ -215,12 +215,11 @@ def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
         else:
             keys, names = months, None
         whole = len(keys) > 0 and pc.all(pc.equal(keys, keys[0])).as_py()
-        values = [keys[0]] if whole else pc.unique(keys).to_pylist()
-        for value in values:
-            month = value.as_py() if isinstance(value, pa.Scalar) else value
-            part = piece if len(values) == 1 else piece.filter(pc.equal(keys, month))
-            name = names[month].as_py() if names is not None else month
-            pieces.setdefault(name, []).append(part)
+        values = [keys[0].as_py()] if whole else pc.unique(keys).to_pylist()
+        for key in values:
+            part = piece if len(values) == 1 else piece.filter(pc.equal(keys, key))
+            month = names[key].as_py() if names is not None else key
+            pieces.setdefault(month, []).append(part)
     return {month: pa.Table.from_batches(batches, schema=table.schema) for month, batches in pieces.items()}
 
 

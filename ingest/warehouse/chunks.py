@@ -248,17 +248,11 @@ def _all_lines(log: LogFile) -> list[tuple[int, str]]:
     return lines
 
 
-def validate_chunk_packed(chunk: Chunk) -> tuple[int, Facts]:
-    """:func:`validate_chunk` with the tables packed for the trip back from a worker."""
+def validate_chunk_packed(chunk: Chunk, compression: str | None = "lz4") -> tuple[int, Facts]:
+    """:func:`validate_chunk` with the tables packed for the trip back from a worker: LZ4
+    across a network, uncompressed (None) through a local pipe (see :meth:`Facts.packed`)."""
     index, facts = validate_chunk(chunk)
-    return index, facts.packed()
-
-
-def validate_chunk_local(chunk: Chunk) -> tuple[int, Facts]:
-    """:func:`validate_chunk_packed` for a worker on this machine: the tables go back
-    through a pipe uncompressed (see :meth:`Facts.packed`)."""
-    index, facts = validate_chunk(chunk)
-    return index, facts.packed(compression=None)
+    return index, facts.packed(compression)
 
 
 def _read_chunk(chunk: Chunk) -> LogFile:
@@ -343,7 +337,7 @@ class PoolRunner:
 
     def submit(self, chunks: Sequence[Chunk]) -> list[Any]:
         try:
-            return [self.pool.submit(validate_chunk_local, chunk) for chunk in chunks]
+            return [self.pool.submit(validate_chunk_packed, chunk, None) for chunk in chunks]
         except concurrent.futures.BrokenExecutor as error:
             raise WorkerLost(_LOST) from error
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Final
 
+import msgspec
 import numpy as np
 import pyarrow as pa  # type: ignore[import-untyped]
 
@@ -48,37 +49,23 @@ KONG_REASONS: Final = frozenset({"kong_exposed", "kong_added", "kong_concealed"}
 _KONG_COLUMN: Final = {"exposed": 0, "added": 1, "concealed": 2}  # kongs_exposed, _added, _concealed
 
 
-class SeatFacts:
+class SeatFacts(msgspec.Struct, frozen=True, gc=False):
     """What the seat rows are made of, from a replayed tile deal or from a sheet deal's
-    audit (``tiles`` False: no void suit, win turn or win tile to tell). A plain class, not
-    a frozen dataclass: one is built per deal, and a frozen dataclass's ``__init__`` stays
-    interpreted Python in the compiled module (about 1.2 µs a deal more)."""
+    audit (``tiles`` False: no void suit, win turn or win tile to tell). A Struct, as the
+    engine's per-deal records are: one is built per deal, and a frozen dataclass's
+    ``__init__`` stays interpreted Python in the compiled module (about 1.2 µs a deal more)."""
 
-    def __init__(
-        self,
-        dealer: int,
-        void: Sequence[str | None],
-        wins: Sequence[Win],
-        kongs: Sequence[KongMade],
-        ledger: Sequence[Transfer],
-        settlement: Sequence[Transfer],
-        pigs: AbstractSet[int],
-        ready_at_end: Mapping[int, int],
-        end_reason: str | None,
-        scores: Sequence[int],
-        tiles: bool,
-    ) -> None:
-        self.dealer = dealer
-        self.void = void
-        self.wins = wins
-        self.kongs = kongs
-        self.ledger = ledger
-        self.settlement = settlement
-        self.pigs = pigs
-        self.ready_at_end = ready_at_end
-        self.end_reason = end_reason
-        self.scores = scores
-        self.tiles = tiles
+    dealer: int
+    void: Sequence[str | None]
+    wins: Sequence[Win]
+    kongs: Sequence[KongMade]
+    ledger: Sequence[Transfer]
+    settlement: Sequence[Transfer]
+    pigs: AbstractSet[int]
+    ready_at_end: Mapping[int, int]
+    end_reason: str | None
+    scores: Sequence[int]
+    tiles: bool
 
 
 @dataclass(frozen=True)
