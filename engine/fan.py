@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import msgspec
 
 from engine.rules import Rules
-from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
-from engine.tiles import NUM_KINDS, rank_of, suits_used
+from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, EVEN_KEYS, SHAPE_FLAGS, suit_keys
+from engine.tiles import NUM_KINDS
 
 
 @dataclass(frozen=True)
@@ -101,52 +102,114 @@ class FanResult(msgspec.Struct, frozen=True, gc=False):
         return (self.base, *self.extras)
 
 
+#: Each feature a base pattern can require, as one bit of an ``int``: a pattern applies
+#: when the hand's bits include all of its own (:data:`PATTERN_MASKS`).
+FEATURE_BITS: Final[dict[str, int]] = {
+    name: 1 << bit
+    for bit, name in enumerate(
+        ("win", "one_suit", "triplets", "only_258", "golden_hook", "terminals",
+         "seven_pairs", "four_kind", "heavenly", "earthly")
+    )
+}  # fmt: skip
+_WIN: Final = 1
+_ONE_SUIT: Final = 2
+_TRIPLETS: Final = 4
+_ONLY_258: Final = 8
+_GOLDEN_HOOK: Final = 16
+_TERMINALS: Final = 32
+_SEVEN_PAIRS: Final = 64
+_FOUR_KIND: Final = 128
+_HEAVENLY: Final = 256
+_EARTHLY: Final = 512
+#: the features each pattern requires, as bits, in :data:`PATTERNS` order
+PATTERN_MASKS: Final[tuple[int, ...]] = tuple(
+    sum(FEATURE_BITS[name] for name in pattern.requires) for pattern in PATTERNS
+)
+#: tiles whose rank is not 2, 5 or 8 (将对 allows none of them)
+_NOT_258: Final[tuple[int, ...]] = tuple(t for t in range(NUM_KINDS) if t % 9 not in (1, 4, 7))
+
+
+def feature_bits(
+    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], context: WinContext
+) -> int:
+    """The features base patterns test (:data:`FEATURE_BITS`), 0 when the tiles are no
+    win (shape or 缺一门). ``concealed`` is the 27-long count vector of the concealed tiles
+    with the winning tile; ``pongs`` and ``kongs`` the melded tile kinds."""
+    k0, k1, k2 = suit_keys(concealed)
+    count = sum(concealed)
+    melds = len(pongs) + len(kongs)
+    regular = -1
+    if count % 3 == 2:
+        f0 = SHAPE_FLAGS.get(k0, -1)
+        f1 = SHAPE_FLAGS.get(k1, -1)
+        f2 = SHAPE_FLAGS.get(k2, -1)
+        if f0 >= 0 and f1 >= 0 and f2 >= 0:
+            regular = f0 & f1 & f2
+    seven = melds == 0 and count == 14 and k0 in EVEN_KEYS and k1 in EVEN_KEYS and k2 in EVEN_KEYS
+    if regular < 0 and not seven:
+        return 0
+    suits = (1 if k0 else 0) | (2 if k1 else 0) | (4 if k2 else 0)
+    for tile in pongs:
+        suits |= 1 << (tile // 9)
+    for tile in kongs:
+        suits |= 1 << (tile // 9)
+    if suits == 7:  # 缺一门
+        return 0
+    features = _WIN
+    if suits == 1 or suits == 2 or suits == 4:
+        features |= _ONE_SUIT
+    if regular >= 0:
+        if regular & ALL_TRIPLETS:
+            features |= _TRIPLETS
+            if _only_258(concealed, pongs, kongs):
+                features |= _ONLY_258
+            if melds == 4:
+                features |= _GOLDEN_HOOK
+        if regular & ALL_TERMINAL and _melds_terminal(pongs) and _melds_terminal(kongs):
+            features |= _TERMINALS
+    if seven:
+        features |= _SEVEN_PAIRS
+        if 4 in concealed:
+            features |= _FOUR_KIND
+    if context.first_turn and melds == 0:  # 天胡/地胡: no pong or kong before (docs/rules.md section 4)
+        features |= _HEAVENLY if context.dealer else _EARTHLY
+    return features
+
+
+def _only_258(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int]) -> bool:
+    # all() over a generator is a plain loop under mypyc
+    return (
+        all(not concealed[tile] for tile in _NOT_258)
+        and all(tile % 9 in (1, 4, 7) for tile in pongs)
+        and all(tile % 9 in (1, 4, 7) for tile in kongs)
+    )
+
+
+def _melds_terminal(tiles: Sequence[int]) -> bool:
+    return all(tile % 9 in (0, 8) for tile in tiles)
+
+
 def hand_features(
     concealed: Sequence[int], meld_tiles: Sequence[int], meld_count: int, context: WinContext
 ) -> set[str] | None:
-    """The features base patterns test, or ``None`` when the tiles are no win.
-
-    ``concealed`` is the 27-long count vector of the concealed tiles with the winning
-    tile; ``meld_tiles`` the tile kind of each pong or kong.
-    """
-    regular = regular_win_flags(concealed)
-    seven = meld_count == 0 and is_seven_pairs(concealed)
-    if regular is None and not seven:
+    """:func:`feature_bits` as names, or ``None`` when the tiles are no win; ``meld_tiles``
+    is the tile kind of each pong or kong (``meld_count`` of them)."""
+    bits = feature_bits(concealed, meld_tiles[:meld_count], (), context)
+    if not bits:
         return None
-    total = list(concealed)
-    for tile in meld_tiles:
-        total[tile] += 3
-    if suits_used(total) > 2:  # 缺一门
-        return None
-    features = {"win"}
-    if suits_used(total) == 1:
-        features.add("one_suit")
-    if regular is not None:
-        if regular & ALL_TRIPLETS:
-            features.add("triplets")
-            if all(rank_of(t) in (2, 5, 8) for t in range(NUM_KINDS) if total[t]):
-                features.add("only_258")
-            if meld_count == 4:
-                features.add("golden_hook")
-        if regular & ALL_TERMINAL and all(rank_of(t) in (1, 9) for t in meld_tiles):
-            features.add("terminals")
-    if seven:
-        features.add("seven_pairs")
-        if 4 in concealed:
-            features.add("four_kind")
-    if context.first_turn and meld_count == 0:  # 天胡/地胡: no pong or kong before (docs/rules.md section 4)
-        features.add("heavenly" if context.dealer else "earthly")
-    return features
+    return {name for name, bit in FEATURE_BITS.items() if bits & bit}
 
 
 def count_roots(concealed: Sequence[int], meld_tiles: Sequence[int], kong_tiles: Sequence[int]) -> int:
     """根: tile kinds of which the winner holds all four (hand, pongs, kongs, winning tile)."""
+    if not meld_tiles and not kong_tiles:
+        return concealed.count(4)
     total = list(concealed)
     for tile in meld_tiles:
         total[tile] += 3
     for tile in kong_tiles:
         total[tile] += 1
-    return sum(1 for count in total if count == 4)
+    return total.count(4)
 
 
 def situational_extras(context: WinContext, rules: Rules) -> tuple[str, ...]:
@@ -162,6 +225,44 @@ def situational_extras(context: WinContext, rules: Rules) -> tuple[str, ...]:
     return tuple(extras)
 
 
+class _Scoring(msgspec.Struct, frozen=True, gc=False):
+    """A rule set's base patterns ready to score: the scored ones (fan not ``none``) in
+    :data:`PATTERNS` order, as parallel tuples, and the cap."""
+
+    rules: Rules
+    masks: tuple[int, ...]
+    fans: tuple[int, ...]
+    uses_root: tuple[bool, ...]
+    ids: tuple[str, ...]
+    max_fan: int | None
+
+
+#: :class:`_Scoring` by ``id`` of the rule set; the entry keeps its rules alive, so an id
+#: is never reused while it is here (rule sets are few: presets and overrides are cached)
+_SCORING: Final[dict[int, _Scoring]] = {}
+_SCORING_LIMIT: Final = 256
+
+
+def _scoring(rules: Rules) -> _Scoring:
+    scoring = _SCORING.get(id(rules))
+    if scoring is not None and scoring.rules is rules:
+        return scoring
+    scored = [(i, rules.pattern_fan(p.id)) for i, p in enumerate(PATTERNS)]
+    kept = [(i, fan) for i, fan in scored if fan is not None]
+    scoring = _Scoring(
+        rules,
+        tuple(PATTERN_MASKS[i] for i, _ in kept),
+        tuple(fan for _, fan in kept if fan is not None),
+        tuple(PATTERNS[i].uses_root for i, _ in kept),
+        tuple(PATTERNS[i].id for i, _ in kept),
+        rules.max_fan,
+    )
+    if len(_SCORING) >= _SCORING_LIMIT:
+        _SCORING.clear()
+    _SCORING[id(rules)] = scoring
+    return scoring
+
+
 def score_win(
     concealed: Sequence[int],
     pongs: Sequence[int],
@@ -170,27 +271,30 @@ def score_win(
     context: WinContext = DISCARD_WIN,
 ) -> FanResult | None:
     """Fan of a win: ``concealed`` counts include the winning tile; ``pongs``/``kongs``
-    are the melded tile kinds. ``None`` when the tiles are no win (shape or 缺一门)."""
-    meld_tiles = [*pongs, *kongs]
-    features = hand_features(concealed, meld_tiles, len(meld_tiles), context)
-    if features is None:
+    are the melded tile kinds. ``None`` when the tiles are no win (shape or 缺一门).
+
+    The best reading is the pattern with the highest total (base + roots + extras),
+    then the highest base fan; a later pattern in :data:`PATTERNS` wins a tie."""
+    features = feature_bits(concealed, pongs, kongs, context)
+    if not features:
         return None
-    roots = count_roots(concealed, meld_tiles, kongs)
-    situational = situational_extras(context, rules)
-    best: tuple[int, int, Pattern] | None = None
-    for pattern in PATTERNS:
-        if not pattern.requires <= features:
+    roots = count_roots(concealed, [*pongs, *kongs], kongs)
+    situational = situational_extras(context, rules) if context is not DISCARD_WIN else ()
+    scoring = _scoring(rules)
+    extra = len(situational)
+    best = -1
+    best_total = best_base = 0
+    masks, fans, uses_root = scoring.masks, scoring.fans, scoring.uses_root
+    for i in range(len(masks)):
+        mask = masks[i]
+        if features & mask != mask:
             continue
-        base_fan = rules.pattern_fan(pattern.id)
-        if base_fan is None:
-            continue
-        own_roots = roots - 1 if pattern.uses_root else roots
-        total = base_fan + own_roots + len(situational)
-        candidate = (total, base_fan, pattern)
-        if best is None or candidate[:2] >= best[:2]:
-            best = candidate
-    assert best is not None, "pinghu applies to every win"
-    total, _, pattern = best
-    own_roots = roots - 1 if pattern.uses_root else roots
-    capped = total if rules.max_fan is None else min(total, rules.max_fan)
-    return FanResult(capped, pattern.id, ("gen",) * own_roots + situational, total)
+        base_fan = fans[i]
+        total = base_fan + (roots - 1 if uses_root[i] else roots) + extra
+        if best < 0 or total > best_total or (total == best_total and base_fan >= best_base):
+            best, best_total, best_base = i, total, base_fan
+    assert best >= 0, "pinghu applies to every win"
+    own_roots = roots - 1 if uses_root[best] else roots
+    cap = scoring.max_fan
+    capped = best_total if cap is None else min(best_total, cap)
+    return FanResult(capped, scoring.ids[best], ("gen",) * own_roots + situational, best_total)

@@ -125,21 +125,26 @@ def waits(concealed: Sequence[int], pongs: Sequence[int] = (), kongs: Sequence[i
 
 
 def ready_value(
-    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], rules: Rules
+    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], rules: Rules, mask: int = -1
 ) -> int | None:
     """查大叫 value of a ready hand: its highest or lowest fan over its waits, as
     ``no_ting_pays`` says, with roots and the cap but no situational extra;
-    ``None`` when the hand has no wait."""
-    fans = []
-    for tile in waits(concealed, pongs, kongs):
-        with_tile = list(concealed)
+    ``None`` when the hand has no wait. ``mask`` (27 bits) limits the waits valued, for a
+    caller that has worked them out or counts only some (死叫); by default all of them."""
+    if mask < 0:
+        mask = wait_mask(concealed, pongs, kongs)
+    highest = rules.no_ting_pays == "max"
+    value = -1
+    with_tile = list(concealed)
+    for tile in range(NUM_KINDS):
+        if not mask >> tile & 1:
+            continue
         with_tile[tile] += 1
         result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN)
-        if result is not None:
-            fans.append(result.fan)
-    if not fans:
-        return None
-    return max(fans) if rules.no_ting_pays == "max" else min(fans)
+        with_tile[tile] -= 1
+        if result is not None and (value < 0 or (result.fan > value if highest else result.fan < value)):
+            value = result.fan
+    return value if value >= 0 else None
 
 
 @dataclass(frozen=True)

@@ -310,17 +310,8 @@ class DealState:
             if not live:
                 return None
             # 死叫不算叫: a dead wait neither makes the seat ready nor sets its value
-            fans = []
-            for tile in live:
-                counts = list(hand)
-                counts[tile] += 1
-                result = score_win(counts, pongs, kongs, self.rules, DISCARD_WIN)
-                if result is not None:
-                    fans.append(result.fan)
-            if not fans:
-                return None
-            return max(fans) if self.rules.no_ting_pays == "max" else min(fans)
-        return ready_value(hand, pongs, kongs, self.rules)
+            mask = sum(1 << tile for tile in live)
+        return ready_value(hand, pongs, kongs, self.rules, mask)
 
     def _unseen_by(self, seat: int) -> list[int]:
         """Copies a seat cannot see: the wall and the concealed hands of others still in."""

@@ -468,26 +468,24 @@ class _FastDeal(FastState):
         if not self.rules.dead_wait_counts:
             raise HandOff  # 死叫不算叫 needs the unseen tiles: the engine's
         pigs: set[int] = set()
-        waiting: list[int] = []
+        waiting: list[tuple[int, int]] = []  # (seat, its waits)
         for seat in in_play:
             pongs = self.pongs[seat]
             kongs = self.kongs[seat]
             held = held_counts(self.hands[seat], pongs, kongs)
             if suits_used(held) == 3:
                 pigs.add(seat)
-            elif (
-                not self.holds_void(seat, held)
-                and self.may_be_ready(seat)
-                and wait_mask(self.hands[seat], pongs, kongs)
-            ):
-                waiting.append(seat)
+            elif not self.holds_void(seat, held) and self.may_be_ready(seat):
+                mask = wait_mask(self.hands[seat], pongs, kongs)
+                if mask:
+                    waiting.append((seat, mask))
         # A ready hand's fan is paid only by a seat that is neither ready nor a 花猪: when
         # none is left, the fans change no payment and are worked out only for the rows.
         pays = len(waiting) + len(pigs) < len(in_play)
         ready: dict[int, int] = {}
-        for seat in waiting:
+        for seat, mask in waiting:
             if pays or self.keep_facts:
-                fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules)
+                fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules, mask)
                 if fan is None:
                     raise HandOff  # a wait no pattern scores: the engine's to explain
                 ready[seat] = fan

@@ -291,17 +291,33 @@ def test_local_workers_are_a_process_pool_not_a_cluster() -> None:
         assert isinstance(run, DaskRunner)
 
 
-def test_workers_start_with_one_blas_thread_and_the_parent_keeps_its_environment() -> None:
-    """numpy's OpenBLAS threads spin at import (0.11 s of CPU a process): the pool's workers
-    get one, unless the user chose a number; the parent's environment is left as it was."""
-    from ingest.warehouse.chunks import PoolRunner, runner
+def test_workers_start_with_their_environment_and_the_parent_keeps_its_own() -> None:
+    """numpy's OpenBLAS threads spin at import (0.11 s of CPU a process) and glibc's malloc
+    gives freed chunks back to be faulted in again: the pool's workers get one thread and a
+    malloc that keeps its memory, unless the user chose otherwise; the parent's environment
+    is left as it was."""
+    from ingest.warehouse.chunks import _WORKER_ENV, PoolRunner, runner
 
-    before = os.environ.get("OPENBLAS_NUM_THREADS")
-    with runner(1) as run:
-        assert isinstance(run, PoolRunner)
-        seen = run.pool.submit(os.getenv, "OPENBLAS_NUM_THREADS").result()
-    assert seen == (before or "1")
-    assert os.environ.get("OPENBLAS_NUM_THREADS") == before
+    assert set(_WORKER_ENV) == {"OPENBLAS_NUM_THREADS", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_"}
+    before = {name: os.environ.get(name) for name in _WORKER_ENV}
+    chosen = "MALLOC_TRIM_THRESHOLD_"
+    os.environ[chosen] = "12345"  # the user's own value is kept
+    try:
+        with runner(1) as run:
+            assert isinstance(run, PoolRunner)
+            seen = {name: run.pool.submit(os.getenv, name).result() for name in _WORKER_ENV}
+        assert os.environ[chosen] == "12345"
+    finally:
+        if before[chosen] is None:
+            del os.environ[chosen]
+        else:
+            os.environ[chosen] = before[chosen]  # type: ignore[assignment]
+    for name, value in _WORKER_ENV.items():
+        if name == chosen:
+            assert seen[name] == "12345"
+        else:
+            assert seen[name] == (before[name] or value)
+        assert os.environ.get(name) == before[name]
 
 
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:

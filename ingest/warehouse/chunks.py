@@ -393,9 +393,19 @@ def _connect(client_class: Any, scheduler: str) -> Any:
 
 
 #: what the spawned workers need in their environment (they copy ``os.environ`` when they
-#: start): one OpenBLAS thread, since numpy's starts one a core at import and they spin a
-#: while (0.11 s of CPU per process here) for matrix routines ingest never calls
-_WORKER_ENV: Final = {"OPENBLAS_NUM_THREADS": "1"}
+#: start):
+#: - one OpenBLAS thread, since numpy's starts one a core at import and they spin a while
+#:   (0.11 s of CPU per process here) for matrix routines ingest never calls;
+#: - glibc's malloc keeping what it frees: by default a block of a few MB (a chunk's text,
+#:   its columns, the tables packed for the pipe) is mapped for itself and unmapped when
+#:   freed, and the heap's top is given back, so the next chunk faults the same memory in
+#:   again, page by zeroed page (1.2 million page faults for 100,000 deals, 0.45 million
+#:   with these; bench/README.md). A worker's memory then stays at its peak until it ends.
+_WORKER_ENV: Final = {
+    "OPENBLAS_NUM_THREADS": "1",
+    "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
+    "MALLOC_TRIM_THRESHOLD_": str(1 << 30),
+}
 
 
 @contextmanager
