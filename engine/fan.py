@@ -102,15 +102,8 @@ class FanResult(msgspec.Struct, frozen=True, gc=False):
         return (self.base, *self.extras)
 
 
-#: Each feature a base pattern can require, as one bit of an ``int``: a pattern applies
-#: when the hand's bits include all of its own (:data:`PATTERN_MASKS`).
-FEATURE_BITS: Final[dict[str, int]] = {
-    name: 1 << bit
-    for bit, name in enumerate(
-        ("win", "one_suit", "triplets", "only_258", "golden_hook", "terminals",
-         "seven_pairs", "four_kind", "heavenly", "earthly")
-    )
-}  # fmt: skip
+# Each feature a base pattern can require (see :func:`feature_bits`), as one bit of an
+# ``int``: a pattern applies when the hand's bits include all of its own.
 _WIN: Final = 1
 _ONE_SUIT: Final = 2
 _TRIPLETS: Final = 4
@@ -121,6 +114,12 @@ _SEVEN_PAIRS: Final = 64
 _FOUR_KIND: Final = 128
 _HEAVENLY: Final = 256
 _EARTHLY: Final = 512
+#: the features by the names :data:`PATTERNS` require them by
+FEATURE_BITS: Final[dict[str, int]] = {
+    "win": _WIN, "one_suit": _ONE_SUIT, "triplets": _TRIPLETS, "only_258": _ONLY_258,
+    "golden_hook": _GOLDEN_HOOK, "terminals": _TERMINALS, "seven_pairs": _SEVEN_PAIRS,
+    "four_kind": _FOUR_KIND, "heavenly": _HEAVENLY, "earthly": _EARTHLY,
+}  # fmt: skip
 #: the features each pattern requires, as bits, in :data:`PATTERNS` order
 PATTERN_MASKS: Final[tuple[int, ...]] = tuple(
     sum(FEATURE_BITS[name] for name in pattern.requires) for pattern in PATTERNS
