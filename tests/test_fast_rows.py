@@ -8,12 +8,17 @@ the deal hashes that tell duplicates from conflicts must be the same.
 
 from __future__ import annotations
 
+from datetime import datetime
+
+import pyarrow as pa  # type: ignore[import-untyped]
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ingest.reader import read_log_bytes
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
-from ingest.warehouse.deal_rows import facts_of_log
+from ingest.warehouse.deal_rows import _seconds, facts_of_log
 from ingest.writer import log_lines
 
 
@@ -55,3 +60,14 @@ def test_a_fast_deal_counts_and_hashes_its_lines_whatever_was_built_first() -> N
         assert a.play_count == b.play_count == c.play_count == len(c.events)
         joined = [b"".join(deal.text_pieces()) for deal in (a, b, c)]
         assert joined[0] == joined[1] == joined[2] == "\n".join(c.texts).encode()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.datetimes(min_value=datetime(1, 1, 1), max_value=datetime(9999, 12, 31, 23, 59, 59)))
+def test_played_at_seconds_are_the_timestamp_arrow_makes_of_the_time(when: datetime) -> None:
+    """Rows carry a session's time as seconds, computed once (``_seconds``): Arrow must
+    store them as the same ``timestamp[s]`` it makes of the ``datetime`` itself."""
+    when = when.replace(microsecond=0)  # as parse_time leaves it
+    stamp = pa.timestamp("s")
+    assert pa.array([_seconds(when)], stamp).equals(pa.array([when], stamp))
+    assert _seconds(None) is None

@@ -16,7 +16,7 @@ import json
 from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Final
 
 import msgspec
@@ -72,7 +72,7 @@ class SeatFacts(msgspec.Struct, frozen=True, gc=False):
 class SessionInfo:
     session_id: str | None
     month: str
-    played_at: datetime | None
+    played_at: int | None  # seconds since 1970 of the naive time: Arrow takes them as they are
     club: str | None
     table: str | None
     rules: str
@@ -88,6 +88,15 @@ def _json(value: Any) -> str | None:
         return json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
     except (TypeError, ValueError):
         return json.dumps(repr(value))
+
+
+_EPOCH: Final = datetime(1970, 1, 1)
+
+
+def _seconds(when: datetime | None) -> int | None:
+    """A naive time as the ``timestamp[s]`` value Arrow would make of it, computed once a
+    session: converting a ``datetime`` cost Arrow ~250 ns a row, in every seat row."""
+    return None if when is None else (when - _EPOCH) // timedelta(seconds=1)
 
 
 def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
@@ -109,7 +118,7 @@ def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
     return SessionInfo(
         session_id=start.session_id if start is not None else None,
         month=month,
-        played_at=played,
+        played_at=_seconds(played),
         club=start.club if start is not None else None,
         table=start.table if start is not None else None,
         rules=rules.name if rules is not None else "?",
