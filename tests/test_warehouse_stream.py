@@ -170,6 +170,38 @@ def test_a_streamed_batch_writes_the_files_of_one_write(tmp_path: Path) -> None:
     assert read_catalog(tmp_path / "wh") == catalog and catalog["batches"][0]["rows"] == {"sessions": 4200}
 
 
+def test_dictionary_pieces_are_stored_as_their_values(tmp_path: Path) -> None:
+    """``events`` pieces come from the workers with dictionary columns, each piece with a
+    dictionary of its own (its values in another order); the writer unifies them before
+    a row group: the file holds every row's own values, as plain strings."""
+    schema = SCHEMAS["events"]
+    pieces = []
+    for number in range(5):
+        rows = 300 + number
+        columns: dict[str, Any] = {f.name: pa.nulls(rows, f.type) for f in schema}
+        columns["deal_id"] = pa.array([f"d{(i * 7 + number) % 40}" for i in range(rows)])
+        columns["month"] = pa.array(["2026-01"] * rows)
+        columns["seq"] = pa.array(range(rows), pa.int32())
+        columns["line"] = pa.array(range(number * 1000, number * 1000 + rows), pa.int32())
+        columns["type"] = pa.array(["draw", "discard", "pong"][number % 3 :] * rows)[:rows]
+        columns["tile"] = pa.array([f"{1 + (i + number) % 9}m" for i in range(rows)])
+        plain = pa.table(columns, schema=schema)
+        encoded = plain
+        for name in ("deal_id", "month", "type", "tile"):
+            index = encoded.schema.get_field_index(name)
+            encoded = encoded.set_column(index, name, pc.dictionary_encode(encoded[name]))
+        pieces.append((plain, encoded))
+    writer = BatchWriter(tmp_path / "wh", row_group_rows=700, buffer_bytes=1 << 30)
+    for _, encoded in pieces:
+        writer.add("events", encoded)
+    catalog: dict[str, Any] = {"format": 1, "batches": []}
+    batch = writer.commit(catalog, [])
+    written = tmp_path / "wh" / "batches" / batch / "events" / "month=2026-01" / "part-0.parquet"
+    stored = pq.read_table(written, partitioning=None)
+    assert stored.schema.field("deal_id").type == pa.string()
+    assert stored.equals(pa.concat_tables([plain for plain, _ in pieces]).select(stored.column_names))
+
+
 def test_a_batch_of_many_months_holds_no_more_than_its_buffer(tmp_path: Path) -> None:
     """However many months wait for their row groups, what waits stays under the buffer:
     the biggest waiting month is written early, as a shorter row group."""

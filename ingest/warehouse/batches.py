@@ -112,6 +112,11 @@ class BatchWriter:
             writer, schema = opened
             if table.schema != schema:  # a dictionary column after plain ones, or back
                 table = table.cast(schema)
+        if encoded and table.column(0).num_chunks > 1:
+            # one dictionary per column over the pieces: Parquet takes the indices of a
+            # dictionary as they are, but a new dictionary at every piece sent each of its
+            # values through the dictionary encoder's hash again (events: 13% of its writing)
+            table = table.unify_dictionaries()
         writer.write_table(table, row_group_size=self.row_group_rows)
 
     def commit(self, catalog: dict[str, Any], files: Sequence[dict[str, Any]]) -> str:
