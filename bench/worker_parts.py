@@ -48,7 +48,7 @@ def one_round(chunks: list[Chunk]) -> dict[str, float]:
             rows = clock()
             facts = builder.build()
             tables = clock()
-            del log, builder  # freed before packing, as validate_chunk returns
+            del log, builder  # freed before the collector is back, as in validate_chunk
         facts.packed(compression=None)
         packed = clock()
         for part, seconds in zip(

@@ -216,12 +216,17 @@ def plan_chunks(
 
 def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
     """Read, replay and extract one chunk (runs on a worker; pure)."""
-    with gc_paused():  # the whole chunk: its log is freed before the collector is back
+    with gc_paused():  # the whole chunk
         log = _read_chunk(chunk)
         try:
-            return chunk.index, facts_of_log(log, chunk.sha256)
+            facts = facts_of_log(log, chunk.sha256)
         except (pa.ArrowException, OverflowError, ValueError) as error:
-            return chunk.index, facts_of_log(_set_aside(log, error), chunk.sha256)
+            facts = facts_of_log(_set_aside(log, error), chunk.sha256)
+        # freed before the collector is back: a ``return`` in the block left the log alive
+        # for the first collection after it, which walked every one of its containers
+        # (3-5 ms a chunk, 3-5% of a worker's CPU)
+        del log
+    return chunk.index, facts
 
 
 def _set_aside(log: LogFile, error: Exception) -> LogFile:

@@ -410,7 +410,9 @@ class FactBuilder:
 
 def facts_of_log(log: LogFile, source_sha256: str) -> Facts:
     """All the rows of one read file (or piece of one)."""
-    builder = FactBuilder(log.path, source_sha256)
-    with gc_paused():
+    with gc_paused():  # the rows freed before the collector is back (see chunks.validate_chunk)
+        builder = FactBuilder(log.path, source_sha256)
         builder.add_log(log)
-    return builder.build()
+        facts = builder.build()
+        del builder
+    return facts
