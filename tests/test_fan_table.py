@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, near_wins, random_hands, ready_hands, winning_hands
 
-from engine.fan import PATTERNS, FanResult, WinContext, hand_features, score_win
+from engine.fan import PATTERNS, FanResult, WinContext, hand_features, score_win, situational_extras
 from engine.hand import ready_value, wait_mask
 from engine.rules import Rules, load_rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
@@ -81,15 +81,7 @@ def reference_score(
     for tile in kongs:
         total_tiles[tile] += 1
     roots = sum(1 for count in total_tiles if count == 4)
-    situational = []
-    if context.after_kong:
-        situational.append("gangshanghua" if context.self_draw else "gangshangpao")
-    if context.robbing_kong:
-        situational.append("qiangganghu")
-    if context.last_tile and rules.haidi:
-        situational.append("haidi")
-    if context.self_draw and rules.self_draw_bonus == "add_fan":
-        situational.append("zimo")
+    situational = situational_extras(context, rules)  # unchanged by the rewrite
     best = None
     for pattern in PATTERNS:
         if not pattern.requires <= features:
@@ -105,7 +97,7 @@ def reference_score(
     total, _, pattern = best
     own_roots = roots - 1 if pattern.uses_root else roots
     capped = total if rules.max_fan is None else min(total, rules.max_fan)
-    return FanResult(capped, pattern.id, ("gen",) * own_roots + tuple(situational), total)
+    return FanResult(capped, pattern.id, ("gen",) * own_roots + situational, total)
 
 
 @st.composite
