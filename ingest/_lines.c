@@ -1,12 +1,12 @@
 /* The reader's scanner of plain play lines (issue 14), the C twin of
- * ingest/play_lines.py:py_scan_plays (tests/test_play_lines.py holds the two together).
+ * ingest/play_lines.py:py_split_plays (tests/test_play_lines.py holds the two together).
  *
  * A draw, discard or pong line in the exact form the writer gives it,
  *     {"type":"draw","seat":2,"tile":"5m","t":6500}
  * (the "t" member optional, a JSON whole number without leading zeros and at most 18
  * digits), is turned into a small int, its play code: tile * 16 + seat * 4 + kind (kind
  * 0 draw, 1 discard, 2 pong; tile 0-26 for 1m..9s). Such a line decodes with msgspec to
- * exactly that record, so nothing else needs to read it. Any other line stops the scan:
+ * exactly that record, so nothing else needs to read it. Any other line is left as it is:
  * the reader decodes it the usual way.
  */
 #define PY_SSIZE_T_CLEAN
@@ -69,32 +69,84 @@ static int play_code(const char *s, Py_ssize_t n)
     return (suit * 9 + rank) * 16 + seat * 4 + kind;
 }
 
-static PyObject *scan_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+/* split_plays(data, first_whole, last_whole) -> (parts, runs, lines): data.split(b"\n")
+ * with every run of consecutive plain play lines made one part, the run's lines joined by
+ * "\n" as they are in data, and runs[i] the list of its play codes (None for any other
+ * part); lines is how many lines the parts hold (len(data.split(b"\n"))). The first line
+ * is taken for a play line only when first_whole, the last (after the last newline) only
+ * when last_whole: a piece may begin or end inside a line. The reader then makes one
+ * object per run instead of one per line. */
+static int append_part(PyObject *parts, PyObject *runs, const char *s, Py_ssize_t n, PyObject *codes)
+{
+    PyObject *part = PyBytes_FromStringAndSize(s, n);
+    if (part == NULL)
+        return -1;
+    int failed = PyList_Append(parts, part) < 0 || PyList_Append(runs, codes != NULL ? codes : Py_None) < 0;
+    Py_DECREF(part);
+    return failed ? -1 : 0;
+}
+
+static PyObject *split_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
-    if (nargs != 3 || !PyList_Check(args[0]) || !PyLong_Check(args[1]) || !PyList_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "scan_plays(lines: list[bytes], start: int, out: list[int])");
+    if (nargs != 3 || !PyBytes_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "split_plays(data: bytes, first_whole: bool, last_whole: bool)");
         return NULL;
     }
-    PyObject *lines = args[0];
-    PyObject *out = args[2];
-    Py_ssize_t i = PyLong_AsSsize_t(args[1]);
-    if (i == -1 && PyErr_Occurred())
+    int first_whole = PyObject_IsTrue(args[1]);
+    int last_whole = PyObject_IsTrue(args[2]);
+    if (first_whole < 0 || last_whole < 0)
         return NULL;
-    Py_ssize_t size = PyList_GET_SIZE(lines);
-    if (i < 0)
-        i = 0;
-    for (; i < size; i++) {
-        PyObject *line = PyList_GET_ITEM(lines, i);
-        if (!PyBytes_CheckExact(line))
+    const char *data = PyBytes_AS_STRING(args[0]);
+    Py_ssize_t size = PyBytes_GET_SIZE(args[0]);
+    PyObject *parts = PyList_New(0);
+    PyObject *runs = PyList_New(0);
+    PyObject *codes = NULL; /* the run being built */
+    Py_ssize_t run_start = 0, lines = 0, pos = 0;
+    if (parts == NULL || runs == NULL)
+        goto fail;
+    for (;;) {
+        const char *nl = memchr(data + pos, '\n', (size_t)(size - pos));
+        Py_ssize_t end = nl != NULL ? nl - data : size; /* this line is data[pos:end] */
+        int eligible = (lines > 0 || first_whole) && (nl != NULL || last_whole);
+        int code = eligible ? play_code(data + pos, end - pos) : -1;
+        lines++;
+        if (code >= 0) {
+            if (codes == NULL) {
+                codes = PyList_New(0);
+                if (codes == NULL)
+                    goto fail;
+                run_start = pos;
+            }
+            if (PyList_Append(codes, code_objects[code]) < 0)
+                goto fail;
+        } else {
+            if (codes != NULL) { /* the run ends before this line (pos - 1 is its newline) */
+                if (append_part(parts, runs, data + run_start, pos - 1 - run_start, codes) < 0)
+                    goto fail;
+                Py_CLEAR(codes);
+            }
+            if (append_part(parts, runs, data + pos, end - pos, NULL) < 0)
+                goto fail;
+        }
+        if (nl == NULL)
             break;
-        int code = play_code(PyBytes_AS_STRING(line), PyBytes_GET_SIZE(line));
-        if (code < 0)
-            break;
-        if (PyList_Append(out, code_objects[code]) < 0)
-            return NULL;
+        pos = end + 1;
     }
-    return PyLong_FromSsize_t(i);
+    if (codes != NULL) {
+        if (append_part(parts, runs, data + run_start, size - run_start, codes) < 0)
+            goto fail;
+        Py_CLEAR(codes);
+    }
+    PyObject *count = PyLong_FromSsize_t(lines);
+    if (count == NULL)
+        goto fail;
+    return Py_BuildValue("(NNN)", parts, runs, count);
+fail:
+    Py_XDECREF(codes);
+    Py_XDECREF(parts);
+    Py_XDECREF(runs);
+    return NULL;
 }
 
 static PyObject *line_code(PyObject *self, PyObject *line)
@@ -171,9 +223,9 @@ static PyMethodDef methods[] = {
     {"play_rows", (PyCFunction)(void (*)(void))play_rows, METH_FASTCALL,
      "play_rows(records, first_line, lines, types, seats, tiles) -> list[int]: the events rows of "
      "a deal's records; the indices of the records that are not play codes."},
-    {"scan_plays", (PyCFunction)(void (*)(void))scan_plays, METH_FASTCALL,
-     "scan_plays(lines, start, out) -> int: append the play codes of lines[start:] to out "
-     "while they are plain play lines; the index of the first line that is not."},
+    {"split_plays", (PyCFunction)(void (*)(void))split_plays, METH_FASTCALL,
+     "split_plays(data, first_whole, last_whole) -> (parts, runs, lines): data's lines, each "
+     "run of plain play lines one part with its play codes in runs."},
     {"line_code", line_code, METH_O, "line_code(line) -> int: its play code, or -1."},
     {NULL, NULL, 0, NULL},
 };

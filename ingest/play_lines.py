@@ -5,10 +5,11 @@ A line in the exact form the writer gives it, ``{"type":"draw","seat":2,"tile":"
 (``"t"`` optional, a JSON whole number of at most 18 digits), decodes to exactly one
 record (seat, tile, nothing else read), so the reader keeps ``tile * 16 + seat * 4 +
 kind`` instead and moves on. A C scanner (``ingest/_lines.c``, built by ``make compile``)
-does this at a few nanoseconds a line; :func:`py_scan_plays` is its Python twin and the
-definition (``tests/test_play_lines.py`` holds the two together), used where the C
-module is not built or ``CHUANMA_PURE=1`` asks for the Python code. Any other line stops
-the scan and is decoded the usual way.
+does this at a few nanoseconds a line, as it splits a piece of text into lines (a run of
+play lines stays one part: one object, not one a line); :func:`py_split_plays` is its
+Python twin and the definition (``tests/test_play_lines.py`` holds the two together), used
+where the C module is not built or ``CHUANMA_PURE=1`` asks for the Python code. Any other
+line is decoded the usual way.
 """
 
 from __future__ import annotations
@@ -64,17 +65,37 @@ def py_line_code(line: bytes) -> int:
     return play_code(_KIND[kind], int(seat), _SUIT[suit] * 9 + int(rank) - 1)
 
 
-def py_scan_plays(lines: list[bytes], start: int, out: list[PlayRecord]) -> int:
-    """Append the play codes of ``lines[start:]`` to ``out`` while they are plain play
-    lines; return the index of the first line that is not (``len(lines)`` at the end)."""
-    i = max(start, 0)
-    while i < len(lines):
-        code = py_line_code(lines[i])
-        if code < 0:
-            break
-        out.append(code)
-        i += 1
-    return i
+def py_split_plays(data: bytes, first_whole: bool, last_whole: bool) -> tuple[list[bytes], list[Any], int]:
+    """``data.split(b"\n")`` with every run of consecutive plain play lines made one part
+    (its lines joined by ``\n``, as they are in ``data``): ``(parts, runs, lines)``, where
+    ``runs[i]`` is the list of part ``i``'s play codes (None for any other part) and
+    ``lines`` how many lines the parts hold. The first line counts as a play line only when
+    ``first_whole``, the last (after the last newline) only when ``last_whole``: a piece may
+    begin or end inside a line."""
+    lines = data.split(b"\n")
+    last = len(lines) - 1
+    parts: list[bytes] = []
+    runs: list[Any] = []
+    codes: list[int] | None = None
+    start = 0
+    for i, line in enumerate(lines):
+        eligible = (i > 0 or first_whole) and (i < last or last_whole)
+        code = py_line_code(line) if eligible else -1
+        if code >= 0:
+            if codes is None:
+                codes, start = [], i
+            codes.append(code)
+            continue
+        if codes is not None:
+            parts.append(b"\n".join(lines[start:i]))
+            runs.append(codes)
+            codes = None
+        parts.append(line)
+        runs.append(None)
+    if codes is not None:
+        parts.append(b"\n".join(lines[start:]))
+        runs.append(codes)
+    return parts, runs, len(lines)
 
 
 #: the events table's type code of a play code's kind (ingest.warehouse.rows: draw 3, discard 4, pong 5)
@@ -112,9 +133,9 @@ PlayRows = Callable[[list[PlayRecord], int, bytearray, bytearray, bytearray, byt
 
 
 _C: Final[Any] = c_extension("ingest._lines")
-#: the scanner the reader uses: C when built, else the Python twin
-scan_plays: Final[Callable[[list[bytes], int, list[PlayRecord]], int]] = (
-    _C.scan_plays if _C is not None else py_scan_plays
+#: the splitter the reader uses: C when built, else the Python twin
+split_plays: Final[Callable[[bytes, bool, bool], tuple[list[bytes], list[Any], int]]] = (
+    _C.split_plays if _C is not None else py_split_plays
 )
 line_code: Final[Callable[[bytes], int]] = _C.line_code if _C is not None else py_line_code
 play_rows: Final[PlayRows] = _C.play_rows if _C is not None else py_play_rows

@@ -82,7 +82,7 @@ from ingest.line_parser import (
     show_value,
     tiles_ok,
 )
-from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile, scan_plays
+from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile, split_plays
 from ingest.records import (
     DealEndRec,
     DiscardRec,
@@ -570,12 +570,13 @@ def read_text_bytes(data: bytes, name: str, first: int = 1, limits: Limits | Non
     limit in characters, a BOM dropped from line 1 only)."""
     builder = LogBuilder(name)
     limits = limits or Limits.from_env()
-    lines = data.split(b"\n")
-    if lines and not lines[-1]:
-        lines.pop()
+    parts, runs, _ = split_plays(data, True, True)
+    if not parts[-1]:
+        parts.pop()
+        runs.pop()
     with gc_paused():
         reader = _FastLines(builder, limits, chars=True)
-        reader.feed(first, lines, data.isascii())
+        reader.feed(first, parts, runs, data.isascii())
         reader.flush()
     return builder.finish()
 
@@ -624,8 +625,8 @@ def read_log_bytes(
     with gc_paused():
         reader = _FastLines(builder, limits) if fast else None
         if reader is not None:
-            for first, batch, ascii in lines.batches():
-                reader.feed(first, batch, ascii)
+            for first, batch, runs, ascii in lines.batches():
+                reader.feed(first, batch, runs, ascii)
                 if on_session is not None:
                     builder.hand_over(on_session)
         else:
@@ -636,7 +637,7 @@ def read_log_bytes(
             problem = f"it is larger than {mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
         if problem is None and lines.partial:  # the last line, with no newline after it
             if reader is not None:
-                reader.feed(lines.complete + 1, [lines.partial], False)
+                reader.feed(lines.complete + 1, [lines.partial], [None], False)
             else:
                 _feed_bytes(builder, lines.complete + 1, lines.partial, True, limits)
         if reader is not None:
@@ -687,23 +688,31 @@ class _FastLines:
         self.records: list[PlayRecord] = []
         self.lines: list[bytes] = []
 
-    def feed(self, n: int, batch: list[bytes], ascii: bool) -> None:
-        """Lines numbered from ``n``; ``ascii``: all of them are ASCII (so UTF-8)."""
+    def feed(self, n: int, batch: list[bytes], runs: list[Any], ascii: bool) -> None:
+        """Lines numbered from ``n``, as :func:`ingest.play_lines.split_plays` gives them: a
+        part of ``batch`` is one line, or a run of plain play lines whose play codes are
+        ``runs`` at the same index (None for a line); ``ascii``: all of them are ASCII (so
+        UTF-8)."""
         builder = self.builder
         limits = self.limits
         max_line = limits.max_line
         deal = self.deal
         records = self.records
-        start = 0  # the index of the fast deal's first line in this batch (earlier ones: self.lines)
+        start = 0  # the index of the fast deal's first part in this batch (earlier ones: self.lines)
         i = 0
         size = len(batch)
         while i < size:
-            if deal is not None:
-                stop = scan_plays(batch, i, records)  # plain play lines, as play codes
-                n += stop - i
-                i = stop
-                if i == size:
-                    break
+            run = runs[i]
+            if run is not None:  # plain play lines
+                if deal is not None:
+                    records.extend(run)
+                    n += len(run)
+                else:  # outside a fast deal: one by one, as every line there
+                    for line in batch[i].split(b"\n"):
+                        self._line(n, line)
+                        n += 1
+                i += 1
+                continue
             line = batch[i]
             if deal is not None:
                 rec = _fast_record(line, max_line, ascii)
@@ -720,10 +729,7 @@ class _FastLines:
                     continue
                 _feed_lines(builder, self.first, self._held(batch, start, i), limits)
                 deal = None
-            if len(line) > max_line:
-                self._long(n, line)
-            else:
-                _feed_bytes(builder, n, line, True, limits)
+            self._line(n, line)
             fresh = builder.fresh
             if fresh is not None:
                 builder.fresh = None
@@ -737,6 +743,13 @@ class _FastLines:
             self.lines.extend(batch[start:])
         self.deal = deal
         self.records = records
+
+    def _line(self, n: int, line: bytes) -> None:
+        """One line through the builder (cut when longer than ``max_line``)."""
+        if len(line) > self.limits.max_line:
+            self._long(n, line)
+        else:
+            _feed_bytes(self.builder, n, line, True, self.limits)
 
     def _long(self, n: int, line: bytes) -> None:
         """A line of more than ``max_line`` bytes: cut, or, counting characters as
@@ -814,11 +827,14 @@ def _utf8(line: bytes) -> bool:
     return True
 
 
-def _feed_lines(builder: LogBuilder, first: int, lines: list[bytes], limits: Limits) -> None:
+def _feed_lines(builder: LogBuilder, first: int, parts: list[bytes], limits: Limits) -> None:
+    """Lines numbered from ``first`` through the builder one by one; a part may be a run
+    of play lines (:func:`ingest.play_lines.split_plays`), which no line inside splits."""
     n = first
-    for line in lines:
-        _feed_bytes(builder, n, line, True, limits)
-        n += 1
+    for part in parts:
+        for line in part.split(b"\n"):
+            _feed_bytes(builder, n, line, True, limits)
+            n += 1
 
 
 def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:

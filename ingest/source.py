@@ -13,9 +13,11 @@ import re
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import msgspec
+
+from ingest.play_lines import split_plays
 
 __all__ = [
     "GZIP_MAGIC",
@@ -308,33 +310,39 @@ class ByteLines:
         if not skipping:
             self.partial = buffer
 
-    def batches(self) -> Iterator[tuple[int, list[bytes], bool]]:
+    def batches(self) -> Iterator[tuple[int, list[bytes], list[Any], bool]]:
         """The same lines a piece at a time, split in C: ``(number of the first line, the
-        lines, whether they are all ASCII)``. A line longer than ``max_line`` comes uncut
-        (at most ``max_line`` plus a piece; the caller cuts it, as :meth:`__iter__` does)
-        and, when it runs past its piece, the rest of it is skipped unread."""
+        parts, their play codes, whether they are all ASCII)``, where a run of plain play
+        lines is one part and its codes a list (:func:`ingest.play_lines.split_plays`; None
+        for any other line). A line longer than ``max_line`` comes uncut (at most
+        ``max_line`` plus a piece; the caller cuts it, as :meth:`__iter__` does) and, when
+        it runs past its piece, the rest of it is skipped unread."""
         max_line = self.max_line
         buffer = b""
         skipping = False  # inside an over-long line already given
         n = 0  # newlines seen
         for piece in self.pieces:
-            parts = piece.split(b"\n")
+            # the piece's first line is whole when nothing of it came before
+            parts, runs, count = split_plays(piece, not buffer and not skipping, False)
             rest = parts.pop()
+            runs.pop()
+            count -= 1  # the text after the last newline is no line yet
             if not parts:  # no newline in this piece
                 buffer = b"" if skipping else buffer + rest
             else:
                 if skipping:  # the end of the over-long line
-                    del parts[0]
+                    del parts[0], runs[0]
                     n += 1
+                    count -= 1
                     skipping = False
                 elif buffer:
                     parts[0] = buffer + parts[0]
                 if parts:
-                    yield n + 1, parts, piece.isascii() and parts[0].isascii()
-                    n += len(parts)
+                    yield n + 1, parts, runs, piece.isascii() and parts[0].isascii()
+                    n += count
                 buffer = rest
             if not skipping and len(buffer) > max_line:
-                yield n + 1, [buffer], False
+                yield n + 1, [buffer], [None], False
                 skipping = True
                 buffer = b""
         self.complete = n

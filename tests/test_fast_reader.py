@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.events import Discard, Draw
 from engine.rules import preset_names
-from ingest.play_lines import KINDS, code_kind
+from ingest.play_lines import KINDS, code_kind, line_code
 from ingest.reader import DealLog, LogFile, read_lines, read_log, read_log_bytes, read_text_bytes
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
@@ -464,21 +464,50 @@ def test_arbitrary_text_reads_as_its_lines(lines: list[bytes], first: int, max_l
     read_text_both(as_bytes(lines), first, Limits(max_line=max_line))
 
 
+_PLAY_LINES = st.builds(
+    lambda kind, seat, tile, t: (
+        f'{{"type":"{kind}","seat":{seat},"tile":"{tile % 9 + 1}{"mps"[tile // 9]}"{t}}}'.encode()
+    ),
+    st.sampled_from(["draw", "discard", "pong"]),
+    st.integers(0, 3),
+    st.integers(0, 26),
+    st.sampled_from(["", ',"t":7', ',"t":1234567']),
+)
+
+
+@st.composite
+def _cut_text(draw: st.DrawFn) -> list[bytes]:
+    """Lines (plain play lines among others) joined and cut into pieces anywhere."""
+    lines = draw(
+        st.lists(_PLAY_LINES | st.binary(max_size=20).map(lambda b: b.replace(b"\n", b"")), max_size=12)
+    )
+    text = b"\n".join(lines) + draw(st.sampled_from([b"", b"\n"]))
+    cuts = sorted(draw(st.lists(st.integers(0, len(text)), max_size=5)))
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
+
+
 @settings(max_examples=400)
 @given(
-    st.lists(st.binary(max_size=30).map(lambda b: b.replace(b"\x00", b"\n")), max_size=12),
-    st.integers(min_value=1, max_value=12),
+    st.lists(st.binary(max_size=30).map(lambda b: b.replace(b"\x00", b"\n")), max_size=12) | _cut_text(),
+    st.integers(min_value=1, max_value=80),
 )
 def test_batches_cut_the_same_lines_as_line_by_line(pieces: list[bytes], max_line: int) -> None:
+    """A run of plain play lines comes as one part with its codes (one code a line), the
+    rest line by line: expanded, the batches are the lines ``__iter__`` gives."""
     pieces = [p for p in pieces if p]
     one, other = ByteLines(pieces, max_line), ByteLines(pieces, max_line)
     by_line = list(one)
     batched = []
-    for first, batch, ascii in other.batches():
-        assert not ascii or all(line.isascii() for line in batch)
-        for i, line in enumerate(batch):
-            whole = len(line) <= max_line
-            batched.append((first + i, line if whole else line[:max_line], whole))
+    for first, batch, runs, ascii in other.batches():
+        assert not ascii or all(part.isascii() for part in batch)
+        n = first
+        for part, run in zip(batch, runs, strict=True):
+            lines = part.split(b"\n") if run is not None else [part]
+            assert run is None or run == [line_code(line) for line in lines]
+            for line in lines:
+                whole = len(line) <= max_line
+                batched.append((n, line if whole else line[:max_line], whole))
+                n += 1
     assert batched == by_line
     assert (other.complete, other.partial) == (one.complete, one.partial)
 

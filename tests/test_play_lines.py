@@ -1,8 +1,10 @@
-"""Plain play lines as play codes (issue 14): the C scanner (``ingest/_lines.c``) and its
+"""Plain play lines as play codes (issue 14): the C splitter (``ingest/_lines.c``) and its
 Python twin agree on every line, and a line gets a code only when msgspec would decode
 it to exactly that draw, discard or pong."""
 
 from __future__ import annotations
+
+from itertools import pairwise
 
 import msgspec
 import pytest
@@ -25,8 +27,8 @@ from ingest.play_lines import (
     play_rows,
     py_line_code,
     py_play_rows,
-    py_scan_plays,
-    scan_plays,
+    py_split_plays,
+    split_plays,
 )
 from ingest.records import DiscardRec, DrawRec, PlayRecord, PongRec
 from ingest.warehouse.rows import _EVENT_TYPES as EVENT_TYPES
@@ -130,15 +132,44 @@ def test_lines_that_are_not_plain_get_no_code(line: bytes) -> None:
     assert py_line_code(line) == line_code(line) == -1
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(plain_lines | near_plain(), max_size=12), st.integers(0, 13))
-def test_a_scan_stops_at_the_first_line_that_is_not_plain(lines: list[bytes], start: int) -> None:
-    c_out: list[object] = ["kept"]
-    py_out: list[object] = ["kept"]
-    stop = scan_plays(lines, start, c_out)  # type: ignore[arg-type]
-    assert stop == py_scan_plays(lines, start, py_out) and c_out == py_out  # type: ignore[arg-type]
-    assert c_out[1:] == [py_line_code(line) for line in lines[start:stop]]
-    assert stop >= len(lines) or py_line_code(lines[stop]) < 0
+other_lines = st.sampled_from([b"", b"\r", b'{"type":"hu","seat":0,"tile":"5m"}', b"not json", b"\xff"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(plain_lines | near_plain() | other_lines, max_size=14),
+    st.booleans(),
+    st.booleans(),
+    st.booleans(),
+)
+def test_a_split_keeps_every_line_and_codes_each_run(
+    lines: list[bytes], first_whole: bool, last_whole: bool, newline_at_end: bool
+) -> None:
+    """C and Python split alike; the parts are ``data.split(b"\n")`` with each run of
+    plain play lines joined (so joining them gives the data back), each run's codes are
+    its lines' codes, a run is as long as it can be, and the first and last lines are
+    play lines only when said to be whole."""
+    lines = [line.replace(b"\n", b"") for line in lines]
+    data = b"\n".join(lines) + (b"\n" if newline_at_end else b"")
+    parts, runs, count = split_plays(data, first_whole, last_whole)
+    assert (parts, runs, count) == py_split_plays(data, first_whole, last_whole)
+    split = data.split(b"\n")
+    assert count == len(split) and len(parts) == len(runs)
+    assert b"\n".join(parts) == data
+    n = 0
+    for part, run in zip(parts, runs, strict=True):
+        held = part.split(b"\n")
+        if run is None:
+            assert len(held) == 1
+            whole = (n > 0 or first_whole) and (n < len(split) - 1 or last_whole)
+            assert not whole or py_line_code(part) < 0
+        else:
+            assert run == [py_line_code(line) for line in held] and min(run) >= 0
+            assert (n > 0 or first_whole) and (n + len(held) < len(split) or last_whole)
+        n += len(held)
+    assert n == len(split)
+    for before, after in pairwise(runs):
+        assert before is None or after is None, "two runs side by side: one run was cut"
 
 
 def test_play_line_is_the_inverse_of_line_code() -> None:
