@@ -226,14 +226,13 @@ def situational_extras(context: WinContext, rules: Rules) -> tuple[str, ...]:
 
 class _Scoring(msgspec.Struct, frozen=True, gc=False):
     """A rule set's base patterns ready to score: the scored ones (fan not ``none``) in
-    :data:`PATTERNS` order, as parallel tuples, and the cap."""
+    :data:`PATTERNS` order, as parallel tuples."""
 
     rules: Rules
     masks: tuple[int, ...]
     fans: tuple[int, ...]
     uses_root: tuple[bool, ...]
     ids: tuple[str, ...]
-    max_fan: int | None
 
 
 #: :class:`_Scoring` by ``id`` of the rule set; the entry keeps its rules alive, so an id
@@ -246,15 +245,17 @@ def _scoring(rules: Rules) -> _Scoring:
     scoring = _SCORING.get(id(rules))
     if scoring is not None and scoring.rules is rules:
         return scoring
-    scored = [(i, rules.pattern_fan(p.id)) for i, p in enumerate(PATTERNS)]
-    kept = [(i, fan) for i, fan in scored if fan is not None]
+    kept: list[tuple[int, int]] = []  # (index in PATTERNS, fan)
+    for i, pattern in enumerate(PATTERNS):
+        fan = rules.pattern_fan(pattern.id)
+        if fan is not None:
+            kept.append((i, fan))
     scoring = _Scoring(
         rules,
         tuple(PATTERN_MASKS[i] for i, _ in kept),
-        tuple(fan for _, fan in kept if fan is not None),
+        tuple(fan for _, fan in kept),
         tuple(PATTERNS[i].uses_root for i, _ in kept),
         tuple(PATTERNS[i].id for i, _ in kept),
-        rules.max_fan,
     )
     if len(_SCORING) >= _SCORING_LIMIT:
         _SCORING.clear()
@@ -294,6 +295,5 @@ def score_win(
             best, best_total, best_base = i, total, base_fan
     assert best >= 0, "pinghu applies to every win"
     own_roots = roots - 1 if uses_root[best] else roots
-    cap = scoring.max_fan
-    capped = best_total if cap is None else min(best_total, cap)
+    capped = best_total if rules.max_fan is None else min(best_total, rules.max_fan)
     return FanResult(capped, scoring.ids[best], ("gen",) * own_roots + situational, best_total)

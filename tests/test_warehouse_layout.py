@@ -44,6 +44,7 @@ def test_the_modules_of_the_package_never_import_its_face() -> None:
 
 def test_the_face_only_re_exports() -> None:
     """Every function and class the face names lives in one of the package's modules."""
+    assert set(face._HOME) == set(face.__all__)  # each name imported on first use is listed
     named = [getattr(face, name) for name in face.__all__]
     homes = {item.__module__ for item in named if callable(item)}
     modules = {f"ingest.warehouse.{p.stem}" for p in PACKAGE.glob("*.py") if p.stem != "__init__"}

@@ -71,47 +71,44 @@ if TYPE_CHECKING:
     )
     from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
 
-#: where each name of this face lives: imported on first use (PEP 562), so a worker
-#: process that needs only ``chunks`` does not import the catalog's ``pyarrow.dataset``
-#: and, through it, pandas (0.35-0.45 s of CPU for every worker an ingest starts)
-_HOME: dict[str, str] = {
-    "open_for_write": "ingest.warehouse.batches",
-    "write_batch": "ingest.warehouse.batches",
-    "BATCHES": "ingest.warehouse.catalog",
-    "CATALOG": "ingest.warehouse.catalog",
-    "DEFAULT_WAREHOUSE": "ingest.warehouse.catalog",
-    "FORMAT": "ingest.warehouse.catalog",
-    "LOCK": "ingest.warehouse.catalog",
-    "MANIFEST": "ingest.warehouse.catalog",
-    "ORPHANS": "ingest.warehouse.catalog",
-    "STAGING": "ingest.warehouse.catalog",
-    "WarehouseError": "ingest.warehouse.catalog",
-    "batch_folders": "ingest.warehouse.catalog",
-    "catalog_version": "ingest.warehouse.catalog",
-    "read_catalog": "ingest.warehouse.catalog",
-    "rebuild_hint": "ingest.warehouse.catalog",
-    "require_catalog": "ingest.warehouse.catalog",
-    "table_files": "ingest.warehouse.catalog",
-    "unlisted_batches": "ingest.warehouse.catalog",
-    "IngestLock": "ingest.warehouse.lock",
-    "WarehouseLocked": "ingest.warehouse.lock",
-    "Recovery": "ingest.warehouse.recovery",
-    "cleanup": "ingest.warehouse.recovery",
-    "describe_batch": "ingest.warehouse.recovery",
-    "rebuild_catalog": "ingest.warehouse.recovery",
-    "recover": "ingest.warehouse.recovery",
-    "require_readable": "ingest.warehouse.recovery",
-    "verify_parts": "ingest.warehouse.recovery",
-    "DEFAULT_BATCH_MB": "ingest.warehouse.run",
-    "FileEntry": "ingest.warehouse.run",
-    "IngestInterrupted": "ingest.warehouse.run",
-    "IngestSummary": "ingest.warehouse.run",
-    "Progress": "ingest.warehouse.run",
-    "ingest": "ingest.warehouse.run",
-    "NO_MONTH": "ingest.warehouse.schema",
-    "SCHEMAS": "ingest.warehouse.schema",
-    "TABLES": "ingest.warehouse.schema",
+#: the names of this face by the module they live in, imported on first use (PEP 562): a
+#: worker process that needs only ``chunks`` does not import the catalog's
+#: ``pyarrow.dataset`` and, through it, pandas (0.35-0.45 s of CPU for every worker an
+#: ingest starts)
+_FACE: dict[str, tuple[str, ...]] = {
+    "batches": ("open_for_write", "write_batch"),
+    "catalog": (
+        "BATCHES",
+        "CATALOG",
+        "DEFAULT_WAREHOUSE",
+        "FORMAT",
+        "LOCK",
+        "MANIFEST",
+        "ORPHANS",
+        "STAGING",
+        "WarehouseError",
+        "batch_folders",
+        "catalog_version",
+        "read_catalog",
+        "rebuild_hint",
+        "require_catalog",
+        "table_files",
+        "unlisted_batches",
+    ),
+    "lock": ("IngestLock", "WarehouseLocked"),
+    "recovery": (
+        "Recovery",
+        "cleanup",
+        "describe_batch",
+        "rebuild_catalog",
+        "recover",
+        "require_readable",
+        "verify_parts",
+    ),
+    "run": ("DEFAULT_BATCH_MB", "FileEntry", "IngestInterrupted", "IngestSummary", "Progress", "ingest"),
+    "schema": ("NO_MONTH", "SCHEMAS", "TABLES"),
 }
+_HOME: dict[str, str] = {name: f"{__name__}.{module}" for module, names in _FACE.items() for name in names}
 
 
 def __getattr__(name: str) -> Any:
