@@ -320,6 +320,22 @@ def test_workers_start_with_their_environment_and_the_parent_keeps_its_own() -> 
         assert os.environ.get(name) == before[name]
 
 
+def test_a_worker_validates_its_chunks_without_pandas(logs: list[Path]) -> None:
+    """A pool worker never imports pandas (nor ``pyarrow.dataset``, which imports it):
+    0.25 s of CPU and 56 MB in every worker. pyarrow's first ``pa.array`` of a Python list
+    imported it, and so did ``Array.to_numpy`` (``chunks._start_worker``, ``rows._validity``)."""
+    from ingest.warehouse.chunks import plan_chunks, runner
+
+    chunks = plan_chunks("log", "sha", logs[0].read_bytes(), 0, target_lines=2000)
+    with runner(1) as run:
+        facts = run.collect(run.submit(chunks), lambda done: None)
+        imported = run.pool.submit(  # type: ignore[attr-defined]
+            eval, "[name for name in ('pandas', 'pyarrow.dataset') if name in __import__('sys').modules]"
+        ).result()
+    assert sum(table.num_rows for piece in facts for table in piece.tables.values()) > 0
+    assert imported == []
+
+
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
     from ingest.warehouse.chunks import plan_chunks
 
