@@ -322,7 +322,7 @@ def test_workers_start_with_their_environment_and_the_parent_keeps_its_own() -> 
 
 def test_a_worker_validates_its_chunks_without_pandas(logs: list[Path]) -> None:
     """A pool worker never imports pandas (nor ``pyarrow.dataset``, which imports it):
-    0.25 s of CPU and 56 MB in every worker. pyarrow's first ``pa.array`` of a Python list
+    about 0.3 s of CPU and 33 MB in every worker. pyarrow's first ``pa.array`` of a Python list
     imported it, and so did ``Array.to_numpy`` (``chunks._start_worker``, ``rows._validity``)."""
     from ingest.warehouse.chunks import plan_chunks, runner
 

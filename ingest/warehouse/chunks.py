@@ -436,7 +436,7 @@ class _NoPandas:
 
 def _start_worker() -> None:
     """A pool worker's first step. pyarrow looks for pandas at its first ``pa.array`` of
-    a Python list (to tell pandas objects apart) and imports it: 0.25 s of CPU and 56 MB
+    a Python list (to tell pandas objects apart) and imports it: about 0.3 s of CPU and 33 MB
     in every worker, for nothing a worker converts. Shown no pandas that once, pyarrow
     never looks again; ``import pandas`` itself works as before."""
     if "pandas" in sys.modules:
