@@ -5,6 +5,7 @@ looks at no file). Under ``CHUANMA_PURE=1`` the build is not used, so not checke
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,6 +54,16 @@ def dashboard_on_localhost() -> object:
     config.set_option("server.address", "localhost")
     yield None
     config.set_option("server.address", previous)
+
+
+@pytest.fixture(autouse=True)
+def main_module_kept() -> Iterator[None]:
+    """Streamlit's ``AppTest`` leaves the page it ran as ``__main__``; a process pool that a
+    later test starts would then run that page in every worker (a spawned process first
+    imports its parent's main script): streamlit, pandas and the page's queries."""
+    main = sys.modules["__main__"]
+    yield
+    sys.modules["__main__"] = main
 
 
 @pytest.fixture(scope="module")

@@ -9,6 +9,8 @@ import itertools
 import json
 import os
 import shutil
+import subprocess
+import sys
 import zlib
 from collections import Counter
 from pathlib import Path
@@ -322,18 +324,25 @@ def test_workers_start_with_their_environment_and_the_parent_keeps_its_own() -> 
 
 def test_a_worker_validates_its_chunks_without_pandas(logs: list[Path]) -> None:
     """A pool worker never imports pandas (nor ``pyarrow.dataset``, which imports it):
-    about 0.3 s of CPU and 33 MB in every worker. pyarrow's first ``pa.array`` of a Python list
-    imported it, and so did ``Array.to_numpy`` (``chunks._start_worker``, ``rows._validity``)."""
-    from ingest.warehouse.chunks import plan_chunks, runner
-
-    chunks = plan_chunks("log", "sha", logs[0].read_bytes(), 0, target_lines=2000)
-    with runner(1) as run:
-        facts = run.collect(run.submit(chunks), lambda done: None)
-        imported = run.pool.submit(  # type: ignore[attr-defined]
-            eval, "[name for name in ('pandas', 'pyarrow.dataset') if name in __import__('sys').modules]"
-        ).result()
-    assert sum(table.num_rows for piece in facts for table in piece.tables.values()) > 0
-    assert imported == []
+    about 0.3 s of CPU and 33 MB in every worker. pyarrow's first ``pa.array`` of a Python
+    list imported it, and so did ``Array.to_numpy`` (``chunks._start_worker``,
+    ``rows._validity``). The pool runs in a fresh interpreter, as under ``chuanma ingest``:
+    a spawned worker first imports its parent's main script, and in this test run that
+    can be a Streamlit page an earlier test ran."""
+    code = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from ingest.warehouse.chunks import plan_chunks, runner\n"
+        f"chunks = plan_chunks('log', 'sha', Path({str(logs[0])!r}).read_bytes(), 0, target_lines=2000)\n"
+        "with runner(1) as run:\n"
+        "    facts = run.collect(run.submit(chunks), lambda done: None)\n"
+        "    probe = \"[name for name in ('pandas', 'pyarrow.dataset') if name in __import__('sys').modules]\"\n"
+        "    imported = run.pool.submit(eval, probe).result()\n"
+        "print(sum(table.num_rows for piece in facts for table in piece.tables.values()) > 0, imported)\n"
+    )
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["True", "[]"]
 
 
 def test_files_are_cut_only_before_session_lines(logs: list[Path]) -> None:
