@@ -31,5 +31,9 @@ def md(value: object) -> str:
 
 def strip_controls(text: str) -> str:
     """``text`` without terminal escape sequences or control characters (tabs and line
-    breaks kept): what the CLI prints of names from the data."""
+    breaks kept): what the CLI prints of names from the data. Every escape sequence
+    starts with a control character, so text without one is returned as it is (one scan
+    of a long report instead of two substitutions)."""
+    if _CONTROLS.search(text) is None:
+        return text
     return _CONTROLS.sub("", _ESCAPES.sub("", text))

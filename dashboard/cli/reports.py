@@ -38,11 +38,14 @@ def finding_line(finding: Finding, indent: str = "    ", lang: Lang = "en") -> s
 def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
     """One line per deal, then its findings; then session and file findings; a summary."""
     out = []
-    for deal in report.deals:
-        mark = say("cli_ok", lang) if deal.status == "ok" else say("cli_findings", lang)
-        scores = " ".join(f"{s:+d}" for s in deal.scores)
+    ok_mark, findings_mark = say("cli_ok", lang), say("cli_findings", lang)
+    signed = "{:+d}".format
+    for deal in report.deals:  # a line per deal: thousands in a club's file
+        mark = ok_mark if deal.status == "ok" else findings_mark
+        scores = " ".join(map(signed, deal.scores))
         out.append(f"{mark} {deal.deal_id}  [{scores}]  ({deal.rules}, {deal.file}:{deal.line})")
-        out.extend(finding_line(f, lang=lang) for f in deal.findings)
+        if deal.findings:
+            out.extend(finding_line(f, lang=lang) for f in deal.findings)
     for session in report.sessions:
         if session.findings:
             where = f"{session.file}:{session.line}"
