@@ -42,6 +42,7 @@ from ingest.warehouse.catalog import require_catalog  # noqa: E402
 from ingest.warehouse.chunks import Chunk, _read_chunk, plan_chunks  # noqa: E402
 from ingest.warehouse.deal_rows import FactBuilder  # noqa: E402
 from ingest.warehouse.known import KnownIds  # noqa: E402
+from ingest.warehouse.rows import Facts  # noqa: E402
 from ingest.warehouse.run import FileEntry, IngestSummary, _keep_new, _Planned  # noqa: E402
 
 PARTS = ("read", "replay_rows", "tables", "pack")
@@ -56,7 +57,7 @@ def one_round(chunks: list[Chunk]) -> dict[str, float]:
     return spent
 
 
-def worker_steps(chunk: Chunk, spent: dict[str, float]) -> bytes:
+def worker_steps(chunk: Chunk, spent: dict[str, float]) -> Facts:
     """One chunk through a worker's steps, their CPU added to ``spent``; the packed facts."""
     clock = time.process_time
     with gc_paused():  # as validate_chunk does
@@ -73,7 +74,7 @@ def worker_steps(chunk: Chunk, spent: dict[str, float]) -> bytes:
     done = clock()
     for part, seconds in zip(PARTS, (read - started, rows - read, tables - rows, done - tables), strict=True):
         spent[part] += seconds
-    return pickle.dumps((chunk.index, packed))
+    return packed
 
 
 def whole_round(files: list[Path], root: Path) -> dict[str, float]:
@@ -101,9 +102,9 @@ def whole_round(files: list[Path], root: Path) -> dict[str, float]:
             started = clock()
             sent = pickle.loads(pickle.dumps(chunk))
             spent["trip"] += clock() - started
-            result = worker_steps(sent, spent)
-            started = clock()
-            _, packed = pickle.loads(result)
+            packed = worker_steps(sent, spent)
+            started = clock()  # the result's trip back: pickled by the worker, unpickled here
+            _, packed = pickle.loads(pickle.dumps((chunk.index, packed)))
             unpickled = clock()
             facts = packed.unpacked()
             unpacked = clock()
