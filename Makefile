@@ -99,8 +99,10 @@ DEMO_LOG := $(DEMO_DIR)/club.jsonl.gz
 DEMO_WAREHOUSE := data/warehouse
 DEMO_PORT := 8501
 # A compiled module shadows its .py file: the demo, which does not wait for the build, runs
-# the .py files even where an older build is lying around.
-DEMO_RUN := CHUANMA_PURE=1 $(BIN)/chuanma
+# the .py files even where an older build is lying around. CHUANMA_PROGRESS=lines: where the
+# output is not a terminal (piped to a file, a CI log), simulate and ingest print plain progress
+# lines instead of bars.
+DEMO_RUN := CHUANMA_PURE=1 CHUANMA_PROGRESS=lines $(BIN)/chuanma
 
 $(DEMO_LOG): | $(RUN_STAMP)
 	@echo "== simulating the sample club: 3,000 deals, about a tenth of the sessions as score sheets =="
@@ -118,6 +120,9 @@ $(DEMO_WAREHOUSE)/catalog.json: $(DEMO_LOG) | $(RUN_STAMP)
 
 demo: $(RUN_STAMP) $(DEMO_WAREHOUSE)/catalog.json
 	@echo "== the dashboard: http://localhost:$(DEMO_PORT) (Ctrl-C stops it) =="
+	@echo "   To record from a phone on this network (the Record page, 记分), serve beyond localhost"
+	@echo "   with a token the page asks for:"
+	@echo "   $(BIN)/chuanma dashboard --warehouse $(DEMO_WAREHOUSE) --address 0.0.0.0 --upload-token YOUR-TOKEN"
 	$(DEMO_RUN) dashboard --warehouse $(DEMO_WAREHOUSE) --port $(DEMO_PORT)
 
 bench: $(STAMP) $(BUILT)

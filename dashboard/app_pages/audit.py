@@ -195,7 +195,7 @@ if src is not None:
                     "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
                     "rule": page_kit.t("rule"),
                     "session": st.column_config.LinkColumn(
-                        page_kit.t("session"), display_text=r"session\?session=(.*)"
+                        page_kit.t("session"), display_text=r"session\?session=([^&]*)"
                     ),
                     "played_date": page_kit.date_column(page_kit.t("day")),
                 },

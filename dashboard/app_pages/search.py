@@ -50,7 +50,7 @@ def hands_table(frame: pd.DataFrame, name: str, key: str) -> None:
         name,
         key=key,
         column_config={
-            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
             "player": page_kit.t("player"),
             "fan": st.column_config.NumberColumn(page_kit.t("fan"), format="%d"),
@@ -116,7 +116,7 @@ if src is not None:
             "deals-found",
             key="search_results",
             column_config={
-                "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+                "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
                 "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
                 "players": page_kit.t("players"),
                 "winners": page_kit.t("winners"),

@@ -142,7 +142,7 @@ def show_deals(result: SessionResult) -> None:
         deals[["replay", "status", "findings", *nets]],
         hide_index=True,
         column_config={
-            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "status": page_kit.t("status"),
             "findings": page_kit.t("findings"),
             **nets,
@@ -197,7 +197,7 @@ def show_findings(src: cached_queries.Source, result: SessionResult) -> pd.DataF
         hide_index=True,
         column_config={
             "code": page_kit.t("code"),
-            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=r"replay\?deal=(.*)"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "line": page_kit.t("line"),
             "player": page_kit.t("player"),
             "message": st.column_config.TextColumn(page_kit.t("message"), width="large"),

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import sys
+import time
 from collections.abc import Iterable, Iterator
 from types import TracebackType
 from typing import Any, TypeVar
@@ -22,13 +24,59 @@ from ingest.warehouse import Progress as IngestProgress
 T = TypeVar("T")
 
 
+#: ``CHUANMA_PROGRESS=lines``: where stderr is not a terminal (``make demo`` piped to a file,
+#: a CI log), progress is printed as a plain line every few seconds instead of not at all
+PROGRESS_ENV = "CHUANMA_PROGRESS"
+LINE_EVERY_S = 3.0
+
+
+def progress_style(enabled: bool = True) -> str | None:
+    """``"bar"`` on a terminal, ``"lines"`` when asked for by ``CHUANMA_PROGRESS=lines``,
+    else None: a script's stderr stays clean unless it asks."""
+    if not enabled:
+        return None
+    if sys.stderr.isatty():
+        return "bar"
+    return "lines" if os.environ.get(PROGRESS_ENV, "").strip().lower() == "lines" else None
+
+
+class ProgressLines:
+    """Plain progress for a log: ``what: done/total unit (pct%), seconds`` on stderr, at
+    most every :data:`LINE_EVERY_S` seconds, and once at the end."""
+
+    def __init__(self, what: str, unit: str) -> None:
+        self.what, self.unit = what, unit
+        self.done = self.total = 0
+        self.began = self.last = time.monotonic()
+
+    def update(self, *, done: int | None = None, total: int | None = None, stage: str | None = None) -> None:
+        if stage is not None:
+            self.what = stage
+        self.done = self.done if done is None else done
+        self.total = self.total if total is None else total
+        now = time.monotonic()
+        if now - self.last >= LINE_EVERY_S:
+            self.last = now
+            self.print()
+
+    def print(self) -> None:
+        share = f" ({self.done / self.total:.0%})" if self.total else ""
+        elapsed = time.monotonic() - self.began
+        print(
+            f"{self.what}: {self.done:,}/{self.total:,} {self.unit}{share}, {elapsed:.0f} s", file=sys.stderr
+        )
+
+
 class CliProgress(IngestProgress):
-    """A rich bar on stderr, drawn only when stderr is a terminal (logs stay clean)."""
+    """A rich bar on stderr when stderr is a terminal, plain lines when
+    ``CHUANMA_PROGRESS=lines`` asks for them, else nothing (logs stay clean)."""
 
     def __init__(self, *, enabled: bool = True) -> None:
-        self.enabled = enabled and sys.stderr.isatty()
+        self.style = progress_style(enabled)
+        self.enabled = self.style == "bar"
         self.bar: Progress | None = None
         self.task: TaskID | None = None
+        self.lines = ProgressLines("ingest", "chunks") if self.style == "lines" else None
 
     def __enter__(self) -> CliProgress:
         if self.enabled:
@@ -50,26 +98,44 @@ class CliProgress(IngestProgress):
     ) -> None:
         if self.bar is not None:
             self.bar.stop()
+        if self.lines is not None and kind is None:
+            self.lines.print()
 
     def add_total(self, chunks: int) -> None:
         if self.bar is not None and self.task is not None:
             total = self.bar.tasks[0].total or 0
             self.bar.update(self.task, total=total + chunks)
+        if self.lines is not None:
+            self.lines.update(total=self.lines.total + chunks)
 
     def advance(self, chunks: int) -> None:
         if self.bar is not None and self.task is not None:
             self.bar.advance(self.task, chunks)
+        if self.lines is not None:
+            self.lines.update(done=self.lines.done + chunks)
 
     def note(self, text: str) -> None:
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, description=text[-60:])
+        if self.lines is not None:
+            self.lines.update(stage=text[-60:])
 
 
 def with_deal_progress(events: Iterable[T], total: int, *, enabled: bool = True) -> Iterator[T]:
     """The events of a simulation, passed on unchanged, with a rich bar on stderr that
-    counts their deal lines (drawn only on a terminal, like the ingest's)."""
-    if not (enabled and sys.stderr.isatty()):
+    counts their deal lines (a terminal), or plain lines (``CHUANMA_PROGRESS=lines``)."""
+    style = progress_style(enabled)
+    if style is None:
         yield from events
+        return
+    if style == "lines":
+        lines = ProgressLines("simulate", "deals")
+        lines.total = total
+        for event in events:
+            if isinstance(event, DealStart):
+                lines.update(done=lines.done + 1)
+            yield event
+        lines.print()
         return
     bar = Progress(
         TextColumn("simulate"),
