@@ -50,6 +50,7 @@ DIFFERS = {
     "player_stats": ["avg_win_turn", "sheet_deals", "sheet_deals_excluded"],
     "fan_summary": ["sheet_wins"],
     "overview": ["sheet_deals", "tile_deals"],
+    "session_list": ["tile_deals"],
 }
 SAME = (
     "player_stats", "fan_by_pattern", "fan_by_total", "fan_roots", "fan_summary", "fan_by_rules",
@@ -336,6 +337,24 @@ def test_replay_page_sends_a_sheet_deal_to_its_session(
     at = _open(mixed_app, "replay", deal=deal_id)
     assert [i.value for i in at.info] == [label("deal_is_sheet", "en")]
     assert not at.error
+
+
+def test_replay_page_opens_on_the_latest_session_with_tiles(
+    mixed_app: AppTest, apis: dict[str, Analytics]
+) -> None:
+    api = apis["mixed"]
+    every = api.query("session_list")
+    for day in sorted({d.date() for d in every["played_at"]}, reverse=True):  # a range ending in sheets
+        sessions = api.query("session_list", Filters(date_to=day))
+        if int(sessions["tile_deals"].iloc[0]) == 0 and (sessions["tile_deals"] > 0).any():
+            break
+    else:
+        raise AssertionError("no date range whose latest session is a score sheet")
+    latest_tiles = str(sessions[sessions["tile_deals"] > 0]["session_id"].iloc[0])
+    at = _open(mixed_app, "replay", to=day.isoformat())
+    assert at.selectbox(key="replay_session").value == latest_tiles
+    assert label("deal_is_sheet", "en") not in [i.value for i in at.info]
+    assert at.slider(key="replay_step").max > 0  # a deal to step through
 
 
 # ------------------------------------------------------------- chuanma simulate --sheet-sessions

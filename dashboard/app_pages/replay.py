@@ -95,8 +95,9 @@ def choose_deal(src: cached_queries.Source) -> str | None:
     if not ids:
         st.info(page_kit.t("no_match"))
         return None
-    if st.session_state.get(SESSION_KEY) not in ids:
-        st.session_state[SESSION_KEY] = ids[0]
+    if st.session_state.get(SESSION_KEY) not in ids:  # the latest session with tiles to draw
+        tiles = sessions[sessions["tile_deals"] > 0]["session_id"].astype(str)
+        st.session_state[SESSION_KEY] = next((s for s in tiles if s in ids), ids[0])
     left, right = st.columns([3, 2])
     session = left.selectbox(page_kit.t("session"), ids, key=SESSION_KEY)
     deals = cached_queries.sql("session_deals", src=src, session_id=session)
