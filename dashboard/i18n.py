@@ -83,7 +83,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "flower_pig_rate": ("花猪率", "Flower-pig rate"),
     "ready_at_end_rate": ("流局听牌率", "Ready at the wall's end"),
     "avg_win_turn": ("平均胡牌巡数", "Average win turn"),
-    "biggest_win": ("最大一胡", "Biggest win"),
+    "biggest_win": ("最大一胡（分）", "Biggest win (points)"),
     "self_draws": ("自摸", "Self-draws"),
     "deal_ins": ("点炮", "Deal-ins"),
     "choose_player": ("选择玩家", "Choose a player"),

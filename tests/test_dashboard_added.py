@@ -101,7 +101,8 @@ def test_ratings_page(app: AppTest, api: Analytics, lang: str) -> None:
     expected = expected.set_index("player").loc[table["player"]]
     assert table["rating"].tolist() == pytest.approx(expected["rating"].tolist())
     assert table["avg_placement"].tolist() == pytest.approx(expected["avg_placement"].tolist())
-    assert table["placement_1_rate"].tolist() == pytest.approx(expected["placement_1_rate"].tolist())
+    # rates show as percent (0-100), as every rate of the dashboard does
+    assert table["placement_1_rate"].tolist() == pytest.approx((100 * expected["placement_1_rate"]).tolist())
     assert list(table["rating"]) == sorted(table["rating"], reverse=True)
     _, data = chart(at, word(lang, "rating_title"))
     daily = rating.daily_ratings(api.rating_history())
@@ -277,8 +278,8 @@ def test_patterns_page(app: AppTest, api: Analytics, lang: str) -> None:
     table = frame(at, "label", "hits", "rate", "club_rate")
     expected = api.pattern_rates(Filters(player=chosen))
     assert sorted(table["hits"]) == sorted(expected["hits"])
-    assert sorted(table["rate"].round(9)) == sorted(expected["rate"].round(9))
-    assert sorted(table["club_rate"].round(9)) == sorted(expected["club_rate"].round(9))
+    assert sorted(table["rate"].round(7)) == sorted((100 * expected["rate"]).round(7))
+    assert sorted(table["club_rate"].round(7)) == sorted((100 * expected["club_rate"]).round(7))
     _, data = chart(at, word(lang, "pattern_rates_title"))
     assert set(data["who"]) == {chosen, word(lang, "club_value")}
     assert_in_language(at, lang, names(api))

@@ -29,9 +29,9 @@ if src is not None:
         )
         page_kit.chart(charts.pattern_rates_chart(mine, chosen, page_kit.tr()))
         export.table(
-            mine[["label", "kind", "hits", "wins", "rate", "club_rate"]].assign(
-                kind=[page_kit.t(f"pattern_kind_{k}") for k in mine["kind"]]
-            ),
+            page_kit.as_percent(
+                mine[["label", "kind", "hits", "wins", "rate", "club_rate"]], ["rate", "club_rate"]
+            ).assign(kind=[page_kit.t(f"pattern_kind_{k}") for k in mine["kind"]]),
             f"patterns-{chosen}",
             key="patterns_mine",
             column_config={
@@ -39,8 +39,8 @@ if src is not None:
                 "kind": page_kit.t("pattern_kind"),
                 "hits": st.column_config.NumberColumn(page_kit.t("wins_with"), format="%d"),
                 "wins": st.column_config.NumberColumn(page_kit.t("wins"), format="%d"),
-                "rate": st.column_config.NumberColumn(chosen, format="percent"),
-                "club_rate": st.column_config.NumberColumn(page_kit.t("club_value"), format="percent"),
+                "rate": page_kit.pct_column(chosen),
+                "club_rate": page_kit.pct_column(page_kit.t("club_value")),
             },
         )
         st.subheader(page_kit.t("pattern_matrix_title"))
@@ -50,8 +50,8 @@ if src is not None:
         order = list(club.sort_values(ascending=False).index)
         matrix = matrix[order].reset_index(names=page_kit.t("player"))
         export.table(
-            matrix,
+            page_kit.as_percent(matrix, order),
             "patterns-all-players",
             key="patterns_matrix",
-            column_config={col: st.column_config.NumberColumn(col, format="percent") for col in order},
+            column_config={col: page_kit.pct_column(col) for col in order},
         )

@@ -22,7 +22,7 @@ COLUMNS: tuple[tuple[str, str, str], ...] = (
     ("placement_4_rate", "placement_4_rate", "pct"),
 )
 LAST_SESSIONS = 40  # shown on the page; the CSV holds them all
-FORMATS = {"pct": "percent", "num": "%.2f", "num0": "%.0f", "int": "%d"}
+FORMATS = {"num": "%.2f", "num0": "%.0f", "int": "%d"}
 
 st.title(page_kit.t("page_ratings"))
 src = page_kit.page_source()
@@ -37,13 +37,15 @@ if src is not None:
         table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
         st.caption(page_kit.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
         export.table(
-            table,
+            page_kit.as_percent(table, [col for col, _, kind in COLUMNS if kind == "pct"]),
             "placements",
             key="ratings_table",
             column_config={
                 col: (
                     st.column_config.TextColumn(page_kit.t(key))
                     if kind == "text"
+                    else page_kit.pct_column(page_kit.t(key))
+                    if kind == "pct"
                     else st.column_config.NumberColumn(page_kit.t(key), format=FORMATS[kind])
                 )
                 for col, key, kind in COLUMNS

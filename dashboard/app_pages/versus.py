@@ -109,7 +109,7 @@ if src is not None:
                     page_kit.chart(charts.versus_chart(chart_frame, page_kit.tr()))
         st.subheader(page_kit.t("mate_records_title", player=first))
         export.table(
-            records.drop(columns=["player"]),
+            page_kit.as_percent(records.drop(columns=["player"]), ["placed_above_rate"]),
             f"tablemates-{first}",
             key="versus_mates",
             column_config={
@@ -117,9 +117,7 @@ if src is not None:
                 "deals": st.column_config.NumberColumn(page_kit.t("deals_together"), format="%d"),
                 "sessions": st.column_config.NumberColumn(page_kit.t("sessions_together"), format="%d"),
                 "placed_above": st.column_config.NumberColumn(page_kit.t("placed_above_short"), format="%d"),
-                "placed_above_rate": st.column_config.NumberColumn(
-                    page_kit.t("placed_above_rate"), format="percent"
-                ),
+                "placed_above_rate": page_kit.pct_column(page_kit.t("placed_above_rate")),
                 "net": st.column_config.NumberColumn(page_kit.t("net_with"), format="%d"),
                 "net_per_deal": st.column_config.NumberColumn(page_kit.t("net_per_deal"), format="%.2f"),
                 "net_between": st.column_config.NumberColumn(page_kit.t("net_between_short"), format="%+d"),
