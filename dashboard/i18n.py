@@ -565,6 +565,19 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Read-only: the server listens beyond localhost and has no upload token, so nothing can be "
         "recorded here (start it with --upload-token to allow that).",
     ),
+    # seasons and the least deals to be ranked (analytics/seasons.py)
+    "period": ("时段", "Period"),
+    "period_all": ("全部（按日期）", "All (dates as chosen)"),
+    "period_month": ("本月", "This month"),
+    "period_season": ("本赛季", "This season"),
+    "season": ("赛季", "Season"),
+    "seasons_unreadable": ("赛季设置无法读取：{error}", "The seasons cannot be read: {error}"),
+    "ranked_rule": (
+        "规定局数：至少 {deals} 局、{sessions} 场才排名；未达到的玩家列在下方。",
+        "Ranked from {deals} deals and {sessions} sessions; players with fewer are listed below.",
+    ),
+    "not_ranked_title": ("未达规定局数（不排名）", "Not ranked yet (too few deals or sessions)"),
+    "least_deals_ranked": ("规定局数（最少局数）", "Least deals to be ranked"),
 }
 
 

@@ -17,6 +17,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from analytics.queries import Filters
+from analytics.seasons import Season, SeasonError, current_season, load_seasons, month_of
 from dashboard import cached_queries
 from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
 from dashboard.safe_text import md
@@ -26,6 +27,9 @@ CLUB_KEY: Final = "filter_club"
 RULES_KEY: Final = "filter_rules"
 DATES_KEY: Final = "filter_dates"
 SPAN_KEY: Final = "filter_dates_span"  # the warehouse's first and last day: no date filter
+PERIOD_KEY: Final = "filter_period"  # ALL (the dates as chosen), "month", "season" or SEASON_TAG + name
+SEASONS_KEY: Final = "filter_seasons"  # the seasons offered under the club chosen, as last read
+SEASON_TAG: Final = "season:"
 ALL: Final = "\u0000all"  # the "no filter" choice (no club or rule set can be named so)
 
 FAVICON: Final = Path(__file__).parent / "static" / "favicon.png"
@@ -56,7 +60,8 @@ URL_CLUB: Final = "club"
 URL_RULES: Final = "rules"
 URL_FROM: Final = "from"
 URL_TO: Final = "to"
-SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO)
+URL_PERIOD: Final = "period"  # month | season (this one), or a season's name after SEASON_TAG
+SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO, URL_PERIOD)
 WRITTEN_KEY: Final = "url_written"  # what the frame last wrote to the URL
 
 
@@ -93,6 +98,10 @@ def shared_params() -> dict[str, str]:
         value = st.session_state.get(key, ALL)
         if value != ALL and value is not None:
             out[name] = str(value)
+    period = st.session_state.get(PERIOD_KEY, ALL)
+    if period not in (ALL, None):
+        out[URL_PERIOD] = str(period)  # the period stands for its dates
+        return out
     chosen = st.session_state.get(DATES_KEY)
     span = st.session_state.get(SPAN_KEY)
     if isinstance(chosen, tuple | list) and chosen and span is not None:
@@ -185,7 +194,78 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         if asked_from is not None or asked_to is not None:
             now = st.session_state.get(DATES_KEY) or span
             st.session_state[DATES_KEY] = _clamp((asked_from or now[0], asked_to or now[-1]), span)
-        st.sidebar.date_input(t("dates"), min_value=span[0], max_value=span[1], key=DATES_KEY)
+        period_picker(src)
+        if st.session_state.get(PERIOD_KEY, ALL) == ALL:
+            st.sidebar.date_input(t("dates"), min_value=span[0], max_value=span[1], key=DATES_KEY)
+
+
+def today() -> date:
+    """The day "this month" and "this season" mean (the server's local date)."""
+    return date.today()
+
+
+def period_picker(src: cached_queries.Source) -> None:
+    """This month / this season / a season by name / all (the dates as chosen): the
+    seasons are the club's (``chuanma season add``), offered under the club filter."""
+    try:
+        seasons = load_seasons(src.path)
+    except SeasonError as error:
+        st.sidebar.warning(t("seasons_unreadable", error=error))
+        seasons = []
+    club = st.session_state.get(CLUB_KEY, ALL)
+    offered = [s for s in seasons if s.applies_to(None if club == ALL else club)]
+    st.session_state[SEASONS_KEY] = offered
+    choices = [ALL, "month"]
+    if current_season(offered, None if club == ALL else club, today()) is not None:
+        choices.append("season")
+    choices += [SEASON_TAG + name for name in dict.fromkeys(s.name for s in reversed(offered))]
+    asked = _param(URL_PERIOD)
+    if asked in choices:
+        st.session_state[PERIOD_KEY] = asked
+    if st.session_state.get(PERIOD_KEY, ALL) not in choices:
+        st.session_state[PERIOD_KEY] = ALL
+    names = {choice: period_label(choice) for choice in choices}  # in this run's language
+    st.sidebar.selectbox(t("period"), choices, key=PERIOD_KEY, format_func=names.__getitem__)
+    dates = period_dates()
+    if dates is not None:
+        st.sidebar.caption(f"{dates[0].isoformat()} – {dates[1].isoformat()}")
+
+
+def period_label(choice: str) -> str:
+    if choice == ALL:
+        return t("period_all")
+    if choice.startswith(SEASON_TAG):
+        return f"{t('season')}: {choice.removeprefix(SEASON_TAG)}"
+    return t(f"period_{choice}")
+
+
+def chosen_season() -> Season | None:
+    """The season the period names (this season, or one by name), if any."""
+    period = str(st.session_state.get(PERIOD_KEY, ALL))
+    offered: list[Season] = st.session_state.get(SEASONS_KEY, [])
+    club = st.session_state.get(CLUB_KEY, ALL)
+    if period == "season":
+        return current_season(offered, None if club == ALL else club, today())
+    if period.startswith(SEASON_TAG):
+        name = period.removeprefix(SEASON_TAG)
+        named = sorted((s for s in offered if s.name == name), key=lambda s: s.club is None)
+        return named[0] if named else None
+    return None
+
+
+def period_dates() -> tuple[date, date] | None:
+    """The first and last day of the chosen period, or None for the dates as chosen."""
+    period = st.session_state.get(PERIOD_KEY, ALL)
+    if period == "month":
+        return month_of(today())
+    season = chosen_season()
+    return None if season is None else (season.first, season.last)
+
+
+def ranking_minimum() -> tuple[int, int]:
+    """The least deals and sessions to be ranked (规定局数) of the season chosen, else none."""
+    season = chosen_season()
+    return (0, 0) if season is None else (season.min_deals, season.min_sessions)
 
 
 def _clamp(chosen: tuple[date, ...], span: tuple[date, date]) -> tuple[date, ...]:
@@ -203,7 +283,10 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
     rules = st.session_state.get(RULES_KEY, ALL)
     chosen = st.session_state.get(DATES_KEY)
     first = last = None
-    if isinstance(chosen, tuple | list) and chosen:
+    period = period_dates()
+    if period is not None:
+        first, last = period
+    elif isinstance(chosen, tuple | list) and chosen:
         first = chosen[0]
         last = chosen[1] if len(chosen) > 1 else chosen[0]
         span = st.session_state.get(SPAN_KEY)

@@ -9,6 +9,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from analytics.queries import Filters
+from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit
 from dashboard.i18n import win_kind_label
 from dashboard.safe_text import md
@@ -98,13 +99,33 @@ if src is not None:
             )
             st.warning(page_kit.t("shared_names", names=names), icon=":material/group:")
         st.subheader(page_kit.t("leaderboard"))
+        min_deals, min_sessions = page_kit.ranking_minimum()
+        least = int(
+            st.number_input(
+                page_kit.t("least_deals_ranked"), min_value=0, value=min_deals, step=1,
+                key=f"least_deals_{page_kit.period_label(str(st.session_state.get(page_kit.PERIOD_KEY)))}",
+            )
+        )  # fmt: skip
+        ranked, unranked = split_ranked(stats, least, min_sessions)
+        if least or min_sessions:
+            st.caption(page_kit.t("ranked_rule", deals=least, sessions=min_sessions))
         columns = [col for col, _, _ in BOARD]
+        percent = [col for col, _, kind in BOARD if kind == "pct"]
+        config = {col: column_config(kind, page_kit.t(key)) for col, key, kind in BOARD}
         export.table(
-            page_kit.as_percent(stats[columns], [col for col, _, kind in BOARD if kind == "pct"]),
+            page_kit.as_percent(ranked[columns], percent),
             "leaderboard",
-            column_config={col: column_config(kind, page_kit.t(key)) for col, key, kind in BOARD},
+            column_config=config,
             key="leaderboard",
         )
+        if not unranked.empty:
+            st.markdown(f"**{page_kit.t('not_ranked_title')}**")
+            export.table(
+                page_kit.as_percent(unranked[columns], percent),
+                "not-ranked",
+                column_config=config,
+                key="not_ranked",
+            )
         players = sorted(str(p) for p in stats["player"])
         asked = st.query_params.get("player")
         if asked is not None and asked not in players:  # a bare name of several clubs' players?

@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics import rating
+from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit
 
 #: the table's columns: (column, label key, kind)
@@ -36,21 +37,30 @@ if src is not None:
         table = placements.merge(rating.current_ratings(history), on="player", how="left")
         table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
         st.caption(page_kit.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
+        min_deals, min_sessions = page_kit.ranking_minimum()
+        ranked, unranked = split_ranked(table, min_deals, min_sessions)  # a season's 规定局数 (sessions)
+        if min_sessions:
+            st.caption(page_kit.t("ranked_rule", deals=min_deals, sessions=min_sessions))
+        percent = [col for col, _, kind in COLUMNS if kind == "pct"]
+        config = {
+            col: (
+                st.column_config.TextColumn(page_kit.t(key))
+                if kind == "text"
+                else page_kit.pct_column(page_kit.t(key))
+                if kind == "pct"
+                else st.column_config.NumberColumn(page_kit.t(key), format=FORMATS[kind])
+            )
+            for col, key, kind in COLUMNS
+        }
         export.table(
-            page_kit.as_percent(table, [col for col, _, kind in COLUMNS if kind == "pct"]),
-            "placements",
-            key="ratings_table",
-            column_config={
-                col: (
-                    st.column_config.TextColumn(page_kit.t(key))
-                    if kind == "text"
-                    else page_kit.pct_column(page_kit.t(key))
-                    if kind == "pct"
-                    else st.column_config.NumberColumn(page_kit.t(key), format=FORMATS[kind])
-                )
-                for col, key, kind in COLUMNS
-            },
+            page_kit.as_percent(ranked, percent), "placements", key="ratings_table", column_config=config
         )
+        if not unranked.empty:
+            st.markdown(f"**{page_kit.t('not_ranked_title')}**")
+            export.table(
+                page_kit.as_percent(unranked, percent), "placements-not-ranked", key="ratings_not_ranked",
+                column_config=config,
+            )  # fmt: skip
         daily = cached_queries.daily_ratings(filters, src=src)
         if not daily.empty:
             page_kit.chart(charts.rating_chart(daily, page_kit.tr()))

@@ -105,6 +105,14 @@ def stats(
     with_players: Annotated[
         list[str] | None, typer.Option("--with", help="Only deals where this player sat too (repeatable).")
     ] = None,
+    season: Annotated[
+        str | None,
+        typer.Option(
+            "--season",
+            help="Over one season's dates (chuanma season add); with its least deals/sessions, "
+            "the JSON gains 'ranked' and the table lists only the ranked players.",
+        ),
+    ] = None,
     lang: LangOption = "en",
 ) -> None:
     """Player statistics from the warehouse: the player table, or one player's card.
@@ -128,6 +136,17 @@ def stats(
     except ValueError as error:
         raise fail(f"--from/--to: {error}") from None
     language = language_or_fail(lang)
+    chosen = None
+    if season is not None:
+        from analytics.seasons import SeasonError, find_season, load_seasons
+
+        if first or last:
+            raise fail("--season gives the dates: leave out --from and --to")
+        try:
+            chosen = find_season(load_seasons(warehouse), season, club)
+        except SeasonError as error:
+            raise fail(str(error)) from None
+        first, last = chosen.first, chosen.last
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     try:
@@ -141,6 +160,13 @@ def stats(
         raise fail(f"{player!r} plays in several clubs, so it is several players: {shown}; pick one")
     if player is not None and frame.empty:
         raise fail(f"no deals of player {player!r} in {warehouse}")
+    if chosen is not None and (chosen.min_deals or chosen.min_sessions):
+        from analytics.seasons import split_ranked
+
+        ranked, _ = split_ranked(frame, chosen.min_deals, chosen.min_sessions)
+        frame = frame.assign(ranked=frame.index.isin(ranked.index))
+        if not as_json and player is None:
+            frame = frame[frame["ranked"]]
     if as_json:
         typer.echo(records_json(frame))
     elif player is not None:
