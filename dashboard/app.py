@@ -14,6 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import cached_queries, page_kit
+from dashboard.phone import close_sidebar_after_navigation
 
 # the favicon is a file served by this server: no icon is fetched from the internet
 st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
@@ -60,5 +61,6 @@ pages = [
     ),
 ]
 page = st.navigation(pages)
+close_sidebar_after_navigation(page.url_path)
 st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
 page.run()
