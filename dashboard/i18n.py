@@ -578,6 +578,35 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     "not_ranked_title": ("未达规定局数（不排名）", "Not ranked yet (too few deals or sessions)"),
     "least_deals_ranked": ("规定局数（最少局数）", "Least deals to be ranked"),
+    # money at the close (engine/money.py)
+    "money_title": ("结账（元）", "Money (元)"),
+    "money_help": (
+        "每分的价值、台费和取整；填入每分价值后，按元显示每人应收应付和转账。",
+        "The value of a point, the table fee and the rounding; with a value set, each player's "
+        "money and the transfers are shown in 元.",
+    ),
+    "money_point": ("每分价值（元）", "Value of a point (元)"),
+    "money_fee": ("台费 / 茶水", "Table fee (台费/茶水)"),
+    "money_fee_none": ("无", "None"),
+    "money_fee_fixed": ("固定金额（大家平摊）", "A fixed sum, shared equally"),
+    "money_fee_share": ("赢家抽成（%）", "A share of the winners' takings (%)"),
+    "money_fee_value": ("台费金额（元）", "Fee (元)"),
+    "money_fee_percent": ("抽成比例（%）", "Share (%)"),
+    "money_rounding": ("取整", "Rounding"),
+    "money_round_fen": ("到分", "To the fen (0.01)"),
+    "money_round_jiao": ("到角", "To the jiao (0.1)"),
+    "money_round_yuan": ("到元", "To the yuan (1)"),
+    "money_house": ("台费", "the table fee"),
+    "money_house_total": ("台费合计 {amount} 元", "Table fee in all: {amount} 元"),
+    "money_bad": ("结账设置无效：{error}", "The money settings cannot be used: {error}"),
+    "yuan_unit": ("元", "元"),
+    "yuan_column": ("元（扣台费后）", "元 after the fee"),
+    "settle_pays_yuan": ("{payer} 付给 {payee} {amount} 元", "{payer} pays {payee} {amount} 元"),
+    "chat_title": ("发到群里", "For the group chat"),
+    "chat_help": (
+        "复制这段文字，粘贴到微信或 QQ 群（右上角有复制按钮）。",
+        "Copy this text into the club's WeChat or QQ group (the copy button is at its top right).",
+    ),
 }
 
 

@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 
 from dashboard.i18n import Lang, label, reason_label
+from engine.money import HOUSE, MoneyResult, yuan
 from engine.settle_up import Payoff, fewest_transfers
 
 
@@ -157,10 +158,66 @@ def csv_bytes(frame: pd.DataFrame) -> bytes:
     return buffer.getvalue().encode("utf-8-sig")
 
 
+def _file_safe(text: str) -> str:
+    """Letters and digits of any script (a club's Chinese name stays), ``._-``; the rest
+    (slashes, spaces, quotes) become dashes."""
+    return "".join(c if c.isalnum() or c in "._-" else "-" for c in text).strip("-.")
+
+
 def file_stem(result: SessionResult) -> str:
-    """A file name from the session id: letters, digits, dots, dashes, underscores."""
-    safe = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in result.session_id)
-    return f"session-{safe.strip('-') or 'result'}"
+    """A file name for the session's downloads: its id, after its club's name when the id
+    does not already hold it (``session-川麻俱乐部-0501``)."""
+    safe = _file_safe(result.session_id) or "result"
+    club = _file_safe(result.club or "")
+    return f"session-{club}-{safe}" if club and club not in safe else f"session-{safe}"
+
+
+def money_frame(result: SessionResult, money: MoneyResult) -> pd.DataFrame:
+    """Place, player, points and 元 after the fee (the ranking of :func:`totals_frame`)."""
+    order = result.ranking()
+    return pd.DataFrame(
+        {
+            "place": range(1, len(order) + 1),
+            "player": [result.players[s] for s in order],
+            "total": [result.totals[s] for s in order],
+            "yuan": [money.amounts[s] / 100 for s in order],
+        }
+    )
+
+
+def money_lines(result: SessionResult, money: MoneyResult, lang: Lang) -> list[str]:
+    """ "Ann pays Bo 12.5 元", one line per transfer; a fee goes to the table (台费)."""
+    text = label("settle_pays_yuan", lang)
+    house = label("money_house", lang)
+    return [
+        text.format(
+            payer=result.players[t.payer],
+            payee=house if t.payee == HOUSE else result.players[t.payee],
+            amount=yuan(t.amount),
+        )
+        for t in money.transfers
+    ]
+
+
+def chat_text(result: SessionResult, lang: Lang, money: MoneyResult | None = None) -> str:
+    """The evening's result as a club pastes it into its WeChat/QQ group: a heading, one
+    line per player (place, name, points and, with a price, 元 after the fee), then who
+    pays whom. Plain text: no markdown, names as written."""
+    where = " · ".join(str(p) for p in (result.club, result.table, result.played_at) if p)
+    lines = [f"{label('session_title', lang)} {result.session_id}" + (f" ({where})" if where else "")]
+    for place, seat in enumerate(result.ranking(), start=1):
+        points = f"{result.totals[seat]:+d}" if result.totals[seat] else "0"
+        cash = f" ({yuan(money.amounts[seat], sign=True)} {label('yuan_unit', lang)})" if money else ""
+        lines.append(f"{place}. {result.players[seat]} {points}{cash}")
+    transfers = money_lines(result, money, lang) if money else transfer_lines(result, lang)
+    if result.problem is not None:
+        transfers = [label("settle_unbalanced", lang)]
+    if transfers:
+        lines.append(f"{label('settle_title', lang)}:")
+        lines += [f"- {line}" for line in transfers]
+    if result.invalid_deals:
+        lines.append(label("session_invalid", lang).format(n=result.invalid_deals))
+    return "\n".join(lines)
 
 
 def session_url(session_id: str) -> str:

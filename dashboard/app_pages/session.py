@@ -16,15 +16,23 @@ from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionResult,
     build_result,
+    chat_text,
     csv_bytes,
     file_stem,
+    money_frame,
+    money_lines,
     payments_frame,
     totals_frame,
     transfer_lines,
     transfers_frame,
 )
+from engine.money import FEE_KINDS, ROUNDING, MoneyError, MoneyResult, MoneyRule, settle_money, yuan
 
 SESSION_KEY = "session_pick"
+#: the money settings, each kept in the address (``?yuan=0.5&fee=fixed&fee_value=40&round=yuan``)
+#: so a shared link shows the same money: (widget key, query parameter)
+MONEY_PARAMS = (("money_point", "yuan"), ("money_fee", "fee"), ("money_fee_value", "fee_value"),
+                ("money_rounding", "round"))  # fmt: skip
 LINK_KEY = "session_link"  # the last ?session= followed
 MAX_SESSIONS = 300
 FINDINGS_LIMIT = 500
@@ -132,6 +140,92 @@ def show_settlement(result: SessionResult) -> None:
         },
         key="session_transfers",
     )
+
+
+def _number(text: str | None) -> float:
+    try:
+        return max(0.0, float(text)) if text else 0.0
+    except ValueError:
+        return 0.0
+
+
+def money_inputs() -> MoneyRule | None:
+    """The value of a point, the fee and the rounding, from the address first; None while
+    no value is set (the money is then not shown)."""
+    for key, param in MONEY_PARAMS:
+        asked = st.query_params.get(param)
+        if asked is not None and key not in st.session_state:
+            st.session_state[key] = _number(asked) if key in ("money_point", "money_fee_value") else asked
+    if st.session_state.get("money_fee") not in FEE_KINDS:
+        st.session_state["money_fee"] = "none"
+    if st.session_state.get("money_rounding") not in ROUNDING:
+        st.session_state["money_rounding"] = "fen"
+    t = page_kit.t
+    names = {kind: t(f"money_fee_{kind}") for kind in FEE_KINDS}
+    rounds = {unit: t(f"money_round_{unit}") for unit in ROUNDING}
+    left, middle, right = st.columns(3)
+    point = left.number_input(t("money_point"), min_value=0.0, step=0.1, format="%.2f", key="money_point")
+    fee_kind = middle.selectbox(t("money_fee"), FEE_KINDS, format_func=names.__getitem__, key="money_fee")
+    fee = 0.0
+    if fee_kind != "none":
+        label = t("money_fee_value") if fee_kind == "fixed" else t("money_fee_percent")
+        fee = middle.number_input(label, min_value=0.0, step=1.0, format="%.2f", key="money_fee_value")
+    rounding = right.selectbox(t("money_rounding"), list(ROUNDING), format_func=rounds.__getitem__,
+                               key="money_rounding")  # fmt: skip
+    for key, param in MONEY_PARAMS:
+        value = st.session_state.get(key)
+        wanted = (
+            None
+            if value in (None, 0.0, "none", "fen")
+            else f"{value:g}"
+            if isinstance(value, float)
+            else str(value)
+        )
+        if wanted is None and param in st.query_params:
+            del st.query_params[param]
+        elif wanted is not None and st.query_params.get(param) != wanted:
+            st.query_params[param] = wanted
+    if not point:
+        return None
+    try:
+        fee_units = round(fee * 100) if fee_kind == "fixed" else round(fee)
+        return MoneyRule(round(point * 100), str(fee_kind), fee_units, str(rounding))
+    except MoneyError as error:
+        st.error(t("money_bad", error=error))
+        return None
+
+
+def show_money(result: SessionResult) -> MoneyResult | None:
+    """Who pays whom in 元 after the fee; returns the money for the chat text."""
+    st.subheader(page_kit.t("money_title"))
+    st.caption(page_kit.t("money_help"))
+    rule = money_inputs()
+    if rule is None or result.problem is not None:
+        return None
+    money = settle_money(result.totals, rule)
+    st.dataframe(
+        money_frame(result, money),
+        hide_index=True,
+        column_config={
+            "place": page_kit.t("session_place"),
+            "player": page_kit.t("player"),
+            "total": page_kit.t("session_total"),
+            "yuan": st.column_config.NumberColumn(page_kit.t("yuan_column"), format="%.2f"),
+        },
+        key="session_money",
+    )
+    lines = money_lines(result, money, page_kit.lang())
+    if lines:
+        st.html('<ol class="cm-settle">' + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ol>")
+    if money.house:
+        st.caption(page_kit.t("money_house_total", amount=yuan(money.house)))
+    return money
+
+
+def show_chat(result: SessionResult, money: MoneyResult | None) -> None:
+    st.subheader(page_kit.t("chat_title"))
+    st.caption(page_kit.t("chat_help"))
+    st.code(chat_text(result, page_kit.lang(), money), language=None)
 
 
 def show_deals(result: SessionResult) -> None:
@@ -286,12 +380,14 @@ if src is not None:
         else:
             where = " · ".join(str(p) for p in (result.club, result.table, result.played_at) if p)
             st.caption(
-                f"{where} · {page_kit.t('under_rules')} `{result.rules}` · base {result.base} · "
+                f"{where} · {page_kit.t('under_rules')} `{result.rules}` · {page_kit.t('base')} {result.base} · "
                 f"{len(result.deals)} {page_kit.t('deals').lower()}"
             )
             show_totals(result)
             show_settlement(result)
             with st.container(key="session_screen_only"):  # paper gets print_html instead
+                money = show_money(result)
+                show_chat(result, money)
                 show_exports(result)
                 show_deals(result)
                 findings = show_findings(src, result)
