@@ -2,7 +2,9 @@
 as a PNG drawn with Pillow, in the pinned CJK font (``dashboard/fonts.py``).
 
 The CSV holds the table's own columns and values (UTF-8 with a BOM, so a spreadsheet
-opens 中文 names correctly); lists become ``a|b`` text.
+opens 中文 names correctly); lists become ``a|b`` text. On the 中文 pages its headers are
+the table's Chinese column titles; on the English pages they stay the column ids that
+scripts read (``win_rate``, ``net``, ...). File names keep letters of any script.
 """
 
 from __future__ import annotations
@@ -42,15 +44,35 @@ def _joined(value: Any) -> Any:
 
 
 def file_name(name: str, fallback: str = "table") -> str:
-    """A safe file name: letters, digits, dots, dashes."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", name).strip("-") or fallback
+    """A safe file name: letters and digits of any script (a Chinese name stays), ``._-``."""
+    return re.sub(r"[^\w.-]+", "-", name).strip("-.") or fallback
 
 
-def download_csv(frame: pd.DataFrame, name: str, *, key: str) -> None:
-    """A "Download CSV" button for a table (``name``.csv)."""
+def column_titles(column_config: Any) -> dict[str, str]:
+    """Column id -> the title a table shows (a plain string, or a column config's label)."""
+    titles: dict[str, str] = {}
+    for column, config in (column_config or {}).items():
+        title = (
+            config if isinstance(config, str) else config.get("label") if isinstance(config, dict) else None
+        )
+        if title:
+            titles[str(column)] = str(title)
+    return titles
+
+
+def page_csv(frame: pd.DataFrame, titles: dict[str, str], lang: str) -> bytes:
+    """The CSV of a page's table: in 中文 its headers are the shown titles."""
+    if lang == "zh":
+        frame = frame.rename(columns={c: t for c, t in titles.items() if c in frame.columns})
+    return csv_bytes(frame)
+
+
+def download_csv(frame: pd.DataFrame, name: str, *, key: str, titles: dict[str, str] | None = None) -> None:
+    """A "Download CSV" button for a table (``name``.csv); on the 中文 pages the headers
+    are ``titles`` (the shown column titles) where given."""
     st.download_button(
         page_kit.t("download_csv"),
-        csv_bytes(frame),
+        page_csv(frame, titles or {}, page_kit.lang()),
         file_name=f"{file_name(name)}.csv",
         mime="text/csv",
         key=f"csv_{key}",
@@ -67,7 +89,8 @@ def table(
     if len(frame) <= WHOLE_ROWS and "height" not in options:
         options["height"] = ROW_PX * (len(frame) + 1) + 3
     st.dataframe(frame, hide_index=True, key=key, **options)
-    download_csv(frame if full is None else full, name, key=key)
+    titles = column_titles(options.get("column_config"))
+    download_csv(frame if full is None else full, name, key=key, titles=titles)
 
 
 def card_png(title: str, rows: list[tuple[str, str]], footer: str = "") -> bytes:

@@ -295,13 +295,30 @@ def test_csv_export_round_trips() -> None:
     assert back["patterns"].tolist() == ["qidui|gen", ""]
 
 
+def test_csv_headers_are_the_shown_titles_in_chinese() -> None:
+    import streamlit as st
+
+    table = pd.DataFrame({"player": ["安"], "win_rate": [25.0], "net": [3]})
+    config = {
+        "player": "玩家",
+        "win_rate": st.column_config.NumberColumn("胡牌率", format="%.1f%%"),
+        "net": None,
+    }
+    titles = export.column_titles(config)
+    assert titles == {"player": "玩家", "win_rate": "胡牌率"}
+    zh = pd.read_csv(io.BytesIO(export.page_csv(table, titles, "zh")), encoding="utf-8-sig")
+    en = pd.read_csv(io.BytesIO(export.page_csv(table, titles, "en")), encoding="utf-8-sig")
+    assert list(zh.columns) == ["玩家", "胡牌率", "net"] and zh.iloc[0].tolist() == ["安", 25.0, 3]
+    assert list(en.columns) == ["player", "win_rate", "net"]  # what scripts read stays
+
+
 def test_player_card_png() -> None:
     png = export.card_png("Bo", [("Deals", "12"), ("胡牌率 Win rate", "25.0%")], footer="chuanma")
     image = Image.open(io.BytesIO(png))
     assert image.format == "PNG" and image.size[0] == export.WIDTH and image.size[1] > 100
     colours: Any = image.convert("L").getcolors(maxcolors=1 << 16)
     assert len(colours) > 2  # text was drawn, not a blank card
-    assert export.file_name("张 三/x") == "x" and export.file_name("张三", "player") == "player"
+    assert export.file_name("张 三/x") == "张-三-x" and export.file_name("/?", "player") == "player"
 
 
 def test_player_card_draws_chinese_in_the_pinned_font() -> None:
