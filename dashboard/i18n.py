@@ -700,7 +700,11 @@ def code_label(code: str | None, lang: Lang) -> str:
         return "-"
     if code not in FINDING_CODES:
         return code
-    return f"{_pair(FINDING_CODES, code, 'zh')} {code}" if lang == "zh" else code
+    return (
+        f"{_pair(FINDING_CODES, code, 'zh')} {code}"
+        if lang == "zh"
+        else f"{code} ({_pair(FINDING_CODES, code, 'en')})"
+    )
 
 
 def end_reason_label(reason: str | None, lang: Lang) -> str:

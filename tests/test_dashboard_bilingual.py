@@ -132,6 +132,10 @@ def test_every_finding_code_the_validator_raises_has_a_name() -> None:
     assert codes, "the sample holds tampered deals"
     assert codes <= set(FINDING_CODES), codes - set(FINDING_CODES)
     assert code_label("payment_mismatch", "zh") == "付分不符 payment_mismatch"
+    assert (
+        code_label("payment_mismatch", "en") == "payment_mismatch (payment mismatch)"
+    )  # named in English too
+    assert code_label("no_such_code", "en") == "no_such_code"
 
 
 def test_every_page_in_chinese_shows_no_english_label(
