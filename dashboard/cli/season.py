@@ -7,11 +7,16 @@ from __future__ import annotations
 import json
 from datetime import date
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from dashboard.cli.options import WarehouseOption, echo_text, fail
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped]
+
+    from analytics.seasons import Season
 
 season_app = typer.Typer(
     help="A club's seasons (赛季): add, list, remove. The dashboard's sidebar offers them as periods, "
@@ -97,3 +102,25 @@ def season_remove(
     except SeasonError as error:
         raise fail(str(error)) from None
     echo_text(f"season {name!r} removed")
+
+
+def season_or_fail(warehouse: Path, name: str, club: str | None) -> Season:
+    """The season ``chuanma stats --season`` names, or a usage error saying which exist."""
+    from analytics.seasons import SeasonError, find_season, load_seasons
+
+    try:
+        return find_season(load_seasons(warehouse), name, club)
+    except SeasonError as error:
+        raise fail(str(error)) from None
+
+
+def with_ranked(frame: pd.DataFrame, season: Season, *, only_ranked: bool) -> pd.DataFrame:
+    """The player table with ``ranked`` (the season's least deals and sessions met) when
+    the season sets a minimum; ``only_ranked`` keeps the ranked players alone."""
+    if not (season.min_deals or season.min_sessions):
+        return frame
+    from analytics.seasons import split_ranked
+
+    ranked, _ = split_ranked(frame, season.min_deals, season.min_sessions)
+    marked = frame.assign(ranked=frame.index.isin(ranked.index))
+    return marked[marked["ranked"]] if only_ranked else marked

@@ -138,14 +138,11 @@ def stats(
     language = language_or_fail(lang)
     chosen = None
     if season is not None:
-        from analytics.seasons import SeasonError, find_season, load_seasons
+        from dashboard.cli.season import season_or_fail
 
         if first or last:
             raise fail("--season gives the dates: leave out --from and --to")
-        try:
-            chosen = find_season(load_seasons(warehouse), season, club)
-        except SeasonError as error:
-            raise fail(str(error)) from None
+        chosen = season_or_fail(warehouse, season, club)
         first, last = chosen.first, chosen.last
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
@@ -160,13 +157,10 @@ def stats(
         raise fail(f"{player!r} plays in several clubs, so it is several players: {shown}; pick one")
     if player is not None and frame.empty:
         raise fail(f"no deals of player {player!r} in {warehouse}")
-    if chosen is not None and (chosen.min_deals or chosen.min_sessions):
-        from analytics.seasons import split_ranked
+    if chosen is not None:
+        from dashboard.cli.season import with_ranked
 
-        ranked, _ = split_ranked(frame, chosen.min_deals, chosen.min_sessions)
-        frame = frame.assign(ranked=frame.index.isin(ranked.index))
-        if not as_json and player is None:
-            frame = frame[frame["ranked"]]
+        frame = with_ranked(frame, chosen, only_ranked=not as_json and player is None)
     if as_json:
         typer.echo(records_json(frame))
     elif player is not None:
