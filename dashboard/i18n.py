@@ -670,6 +670,8 @@ END_REASONS: Final[dict[str, tuple[str, str]]] = {
     "three_won": ("三家已胡", "three players have won"),
     "wall_exhausted": ("牌墙摸完（流局）", "the wall is exhausted"),
     "first_hu": ("一胡即结束", "the first win ends it"),
+    # recorder: a revision that deletes its deal (ingest/sheets/deleted.py)
+    "deleted": ("已删除", "deleted"),
 }
 
 

@@ -37,7 +37,7 @@ class Draft:
         if not self.saved:
             return 0
         last = self.saved[-1]
-        wins = [fact.seat for fact in last.events if isinstance(fact, WinFact)]
+        wins = [fact.seat for fact in last.events if isinstance(fact, WinFact)] if not last.deleted else []
         return wins[0] if wins else last.dealer
 
     def correcting(self) -> bool:
@@ -76,6 +76,7 @@ def _deal_json(deal: DealFacts) -> dict[str, Any]:
         "revision": deal.revision,
         "events": [_fact_json(fact) for fact in deal.events],
         "end": None if deal.end is None else asdict(deal.end),
+        "deleted": deal.deleted,
     }
 
 
@@ -93,6 +94,7 @@ def _deal(data: dict[str, Any]) -> DealFacts:
         tuple(events),
         None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),
         int(data.get("revision", 1)),
+        bool(data.get("deleted", False)),
     )
 
 

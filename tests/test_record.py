@@ -587,3 +587,84 @@ def test_a_draft_of_before_held_reads(tmp_path: Path) -> None:
     assert data.pop("held") is None
     path.write_text(json.dumps(data), encoding="utf-8")  # as a draft written before
     assert load_draft(tmp_path, EVENING.session_id) == draft
+
+
+# ------------------------------------------------------------------ deleting a saved deal
+def test_a_deleted_deal_counts_nowhere_and_stays_listed(tmp_path: Path) -> None:
+    warehouse = tmp_path / "wh"
+    save_deal(warehouse, EVENING, DEAL_1)
+    save_deal(warehouse, EVENING, DEAL_3)
+    gone = DealFacts(DEAL_3.deal_id, 0, DEAL_3.events, DEAL_3.end, 2, deleted=True)
+    assert [json.loads(line) for line in deal_lines(EVENING, gone)] == [
+        {"type": "deal", "deal_id": DEAL_3.deal_id, "record": "sheet", "dealer": 0, "revision": 2},
+        {"type": "deal_end", "reason": "deleted"},
+    ]
+    path, summary = save_deal(warehouse, EVENING, gone)
+    assert not summary.conflicts and not summary.quarantine and summary.findings == 0
+    report = validate_log(read_log_bytes(path.read_bytes(), path.name))
+    (deal,) = report.deals
+    assert (deal.deal_id, deal.end_reason, list(deal.scores)) == (
+        f"{DEAL_3.deal_id}~rev2",
+        "deleted",
+        [0] * 4,
+    )
+    assert report.summary()["finding_count"] == 0
+    api = Analytics(warehouse)
+    try:
+        deals = api.sql("select deal_id, scores from stg_deals")
+        assert deals["deal_id"].tolist() == [DEAL_1.deal_id]  # neither revision of deal 3 counts
+        ledger = api.sql("select payee, payer, amount from stg_ledger")
+        net = [0, 0, 0, 0]
+        for payee, payer, amount in ledger.itertuples(index=False):
+            net[payee] += amount
+            net[payer] -= amount
+        assert net == HAND_SCORES[DEAL_1.deal_id]  # deal 3's payments are gone from the marts
+        revisions = api.sql(
+            "select revision, is_latest, deleted, scores from stg_deal_revisions order by revision"
+        )
+        assert revisions["revision"].tolist() == [1, 2] and revisions["deleted"].tolist() == [False, True]
+        assert list(revisions["scores"].iloc[0]) == HAND_SCORES[DEAL_3.deal_id]  # kept, not erased
+    finally:
+        api.close()
+
+
+def test_deleting_a_first_recording_is_a_finding() -> None:
+    text = log_text(EVENING, []) + '{"type":"deal","deal_id":"x-1","record":"sheet"}\n'
+    text += '{"type":"deal_end","reason":"deleted"}\n'
+    report = validate_log(read_log_bytes(text.encode(), "first.jsonl"))
+    (finding,) = report.all_findings()
+    assert (finding.code, finding.line, finding.rule) == ("bad_record", 3, "revisions")
+    assert "nothing to delete" in finding.message and finding.message_zh
+    with pytest.raises(ValueError, match="only a deal saved before"):
+        deal_lines(EVENING, DealFacts("x-1", 0, (), EndFact(), 1, deleted=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_delete_a_saved_deal_on_the_page(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "oops", lang)
+    pick_win(at, 0, 0, -1, [])  # A 自摸 平胡: 1 from each
+    at.button(key="record_win_add_0").click().run()
+    at.button(key="record_save_1").click().run()
+    add_kong(at, 2, 1, "concealed")  # deal 2 under way: B 暗杠, 2 from each
+    assert totals(at) == {"A": "+1", "B": "+5", "C": "-3", "D": "-3"}
+    at.button(key="record_delete_0").click().run()
+    assert at.warning and ("revision" in at.warning[0].value or "版本" in at.warning[0].value)
+    assert len(list((warehouse / "uploads").glob("*.jsonl"))) == 1  # nothing written before the yes
+    at.button(key="record_delete_yes_0").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success and at.success[0].value.startswith("Deleted" if lang == "en" else "已删除")
+    # deal 1 counts no more; deal 2 is still under way with its kong
+    assert totals(at) == {"A": "-2", "B": "+6", "C": "-2", "D": "-2"}
+    assert at.header[0].value == ("Deal 02" if lang == "en" else "第 02 局")
+    assert not [b for b in at.button if b.key == "record_correct_0"]  # a deleted deal is only listed
+    kept = load_draft(warehouse, "oops")
+    assert kept is not None and kept.saved[0].deleted and kept.saved[0].revision == 2
+    assert kept.current is not None and kept.current.events == (KongFact(1, "concealed"),)
+    # the Audit page lists both revisions, the deletion marked
+    at.switch_page("app_pages/audit.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (table,) = [t.value for t in at.dataframe if "is_latest" in t.value.columns]
+    assert table["revision"].tolist() == [2, 1] and table["deleted"].tolist() == [True, False]

@@ -35,6 +35,7 @@ URL_RECORD = "record"
 SID_KEY = "record_sid"
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
 EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
+DELETE_KEY = "record_delete"  # the saved deal id whose deletion waits for a yes
 CUSTOM = "custom"
 LANG = page_kit.lang()
 
@@ -356,6 +357,8 @@ def session_totals(draft: Draft) -> tuple[int, ...]:
             deals[deal.deal_id] = deal
     totals = [0, 0, 0, 0]
     for deal in deals.values():
+        if deal.deleted:
+            continue
         for seat, points in enumerate(price(draft.session, deal).scores):
             totals[seat] += points
     return tuple(totals)
@@ -373,29 +376,59 @@ def show_totals(draft: Draft) -> None:
 
 
 def show_saved(warehouse: Any, draft: Draft) -> None:
+    """The saved deals, each to correct or delete (both saved as its next revision)."""
     if not draft.saved:
         return
     st.subheader(page_kit.t("record_saved_deals"))
     players = draft.session.players
     for index, deal in enumerate(draft.saved):
-        scores = price(draft.session, deal).scores
-        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
         number = deal_number(deal.deal_id, draft.session.session_id)
         revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
-        cols = st.columns([3, 1])
-        cols[0].markdown(f"**{page_kit.t('record_deal', n=number)}**{revision}: {text}")
+        title = f"**{page_kit.t('record_deal', n=number)}**{revision}"
+        if deal.deleted:
+            st.markdown(f"{title}: _{page_kit.t('revision_deleted')}_")
+            continue
+        scores = price(draft.session, deal).scores
+        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
+        cols = st.columns([3, 1, 1])
+        cols[0].markdown(f"{title}: {text}")
+        busy = draft.correcting()  # one correction at a time
         if cols[1].button(
             page_kit.t("record_correct"),
             key=f"record_correct_{index}",
             use_container_width=True,
-            disabled=draft.correcting(),  # one correction at a time
+            disabled=busy,
         ):
-            if draft.current is not None:
-                draft.held = draft.current  # the deal under way waits, whole
+            set_aside(draft)
             draft.current = replace(deal, revision=deal.revision + 1)
             save_draft(warehouse, draft)
             next_step()
             st.rerun()
+        if cols[2].button(
+            page_kit.t("record_delete"), key=f"record_delete_{index}", use_container_width=True, disabled=busy
+        ):
+            st.session_state[DELETE_KEY] = deal.deal_id
+        if st.session_state.get(DELETE_KEY) == deal.deal_id and not busy:
+            confirm_delete(warehouse, draft, deal, index, number)
+
+
+def set_aside(draft: Draft) -> None:
+    """Keep the deal under way, whole, while a saved deal is corrected or deleted."""
+    if draft.current is not None and not draft.correcting():
+        draft.held = draft.current
+
+
+def confirm_delete(warehouse: Any, draft: Draft, deal: DealFacts, index: int, number: str) -> None:
+    """Ask once; yes saves the deal's next revision marked deleted (nothing is erased)."""
+    st.warning(page_kit.t("record_delete_ask", n=number), icon=":material/delete:")
+    if st.button(page_kit.t("record_delete_yes"), type="primary", key=f"record_delete_yes_{index}",
+                 use_container_width=True):  # fmt: skip
+        st.session_state.pop(DELETE_KEY, None)
+        set_aside(draft)
+        save(warehouse, draft, replace(deal, revision=deal.revision + 1, deleted=True))
+    if st.button(page_kit.t("record_delete_no"), key=f"record_delete_no_{index}", use_container_width=True):
+        st.session_state.pop(DELETE_KEY, None)
+        st.rerun()
 
 
 def session_link(session_id: str) -> None:
@@ -430,7 +463,8 @@ else:
     )
     note = st.session_state.get(NOTE_KEY)
     if note is not None and note[2] == session.session_id:
-        st.success(page_kit.t("record_saved", deal=md(note[0]), rev=note[1]))
+        gone = any(d.deal_id == note[0] and d.deleted for d in draft.saved)
+        st.success(page_kit.t("record_deleted" if gone else "record_saved", deal=md(note[0]), rev=note[1]))
         session_link(session.session_id)
     if draft.resume_held():  # a correction was saved: the deal under way comes back
         save_draft(warehouse, draft)
