@@ -616,9 +616,9 @@ _PATTERN_RULES: dict[str, Text] = {
 _PATTERN_FAULTS: dict[str, tuple[str, str]] = {
     "not_dealer": (
         "seat {seat} is not the dealer (seat {dealer})",
-        "{seat} 号位不是庄家（庄家是 {dealer} 号位）",
+        " {seat} 号位不是庄家（庄家是 {dealer} 号位）",
     ),
-    "dealer": ("seat {seat} is the dealer", "{seat} 号位是庄家"),
+    "dealer": ("seat {seat} is the dealer", " {seat} 号位是庄家"),
     "on_discard": ("it is written on seat {source}'s discard", "记的是 {source} 号位点炮"),
     "self_drawn": ("it is written as a self-draw", "记的是自摸"),
     "not_first": ("the sheet has {moves} move(s) before it", "记分表上此前已有 {moves} 个动作"),
@@ -639,5 +639,5 @@ def sheet_impossible_pattern(pattern: str, fault: str, **values: object) -> Text
     seat = values.get("seat")
     return Text(
         f"seat {seat} claims {zh} ({en}), but {fault_en.format(**values)}: {rule.en}",
-        f"{seat} 号位记{zh}，但 {fault_zh.format(**values)}：{rule.zh}",
+        f"{seat} 号位记{zh}，但{fault_zh.format(**values)}：{rule.zh}",
     )
