@@ -7,7 +7,10 @@ and the session's totals run along. Saving writes the deal as sheet-deal lines u
 ``<warehouse>/uploads/`` and ingests it, as the Upload page does; a correction of a saved
 deal is saved as its next revision. The session in progress is kept in
 ``<warehouse>/drafts/<session>.json`` and named in the URL (``?record=SESSION_ID``), so
-a reload loses nothing (:mod:`dashboard.record_draft`).
+a reload loses nothing (:mod:`dashboard.record_draft`). Any event of the deal can be
+edited or removed in place; the chips are :mod:`dashboard.record_inputs` (which show the
+sheet audit's finding before a fact is added), the totals and the saved deals (corrected
+or deleted as a revision) :mod:`dashboard.record_session`.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message, label, pattern_label, reason_label
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
+from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
@@ -35,7 +39,6 @@ URL_RECORD = "record"
 SID_KEY = "record_sid"
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
 EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
-DELETE_KEY = "record_delete"  # the saved deal id whose deletion waits for a yes
 CUSTOM = "custom"
 LANG = page_kit.lang()
 
@@ -182,10 +185,6 @@ def show_events(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> No
 
 def won_seats(deal: DealFacts) -> list[int]:
     return [fact.seat for fact in deal.events if isinstance(fact, WinFact)]
-
-
-def deal_number(deal_id: str, session_id: str) -> str:
-    return deal_id.removeprefix(f"{session_id}-")
 
 
 def keep(warehouse: Any, draft: Draft, deal: DealFacts) -> DealFacts:
@@ -347,90 +346,6 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
     st.rerun()
 
 
-# ------------------------------------------------------------------ the session
-def session_totals(draft: Draft) -> tuple[int, ...]:
-    """Each seat's sum over the saved deals, the deal kept aside and the deal being
-    recorded (a correction counts instead of its saved revision; 查叫 once entered)."""
-    deals = {deal.deal_id: deal for deal in draft.saved}
-    for deal in (draft.held, draft.current):
-        if deal is not None:
-            deals[deal.deal_id] = deal
-    totals = [0, 0, 0, 0]
-    for deal in deals.values():
-        if deal.deleted:
-            continue
-        for seat, points in enumerate(price(draft.session, deal).scores):
-            totals[seat] += points
-    return tuple(totals)
-
-
-def show_totals(draft: Draft) -> None:
-    st.subheader(page_kit.t("record_totals"))
-    players = draft.session.players
-    totals = session_totals(draft)
-    for row in (0, 2):
-        cols = st.columns(2)
-        for offset in (0, 1):
-            seat = row + offset
-            cols[offset].metric(md(players[seat]), f"{totals[seat]:+d}")
-
-
-def show_saved(warehouse: Any, draft: Draft) -> None:
-    """The saved deals, each to correct or delete (both saved as its next revision)."""
-    if not draft.saved:
-        return
-    st.subheader(page_kit.t("record_saved_deals"))
-    players = draft.session.players
-    for index, deal in enumerate(draft.saved):
-        number = deal_number(deal.deal_id, draft.session.session_id)
-        revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
-        title = f"**{page_kit.t('record_deal', n=number)}**{revision}"
-        if deal.deleted:
-            st.markdown(f"{title}: _{page_kit.t('revision_deleted')}_")
-            continue
-        scores = price(draft.session, deal).scores
-        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
-        cols = st.columns([3, 1, 1])
-        cols[0].markdown(f"{title}: {text}")
-        busy = draft.correcting()  # one correction at a time
-        if cols[1].button(
-            page_kit.t("record_correct"),
-            key=f"record_correct_{index}",
-            use_container_width=True,
-            disabled=busy,
-        ):
-            set_aside(draft)
-            draft.current = replace(deal, revision=deal.revision + 1)
-            save_draft(warehouse, draft)
-            next_step()
-            st.rerun()
-        if cols[2].button(
-            page_kit.t("record_delete"), key=f"record_delete_{index}", use_container_width=True, disabled=busy
-        ):
-            st.session_state[DELETE_KEY] = deal.deal_id
-        if st.session_state.get(DELETE_KEY) == deal.deal_id and not busy:
-            confirm_delete(warehouse, draft, deal, index, number)
-
-
-def set_aside(draft: Draft) -> None:
-    """Keep the deal under way, whole, while a saved deal is corrected or deleted."""
-    if draft.current is not None and not draft.correcting():
-        draft.held = draft.current
-
-
-def confirm_delete(warehouse: Any, draft: Draft, deal: DealFacts, index: int, number: str) -> None:
-    """Ask once; yes saves the deal's next revision marked deleted (nothing is erased)."""
-    st.warning(page_kit.t("record_delete_ask", n=number), icon=":material/delete:")
-    if st.button(page_kit.t("record_delete_yes"), type="primary", key=f"record_delete_yes_{index}",
-                 use_container_width=True):  # fmt: skip
-        st.session_state.pop(DELETE_KEY, None)
-        set_aside(draft)
-        save(warehouse, draft, replace(deal, revision=deal.revision + 1, deleted=True))
-    if st.button(page_kit.t("record_delete_no"), key=f"record_delete_no_{index}", use_container_width=True):
-        st.session_state.pop(DELETE_KEY, None)
-        st.rerun()
-
-
 def session_link(session_id: str) -> None:
     page_kit.page_link(
         "session", page_kit.t("record_see_session"), ":material/receipt_long:", {"session": session_id}
@@ -472,7 +387,7 @@ else:
     record_deal(warehouse, draft, rules)
     with totals_box:
         show_totals(draft)
-    show_saved(warehouse, draft)
+    show_saved(warehouse, draft, save)
     if draft.saved:
         session_link(session.session_id)
     if st.button(page_kit.t("record_end_session"), key="record_close"):
