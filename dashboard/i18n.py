@@ -607,6 +607,33 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "复制这段文字，粘贴到微信或 QQ 群（右上角有复制按钮）。",
         "Copy this text into the club's WeChat or QQ group (the copy button is at its top right).",
     ),
+    # --- recorder: checks and corrections on the Record page (record_edit_*, record_empty_*,
+    # record_held, record_delete*, revision_deleted)
+    "record_edit_pick": ("修改第几步", "Edit an event"),
+    "record_edit_title": ("修改第 {n} 步", "Editing event {n}"),
+    "record_edit_replace": ("改为此项", "Replace event {n}"),
+    "record_edit_remove": ("删除第 {n} 步", "Remove event {n}"),
+    "record_edit_cancel": ("不改了", "Keep it as it was"),
+    "record_empty_ask": (
+        "流局：没人胡，也没人杠？确认后保存为一局空局。",
+        "流局: nobody won, no kong? Confirm to save an empty deal.",
+    ),
+    "record_empty_yes": ("是，保存流局", "Yes, save the 流局"),
+    "record_empty_no": ("不，接着记", "No, go back"),
+    "record_held": (
+        "第 {n} 局已暂存：更正保存或放弃后回到这一局。",
+        "Deal {n} is kept aside: it comes back once this correction is saved or cancelled.",
+    ),
+    "record_delete": ("删除", "Delete"),
+    "record_delete_ask": (
+        "删除第 {n} 局？它会保存为一个「已删除」的新版本：统计不再计入，原记录保留在审计页。",
+        "Delete deal {n}? It is saved as a new revision marked deleted: no statistic counts it, "
+        "and the earlier revisions stay listed on the Audit page.",
+    ),
+    "record_delete_yes": ("是，删除", "Yes, delete it"),
+    "record_delete_no": ("不删", "No, keep it"),
+    "record_deleted": ("已删除 {deal}（第 {rev} 版）。", "Deleted {deal} (revision {rev})."),
+    "revision_deleted": ("已删除", "Deleted"),
 }
 
 
@@ -676,6 +703,8 @@ FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
     "score_mismatch": ("得分不符", "score mismatch"),
     "unknown_field": ("未知字段", "unknown field"),
     "conflicting_duplicate": ("重复牌局编号但内容不同", "conflicting duplicate"),
+    # recorder: the sheet audit's check of 天胡/地胡/杠上花/杠上炮
+    "impossible_pattern": ("与牌局顺序不符的番型", "impossible pattern"),
 }
 
 #: why a deal ended (deal_end.reason)
@@ -683,6 +712,8 @@ END_REASONS: Final[dict[str, tuple[str, str]]] = {
     "three_won": ("三家已胡", "three players have won"),
     "wall_exhausted": ("牌墙摸完（流局）", "the wall is exhausted"),
     "first_hu": ("一胡即结束", "the first win ends it"),
+    # recorder: a revision that deletes its deal (ingest/sheets/deleted.py)
+    "deleted": ("已删除", "deleted"),
 }
 
 

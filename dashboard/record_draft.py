@@ -2,7 +2,9 @@
 locks and reloads the tab) loses nothing: ``<warehouse>/drafts/<session>.json``, written
 whole after every tap (temp file + ``os.replace``). The page's URL carries the session
 id (``?record=SESSION_ID``), which names the file. Saved deals stay in the draft with
-their revision number, so a correction is written as the next revision.
+their revision number, so a correction is written as the next revision. A deal under way
+while a saved one is corrected is kept aside (``held``) and comes back once the correction
+is saved or cancelled; a draft written before ``held`` existed reads with none.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class Draft:
     session: SessionFacts
     saved: list[DealFacts] = field(default_factory=list)  # the latest revision of each saved deal
     current: DealFacts | None = None  # the deal being recorded (a new one, or a correction)
+    held: DealFacts | None = None  # the deal under way, kept aside while a saved one is corrected
 
     def next_deal_id(self) -> str:
         return f"{self.session.session_id}-{len(self.saved) + 1:02d}"
@@ -34,8 +37,23 @@ class Draft:
         if not self.saved:
             return 0
         last = self.saved[-1]
-        wins = [fact.seat for fact in last.events if isinstance(fact, WinFact)]
+        wins = [fact.seat for fact in last.events if isinstance(fact, WinFact)] if not last.deleted else []
         return wins[0] if wins else last.dealer
+
+    def correcting(self) -> bool:
+        """Whether the deal being recorded is a correction of a saved deal."""
+        return self.current is not None and self.current.deal_id in {d.deal_id for d in self.saved}
+
+    def resume_held(self) -> bool:
+        """Bring the held deal back once its correction is over: the deal being recorded
+        is then a fresh one under the held deal's id (what a save leaves). True if it did."""
+        held, current = self.held, self.current
+        if held is None or self.correcting():
+            return False
+        if current is not None and (current.deal_id != held.deal_id or current.events or current.end):
+            return False
+        self.current, self.held = held, None
+        return True
 
 
 def safe_name(session_id: str) -> str:
@@ -58,6 +76,7 @@ def _deal_json(deal: DealFacts) -> dict[str, Any]:
         "revision": deal.revision,
         "events": [_fact_json(fact) for fact in deal.events],
         "end": None if deal.end is None else asdict(deal.end),
+        "deleted": deal.deleted,
     }
 
 
@@ -75,6 +94,7 @@ def _deal(data: dict[str, Any]) -> DealFacts:
         tuple(events),
         None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),
         int(data.get("revision", 1)),
+        bool(data.get("deleted", False)),
     )
 
 
@@ -86,6 +106,7 @@ def to_json(draft: Draft) -> dict[str, Any]:
         "session": session,
         "saved": [_deal_json(deal) for deal in draft.saved],
         "current": None if draft.current is None else _deal_json(draft.current),
+        "held": None if draft.held is None else _deal_json(draft.held),
     }
 
 
@@ -95,9 +116,12 @@ def from_json(data: dict[str, Any]) -> Draft:
         str(s["session_id"]), tuple(s["players"]), s.get("rules", "standard"), int(s.get("base", 1)),
         s.get("club"), s.get("table"), s.get("started_at"),
     )  # fmt: skip
-    current = data.get("current")
+    current, held = data.get("current"), data.get("held")
     return Draft(
-        session, [_deal(d) for d in data.get("saved", [])], None if current is None else _deal(current)
+        session,
+        [_deal(d) for d in data.get("saved", [])],
+        None if current is None else _deal(current),
+        None if held is None else _deal(held),
     )
 
 

@@ -1,6 +1,7 @@
 """The Audit page's list of corrected deals: every revision of each, the latest marked.
 A correction never overwrites: statistics count the latest revision, earlier ones stay
-here (``analytics/sql/pages/deal_revisions.sql`` over ``stg_deal_revisions``)."""
+here (``analytics/sql/pages/deal_revisions.sql`` over ``stg_deal_revisions``); a revision
+that deletes its deal is marked, and none of that deal's revisions count."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def show_revisions(src: cached_queries.Source, session_id: str | None = None) ->
             "deal_id": page_kit.t("deal_id"),
             "revision": page_kit.t("revision"),
             "is_latest": st.column_config.CheckboxColumn(page_kit.t("revision_latest")),
+            "deleted": st.column_config.CheckboxColumn(page_kit.t("revision_deleted")),
             "stored_id": page_kit.t("revision_stored_id"),
             "session_id": page_kit.t("session"),
             "status": page_kit.t("status"),

@@ -590,3 +590,54 @@ PLAY: dict[str, tuple[str, str]] = {
         "本局尚未结束就记了 deal_end：牌墙还剩 {left} 张，{seats} 家未胡；{rule}",
     ),
 }
+
+
+#: why a situational pattern cannot be, by what the sheet shows (impossible_pattern)
+_PATTERN_RULES: dict[str, Text] = {
+    "tianhu": Text(
+        "天胡 is the dealer's self-drawn win on its first 14 tiles, before any other move",
+        "天胡是庄家起手十四张自摸，在任何其他动作之前",
+    ),
+    "dihu": Text(
+        "地胡 is a non-dealer's self-drawn win on its first draw, with no kong in the deal before",
+        "地胡是闲家第一次摸牌自摸，之前本局没有杠",
+    ),
+    "gangshanghua": Text(
+        "杠上花 is a self-drawn win right after the winner's own kong",
+        "杠上花是自己开杠后紧接着自摸",
+    ),
+    "gangshangpao": Text(
+        "杠上炮 is a win on a discard right after the discarder's kong",
+        "杠上炮是放炮者开杠后紧接着打出的牌被胡",
+    ),
+}
+
+#: what the sheet shows instead, by the fault found
+_PATTERN_FAULTS: dict[str, tuple[str, str]] = {
+    "not_dealer": (
+        "seat {seat} is not the dealer (seat {dealer})",
+        " {seat} 号位不是庄家（庄家是 {dealer} 号位）",
+    ),
+    "dealer": ("seat {seat} is the dealer", " {seat} 号位是庄家"),
+    "on_discard": ("it is written on seat {source}'s discard", "记的是 {source} 号位点炮"),
+    "self_drawn": ("it is written as a self-draw", "记的是自摸"),
+    "not_first": ("the sheet has {moves} move(s) before it", "记分表上此前已有 {moves} 个动作"),
+    "after_kong": ("the deal has a kong before it", "本局此前已有杠"),
+    "not_own_kong": ("the sheet's last move is no kong of seat {seat}", "记分表上一步不是 {seat} 号位的杠"),
+    "not_source_kong": (
+        "the sheet's last move is no kong of seat {source}",
+        "记分表上一步不是 {source} 号位的杠",
+    ),
+}
+
+
+def sheet_impossible_pattern(pattern: str, fault: str, **values: object) -> Text:
+    """A situational pattern (天胡, 地胡, 杠上花, 杠上炮) the sheet's own facts rule out."""
+    zh, en = NAMES[pattern]
+    rule = _PATTERN_RULES[pattern]
+    fault_en, fault_zh = _PATTERN_FAULTS[fault]
+    seat = values.get("seat")
+    return Text(
+        f"seat {seat} claims {zh} ({en}), but {fault_en.format(**values)}: {rule.en}",
+        f"{seat} 号位记{zh}，但{fault_zh.format(**values)}：{rule.zh}",
+    )

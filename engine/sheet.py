@@ -4,7 +4,10 @@ and who is a 花猪), priced by the same settlement core as a tile deal
 (:class:`engine.settle.Settler`) and checked for what the facts allow: a seat that has
 won makes no more kongs and wins no second time, a winner's 根 count covers its kongs,
 no seven pairs after a kong, one base pattern scored by the rule set, ``ready`` and
-``flower_pigs`` only for seats still in at the wall's end.
+``flower_pigs`` only for seats still in at the wall's end, and a pattern that names how
+the win happened (天胡, 地胡, 杠上花, 杠上炮) only where the sheet's order of events allows
+it (``impossible_pattern``, :meth:`SheetAudit.check_situation`): the Record page shows the
+same finding before a win is added, so the two checks are one rule.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from engine.messages import (
     sheet_from_not_exposed,
     sheet_from_self,
     sheet_from_won,
+    sheet_impossible_pattern,
     sheet_not_scored,
     sheet_pig_ready,
     sheet_play_event,
@@ -69,8 +73,10 @@ class _Stop(Exception):
 class SheetAudit:
     """Walks a sheet deal's events in order, pricing each with the settlement core."""
 
-    def __init__(self, rules: Rules, base: int, sink: FindingSink) -> None:
+    def __init__(self, rules: Rules, base: int, sink: FindingSink, dealer: int = 0) -> None:
         self.rules = rules
+        self.dealer = dealer
+        self.moves = 0  # kongs and wins audited so far (天胡 comes before any)
         self.sink = sink
         self.settler = Settler(rules, base)
         self.wins: list[Win] = []
@@ -147,8 +153,51 @@ class SheetAudit:
         self._expect_open(ev.seat, "hu", ev.line, ("win", "胡牌"), ev)
         if ev.from_seat is not None:
             self._check_source(ev.seat, ev.from_seat, ev.line, "illegal_hu", "wins a discard")
+        self.check_situation(ev)
         fed_by, result = self._score(ev)
         self._pay_win(ev, fed_by, result)
+
+    def check_situation(self, ev: SheetHu) -> None:
+        """天胡, 地胡, 杠上花 and 杠上炮 each name a moment of the deal; a sheet shows enough
+        of its order to rule some out, and a win written with one of them then cannot have
+        happened as written (its fan is unknown), as a rob of no kong."""
+        fault = self._situation_fault(ev)
+        if fault is None:
+            return
+        pattern, name, expected = fault
+        values = {"seat": ev.seat, "dealer": self.dealer, "source": ev.from_seat, "moves": self.moves}
+        text = sheet_impossible_pattern(pattern, name, **values)
+        raise _Stop("impossible_pattern", ev.line, ev.seat, text, pattern, expected, pattern)
+
+    def _situation_fault(self, ev: SheetHu) -> tuple[str, str, str] | None:
+        """(pattern, fault, what the facts would need) for the first declared situational
+        pattern the sheet rules out, else None."""
+        declared, seat, source = set(ev.patterns), ev.seat, ev.from_seat
+        if "tianhu" in declared:
+            if seat != self.dealer:
+                return "tianhu", "not_dealer", "the dealer"
+            if source is not None:
+                return "tianhu", "on_discard", "a self-draw"
+            if self.moves:
+                return "tianhu", "not_first", "the deal's first move"
+        if "dihu" in declared:
+            if seat == self.dealer:
+                return "dihu", "dealer", "a non-dealer"
+            if source is not None:
+                return "dihu", "on_discard", "a self-draw"
+            if self.kongs:
+                return "dihu", "after_kong", "no kong before"
+        if "gangshanghua" in declared:
+            if source is not None:
+                return "gangshanghua", "on_discard", "a self-draw"
+            if self.after_kong != seat:
+                return "gangshanghua", "not_own_kong", "the winner's kong just before"
+        if "gangshangpao" in declared:
+            if source is None:
+                return "gangshangpao", "self_drawn", "a win on a discard"
+            if self.after_kong != source:
+                return "gangshangpao", "not_source_kong", "the discarder's kong just before"
+        return None
 
     def _score(self, ev: SheetHu) -> tuple[int | None, FanResult]:
         """The win's fan from its declared patterns, with what the facts fix: the 根 count
@@ -319,12 +368,13 @@ def audit_sheet(
     start_count, warn_count = len(sink.findings), len(sink.warnings)
     for read in read_findings:
         sink.add(read)
-    audit = SheetAudit(rules, base, sink)
+    audit = SheetAudit(rules, base, sink, start.dealer)
     for play in stray:
         text = sheet_play_event(play.type)
         finding("bad_record", play.line, getattr(play, "seat", None), text, sink, rule="record")
     try:
-        for ev in sorted(events, key=lambda e: e.line):
+        for moves, ev in enumerate(sorted(events, key=lambda e: e.line)):
+            audit.moves = moves
             if isinstance(ev, SheetKong):
                 audit.kong(ev)
             else:

@@ -20,6 +20,7 @@ from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.fast_check import fast_replay
 from ingest.reader import DealLog, SessionLog
+from ingest.sheets.deleted import deleted_report, is_deleted
 from ingest.sheets.net_only import is_net_only, net_only_report
 
 DEFAULT_RULES = "standard"  # a session line that names no rules plays these
@@ -67,6 +68,9 @@ def replay_one(
         return unreplayed_report(start, session_id, sink, read_findings)
     if is_net_only(events, end):  # a score sheet's deal of nets only: nothing to replay
         return net_only_report(start, end, rules.name, session_id, sink, read_findings)
+    if is_deleted(start, events, sheet_events, end):  # a revision that removes the deal
+        assert end is not None
+        return deleted_report(start, end, rules.name, session_id, sink, read_findings)
     return replayer(
         start,
         events,

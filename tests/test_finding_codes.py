@@ -24,6 +24,7 @@ import pytest
 from engine.events import SessionEnd, SessionStart
 from engine.rules import load_rules
 from ingest.reader import read_lines
+from ingest.sheets.record import DealFacts, EndFact, Fact, KongFact, SessionFacts, WinFact, log_text
 from ingest.simulator.simulate import STYLES, simulate_deal
 from ingest.validate import ValidationReport, validate_log
 from ingest.writer import log_lines
@@ -332,6 +333,25 @@ def totals_changed() -> tuple[Lines, int]:
     return changed(lines, 7, totals=[-10, 0, 2, 8]), 8
 
 
+def sheet_lines(*events: Fact, dealer: int = 0) -> Lines:
+    """A valid one-deal score-sheet log (standard), as the Record page writes it."""
+    session = SessionFacts("sheet", ("A", "B", "C", "D"))
+    return log_text(session, [DealFacts("sheet-01", dealer, events, EndFact())]).splitlines()
+
+
+def kong_discard_from_another() -> tuple[Lines, int]:
+    # A 直杠 from C, then B wins 平胡 + 杠上炮 on A's next discard; written on D's discard,
+    # the 杠上炮 follows no kong of the discarder
+    lines = sheet_lines(KongFact(0, "exposed", 2), WinFact(1, 0, ("pinghu", "gangshangpao")))
+    return changed(lines, 3, **{"from": 3}), 4
+
+
+def heavenly_not_the_dealer() -> tuple[Lines, int]:
+    # A (the dealer) wins 天胡; the deal line then names B as the dealer
+    lines = sheet_lines(WinFact(0, None, ("tianhu",)))
+    return changed(lines, 1, dealer=1), 3
+
+
 CASES: dict[str, Case] = {
     "not json": Case("bad_record", not_json, None),
     "missing field": Case("bad_record", missing_field, 1),
@@ -371,12 +391,16 @@ CASES: dict[str, Case] = {
     "settlement changed": Case("payment_mismatch", settlement_changed, None, ("查花猪", "flower pig")),
     "scores changed": Case("score_mismatch", scores_changed, None),
     "totals changed": Case("score_mismatch", totals_changed, None),
+    "杠上炮 after no kong": Case(
+        "impossible_pattern", kong_discard_from_another, 1, ("杠上炮", "discarder's kong")
+    ),
+    "天胡 not the dealer": Case("impossible_pattern", heavenly_not_the_dealer, 0, ("天胡", "dealer")),
 }
 
 SPEC_CODES = {
     "bad_record", "bad_tile", "tile_count", "out_of_turn", "not_in_hand", "illegal_pong",
     "illegal_kong", "illegal_hu", "missed_forced_hu", "void_rule", "wall_mismatch",
-    "wrong_end", "fan_mismatch", "payment_mismatch", "score_mismatch",
+    "wrong_end", "fan_mismatch", "payment_mismatch", "score_mismatch", "impossible_pattern",
 }  # fmt: skip
 
 

@@ -389,3 +389,282 @@ def test_correct_a_saved_deal_on_the_page(tmp_path: Path, monkeypatch: pytest.Mo
         assert api.sql("select count(*) as n from stg_quarantine")["n"].iloc[0] == 0
     finally:
         api.close()
+
+
+# ------------------------------------------------------------------ checks and corrections
+def start(at: AppTest, session_id: str, lang: str = "en") -> None:
+    """Open the Record page and begin a standard session of A, B, C, D (A deals)."""
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    for key, value in [
+        ("record_sid_input", session_id),
+        *((f"record_player_{n}", "ABCD"[n]) for n in range(4)),
+    ]:
+        at.text_input(key=key).input(value)
+    at.button(key="record_begin").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def pick_win(at: AppTest, step: int, who: int, source: int, patterns: list[str], prefix: str = "") -> None:
+    at.button_group(key=f"record_{prefix}win_who_{step}").set_value(who).run()
+    at.button_group(key=f"record_{prefix}win_from_{step}").set_value(source).run()
+    at.button_group(key=f"record_{prefix}win_patterns_{step}").set_value(patterns).run()
+
+
+def add_kong(at: AppTest, step: int, who: int, kind: str, source: int | None = None) -> None:
+    at.button_group(key=f"record_action_{step}").set_value("kong").run()
+    at.button_group(key=f"record_kong_who_{step}").set_value(who).run()
+    at.button_group(key=f"record_kong_kind_{step}").set_value(kind).run()
+    if source is not None:
+        at.button_group(key=f"record_kong_from_{step}").set_value(source).run()
+    at.button(key=f"record_kong_add_{step}").click().run()
+
+
+WRONG = {  # the sheet audit's message, shown under the chips
+    "en": ("seat 1 claims 杠上花 (bloom after a kong)", "right after the winner's own kong",
+           "seat 1 claims 天胡 (heavenly win), but seat 1 is not the dealer"),
+    "zh": ("1 号位记杠上花", "自己开杠后紧接着自摸", "1 号位记天胡，但 1 号位不是庄家"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_shows_the_audits_finding_before_a_win(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "wh"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "checks", lang)
+    pick_win(at, 0, 1, -1, ["gangshanghua"])  # B 杠上花 with no kong of B before
+    bloom, rule, heavenly = WRONG[lang]
+    assert len(at.warning) == 1 and bloom in at.warning[0].value and rule in at.warning[0].value
+    assert at.button(key="record_win_add_0").disabled
+    pick_win(at, 0, 1, -1, ["tianhu"])  # B is no dealer
+    assert len(at.warning) == 1 and heavenly in at.warning[0].value
+    assert at.button(key="record_win_add_0").disabled
+    pick_win(at, 0, 0, -1, ["tianhu"])  # A deals: 天胡 6 fan, 32 from each
+    assert not at.warning and not at.button(key="record_win_add_0").disabled
+    at.button(key="record_win_add_0").click().run()
+    assert totals(at) == {"A": "+96", "B": "-32", "C": "-32", "D": "-32"}
+    # after a kong of B, B's 自摸 may be a 杠上花: 平胡 + 根 + 杠上花 = 3 fan, 4 from each of C, D
+    add_kong(at, 1, 1, "concealed")  # 2 from each of C, D (A has won): B -32 + 4 + 8 = -20
+    pick_win(at, 2, 1, -1, ["gangshanghua"])
+    assert not at.warning
+    at.button(key="record_win_add_2").click().run()
+    assert totals(at) == {"A": "+96", "B": "-20", "C": "-38", "D": "-38"}
+
+
+def test_edit_and_remove_an_event_in_place(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "edits")
+    add_kong(at, 0, 2, "exposed", 1)  # C 直杠 from B: B pays 1
+    pick_win(at, 1, 2, -1, ["duiduihu"])  # C 自摸 对对胡 + 根 = 3 fan: 4 from each
+    at.button(key="record_win_add_1").click().run()
+    assert totals(at) == {"A": "-4", "B": "-5", "C": "+13", "D": "-4"}
+
+    # it was a 清对: event 2's chips open as recorded, one more chip and Replace
+    at.button_group(key="record_edit_pick_2").set_value(1).run()
+    assert at.button_group(key="record_edit1_win_patterns_2").value == ["duiduihu"]
+    assert at.button_group(key="record_edit1_win_from_2").value == -1
+    at.button_group(key="record_edit1_win_patterns_2").set_value(["qingyise", "duiduihu"]).run()
+    at.button(key="record_edit_replace_2").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    # 清对 4 + 根 1 = 5 fan: 16 from each of A, B, D; B's 1 for the kong stays
+    assert totals(at) == {"A": "-16", "B": "-17", "C": "+49", "D": "-16"}
+    kept = load_draft(warehouse, "edits")
+    assert kept is not None and kept.current is not None
+    assert kept.current.events == (KongFact(2, "exposed", 1), WinFact(2, None, ("qingdui",)))
+
+    # and there was no kong: removing it leaves 清对 4 fan, 8 from each
+    at.button_group(key="record_edit_pick_3").set_value(0).run()
+    at.button(key="record_edit_remove_3").click().run()
+    assert totals(at) == {"A": "-8", "B": "-8", "C": "+24", "D": "-8"}
+    kept = load_draft(warehouse, "edits")
+    assert kept is not None and kept.current is not None
+    assert kept.current.events == (WinFact(2, None, ("qingdui",)),)
+
+
+def test_an_edit_that_breaks_a_later_event_shows_its_finding(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "wh"))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "later")
+    add_kong(at, 0, 1, "concealed")
+    pick_win(at, 1, 1, -1, ["gangshanghua"])  # B 杠上花 right after B's kong
+    at.button(key="record_win_add_1").click().run()
+    # the kong was C's: B's 杠上花 no longer follows its own kong, and the deal cannot be saved
+    at.button_group(key="record_edit_pick_2").set_value(0).run()
+    at.button_group(key="record_edit0_kong_who_2").set_value(2).run()
+    at.button(key="record_edit_replace_2").click().run()
+    assert any("杠上花" in e.value for e in at.error), [e.value for e in at.error]
+    assert at.button(key="record_save_3").disabled
+
+
+def test_an_empty_deal_asks_before_it_is_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "empty", "zh")
+    at.button(key="record_save_0").click().run()
+    assert at.warning and "流局" in at.warning[0].value and "没人胡" in at.warning[0].value
+    assert not (warehouse / "uploads").exists()  # nothing written yet
+    at.button(key="record_save_empty_no_0").click().run()
+    assert not at.warning and not (warehouse / "uploads").exists()
+    at.button(key="record_save_0").click().run()
+    at.button(key="record_save_empty_0").click().run()
+    assert at.success and at.success[0].value.startswith("已保存")
+    assert len(list((warehouse / "uploads").glob("record-empty-01-r1-*.jsonl"))) == 1
+    assert at.header[0].value == "第 02 局"
+
+
+def test_the_totals_count_the_wall_end_as_soon_as_it_is_entered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "wall")
+    add_kong(at, 0, 1, "concealed")  # B 暗杠: 2 from each of A, C, D -> [-2, 6, -2, -2]
+    assert totals(at) == {"A": "-2", "B": "+6", "C": "-2", "D": "-2"}
+    at.button_group(key="record_end_pigs_1").set_value([3]).run()
+    at.button_group(key="record_end_ready_2_1").set_value(2).run()
+    # Hand-worked 查叫 (standard, base 1), D 花猪, C ready at 2 fan, A and B not ready:
+    #   查花猪: D pays 16 to each of A, B, C                  -> [+16, +16, +16, -48]
+    #   查大叫: A and B each pay C 2^(2-1) = 2                 -> [-2, -2, +4, 0]
+    #   退税: B is not ready and returns its kong's 2 to each -> [+2, -6, +2, +2]
+    #   settlement [16, 8, 22, -46]; with the kong: [14, 14, 20, -48]
+    assert totals(at) == {"A": "+14", "B": "+14", "C": "+20", "D": "-48"}
+    kept = load_draft(warehouse, "wall")
+    assert kept is not None and kept.current is not None
+    assert kept.current.end == EndFact((None, None, 2, None), (3,))  # kept in the draft at once
+    # a reload shows the chips and totals as entered
+    again = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    again.query_params["record"] = "wall"
+    again.run()
+    again.switch_page("app_pages/record.py").run()
+    assert totals(again) == {"A": "+14", "B": "+14", "C": "+20", "D": "-48"}
+    assert again.button_group(key="record_end_ready_2_0").value == 2
+
+
+def test_correct_a_saved_deal_while_another_is_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "aside")
+    pick_win(at, 0, 0, -1, [])  # A 自摸 平胡: 1 from each
+    at.button(key="record_win_add_0").click().run()
+    at.button(key="record_save_1").click().run()
+    add_kong(at, 2, 1, "concealed")  # deal 2 under way: B 暗杠, 2 from each
+    assert totals(at) == {"A": "+1", "B": "+5", "C": "-3", "D": "-3"}
+
+    at.button(key="record_correct_0").click().run()  # deal 1 was a 清一色
+    assert at.header[0].value == "Correcting deal 01 (revision 2)"
+    assert at.info and "Deal 02 is kept aside" in at.info[0].value
+    assert totals(at) == {"A": "+1", "B": "+5", "C": "-3", "D": "-3"}  # deal 2 still counts
+    at.button_group(key="record_edit_pick_4").set_value(0).run()
+    at.button_group(key="record_edit0_win_patterns_4").set_value(["qingyise"]).run()
+    at.button(key="record_edit_replace_4").click().run()
+    at.button(key="record_save_5").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    # deal 2 is back with its kong: 清一色 3 fan, 4 from each, plus the 暗杠's 2 from each
+    assert at.header[0].value == "Deal 02"
+    assert "B: 暗杠 concealed" in markdown(at)
+    assert totals(at) == {"A": "+10", "B": "+2", "C": "-6", "D": "-6"}
+    kept = load_draft(warehouse, "aside")
+    assert kept is not None and kept.held is None and kept.current is not None
+    assert kept.current.events == (KongFact(1, "concealed"),) and kept.saved[0].revision == 2
+
+
+def test_a_draft_of_before_held_reads(tmp_path: Path) -> None:
+    draft = Draft(EVENING, [DEAL_1], DealFacts(DEAL_2.deal_id, 2, DEAL_2.events[:1]))
+    path = save_draft(tmp_path, draft)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert data.pop("held") is None
+    path.write_text(json.dumps(data), encoding="utf-8")  # as a draft written before
+    assert load_draft(tmp_path, EVENING.session_id) == draft
+
+
+# ------------------------------------------------------------------ deleting a saved deal
+def test_a_deleted_deal_counts_nowhere_and_stays_listed(tmp_path: Path) -> None:
+    warehouse = tmp_path / "wh"
+    save_deal(warehouse, EVENING, DEAL_1)
+    save_deal(warehouse, EVENING, DEAL_3)
+    gone = DealFacts(DEAL_3.deal_id, 0, DEAL_3.events, DEAL_3.end, 2, deleted=True)
+    assert [json.loads(line) for line in deal_lines(EVENING, gone)] == [
+        {"type": "deal", "deal_id": DEAL_3.deal_id, "record": "sheet", "dealer": 0, "revision": 2},
+        {"type": "deal_end", "reason": "deleted"},
+    ]
+    path, summary = save_deal(warehouse, EVENING, gone)
+    assert not summary.conflicts and not summary.quarantine and summary.findings == 0
+    report = validate_log(read_log_bytes(path.read_bytes(), path.name))
+    (deal,) = report.deals
+    assert (deal.deal_id, deal.end_reason, list(deal.scores)) == (
+        f"{DEAL_3.deal_id}~rev2",
+        "deleted",
+        [0] * 4,
+    )
+    assert report.summary()["finding_count"] == 0
+    api = Analytics(warehouse)
+    try:
+        deals = api.sql("select deal_id, scores from stg_deals")
+        assert deals["deal_id"].tolist() == [DEAL_1.deal_id]  # neither revision of deal 3 counts
+        ledger = api.sql("select payee, payer, amount from stg_ledger")
+        net = [0, 0, 0, 0]
+        for payee, payer, amount in ledger.itertuples(index=False):
+            net[payee] += amount
+            net[payer] -= amount
+        assert net == HAND_SCORES[DEAL_1.deal_id]  # deal 3's payments are gone from the marts
+        revisions = api.sql(
+            "select revision, is_latest, deleted, scores from stg_deal_revisions order by revision"
+        )
+        assert revisions["revision"].tolist() == [1, 2] and revisions["deleted"].tolist() == [False, True]
+        assert list(revisions["scores"].iloc[0]) == HAND_SCORES[DEAL_3.deal_id]  # kept, not erased
+    finally:
+        api.close()
+
+
+def test_deleting_a_first_recording_is_a_finding() -> None:
+    text = log_text(EVENING, []) + '{"type":"deal","deal_id":"x-1","record":"sheet"}\n'
+    text += '{"type":"deal_end","reason":"deleted"}\n'
+    report = validate_log(read_log_bytes(text.encode(), "first.jsonl"))
+    (finding,) = report.all_findings()
+    assert (finding.code, finding.line, finding.rule) == ("bad_record", 3, "revisions")
+    assert "nothing to delete" in finding.message and finding.message_zh
+    with pytest.raises(ValueError, match="only a deal saved before"):
+        deal_lines(EVENING, DealFacts("x-1", 0, (), EndFact(), 1, deleted=True))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_delete_a_saved_deal_on_the_page(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    start(at, "oops", lang)
+    pick_win(at, 0, 0, -1, [])  # A 自摸 平胡: 1 from each
+    at.button(key="record_win_add_0").click().run()
+    at.button(key="record_save_1").click().run()
+    add_kong(at, 2, 1, "concealed")  # deal 2 under way: B 暗杠, 2 from each
+    assert totals(at) == {"A": "+1", "B": "+5", "C": "-3", "D": "-3"}
+    at.button(key="record_delete_0").click().run()
+    assert at.warning and ("revision" in at.warning[0].value or "版本" in at.warning[0].value)
+    assert len(list((warehouse / "uploads").glob("*.jsonl"))) == 1  # nothing written before the yes
+    at.button(key="record_delete_yes_0").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success and at.success[0].value.startswith("Deleted" if lang == "en" else "已删除")
+    # deal 1 counts no more; deal 2 is still under way with its kong
+    assert totals(at) == {"A": "-2", "B": "+6", "C": "-2", "D": "-2"}
+    assert at.header[0].value == ("Deal 02" if lang == "en" else "第 02 局")
+    assert not [b for b in at.button if b.key == "record_correct_0"]  # a deleted deal is only listed
+    kept = load_draft(warehouse, "oops")
+    assert kept is not None and kept.saved[0].deleted and kept.saved[0].revision == 2
+    assert kept.current is not None and kept.current.events == (KongFact(1, "concealed"),)
+    # the Audit page lists both revisions, the deletion marked
+    at.switch_page("app_pages/audit.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    (table,) = [t.value for t in at.dataframe if "is_latest" in t.value.columns]
+    assert table["revision"].tolist() == [2, 1] and table["deleted"].tolist() == [True, False]

@@ -1,7 +1,9 @@
 """Recording a short session on a phone (390×844) in Debian's Chromium (Playwright): start
 a session, tap a kong and a 自摸 with its pattern chip, see the priced payments and the
 totals, save, follow the link to the session result and download its PNG (a real
-download, decoded with Pillow). Server and browser as in test_dashboard_browser."""
+download, decoded with Pillow); and, in Chinese, the sheet audit's check under the chips,
+a pattern corrected in place and the question before an empty 流局 is saved. Server and
+browser as in test_dashboard_browser."""
 
 from __future__ import annotations
 
@@ -95,6 +97,76 @@ def test_record_a_session_on_a_phone_then_download_its_png(
             image = Image.open(io.BytesIO(saved.read_bytes()))
             image.load()
             assert image.format == "PNG" and image.size[0] == WIDTH
+            context.close()
+        finally:
+            browser.close()
+
+
+def test_check_and_correct_on_a_phone_in_chinese(chromium: Path, server: str) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(
+                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(f"{server}/record?lang=zh")
+            page.get_by_role("heading", name="记分").first.wait_for()
+
+            def chip(key: str, text: str, on: bool = True) -> None:
+                """Tap a chip and wait for the rerun it starts; tapped again if the chip
+                is not as wanted then (a tap during the rerun before can be lost when
+                the machine is busy)."""
+                button = page.locator(f".st-key-{key} button", has_text=text).first
+                for _ in range(3):
+                    button.click()
+                    page.wait_for_timeout(300)
+                    page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden")
+                    if (button.get_attribute("data-selected") == "true") == on:
+                        return
+                raise AssertionError(f"chip {text} of {key} did not take")
+
+            for key, text in [("record_sid_input", "phone-fix"), *((f"record_player_{n}", name)
+                              for n, name in enumerate(("Ann", "Bo", "Chen", "Du")))]:  # fmt: skip
+                box = page.locator(f".st-key-{key} input")
+                box.fill(text)
+                box.press("Enter")
+                page.wait_for_timeout(200)
+            page.get_by_role("button", name="开始").click()
+            page.get_by_role("heading", name="第 01 局").wait_for()
+
+            # Bo 自摸 杠上花 with no kong before: the audit's finding, and no way to add it
+            chip("record_win_who_0", "Bo")
+            chip("record_win_from_0", "自摸")
+            chip("record_win_patterns_0", "杠上花")
+            page.get_by_text("杠上花是自己开杠后紧接着自摸").wait_for()
+            expect(page.locator(".st-key-record_win_add_0 button")).to_be_disabled()
+            chip("record_win_patterns_0", "杠上花", on=False)  # off again
+            chip("record_win_patterns_0", "清一色")  # 3 fan: 4 from each
+            page.get_by_role("heading", name="3 番").wait_for()
+            page.locator(".st-key-record_win_add_0 button").click()
+            page.get_by_text("Ann → Bo 4（自摸）").wait_for()
+
+            # it was a 清对: open event 1 as recorded, one more chip, replace (4 fan: 8 from each)
+            chip("record_edit_pick_1", "1")
+            chip("record_edit0_win_patterns_1", "对对胡")
+            page.locator(".st-key-record_edit_replace_1 button").click()
+            page.get_by_text("Ann → Bo 8（自摸）").wait_for()
+            expect(page.get_by_test_id("stMetric").filter(has_text="Bo")).to_contain_text("+24")
+            page.locator(".st-key-record_save_2 button").click()
+            page.get_by_text("已保存 phone-fix-01（第 1 版）。").wait_for()
+
+            # deal 2 saved with nothing in it: the page asks first
+            page.get_by_role("heading", name="第 02 局").wait_for()
+            page.locator(".st-key-record_save_3 button").click()
+            page.get_by_text("流局：没人胡，也没人杠？").wait_for()
+            page.screenshot(path=ARTIFACTS / "record_phone_zh.png", full_page=True)
+            page.locator(".st-key-record_save_empty_3 button").click()
+            page.get_by_text("已保存 phone-fix-02（第 1 版）。").wait_for()
             context.close()
         finally:
             browser.close()

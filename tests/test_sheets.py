@@ -233,9 +233,23 @@ CHECKS: dict[str, tuple[str, list[dict[str, Any]], tuple[str, int, int | None], 
         "standard", [_kong(2), _hu(1, 2, "pinghu", "qiangganghu"), _end(**READY)], ("illegal_hu", 4, 1),
         "an added kong just before", 2,
     ),
-    "kong_bloom_without_kong": (
-        "standard", [_hu(1, None, "pinghu", "gangshanghua"), _end(**READY)], ("fan_mismatch", 3, 1),
-        ["pinghu"], ["pinghu", "gangshanghua"],
+    "kong_bloom_without_kong": (  # 杠上花 with no kong before: the win cannot be as written
+        "standard", [_hu(1, None, "pinghu", "gangshanghua"), _end(**READY)], ("impossible_pattern", 3, 1),
+        "the winner's kong just before", "gangshanghua",
+    ),
+    "kong_discard_without_kong": (
+        "standard", [_hu(1, 2, "pinghu", "gangshangpao"), _end(**READY)], ("impossible_pattern", 3, 1),
+        "the discarder's kong just before", "gangshangpao",
+    ),
+    "earthly_win_on_a_discard": (
+        "standard", [_hu(1, 2, "dihu"), _end(**READY)], ("impossible_pattern", 3, 1), "a self-draw", "dihu",
+    ),
+    "earthly_win_of_the_dealer": (
+        "standard", [_hu(0, None, "dihu"), _end(**READY)], ("impossible_pattern", 3, 0), "a non-dealer", "dihu",
+    ),
+    "heavenly_win_after_a_kong": (
+        "standard", [_kong(0), _hu(0, None, "tianhu"), _end(**READY)], ("impossible_pattern", 4, 0),
+        "the deal's first move", "tianhu",
     ),
     "self_draw_fan_missing_under_add_fan": (
         '{"preset": "standard", "self_draw_bonus": "add_fan"}', [_hu(1, None, "pinghu"), _end(**READY)],

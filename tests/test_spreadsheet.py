@@ -137,6 +137,20 @@ def test_a_validator_finding_is_traced_to_its_cell() -> None:
     }
 
 
+def test_a_kong_bloom_with_no_kong_is_the_audits_finding_at_its_cell() -> None:
+    # row 4: Bo 自摸 平胡 杠上花, but the row above is Ann's win, not a kong of Bo
+    from ingest.sheets.convert import log_of_sheet
+    from ingest.validate import validate_log
+
+    rows = [["1", "胡", "Ann", "", "Chen", "清一色"], ["1", "胡", "Bo", "", "自摸", "杠上花"], ["1", "查叫"]]
+    log = sheet(rows)
+    report = validate_log(log_of_sheet(log))
+    found = [f for f in report.all_findings() if f.code == "impossible_pattern"]
+    assert [(f.line, f.seat, f.recorded) for f in found] == [(5, 1, "gangshanghua")]
+    assert "杠上花" in found[0].message and "自己开杠后紧接着自摸" in found[0].message_zh
+    assert log.cell_of(found[0]) == "row 5, column F"
+
+
 @pytest.mark.parametrize("name", ["sheet-template.csv", "sheet-template.xlsx"])
 def test_the_empty_templates_are_read_without_a_finding(name: str) -> None:
     log = convert_sheet((TEMPLATES / name).read_bytes(), name)

@@ -3,14 +3,17 @@
 -- derived columns only; the one filter: a deal corrected later (a revision, ingest/revisions.py:
 -- revision N of deal D is stored as D~revN) counts only in its latest revision, so the
 -- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
--- stg_deal_revisions lists every revision for the Audit page.
+-- stg_deal_revisions lists every revision for the Audit page. A latest revision that
+-- deletes its deal (end_reason 'deleted', ingest/sheets/deleted.py) is hidden too, so
+-- no revision of a deleted deal counts anywhere.
 
 create or replace view stg_revision_ids as
 with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE first
     select
         deal_id as stored_id,
         regexp_replace(deal_id, '~rev[0-9]+$', '') as deal_id,
-        cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer) as revision
+        cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer) as revision,
+        coalesce(end_reason = 'deleted', false) as deleted
     from raw_deals
     where deal_id like '%~rev%' and regexp_matches(deal_id, '~rev[0-9]+$')
 ),
@@ -23,16 +26,22 @@ revised as (
 ),
 
 stored as (
-    select stored_id, deal_id, revision
+    select stored_id, deal_id, revision, deleted
     from corrections
     where revision >= 2
     union all
-    select deal_id as stored_id, deal_id, 1 as revision  -- the first recording keeps its id
+    select deal_id as stored_id, deal_id, 1 as revision, false as deleted  -- the first recording keeps its id
     from raw_deals
     semi join revised using (deal_id)
 )
 
-select s.stored_id, s.deal_id, s.revision, r.latest_revision, s.revision = r.latest_revision as is_latest
+select
+    s.stored_id,
+    s.deal_id,
+    s.revision,
+    r.latest_revision,
+    s.revision = r.latest_revision as is_latest,
+    s.deleted
 from stored as s
 inner join revised as r using (deal_id);
 
@@ -49,14 +58,15 @@ select
     d.findings,
     d.scores,
     d.file,
-    d.line
+    d.line,
+    i.deleted
 from stg_revision_ids as i
 inner join raw_deals as d on d.deal_id = i.stored_id;
 
 create or replace view stg_superseded as
 select stored_id as deal_id
 from stg_revision_ids
-where not is_latest;
+where not is_latest or deleted;
 
 create or replace view stg_sessions as
 select

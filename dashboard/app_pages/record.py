@@ -7,12 +7,16 @@ and the session's totals run along. Saving writes the deal as sheet-deal lines u
 ``<warehouse>/uploads/`` and ingests it, as the Upload page does; a correction of a saved
 deal is saved as its next revision. The session in progress is kept in
 ``<warehouse>/drafts/<session>.json`` and named in the URL (``?record=SESSION_ID``), so
-a reload loses nothing (:mod:`dashboard.record_draft`).
+a reload loses nothing (:mod:`dashboard.record_draft`). Any event of the deal can be
+edited or removed in place; the chips are :mod:`dashboard.record_inputs` (which show the
+sheet audit's finding before a fact is added), the totals and the saved deals (corrected
+or deleted as a revision) :mod:`dashboard.record_session`.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 
@@ -21,35 +25,21 @@ import streamlit as st
 from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message, label, pattern_label, reason_label
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
+from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
+from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
-from engine.fan import EXTRAS, PATTERNS
 from engine.rules import Rules, RulesError, load_rules, preset_names
 from engine.settlement import Transfer
-from ingest.sheets.record import (
-    KONG_KINDS,
-    SEATS,
-    DealFacts,
-    EndFact,
-    KongFact,
-    Priced,
-    SessionFacts,
-    WinFact,
-    picked_patterns,
-    price,
-    win_fan,
-)
+from ingest.sheets.record import SEATS, DealFacts, EndFact, KongFact, Priced, SessionFacts, WinFact, price
 from ingest.warehouse import WarehouseError
 
 URL_RECORD = "record"
 SID_KEY = "record_sid"
-STEP_KEY = "record_step"  # bumped after each recorded fact: the input chips start empty again
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
+EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
 CUSTOM = "custom"
-SELF = -1  # the "from" chip of a self-draw
-#: extras a player picks (根 has its own count; 自摸加番 follows from the rules)
-PICKED_EXTRAS = tuple(e for e in EXTRAS if e not in ("gen", "zimo"))
 LANG = page_kit.lang()
 
 st.markdown(
@@ -61,14 +51,6 @@ def word(key: str) -> str:
     """A label in the language of this run, for chip labels (``format_func`` is also called
     outside the run, where the session's language cannot be read)."""
     return label(key, LANG)
-
-
-def step_key(name: str) -> str:
-    return f"record_{name}_{st.session_state.get(STEP_KEY, 0)}"
-
-
-def next_step() -> None:
-    st.session_state[STEP_KEY] = st.session_state.get(STEP_KEY, 0) + 1
 
 
 def open_draft(warehouse: Any) -> Draft | None:
@@ -205,94 +187,77 @@ def won_seats(deal: DealFacts) -> list[int]:
     return [fact.seat for fact in deal.events if isinstance(fact, WinFact)]
 
 
-def seat_pills(label: str, seats: list[int], players: tuple[str, ...], key: str) -> int | None:
-    picked: int | None = st.pills(label, seats, format_func=lambda s: md(players[s]), key=key)
+def keep(warehouse: Any, draft: Draft, deal: DealFacts) -> DealFacts:
+    """The deal being recorded as changed by a tap, written to the draft at once."""
+    draft.current = deal
+    save_draft(warehouse, draft)
+    return deal
+
+
+def edit_pick(deal: DealFacts) -> int | None:
+    """Which recorded event to edit in place (its number's chip), if any."""
+    if not deal.events:
+        return None
+    picked: int | None = st.pills(
+        page_kit.t("record_edit_pick"), list(range(len(deal.events))), format_func=lambda i: str(i + 1),
+        key=step_key("edit_pick"),
+    )  # fmt: skip
     return picked
 
 
-def kong_input(draft: Draft, deal: DealFacts, still_in: list[int]) -> DealFacts | None:
-    players = draft.session.players
-    who = seat_pills(page_kit.t("record_who"), still_in, players, step_key("kong_who"))
-    kind = st.segmented_control(
-        page_kit.t("record_kind"), list(KONG_KINDS), format_func=lambda k: word(f"kong_kind_{k}"),
-        key=step_key("kong_kind"),
-    )  # fmt: skip
-    source: int | None = None
-    if kind == "exposed":
-        others = [s for s in still_in if s != who]
-        source = seat_pills(page_kit.t("record_from"), others, players, step_key("kong_from"))
-    ready = who is not None and kind is not None and (kind != "exposed" or source is not None)
-    if st.button(page_kit.t("record_add_kong"), type="primary", disabled=not ready, key=step_key("kong_add"),
-                 use_container_width=True):  # fmt: skip
-        assert who is not None and kind is not None
-        return DealFacts(
-            deal.deal_id, deal.dealer, (*deal.events, KongFact(who, kind, source)), None, deal.revision
-        )
+def edit_event(draft: Draft, deal: DealFacts, index: int, rules: Rules) -> DealFacts | None:
+    """The chips of event ``index`` as recorded: replace it, remove it, or keep it. Seats
+    that won before it are out; what changes after it is the audit's to check again."""
+    old = deal.events[index]
+    before = replace(deal, events=deal.events[:index], end=None)
+    seats = [s for s in SEATS if s not in won_seats(before)]
+    n = index + 1
+    st.subheader(page_kit.t("record_edit_title", n=n))
+    _, fact = fact_input(draft.session, before, seats, rules, f"edit{index}_", old, LANG)
+    rest = deal.events[index + 1 :]
+    if st.button(page_kit.t("record_edit_replace", n=n), type="primary", disabled=fact is None,
+                 key=step_key("edit_replace"), use_container_width=True):  # fmt: skip
+        assert fact is not None
+        return replace(deal, events=(*deal.events[:index], fact, *rest))
+    if st.button(
+        page_kit.t("record_edit_remove", n=n), key=step_key("edit_remove"), use_container_width=True
+    ):
+        return replace(deal, events=(*deal.events[:index], *rest))
+    if st.button(page_kit.t("record_edit_cancel"), key=step_key("edit_cancel"), use_container_width=True):
+        next_step()
+        st.rerun()
     return None
 
 
-def pattern_options(rules: Rules) -> list[str]:
-    bases = [p.id for p in PATTERNS if p.id != "pinghu" and rules.pattern_fan(p.id) is not None]
-    extras = [e for e in PICKED_EXTRAS if e != "haidi" or rules.haidi]
-    return bases + extras
-
-
-def win_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) -> DealFacts | None:
-    players = draft.session.players
-    who = seat_pills(page_kit.t("record_who"), still_in, players, step_key("win_who"))
-    sources = [SELF, *(s for s in still_in if s != who)]
-    source = st.pills(
-        page_kit.t("record_from"), sources, key=step_key("win_from"),
-        format_func=lambda s: word("record_self_draw") if s == SELF else md(players[s]),
-    )  # fmt: skip
-    picked = st.pills(
-        page_kit.t("record_patterns"), pattern_options(rules), selection_mode="multi", key=step_key("win_patterns"),
-        format_func=lambda p: pattern_label(p, LANG),
-    )  # fmt: skip
-    roots = st.segmented_control(
-        page_kit.t("record_roots"), [0, 1, 2, 3, 4], default=0, key=step_key("win_roots")
-    )
-    win: WinFact | None = None
-    if who is not None and source is not None:
-        patterns = picked_patterns(list(picked or []), int(roots or 0))
-        win = WinFact(who, None if source == SELF else int(source), patterns)
-        fan, problems = win_fan(draft.session, deal, win)
-        if fan is not None:
-            capped = page_kit.t("record_fan_capped", cap=rules.max_fan) if fan == rules.max_fan else ""
-            st.markdown(f"### {page_kit.t('record_fan', fan=fan)}{capped}")
-        for finding in problems:
-            message = finding_message(finding.message, finding.message_zh, page_kit.lang())
-            st.warning(page_kit.t("record_problem", message=message), icon=":material/warning:")
-            win = None
-    if st.button(page_kit.t("record_add_win"), type="primary", disabled=win is None, key=step_key("win_add"),
+def add_event(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) -> DealFacts | None:
+    """The chips of the next kong or win, and its Add button."""
+    action, fact = fact_input(draft.session, replace(deal, end=None), still_in, rules, "", None, LANG)
+    text = page_kit.t("record_add_kong" if action == "kong" else "record_add_win")
+    if st.button(text, type="primary", disabled=fact is None, key=step_key(f"{action}_add"),
                  use_container_width=True):  # fmt: skip
-        assert win is not None
-        return DealFacts(deal.deal_id, deal.dealer, (*deal.events, win), None, deal.revision)
+        assert fact is not None
+        return replace(deal, events=(*deal.events, fact))
     return None
 
 
-def wall_end_input(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) -> EndFact:
-    players = draft.session.players
-    st.subheader(page_kit.t("record_wall_end"))
-    cap = rules.max_fan or 6
-    pigs = st.pills(
-        page_kit.t("record_pigs"), still_in, selection_mode="multi", format_func=lambda s: md(players[s]),
-        key=step_key("end_pigs"),
-    )  # fmt: skip
-    ready: list[int | None] = [None, None, None, None]
-    for seat in still_in:
-        if seat in (pigs or []):
-            continue
-        fan = st.segmented_control(
-            f"{md(players[seat])} · {page_kit.t('record_ready')}", [0, *range(1, cap + 1)], default=0,
-            format_func=lambda f: word("record_not_ready") if f == 0 else str(f), key=step_key(f"end_ready_{seat}"),
-        )  # fmt: skip
-        ready[seat] = int(fan) if fan else None
-    return EndFact(tuple(ready), tuple(sorted(pigs or [])))  # type: ignore[arg-type]
-
-
-def deal_number(deal_id: str, session_id: str) -> str:
-    return deal_id.removeprefix(f"{session_id}-")
+def save_button(warehouse: Any, draft: Draft, deal: DealFacts, final: DealFacts, allowed: bool) -> None:
+    """Save; a deal with nothing in it (no kong, no win, no 查叫 payment) asks first."""
+    if st.button(page_kit.t("record_save"), type="primary", disabled=not allowed, key=step_key("save"),
+                 use_container_width=True):  # fmt: skip
+        if deal.events or price(draft.session, final).settlement:
+            save(warehouse, draft, final)
+        else:
+            st.session_state[EMPTY_KEY] = deal.deal_id
+    if st.session_state.get(EMPTY_KEY) != deal.deal_id or deal.events:
+        return
+    st.warning(page_kit.t("record_empty_ask"), icon=":material/help:")
+    if st.button(page_kit.t("record_empty_yes"), type="primary", key=step_key("save_empty"),
+                 use_container_width=True):  # fmt: skip
+        st.session_state.pop(EMPTY_KEY, None)
+        save(warehouse, draft, final)
+    if st.button(page_kit.t("record_empty_no"), key=step_key("save_empty_no"), use_container_width=True):
+        st.session_state.pop(EMPTY_KEY, None)
+        st.rerun()
 
 
 def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
@@ -303,44 +268,41 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         st.header(page_kit.t("record_correcting", n=number, rev=deal.revision))
     else:
         st.header(page_kit.t("record_deal", n=number))
+    if draft.held is not None:
+        st.info(page_kit.t("record_held", n=deal_number(draft.held.deal_id, session.session_id)))
     dealer = st.segmented_control(
         page_kit.t("record_dealer"), list(SEATS), default=deal.dealer, format_func=lambda s: md(players[s]),
         key=f"record_dealer_{deal.deal_id}_{deal.revision}",
     )  # fmt: skip
     if dealer is not None and dealer != deal.dealer:
-        deal = DealFacts(deal.deal_id, int(dealer), deal.events, deal.end, deal.revision)
-        draft.current = deal
-        save_draft(warehouse, draft)
-    priced = price(session, deal)
+        deal = keep(warehouse, draft, replace(deal, dealer=int(dealer)))
+    priced = price(session, replace(deal, end=None))  # the events; 查叫 below
     show_events(deal, priced, players)
     if deal.events and st.button(page_kit.t("record_undo"), key=step_key("undo"), use_container_width=True):
-        draft.current = DealFacts(deal.deal_id, deal.dealer, deal.events[:-1], None, deal.revision)
-        save_draft(warehouse, draft)
+        keep(warehouse, draft, replace(deal, events=deal.events[:-1]))
         next_step()
         st.rerun()
-    won = won_seats(deal)
-    still_in = [s for s in SEATS if s not in won]
+    still_in = [s for s in SEATS if s not in won_seats(deal)]
     over = priced.end_reason != "wall_exhausted"
+    editing = edit_pick(deal)
     changed: DealFacts | None = None
-    end = EndFact()
-    if over:
+    if editing is not None:
+        changed = edit_event(draft, deal, editing, rules)
+    elif over:
         st.success(page_kit.t("record_deal_over"))
     else:
-        action = st.segmented_control(
-            page_kit.t("record_events"), ["kong", "win"], default="win", key=step_key("action"),
-            format_func=lambda a: word(f"record_{a}"), label_visibility="collapsed",
-        )  # fmt: skip
-        if action == "kong":
-            changed = kong_input(draft, deal, still_in)
-        else:
-            changed = win_input(draft, deal, still_in, rules)
-        end = wall_end_input(draft, deal, still_in, rules)
+        changed = add_event(draft, deal, still_in, rules)
     if changed is not None:
-        draft.current = changed
-        save_draft(warehouse, draft)
+        keep(warehouse, draft, changed)
         next_step()
         st.rerun()
-    final = DealFacts(deal.deal_id, deal.dealer, deal.events, end, deal.revision)
+    end = EndFact()
+    if not over:
+        end = wall_end_input(players, still_in, rules, deal.end, LANG)
+    entered = end if (deal.end is not None or end != EndFact()) and not over else None
+    if entered != deal.end:  # the running totals count the 查叫 as soon as it is entered
+        deal = keep(warehouse, draft, replace(deal, end=entered))
+    final = replace(deal, end=end)
     closing = price(session, final)
     if closing.settlement:
         st.markdown(f"**{page_kit.t('record_settlement')}**")
@@ -349,12 +311,9 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         if finding.line == len(deal.events) + 2:
             message = finding_message(finding.message, finding.message_zh, page_kit.lang())
             st.error(page_kit.t("record_problem", message=message), icon=":material/error:")
-    can_save = bool(deal.events or not over) and not closing.findings
-    if st.button(page_kit.t("record_save"), type="primary", disabled=not can_save, key=step_key("save"),
-                 use_container_width=True):  # fmt: skip
-        save(warehouse, draft, final)
+    save_button(warehouse, draft, deal, final, bool(deal.events or not over) and not closing.findings)
     if deal.revision > 1 and st.button(page_kit.t("record_cancel"), key=step_key("cancel")):
-        draft.current = draft.fresh_deal()
+        draft.current, draft.held = draft.held or draft.fresh_deal(), None
         save_draft(warehouse, draft)
         next_step()
         st.rerun()
@@ -385,57 +344,6 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
     st.session_state[NOTE_KEY] = (deal.deal_id, deal.revision, draft.session.session_id)
     next_step()
     st.rerun()
-
-
-# ------------------------------------------------------------------ the session
-def session_totals(draft: Draft) -> tuple[int, ...]:
-    totals = [0, 0, 0, 0]
-    current = draft.current
-    for deal in draft.saved:
-        if current is not None and current.deal_id == deal.deal_id:
-            deal = current  # a correction in progress counts instead
-        for seat, points in enumerate(price(draft.session, deal).scores):
-            totals[seat] += points
-    if current is not None and current.deal_id not in {d.deal_id for d in draft.saved}:
-        for seat, points in enumerate(price(draft.session, current).scores):
-            totals[seat] += points
-    return tuple(totals)
-
-
-def show_totals(draft: Draft) -> None:
-    st.subheader(page_kit.t("record_totals"))
-    players = draft.session.players
-    totals = session_totals(draft)
-    for row in (0, 2):
-        cols = st.columns(2)
-        for offset in (0, 1):
-            seat = row + offset
-            cols[offset].metric(md(players[seat]), f"{totals[seat]:+d}")
-
-
-def show_saved(warehouse: Any, draft: Draft) -> None:
-    if not draft.saved:
-        return
-    st.subheader(page_kit.t("record_saved_deals"))
-    players = draft.session.players
-    for index, deal in enumerate(draft.saved):
-        scores = price(draft.session, deal).scores
-        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
-        number = deal_number(deal.deal_id, draft.session.session_id)
-        revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
-        cols = st.columns([3, 1])
-        cols[0].markdown(f"**{page_kit.t('record_deal', n=number)}**{revision}: {text}")
-        busy = draft.current is not None and bool(draft.current.events)  # a deal under way is not dropped
-        if cols[1].button(
-            page_kit.t("record_correct"),
-            key=f"record_correct_{index}",
-            use_container_width=True,
-            disabled=busy,
-        ):
-            draft.current = DealFacts(deal.deal_id, deal.dealer, deal.events, None, deal.revision + 1)
-            save_draft(warehouse, draft)
-            next_step()
-            st.rerun()
 
 
 def session_link(session_id: str) -> None:
@@ -470,11 +378,16 @@ else:
     )
     note = st.session_state.get(NOTE_KEY)
     if note is not None and note[2] == session.session_id:
-        st.success(page_kit.t("record_saved", deal=md(note[0]), rev=note[1]))
+        gone = any(d.deal_id == note[0] and d.deleted for d in draft.saved)
+        st.success(page_kit.t("record_deleted" if gone else "record_saved", deal=md(note[0]), rev=note[1]))
         session_link(session.session_id)
-    show_totals(draft)
+    if draft.resume_held():  # a correction was saved: the deal under way comes back
+        save_draft(warehouse, draft)
+    totals_box = st.container()  # filled after the deal, so a 查叫 just entered counts
     record_deal(warehouse, draft, rules)
-    show_saved(warehouse, draft)
+    with totals_box:
+        show_totals(draft)
+    show_saved(warehouse, draft, save)
     if draft.saved:
         session_link(session.session_id)
     if st.button(page_kit.t("record_end_session"), key="record_close"):

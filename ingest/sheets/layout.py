@@ -46,6 +46,7 @@ FINDING_FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "fan_mismatch": ("patterns", "fan"),
     "score_mismatch": ("scores", "totals"),
     "illegal_hu": ("patterns", "seat"),
+    "impossible_pattern": ("patterns", "from"),
     "out_of_turn": ("seat",),
     "wrong_end": ("ready", "flower_pigs"),
     "bad_record": ("seat", "from", "patterns", "kind"),

@@ -20,6 +20,7 @@ from engine.report import DealReport, FindingSink
 from engine.rules import Rules, load_rules
 from engine.settlement import Transfer, deltas
 from engine.sheet import audit_sheet
+from ingest.sheets.deleted import DELETED
 from ingest.sheets.terms import BASE_IDS, COMBINED_BASES
 
 SEATS = (0, 1, 2, 3)
@@ -78,6 +79,7 @@ class DealFacts:
     events: tuple[Fact, ...] = ()
     end: EndFact | None = None  # None: the deal goes on
     revision: int = 1
+    deleted: bool = False  # a revision that removes the deal (ingest/sheets/deleted.py)
 
 
 @dataclass
@@ -195,7 +197,15 @@ def session_line(session: SessionFacts) -> str:
 
 def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
     """The deal as sheet-deal lines, each with the claims the engine priced. The deal must
-    be ended (``deal.end``): a sheet deal closes with its ``deal_end``."""
+    be ended (``deal.end``): a sheet deal closes with its ``deal_end``. A deleted deal is
+    its ``deal`` line and a ``deal_end`` with the reason ``deleted`` (a revision of 2 or more)."""
+    if deal.deleted:
+        if deal.revision < 2:
+            raise ValueError(
+                f"deal {deal.deal_id}: only a deal saved before can be deleted (revision 2 or more)"
+            )
+        gone = {"type": "deal", "deal_id": deal.deal_id, "record": "sheet", "dealer": deal.dealer}
+        return [_dump({**gone, "revision": deal.revision}), _dump({"type": "deal_end", "reason": DELETED})]
     if deal.end is None:
         raise ValueError(f"deal {deal.deal_id} has not ended: record the wall's end first")
     priced = price(session, deal)

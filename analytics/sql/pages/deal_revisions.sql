@@ -1,9 +1,11 @@
 -- Every revision of the deals that were corrected (ingest/revisions.py), the latest first:
--- statistics count only the latest (analytics/sql/10_staging.sql), the Audit page lists all.
+-- statistics count only the latest (analytics/sql/10_staging.sql), the Audit page lists all;
+-- `deleted` marks a revision that removes its deal (none of its revisions count).
 select
     deal_id,
     revision,
     is_latest,
+    deleted,
     stored_id,
     session_id,
     status,

@@ -1,0 +1,111 @@
+"""The Record page's session part (记分): the running totals and the saved deals, each
+to correct or delete. Both write the deal's next revision, so nothing stored is
+overwritten; a deal under way waits aside (``Draft.held``) and comes back after. The save
+itself is the page's (``save``: it writes, ingests and says what happened).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import streamlit as st
+
+from dashboard import page_kit
+from dashboard.record_draft import Draft, save_draft
+from dashboard.record_inputs import next_step
+from dashboard.safe_text import md
+from ingest.sheets.record import SEATS, DealFacts, price
+
+DELETE_KEY = "record_delete"  # the saved deal id whose deletion waits for a yes
+Save = Callable[[Any, Draft, DealFacts], None]
+
+
+def deal_number(deal_id: str, session_id: str) -> str:
+    return deal_id.removeprefix(f"{session_id}-")
+
+
+def session_totals(draft: Draft) -> tuple[int, ...]:
+    """Each seat's sum over the saved deals, the deal kept aside and the deal being
+    recorded (a correction counts instead of its saved revision; 查叫 once entered)."""
+    deals = {deal.deal_id: deal for deal in draft.saved}
+    for deal in (draft.held, draft.current):
+        if deal is not None:
+            deals[deal.deal_id] = deal
+    totals = [0, 0, 0, 0]
+    for deal in deals.values():
+        if deal.deleted:
+            continue
+        for seat, points in enumerate(price(draft.session, deal).scores):
+            totals[seat] += points
+    return tuple(totals)
+
+
+def show_totals(draft: Draft) -> None:
+    st.subheader(page_kit.t("record_totals"))
+    players = draft.session.players
+    totals = session_totals(draft)
+    for row in (0, 2):
+        cols = st.columns(2)
+        for offset in (0, 1):
+            seat = row + offset
+            cols[offset].metric(md(players[seat]), f"{totals[seat]:+d}")
+
+
+def show_saved(warehouse: Any, draft: Draft, save: Save) -> None:
+    """The saved deals, each to correct or delete (both saved as its next revision)."""
+    if not draft.saved:
+        return
+    st.subheader(page_kit.t("record_saved_deals"))
+    players = draft.session.players
+    for index, deal in enumerate(draft.saved):
+        number = deal_number(deal.deal_id, draft.session.session_id)
+        revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
+        title = f"**{page_kit.t('record_deal', n=number)}**{revision}"
+        if deal.deleted:
+            st.markdown(f"{title}: _{page_kit.t('revision_deleted')}_")
+            continue
+        scores = price(draft.session, deal).scores
+        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
+        cols = st.columns([3, 1, 1])
+        cols[0].markdown(f"{title}: {text}")
+        busy = draft.correcting()  # one correction at a time
+        if cols[1].button(
+            page_kit.t("record_correct"),
+            key=f"record_correct_{index}",
+            use_container_width=True,
+            disabled=busy,
+        ):
+            set_aside(draft)
+            draft.current = replace(deal, revision=deal.revision + 1)
+            save_draft(warehouse, draft)
+            next_step()
+            st.rerun()
+        if cols[2].button(
+            page_kit.t("record_delete"), key=f"record_delete_{index}", use_container_width=True, disabled=busy
+        ):
+            st.session_state[DELETE_KEY] = deal.deal_id
+        if st.session_state.get(DELETE_KEY) == deal.deal_id and not busy:
+            confirm_delete(warehouse, draft, deal, index, number, save)
+
+
+def set_aside(draft: Draft) -> None:
+    """Keep the deal under way, whole, while a saved deal is corrected or deleted."""
+    if draft.current is not None and not draft.correcting():
+        draft.held = draft.current
+
+
+def confirm_delete(
+    warehouse: Any, draft: Draft, deal: DealFacts, index: int, number: str, save: Save
+) -> None:
+    """Ask once; yes saves the deal's next revision marked deleted (nothing is erased)."""
+    st.warning(page_kit.t("record_delete_ask", n=number), icon=":material/delete:")
+    if st.button(page_kit.t("record_delete_yes"), type="primary", key=f"record_delete_yes_{index}",
+                 use_container_width=True):  # fmt: skip
+        st.session_state.pop(DELETE_KEY, None)
+        set_aside(draft)
+        save(warehouse, draft, replace(deal, revision=deal.revision + 1, deleted=True))
+    if st.button(page_kit.t("record_delete_no"), key=f"record_delete_no_{index}", use_container_width=True):
+        st.session_state.pop(DELETE_KEY, None)
+        st.rerun()
