@@ -565,6 +565,45 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Read-only: the server listens beyond localhost and has no upload token, so nothing can be "
         "recorded here (start it with --upload-token to allow that).",
     ),
+    # --- safety: unreplayed deals, torn uploads, the token asked first, plain errors
+    # (keys: cli_invalid, cli_not_replayed, cli_stopped, cli_stopped_session, cli_summary_unreplayed,
+    # set_aside_deals, token_first, token_wait, write_failed, record_not_stored)
+    "cli_invalid": ("未回放", "INVALID "),
+    "cli_not_replayed": ("未回放", "not replayed"),
+    "cli_stopped": (
+        "    未回放到结束：回放止于第 {line} 行（{code}）",
+        "    not replayed to its end: the replay stopped at line {line} ({code})",
+    ),
+    "cli_stopped_session": (
+        "    未回放：本场第 {line} 行的规则无法使用（{code}）",
+        "    not replayed: the session's rules at line {line} cannot be used ({code})",
+    ),
+    "cli_summary_unreplayed": (
+        "{files} 个文件，{sessions} 场，{deals} 局：正确 {ok} 局，有问题 {findings} 局，未回放到结束 {invalid} 局"
+        "（无法回放），另有 {set_aside} 个无法读取的牌局行被隔离；各类问题：{codes}",
+        "{deals} deals in {sessions} sessions from {files} files: {ok} ok, {findings} with findings, "
+        "{invalid} not replayed to their end (invalid), {set_aside} deal lines set aside unread; "
+        "findings by code: {codes}",
+    ),
+    "set_aside_deals": ("无法读取而隔离的牌局", "Deals set aside unread"),
+    "token_first": (
+        "先输入上传口令：没有口令，服务器不读取上传的内容。",
+        "Enter the upload token first: without it the server does not read what is uploaded.",
+    ),
+    "token_wait": (
+        "口令错误次数过多：请 {seconds} 秒后再试。",
+        "Too many wrong tokens: try again in {seconds} s.",
+    ),
+    "write_failed": (
+        "无法写入数据仓库（可能有另一个导入正在进行）。请稍后再试；详情见服务器日志。",
+        "The warehouse could not be written (another ingest may be running). Try again later; "
+        "the details are in the server's log.",
+    ),
+    "record_not_stored": (
+        "未保存：牌局没有按记录入库（{status}）。请重新保存；详情见服务器日志。",
+        "Not saved: the deal did not go in as recorded ({status}). Save it again; the details are in "
+        "the server's log.",
+    ),
 }
 
 

@@ -312,6 +312,7 @@ class SessionLog:
     line: int | None = None  # the session line; None when the file had none for these deals
     raw_lines: list[tuple[int, str]] = field(default_factory=list)  # session + session_end lines
     extras: dict[int, dict[str, Any]] = field(default_factory=dict)
+    set_aside: list[int] = field(default_factory=list)  # deal lines that could not be read
 
 
 @dataclass
@@ -436,6 +437,8 @@ class LogBuilder:
             )
             self.sweep = self.parser.finding("bad_record", n, message)
             self.sweep_reported = False
+            if self.session is not None:  # its deal has no net, so neither has the session
+                self.session.set_aside.append(n)
             self._stray(n, text, error, parsed.findings)
             return
         if self.session is None:
