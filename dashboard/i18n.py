@@ -567,7 +567,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     # --- safety: unreplayed deals, torn uploads, the token asked first, plain errors
     # (keys: cli_invalid, cli_not_replayed, cli_stopped, cli_stopped_session, cli_summary_unreplayed,
-    # set_aside_deals, token_first, token_wait, write_failed, record_not_stored)
+    # set_aside_deals, invalid_list, invalid_help, stopped_by, cli_deal_statuses, token_first, token_wait, write_failed, record_not_stored)
     "cli_invalid": ("未回放", "INVALID "),
     "cli_not_replayed": ("未回放", "not replayed"),
     "cli_stopped": (
@@ -586,6 +586,17 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "findings by code: {codes}",
     ),
     "set_aside_deals": ("无法读取而隔离的牌局", "Deals set aside unread"),
+    "invalid_list": ("未回放到结束的牌局（无法回放）", "Deals not replayed to their end (invalid)"),
+    "invalid_help": (
+        "这些牌局没有核对完：不算正确，不计入统计；每局列出使其停止的问题。",
+        "These deals were not checked to their end: never counted ok, left out of the statistics; "
+        "each shows the finding that stopped it.",
+    ),
+    "stopped_by": ("停止原因", "Stopped by"),
+    "cli_deal_statuses": (
+        "牌局 {deals} 个：正确 {ok}，有问题 {findings}，未回放到结束 {invalid}（无法回放）",
+        "deals {deals}: {ok} ok, {findings} with findings, {invalid} not replayed to their end (invalid)",
+    ),
     "token_first": (
         "先输入上传口令：没有口令，服务器不读取上传的内容。",
         "Enter the upload token first: without it the server does not read what is uploaded.",

@@ -262,7 +262,7 @@ class FactBuilder:
             self._ledger(report.ledger, start.deal_id, info)
             return
         if deal is None:
-            first = report.findings[0] if report.findings else None
+            first = report.stopping_finding()  # the deal's, or its session's rules finding
             detail = f"{first.code}: {first.message}" if first is not None else "could not be replayed"
             for n, text in deal_log.raw_lines:
                 self.cols["quarantine"].add(

@@ -22,7 +22,8 @@ select
     any_value(rules) as rules,
     any_value(players) as players,
     count(*) as deals,
-    count(*) filter (where status <> 'ok') as findings_deals
+    count(*) filter (where status <> 'ok') as findings_deals,
+    count(*) filter (where status = 'invalid') as invalid_deals
 from picked
 group by session_id
 order by played_at desc nulls last, session_id;
