@@ -567,7 +567,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     # --- safety: unreplayed deals, torn uploads, the token asked first, plain errors
     # (keys: cli_invalid, cli_not_replayed, cli_stopped, cli_stopped_session, cli_summary_unreplayed,
-    # set_aside_deals, invalid_list, invalid_help, stopped_by, cli_deal_statuses, token_first, token_wait, write_failed, record_not_stored)
+    # set_aside_deals, invalid_list, invalid_help, stopped_by, cli_deal_statuses, token_first, token_refused, upload_too_big_read_only, token_wait, write_failed, read_failed, record_not_stored)
     "cli_invalid": ("未回放", "INVALID "),
     "cli_not_replayed": ("未回放", "not replayed"),
     "cli_stopped": (
@@ -601,6 +601,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "先输入上传口令：没有口令，服务器不读取上传的内容。",
         "Enter the upload token first: without it the server does not read what is uploaded.",
     ),
+    "token_refused": ("口令不对。", "Wrong token."),
+    "upload_too_big_read_only": (
+        "只读服务器只校验不超过 {limit} 的文件；此文件 {size}，未读取。",
+        "A read-only server validates files of at most {limit}; this one is {size} and was not read.",
+    ),
     "token_wait": (
         "口令错误次数过多：请 {seconds} 秒后再试。",
         "Too many wrong tokens: try again in {seconds} s.",
@@ -609,6 +614,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "无法写入数据仓库（可能有另一个导入正在进行）。请稍后再试；详情见服务器日志。",
         "The warehouse could not be written (another ingest may be running). Try again later; "
         "the details are in the server's log.",
+    ),
+    "read_failed": (
+        "数据仓库暂时无法读取。运行看板的人可在服务器日志中看到详情（或运行 chuanma warehouse check）。",
+        "The warehouse cannot be read right now. Whoever runs the dashboard finds the details in the "
+        "server's log (or with chuanma warehouse check).",
     ),
     "record_not_stored": (
         "未保存：牌局没有按记录入库（{status}）。请重新保存；详情见服务器日志。",

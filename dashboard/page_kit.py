@@ -239,11 +239,13 @@ def page_source() -> cached_queries.Source | None:
     from dashboard.warehouse_location import warehouse_path
     from ingest.warehouse import WarehouseError, require_catalog
 
-    try:  # a lost or damaged catalog: say which file and the command that repairs it
+    try:  # a lost or damaged catalog: a plain message here, the file and the repair in the log
         require_catalog(warehouse_path())
         src = cached_queries.source()
     except WarehouseError as error:
-        st.error(md(error), icon=":material/error:")
+        from dashboard.plain_errors import plain_error
+
+        plain_error(error, "reading the warehouse", "read_failed")
         return None
     if src.is_empty:
         empty_warehouse(src)

@@ -98,7 +98,12 @@ def test_validate_json_calls_no_unreplayed_deal_ok(logs: list[Path]) -> None:
     summary = report["summary"]
     clean_deals = len(by_file["kong_bloom.jsonl"])
     assert all(d["status"] == "ok" for d in by_file["kong_bloom.jsonl"])
-    assert (summary["ok"], summary["findings"], summary["invalid"], summary["set_aside"]) == (clean_deals, 0, 2, 1)
+    assert (summary["ok"], summary["findings"], summary["invalid"], summary["set_aside"]) == (
+        clean_deals,
+        0,
+        2,
+        1,
+    )
     assert summary["ok"] + summary["findings"] + summary["invalid"] == summary["deals"]
     sessions = {Path(s["file"]).name: s for s in report["sessions"]}
     assert sessions["refused.jsonl"]["computed"]["totals"] is None
@@ -130,12 +135,18 @@ def test_validate_api_agrees_with_the_command(logs: list[Path]) -> None:
     assert all(not d.replayed for d in report.deals if d.rules == "?")
 
 
-def test_ingest_and_stats_count_them_apart(warehouse: tuple[Path, dict[str, object]], logs: list[Path]) -> None:
+def test_ingest_and_stats_count_them_apart(
+    warehouse: tuple[Path, dict[str, object]], logs: list[Path]
+) -> None:
     wh, summary = warehouse
     report = validate_paths(logs).summary()
     deals = summary["deals"]
     assert isinstance(deals, dict)
-    assert (deals["ok"], deals["findings"], deals["invalid"]) == (report["ok"], report["findings"], report["invalid"])
+    assert (deals["ok"], deals["findings"], deals["invalid"]) == (
+        report["ok"],
+        report["findings"],
+        report["invalid"],
+    )
     stats = chuanma("stats", "--warehouse", wh)
     expected = f"{report['ok']} ok, 0 with findings, 2 not replayed to their end (invalid)"
     assert expected in stats.stdout, stats.stdout
@@ -153,7 +164,11 @@ def test_overview_and_audit_show_them_apart(
     assert shown["Invalid deals"] == "2" and shown["Deals"] == str(report["deals"])
     assert shown["Deals with findings"] == "1"  # the audit's count: the cut deal holds its wrong_end
     _, data = next((spec, data) for spec, data in charts(at) if spec.get("title") == "Deals by status")
-    assert dict(zip(data["status"], data["deals"], strict=True)) == {"ok": report["ok"], "findings": 0, "invalid": 2}
+    assert dict(zip(data["status"], data["deals"], strict=True)) == {
+        "ok": report["ok"],
+        "findings": 0,
+        "invalid": 2,
+    }
     at.switch_page("app_pages/audit.py").run()
     assert not at.exception, [e.value for e in at.exception]
     assert {m.label: m.value for m in at.metric}["Invalid deals"] == "2"

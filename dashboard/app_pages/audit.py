@@ -114,7 +114,11 @@ def show_invalid(found: pd.DataFrame) -> None:
     if found.empty:
         return
     st.subheader(page_kit.t("invalid_list"))
-    st.caption(page_kit.t("invalid_help") + " " + page_kit.t("showing", shown=len(found), total=int(found["total"].iloc[0])))
+    st.caption(
+        page_kit.t("invalid_help")
+        + " "
+        + page_kit.t("showing", shown=len(found), total=int(found["total"].iloc[0]))
+    )
     table = found.assign(
         replay=[
             page_kit.replay_url(d, page_kit.plain(line) if scope == "deal" else None)
@@ -122,7 +126,8 @@ def show_invalid(found: pd.DataFrame) -> None:
         ],
         code_name=[code_label(page_kit.plain(c), page_kit.lang()) for c in found["code"]],
         explanation=[
-            finding_message(m, z, page_kit.lang()) for m, z in zip(found["message"], found["message_zh"], strict=True)
+            finding_message(m, z, page_kit.lang())
+            for m, z in zip(found["message"], found["message_zh"], strict=True)
         ],
     )
     st.dataframe(
@@ -255,7 +260,9 @@ if src is not None:
                     if isinstance(row["deal_id"], str):
                         page_kit.replay_link(row["deal_id"], line=line)
 
-    show_invalid(cached_queries.sql("invalid_deals", src=src, limit=LIMIT, **cached_queries.filter_params(filters)))
+    show_invalid(
+        cached_queries.sql("invalid_deals", src=src, limit=LIMIT, **cached_queries.filter_params(filters))
+    )
     show_revisions(src, linked or None)  # corrected deals: every revision, the latest marked
     st.header(page_kit.t("rescore"))
     listed = cached_queries.query("session_list", filters, src=src)

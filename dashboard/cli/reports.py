@@ -38,7 +38,11 @@ def finding_line(finding: Finding, indent: str = "    ", lang: Lang = "en") -> s
 def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
     """One line per deal, then its findings; then session and file findings; a summary."""
     out = []
-    marks = {"ok": say("cli_ok", lang), "findings": say("cli_findings", lang), "invalid": say("cli_invalid", lang)}
+    marks = {
+        "ok": say("cli_ok", lang),
+        "findings": say("cli_findings", lang),
+        "invalid": say("cli_invalid", lang),
+    }
     unscored = say("cli_not_replayed", lang)
     signed = "{:+d}".format
     for deal in report.deals:  # a line per deal: thousands in a club's file
