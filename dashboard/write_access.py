@@ -52,10 +52,11 @@ def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bo
 def client_id() -> str:
     """Who is guessing, by what survives a reopened tab: the client's address."""
     try:
-        address = st.context.ip_address
+        address: object = st.context.ip_address
     except Exception:  # no request behind this run (a bare script): one shared client
         address = None
-    return address or "localhost"
+    # None at this machine; a test harness without a connection may give something else
+    return address if isinstance(address, str) and address else "localhost"
 
 
 def token_accepted(given: str, token: str, key: str) -> bool:
