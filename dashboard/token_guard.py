@@ -54,7 +54,7 @@ class TokenGuard:
                 misses.count = 0
             misses.count += 1
             misses.last = now
-            delay = min(MAX_WAIT, FIRST_WAIT * 2 ** (misses.count - 1))
+            delay = min(MAX_WAIT, FIRST_WAIT * 2.0 ** min(misses.count - 1, 30))
             misses.until = now + delay
             count = misses.count
             self._forget_quiet(now)

@@ -85,7 +85,7 @@ def charts(at: AppTest) -> list[tuple[dict[str, object], pd.DataFrame]]:
 def test_validate_json_calls_no_unreplayed_deal_ok(logs: list[Path]) -> None:
     refused, aside, cut, clean = logs
     report = json.loads(chuanma("validate", "--json", refused, aside, cut, clean).stdout)
-    by_file = {}
+    by_file: dict[str, list[dict[str, Any]]] = {}
     for deal in report["deals"]:
         by_file.setdefault(Path(deal["file"]).name, []).append(deal)
     (never,) = by_file["refused.jsonl"]
