@@ -220,14 +220,20 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
 
 
 def empty_warehouse(src: cached_queries.Source) -> None:
-    """How to load data, instead of an error, when the warehouse holds nothing yet."""
-    st.info(f"**{t('empty_title')}** ({md(src.path)})\n\n{t('empty_body')}", icon=":material/inbox:")
+    """How to load data, instead of an error, when the warehouse holds nothing yet. The
+    warehouse's path is shown only to a visitor at this machine (a server on localhost):
+    where it lives is no business of a visitor from elsewhere."""
+    from dashboard.write_access import listens_beyond_localhost
+
+    where = "WAREHOUSE" if listens_beyond_localhost() else src.path
+    shown = "" if listens_beyond_localhost() else f" ({md(src.path)})"
+    st.info(f"**{t('empty_title')}**{shown}\n\n{t('empty_body')}", icon=":material/inbox:")
     st.code(
         "make demo\n"
         "# or, step by step:\n"
         ".venv/bin/chuanma simulate --out data/demo/club.jsonl.gz --sessions 50\n"
-        f".venv/bin/chuanma ingest data/demo/ --warehouse {src.path}\n"
-        f".venv/bin/chuanma dashboard --warehouse {src.path}",
+        f".venv/bin/chuanma ingest data/demo/ --warehouse {where}\n"
+        f".venv/bin/chuanma dashboard --warehouse {where}",
         language="sh",
     )
     st.page_link(PAGES["upload"], label=t("page_upload"), icon=":material/upload:")
