@@ -46,6 +46,8 @@ def dashboard(
         sys.executable, "-m", "streamlit", "run", str(script),
         "--server.port", str(port), "--server.address", address, "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
+        # an unexpected error shows its type, never its message or traceback (paths, hosts)
+        "--client.showErrorDetails", "type",
         "--", "--warehouse", str(folder),
     ]  # fmt: skip
     env = {**os.environ, WAREHOUSE_ENV: str(folder)}

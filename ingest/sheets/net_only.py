@@ -45,7 +45,7 @@ def net_only_report(
         sink.add(Finding("bad_record", line, None, message, rule="score sheet", file=sink.file))
         return DealReport(  # no nets: nothing was scored, so the deal is not complete
             start.deal_id, session_id, sink.file, start.line, rules_name,
-            sink.findings[before:], sink.warnings[warned:], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), None, False,
+            sink.findings[before:], sink.warnings[warned:], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), NET_ONLY, False,
             replayed=False,
         )  # fmt: skip
     elif sum(scores) != 0:
