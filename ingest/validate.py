@@ -69,7 +69,8 @@ class ValidationReport:
 
     @property
     def ok(self) -> bool:
-        return next(self.all_findings(), None) is None
+        """No finding anywhere and every deal replayed to its end (an invalid deal is never ok)."""
+        return next(self.all_findings(), None) is None and all(d.complete for d in self.deals)
 
     def summary(self) -> dict[str, Any]:
         codes = Counter(f.code for f in self.all_findings())
