@@ -19,6 +19,9 @@ from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV
 
 LOCAL: Final = frozenset({"localhost", "127.0.0.1", "::1"})
+#: the largest upload a visitor without write access may have validated (a read-only
+#: server: ``chuanma dashboard`` also caps Streamlit's uploads at it)
+READ_ONLY_LIMIT: Final = 4 << 20
 
 
 def upload_token() -> str | None:

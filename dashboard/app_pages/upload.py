@@ -20,7 +20,7 @@ from dashboard.plain_errors import plain_error
 from dashboard.safe_text import md
 from dashboard.upload_file import write_upload
 from dashboard.warehouse_location import warehouse_path
-from dashboard.write_access import may_write, upload_token
+from dashboard.write_access import READ_ONLY_LIMIT, may_write, upload_token
 from ingest.reader import read_log_bytes
 from ingest.source import mb
 from ingest.validate import ValidationReport, validate_log
@@ -29,8 +29,6 @@ from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
 UPLOAD_KEY = "upload_file"
 DONE_KEY = "upload_done"  # sha256 -> ingest summary text
 EXPLAINED = 25
-#: the largest file a visitor without write access may have validated (a read-only server)
-READ_ONLY_LIMIT = 4 << 20
 
 
 class BarProgress(Progress):
