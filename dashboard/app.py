@@ -14,6 +14,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import cached_queries, page_kit
+from dashboard.write_access import listens_beyond_localhost
 
 # the favicon is a file served by this server: no icon is fetched from the internet
 st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
@@ -60,5 +61,6 @@ pages = [
     ),
 ]
 page = st.navigation(pages)
-st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
+if not listens_beyond_localhost():  # where the warehouse lives: only for a visitor at this machine
+    st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
 page.run()

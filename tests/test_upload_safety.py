@@ -196,3 +196,39 @@ def test_a_refused_ingest_shows_no_path_pid_or_host(
     for secret in (str(tmp_path), str(os.getpid()), socket.gethostname()):
         assert secret not in shown, secret
     assert any(str(warehouse) in r.getMessage() for r in caplog.records)  # the details: the log
+
+
+def shown_text(at: AppTest) -> str:
+    """Every text the page rendered: markdown, alerts, headers, captions, code blocks."""
+    kinds = (
+        "markdown",
+        "caption",
+        "header",
+        "subheader",
+        "title",
+        "warning",
+        "error",
+        "info",
+        "success",
+        "code",
+    )
+    return "\n".join(str(e.value) for kind in kinds for e in getattr(at, kind))
+
+
+@pytest.mark.parametrize("catalog", ["empty", "lost"])
+def test_no_page_shows_the_warehouse_path_to_a_remote_visitor(
+    catalog: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server beyond localhost, its warehouse empty (how to load data) or its catalog
+    lost (a WarehouseError on every page): no page names the folder, a pid or the host."""
+    warehouse = tmp_path / "wh"
+    if catalog == "lost":
+        ingest([GOLDEN / "kong_bloom.jsonl"], warehouse, workers=0)
+        (warehouse / "catalog.json").unlink()
+    at = page(monkeypatch, warehouse, "0.0.0.0", "s3cret")
+    for name in sorted(p.stem for p in (ROOT / "dashboard" / "app_pages").glob("*.py")):
+        at.switch_page(f"app_pages/{name}.py").run()
+        assert not at.exception, (name, [e.value for e in at.exception])
+        text = shown_text(at)
+        for secret in (str(tmp_path), str(os.getpid()), socket.gethostname()):
+            assert secret not in text, (name, secret, text)
