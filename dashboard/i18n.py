@@ -566,8 +566,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "recorded here (start it with --upload-token to allow that).",
     ),
     # --- safety: unreplayed deals, torn uploads, the token asked first, plain errors
-    # (keys: cli_invalid, cli_not_replayed, cli_stopped, cli_stopped_session, cli_summary_unreplayed,
-    # set_aside_deals, invalid_list, invalid_help, stopped_by, cli_deal_statuses, token_first, token_refused, upload_too_big_read_only, token_wait, write_failed, read_failed, record_not_stored)
+    # (keys: cli_invalid, cli_not_replayed, cli_stopped, cli_stopped_session,
+    # cli_summary_unreplayed, cli_deal_statuses, invalid_list, invalid_help, stopped_by,
+    # token_first, token_refused, token_wait, upload_too_big_read_only, write_failed,
+    # read_failed, record_not_stored)
     "cli_invalid": ("未回放", "INVALID "),
     "cli_not_replayed": ("未回放", "not replayed"),
     "cli_stopped": (
@@ -585,7 +587,6 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "{invalid} not replayed to their end (invalid), {set_aside} deal lines set aside unread; "
         "findings by code: {codes}",
     ),
-    "set_aside_deals": ("无法读取而隔离的牌局", "Deals set aside unread"),
     "invalid_list": ("未回放到结束的牌局（无法回放）", "Deals not replayed to their end (invalid)"),
     "invalid_help": (
         "这些牌局没有核对完：不算正确，不计入统计；每局列出使其停止的问题。",
