@@ -192,7 +192,10 @@ def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> 
         plain_error(error, f"ingesting upload {name!r}")
         return
     bar.progress(1.0, text=page_kit.t("ingested"))
-    done[sha] = ingest_text(summary)
+    text = ingest_text(summary)  # the warehouse's folder is not the page's to show
+    for folder in {summary.warehouse, str(warehouse)}:
+        text = text.replace(folder, "<warehouse>")
+    done[sha] = text
     st.session_state.setdefault(NOTES_KEY, {})[sha] = quarantine_note(summary)
 
 
