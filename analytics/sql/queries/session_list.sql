@@ -17,13 +17,13 @@ with picked as (
 select
     session_id,
     min(played_at) as played_at,
+    count(*) filter (where status = 'invalid') as invalid_deals,  -- not replayed to their end
     any_value(club) as club,
     any_value("table") as "table",
     any_value(rules) as rules,
     any_value(players) as players,
     count(*) as deals,
-    count(*) filter (where status <> 'ok') as findings_deals,
-    count(*) filter (where status = 'invalid') as invalid_deals
+    count(*) filter (where status <> 'ok') as findings_deals
 from picked
 group by session_id
 order by played_at desc nulls last, session_id;
