@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import cached_queries, page_kit
 from dashboard.phone import close_sidebar_after_navigation
+from dashboard.write_access import listens_beyond_localhost
 
 # the favicon is a file served by this server: no icon is fetched from the internet
 st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
@@ -62,5 +63,6 @@ pages = [
 ]
 page = st.navigation(pages)
 close_sidebar_after_navigation(page.url_path)
-st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
+if not listens_beyond_localhost():  # where the warehouse lives: only for a visitor at this machine
+    st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
 page.run()

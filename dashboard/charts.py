@@ -40,12 +40,17 @@ def _date_axis(tr: Tr) -> alt.Axis:
 
 
 def activity_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
-    """Deals per week, stacked: without findings and with findings."""
+    """Deals per week, stacked: ok, with findings, and invalid (not replayed to their end)."""
+    invalid = frame["invalid_deals"] if "invalid_deals" in frame.columns else frame["deals"] * 0
     long = pd.DataFrame(
         {
-            "week": list(frame["week"]) * 2,
-            "kind": [tr("deals_ok")] * len(frame) + [tr("deals_with_findings")] * len(frame),
-            "deals": list(frame["deals"] - frame["findings_deals"]) + list(frame["findings_deals"]),
+            "week": list(frame["week"]) * 3,
+            "kind": [tr("deals_ok")] * len(frame)
+            + [tr("deals_with_findings")] * len(frame)
+            + [tr("status_invalid")] * len(frame),
+            "deals": list(frame["deals"] - frame["findings_deals"])
+            + list(frame["findings_deals"] - invalid)
+            + list(invalid),
         }
     )
     long["week"] = pd.to_datetime(long["week"])
@@ -58,8 +63,8 @@ def activity_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             color=alt.Color(
                 "kind:N",
                 title=tr("deal_kind"),
-                scale=alt.Scale(range=[STATUS_COLOURS[0], STATUS_COLOURS[1]]),
-                sort=[tr("deals_ok"), tr("deals_with_findings")],
+                scale=alt.Scale(range=[STATUS_COLOURS[0], STATUS_COLOURS[1], STATUS_COLOURS[2]]),
+                sort=[tr("deals_ok"), tr("deals_with_findings"), tr("status_invalid")],
             ),
             tooltip=[
                 alt.Tooltip("week:T", title=tr("week"), format="%Y-%m-%d"),

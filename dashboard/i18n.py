@@ -268,6 +268,67 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "cli_row": ("表格第 {n} 行", "row {n}"),
     "cli_file": ("文件", "file"),
     "cli_seat": (" 座位 {n}", " seat {n}"),
+    # --- safety: unreplayed deals, torn uploads, the token asked first, plain errors
+    # (keys: cli_invalid, cli_not_replayed, cli_stopped, cli_stopped_session,
+    # cli_summary_unreplayed, cli_deal_statuses, invalid_list, invalid_help, stopped_by,
+    # token_first, token_refused, token_wait, upload_too_big_read_only, write_failed,
+    # read_failed, record_not_stored)
+    "cli_invalid": ("未回放", "INVALID "),
+    "cli_not_replayed": ("未回放", "not replayed"),
+    "cli_stopped": (
+        "    未回放到结束：回放止于第 {line} 行（{code}）",
+        "    not replayed to its end: the replay stopped at line {line} ({code})",
+    ),
+    "cli_stopped_session": (
+        "    未回放：本场第 {line} 行的规则无法使用（{code}）",
+        "    not replayed: the session's rules at line {line} cannot be used ({code})",
+    ),
+    "cli_summary_unreplayed": (
+        "{files} 个文件，{sessions} 场，{deals} 局：正确 {ok} 局，有问题 {findings} 局，未回放到结束 {invalid} 局"
+        "（无法回放），另有 {set_aside} 个无法读取的牌局行被隔离；各类问题：{codes}",
+        "{deals} deals in {sessions} sessions from {files} files: {ok} ok, {findings} with findings, "
+        "{invalid} not replayed to their end (invalid), {set_aside} deal lines set aside unread; "
+        "findings by code: {codes}",
+    ),
+    "invalid_list": ("未回放到结束的牌局（无法回放）", "Deals not replayed to their end (invalid)"),
+    "invalid_help": (
+        "这些牌局没有核对完：不算正确，不计入统计；每局列出使其停止的问题。",
+        "These deals were not checked to their end: never counted ok, left out of the statistics; "
+        "each shows the finding that stopped it.",
+    ),
+    "stopped_by": ("停止原因", "Stopped by"),
+    "cli_deal_statuses": (
+        "牌局 {deals} 个：正确 {ok}，有问题 {findings}，未回放到结束 {invalid}（无法回放）",
+        "deals {deals}: {ok} ok, {findings} with findings, {invalid} not replayed to their end (invalid)",
+    ),
+    "token_first": (
+        "先输入上传口令：没有口令，服务器不读取上传的内容。",
+        "Enter the upload token first: without it the server does not read what is uploaded.",
+    ),
+    "token_refused": ("口令不对。", "Wrong token."),
+    "upload_too_big_read_only": (
+        "只读服务器只校验不超过 {limit} 的文件；此文件 {size}，未读取。",
+        "A read-only server validates files of at most {limit}; this one is {size} and was not read.",
+    ),
+    "token_wait": (
+        "口令错误次数过多：请 {seconds} 秒后再试。",
+        "Too many wrong tokens: try again in {seconds} s.",
+    ),
+    "write_failed": (
+        "无法写入数据仓库（可能有另一个导入正在进行）。请稍后再试；详情见服务器日志。",
+        "The warehouse could not be written (another ingest may be running). Try again later; "
+        "the details are in the server's log.",
+    ),
+    "read_failed": (
+        "数据仓库暂时无法读取。运行看板的人可在服务器日志中看到详情（或运行 chuanma warehouse check）。",
+        "The warehouse cannot be read right now. Whoever runs the dashboard finds the details in the "
+        "server's log (or with chuanma warehouse check).",
+    ),
+    "record_not_stored": (
+        "未保存：牌局没有按记录入库（{status}）。请重新保存；详情见服务器日志。",
+        "Not saved: the deal did not go in as recorded ({status}). Save it again; the details are in "
+        "the server's log.",
+    ),
     "cli_ok": ("正确  ", "ok      "),
     "cli_findings": ("有问题", "FINDINGS"),
     "cli_session": ("场次 {id} ({where})", "session {id} ({where})"),

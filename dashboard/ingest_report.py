@@ -24,6 +24,10 @@ def ingest_text(summary: IngestSummary) -> str:
         f"  duplicates (same deal_id, same content) skipped: {summary.duplicates}",
         f"  conflicting duplicates (same deal_id, other content) -> quarantine: {len(summary.conflicts)}",
     ]
+    if summary.set_aside:
+        lines.append(
+            f"  deal lines that could not be read (no deal; lines in quarantine): {summary.set_aside}"
+        )
     for conflict in summary.conflicts[:10]:
         lines.append(f"    {conflict['deal_id']} at {conflict['file']}:{conflict['line']}")
     for entry in summary.files:

@@ -303,14 +303,20 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
 
 
 def empty_warehouse(src: cached_queries.Source) -> None:
-    """How to load data, instead of an error, when the warehouse holds nothing yet."""
-    st.info(f"**{t('empty_title')}** ({md(src.path)})\n\n{t('empty_body')}", icon=":material/inbox:")
+    """How to load data, instead of an error, when the warehouse holds nothing yet. The
+    warehouse's path is shown only to a visitor at this machine (a server on localhost):
+    where it lives is no business of a visitor from elsewhere."""
+    from dashboard.write_access import listens_beyond_localhost
+
+    where = "WAREHOUSE" if listens_beyond_localhost() else src.path
+    shown = "" if listens_beyond_localhost() else f" ({md(src.path)})"
+    st.info(f"**{t('empty_title')}**{shown}\n\n{t('empty_body')}", icon=":material/inbox:")
     st.code(
         "make demo\n"
         "# or, step by step:\n"
         ".venv/bin/chuanma simulate --out data/demo/club.jsonl.gz --sessions 50\n"
-        f".venv/bin/chuanma ingest data/demo/ --warehouse {src.path}\n"
-        f".venv/bin/chuanma dashboard --warehouse {src.path}",
+        f".venv/bin/chuanma ingest data/demo/ --warehouse {where}\n"
+        f".venv/bin/chuanma dashboard --warehouse {where}",
         language="sh",
     )
     st.page_link(PAGES["upload"], label=t("page_upload"), icon=":material/upload:")
@@ -322,11 +328,13 @@ def page_source() -> cached_queries.Source | None:
     from dashboard.warehouse_location import warehouse_path
     from ingest.warehouse import WarehouseError, require_catalog
 
-    try:  # a lost or damaged catalog: say which file and the command that repairs it
+    try:  # a lost or damaged catalog: a plain message here, the file and the repair in the log
         require_catalog(warehouse_path())
         src = cached_queries.source()
     except WarehouseError as error:
-        st.error(md(error), icon=":material/error:")
+        from dashboard.plain_errors import plain_error
+
+        plain_error(error, "reading the warehouse", "read_failed")
         return None
     if src.is_empty:
         empty_warehouse(src)

@@ -167,10 +167,11 @@ def upload_path(warehouse: Path, session: SessionFacts, deal: DealFacts, text: s
 
 def save_deal(warehouse: Path, session: SessionFacts, deal: DealFacts) -> tuple[Path, IngestSummary]:
     """Write the ended deal as sheet-deal lines (after its session line) under
-    ``<warehouse>/uploads/`` and ingest that file: the path every log takes."""
+    ``<warehouse>/uploads/`` and ingest that file: the path every log takes. The caller
+    says "Saved" only when :func:`dashboard.upload_file.not_stored` finds nothing wrong."""
+    from dashboard.upload_file import write_upload
+
     text = log_text(session, [deal])
     path = upload_path(warehouse, session, deal, text)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.exists():
-        path.write_text(text, encoding="utf-8")
+    write_upload(path, text.encode("utf-8"))  # temp file + rename; a torn file there is replaced
     return path, ingest([path], warehouse, workers=0)

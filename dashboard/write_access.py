@@ -2,19 +2,26 @@
 upload token set (``chuanma dashboard --upload-token``, the ``CHUANMA_UPLOAD_TOKEN``
 variable, or ``upload_token`` in Streamlit's secrets) the visitor must give it; without
 one, writing is open only while the server listens on localhost. The Record page writes
-drafts and saves deals, so it asks the same question before it shows anything."""
+drafts and saves deals, so it asks the same question before it shows anything. Wrong
+tokens are slowed down per client and logged (:mod:`dashboard.token_guard`)."""
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import math
 import os
 from typing import Final
 
 import streamlit as st
 
+from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV
 
 LOCAL: Final = frozenset({"localhost", "127.0.0.1", "::1"})
+#: the largest upload a visitor without write access may have validated (a read-only
+#: server: ``chuanma dashboard`` also caps Streamlit's uploads at it)
+READ_ONLY_LIMIT: Final = 4 << 20
 
 
 def upload_token() -> str | None:
@@ -38,8 +45,45 @@ def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bo
     token = upload_token()
     if token is not None:
         given = st.text_input(token_label, type="password", key=key, help=token_help)
-        return bool(given) and hmac.compare_digest(given.encode(), token.encode())
+        return bool(given) and token_accepted(given, token, key)
     if listens_beyond_localhost():
         st.info(read_only, icon=":material/lock:")
         return False
     return True
+
+
+def client_id() -> str:
+    """Who is guessing, by what survives a reopened tab: the client's address."""
+    try:
+        address: object = st.context.ip_address
+    except Exception:  # no request behind this run (a bare script): one shared client
+        address = None
+    # None at this machine; a test harness without a connection may give something else
+    return address if isinstance(address, str) and address else "localhost"
+
+
+def token_accepted(given: str, token: str, key: str) -> bool:
+    """Compare a typed token, once per text typed (a rerun with the same text is not a new
+    guess), and only when the client's wait after wrong tokens is over
+    (:mod:`dashboard.token_guard`); says why a token is refused."""
+    from dashboard import page_kit
+
+    typed = hashlib.sha256(given.encode()).hexdigest()  # the session keeps a digest, not the text
+    judged = st.session_state.get(key + "_judged")
+    if judged is not None and judged[0] == typed:
+        if not judged[1]:
+            st.error(page_kit.t("token_refused"), icon=":material/lock:")
+        return bool(judged[1])
+    client = client_id()
+    wait = GUARD.wait(client)
+    if wait > 0:
+        st.warning(page_kit.t("token_wait", seconds=math.ceil(wait)), icon=":material/hourglass_top:")
+        return False
+    right = hmac.compare_digest(given.encode(), token.encode())
+    if right:
+        GUARD.passed(client)
+    else:
+        GUARD.missed(client)
+        st.error(page_kit.t("token_refused"), icon=":material/lock:")
+    st.session_state[key + "_judged"] = (typed, right)
+    return right

@@ -191,6 +191,14 @@ def totals_mismatch(rules: str, expected: list[int], recorded: list[int]) -> Tex
     )
 
 
+def rules_unusable(error: str) -> Text:
+    """A session whose rule set cannot be used: none of its deals is replayed."""
+    return Text(
+        f"the session's rules cannot be used: {error}; its deals are not replayed",
+        f"本场规则无法使用：{error}；本场各局未回放（未核对）",
+    )
+
+
 NO_DEAL_END = Text(
     "the deal has no deal_end line: the log stops or a new deal begins before it ends",
     "本局没有 deal_end 行：记录在本局结束前中断或开始了新的一局",

@@ -79,6 +79,7 @@ def replay_deal(
         end_reason=deal.end_reason if deal else None,
         complete=complete,
         deal=deal if keep_state else None,
+        replayed=deal is not None,  # hands that cannot be dealt: no net was computed
     )
 
 

@@ -87,6 +87,11 @@ class DealReport(msgspec.Struct):
     pigs: frozenset[int] = frozenset()  # 花猪 at an empty wall
     ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan (msgspec copies an empty default)
     facts: DealFacts | None = None  # a tile deal's, when asked for (``keep_state``)
+    # False when no net was computed at all (rules unusable, hands that cannot be dealt,
+    # a net-only deal without nets): ``scores`` then hold zeros the report must not show
+    replayed: bool = True
+    # the finding that stopped the replay when it is not the deal's own (the session's rules)
+    stopped_by: Finding | None = None
 
     def deal_facts(self) -> DealFacts | None:
         """A complete tile deal's :class:`DealFacts` (None before its end or without state)."""
@@ -98,7 +103,27 @@ class DealReport(msgspec.Struct):
 
     @property
     def status(self) -> str:
+        """``ok``/``findings`` for a deal replayed to its end, ``invalid`` for one that was
+        not (docs/report.md): the warehouse's ``deals.status`` values."""
+        if not self.complete:
+            return "invalid"
         return "ok" if not self.findings else "findings"
+
+    def stopping_finding(self) -> Finding | None:
+        """The finding that stopped the replay of an incomplete deal: the session's (its
+        rules cannot be used) or the deal's last error (the illegal event, the missing end)."""
+        if self.complete:
+            return None
+        if self.stopped_by is not None:
+            return self.stopped_by
+        return self.findings[-1] if self.findings else None
+
+    def stopped_json(self) -> dict[str, Any] | None:
+        found = self.stopping_finding()
+        if found is None:
+            return None
+        scope = "deal" if self.stopped_by is None else "session"
+        return {"code": found.code, "line": found.line, "scope": scope}
 
     def to_json(self) -> dict[str, Any]:
         """The deal object of the validation report (spec/log-format.md)."""
@@ -108,10 +133,11 @@ class DealReport(msgspec.Struct):
             "file": self.file,
             "line": self.line,
             "status": self.status,
+            "stopped_by": self.stopped_json(),
             "findings": [f.to_json() for f in self.findings],
             "warnings": [f.to_json() for f in self.warnings],
             "computed": {
-                "scores": list(self.scores),
+                "scores": list(self.scores) if self.replayed else None,
                 "wins": [
                     {
                         "seat": w.seat,
@@ -124,7 +150,7 @@ class DealReport(msgspec.Struct):
                     }
                     for w in self.wins
                 ],
-                "settlement": list(self.settlement),
+                "settlement": list(self.settlement) if self.replayed else None,
                 "end_reason": self.end_reason,
                 "rules": self.rules,
                 "complete": self.complete,

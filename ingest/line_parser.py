@@ -363,7 +363,10 @@ class LineParser:
         *,
         warning: bool = False,
         extra: dict[str, Any] | None = None,
+        zh: str = "",
     ) -> Finding:
+        """A finding of line ``n``; ``zh`` its Chinese message (else the code's Chinese name
+        before the English, :func:`engine.events.fallback_zh`)."""
         return Finding(
             code=code,
             line=n,
@@ -372,6 +375,7 @@ class LineParser:
             severity="warning" if warning else "error",
             file=self.name,
             extra=extra or {},
+            message_zh=zh,
         )
 
     def parse(self, n: int, text: str, sheet: bool = False) -> ParsedLine:
@@ -398,16 +402,19 @@ class LineParser:
         try:
             obj = msgspec.json.decode(text)
         except DECODE_ERRORS as err:
+            zh = f"第 {n} 行：不是有效的 JSON（{err}）"
             return ParsedLine(
-                None, None, [self.finding("bad_record", n, f"line {n}: not valid JSON ({err})")]
+                None, None, [self.finding("bad_record", n, f"line {n}: not valid JSON ({err})", zh=zh)]
             )
         if not isinstance(obj, dict):
             message = f"line {n}: expected a JSON object {{...}}, got {_json_kind(obj)}"
-            return ParsedLine(None, None, [self.finding("bad_record", n, message)])
+            zh = f"第 {n} 行：应为 JSON 对象 {{...}}，实为 {_json_kind(obj)}"
+            return ParsedLine(None, None, [self.finding("bad_record", n, message, zh=zh)])
         seat = _seat_of(obj)
         if "type" not in obj:
             message = f"line {n}: the object has no 'type' field, so it is no event of the log format"
-            return ParsedLine(None, None, [self.finding("bad_record", n, message, seat)])
+            zh = f"第 {n} 行：对象没有 'type' 字段，不是记录格式中的事件"
+            return ParsedLine(None, None, [self.finding("bad_record", n, message, seat, zh=zh)])
         kind = obj["type"]
         if not isinstance(kind, str) or kind not in RECORD_TYPES:
             message = f"line {n}: unknown event type {show_value(kind)}; expected {FIELD_MEANING['type']}"
@@ -423,8 +430,11 @@ class LineParser:
             extras = {key: obj.pop(key) for key in unknown}
             for key in unknown:
                 message = f"line {n}: unknown field '{key}' on a {kind} event; kept, but not checked"
+                zh = f"第 {n} 行：{kind} 事件有未知字段 '{key}'；已保留，未核对"
                 extra = {"field": key, "value": extras[key]}
-                found.append(self.finding("unknown_field", n, message, seat, warning=True, extra=extra))
+                found.append(
+                    self.finding("unknown_field", n, message, seat, warning=True, extra=extra, zh=zh)
+                )
         try:
             rec = msgspec.convert(obj, cls)
         except msgspec.ValidationError as err:

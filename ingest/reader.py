@@ -312,6 +312,7 @@ class SessionLog:
     line: int | None = None  # the session line; None when the file had none for these deals
     raw_lines: list[tuple[int, str]] = field(default_factory=list)  # session + session_end lines
     extras: dict[int, dict[str, Any]] = field(default_factory=dict)
+    set_aside: list[int] = field(default_factory=list)  # deal lines that could not be read
 
 
 @dataclass
@@ -434,8 +435,11 @@ class LogBuilder:
                 f"line {n}: the deal opened here could not be read, so its lines up to the next "
                 "deal or session line are set aside with it"
             )
-            self.sweep = self.parser.finding("bad_record", n, message)
+            zh = f"第 {n} 行：此处开始的牌局无法读取，它到下一个 deal 或 session 行为止的各行与它一起被隔离"
+            self.sweep = self.parser.finding("bad_record", n, message, zh=zh)
             self.sweep_reported = False
+            if self.session is not None:  # its deal has no net, so neither has the session
+                self.session.set_aside.append(n)
             self._stray(n, text, error, parsed.findings)
             return
         if self.session is None:
@@ -526,10 +530,13 @@ class LogBuilder:
             seat = getattr(parsed.event, "seat", None)
             if self.last_end is not None:
                 context = f"the last deal ended at line {self.last_end}"
+                context_zh = f"上一局在第 {self.last_end} 行结束"
             else:
                 context = "no deal has started yet"
+                context_zh = "还没有开始任何牌局"
             message = f"line {n}: a {parsed.kind} event outside any deal ({context})"
-            error = self.parser.finding("bad_record", n, message, seat)
+            zh = f"第 {n} 行：{parsed.kind} 事件不在任何牌局内（{context_zh}）"
+            error = self.parser.finding("bad_record", n, message, seat, zh=zh)
         assert error is not None
         self._stray(n, text, error, parsed.findings)
 
@@ -650,7 +657,9 @@ def read_log_bytes(
         count = lines.complete
         lost = f"after line {count}" if count else "before the first line"
         message = f"{name}: {problem}; it stops {lost}, the complete lines before that were read"
-        finding = Finding("bad_record", count + 1, None, message, file=name)
+        lost_zh = f"第 {count} 行之后" if count else "第一行之前"
+        zh = f"{name}：{problem}；文件在{lost_zh}中断，之前的完整行已读取"
+        finding = Finding("bad_record", count + 1, None, message, file=name, message_zh=zh)
         log.findings.append(finding)
         if lines.partial.strip():
             log.stray.append((count + 1, lines.partial.decode("utf-8", "replace").rstrip("\r"), finding))
@@ -862,5 +871,6 @@ def read_log(path: str | Path, on_session: Callable[[SessionLog], None] | None =
         data = read_head(path, Limits.from_env().max_inflated + 1)
     except OSError as err:
         message = f"{name}: cannot read the file ({err.strerror or err})"
-        return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name)])
+        zh = f"{name}：无法读取文件（{err.strerror or err}）"
+        return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name, message_zh=zh)])
     return read_log_bytes(data, name, on_session=on_session)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
-from engine.messages import totals_mismatch
+from engine.messages import rules_unusable, totals_mismatch
 from engine.replay import DealReport, FindingSink, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.fast_check import fast_replay
@@ -60,12 +60,14 @@ def replay_one(
     on_step: StepHook | None = None,
     sheet_events: Sequence[SheetEvent] = (),
     replayer: DealReplayer = replay_deal,
+    stopped_by: Finding | None = None,
 ) -> DealReport:
     """Replay one deal under ``rules``; with no usable rules (None) the deal is reported
-    unreplayed with the reader's findings only. The one place a deal is replayed."""
+    unreplayed with the reader's findings only, pointing to ``stopped_by`` (the session's
+    rules finding). The one place a deal is replayed."""
     sink = sink if sink is not None else FindingSink()
     if rules is None:
-        return unreplayed_report(start, session_id, sink, read_findings)
+        return unreplayed_report(start, session_id, sink, read_findings, stopped_by)
     if is_net_only(events, end):  # a score sheet's deal of nets only: nothing to replay
         return net_only_report(start, end, rules.name, session_id, sink, read_findings)
     if is_deleted(start, events, sheet_events, end):  # a revision that removes the deal
@@ -87,15 +89,21 @@ def replay_one(
 
 
 def unreplayed_report(
-    start: DealStart, session_id: str | None, sink: FindingSink, read_findings: Sequence[Finding]
+    start: DealStart,
+    session_id: str | None,
+    sink: FindingSink,
+    read_findings: Sequence[Finding],
+    stopped_by: Finding | None = None,
 ) -> DealReport:
-    """The report of a deal that cannot be replayed (its session's rules are unusable)."""
+    """The report of a deal that cannot be replayed (its session's rules are unusable):
+    status ``invalid``, no computed score, and ``stopped_by`` the finding that says why."""
     before = len(sink.findings)
     for finding in read_findings:
         sink.add(finding)
     return DealReport(
         start.deal_id, session_id, sink.file, start.line, "?",
         sink.findings[before:], sink.warnings[:0], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), None, False,
+        replayed=False, stopped_by=stopped_by,
     )  # fmt: skip
 
 
@@ -111,14 +119,16 @@ def session_rules(session: SessionLog, override: Rules | None) -> Rules:
 def rules_finding(session: SessionLog, error: RulesError, path: str | None) -> Finding:
     """The ``bad_record`` finding of a session whose rules cannot be used."""
     start = session.session
+    text = rules_unusable(str(error))
     return Finding(
         "bad_record",
         session.line,
         None,
-        f"the session's rules cannot be used: {error}; its deals are not replayed",
+        text.en,
         recorded=start.rules if start is not None else None,
         rule="rules",
         file=path,
+        message_zh=text.zh,
     )
 
 
@@ -174,6 +184,7 @@ class SessionReplay:
             recorded_totals=tuple(end.totals) if end is not None and end.totals is not None else None,
             end_line=end.line if end is not None else None,
             replayer=replayer,
+            all_scored=error is None and not session.set_aside,  # a deal set aside has no net
         )
 
     @property
@@ -260,6 +271,7 @@ class SessionReplay:
             on_step=on_step,
             sheet_events=sheet_events,
             replayer=self.replayer,
+            stopped_by=self.rules_problem,
         )
         self._add_net(report)
         return report
@@ -275,7 +287,11 @@ class SessionReplay:
         else:
             self.all_scored = False
 
-    def totals_tuple(self) -> tuple[int, int, int, int]:
+    def totals_tuple(self) -> tuple[int, int, int, int] | None:
+        """The sum of the deals' nets; None when the session's rules could not be used
+        (no deal was replayed, so there is no sum to show)."""
+        if self.rules is None:
+            return None
         t = self.totals
         return (t[0], t[1], t[2], t[3])
 

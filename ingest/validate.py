@@ -30,8 +30,9 @@ class SessionReport:
     line: int | None
     rules: str | None
     findings: list[Finding]
-    totals: tuple[int, int, int, int]
+    totals: tuple[int, int, int, int] | None  # None: its rules could not be used, nothing was summed
     players: tuple[str, ...] = ()
+    set_aside: int = 0  # deal lines that could not be read: their deals are in no report
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -41,7 +42,8 @@ class SessionReport:
             "rules": self.rules,
             "players": list(self.players),
             "findings": [f.to_json() for f in self.findings],
-            "computed": {"totals": list(self.totals)},
+            "computed": {"totals": list(self.totals) if self.totals is not None else None},
+            "set_aside": self.set_aside,
         }
 
 
@@ -67,16 +69,20 @@ class ValidationReport:
 
     @property
     def ok(self) -> bool:
-        return next(self.all_findings(), None) is None
+        """No finding anywhere and every deal replayed to its end (an invalid deal is never ok)."""
+        return next(self.all_findings(), None) is None and all(d.complete for d in self.deals)
 
     def summary(self) -> dict[str, Any]:
         codes = Counter(f.code for f in self.all_findings())
+        statuses = Counter(d.status for d in self.deals)
         return {
             "files": len(self.files),
             "sessions": len(self.sessions),
             "deals": len(self.deals),
-            "ok": sum(1 for d in self.deals if d.status == "ok"),
-            "findings": sum(1 for d in self.deals if d.status != "ok"),
+            "ok": statuses["ok"],
+            "findings": statuses["findings"],
+            "invalid": statuses["invalid"],  # not replayed to their end: neither ok nor findings
+            "set_aside": sum(s.set_aside for s in self.sessions),
             "finding_count": sum(codes.values()),
             "by_code": dict(sorted(codes.items())),
             "warnings": sum(len(d.warnings) for d in self.deals)
@@ -183,4 +189,5 @@ def _validate_session(
         session_findings,
         driver.totals_tuple(),
         driver.players or (),
+        len(session.set_aside),
     )

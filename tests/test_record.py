@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
 from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
+from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from ingest.reader import read_log_bytes
 from ingest.revisions import revision_id, split_revision
@@ -345,6 +346,7 @@ def test_recording_asks_for_the_token(tmp_path: Path, monkeypatch: pytest.Monkey
     assert not [b for b in at.button if b.key == "record_begin"]
     at.text_input(key="record_token").input("wrong").run()
     assert not [b for b in at.button if b.key == "record_begin"]
+    GUARD.clients.clear()  # the wait a wrong token earns: tests/test_upload_safety.py
     at.text_input(key="record_token").input("s3cret").run()
     assert [b for b in at.button if b.key == "record_begin"]
 

@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
 from dashboard.safe_text import md, strip_controls
+from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
@@ -138,7 +139,11 @@ def test_audit_shows_ids_and_names_as_text(app: AppTest) -> None:
 
 
 # ------------------------------------------------------------------ who may write
-def upload_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, token: str | None) -> AppTest:
+def upload_page(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, token: str | None, given: str | None = None
+) -> AppTest:
+    """The Upload page with a log dropped on it; with a token set, ``given`` is typed first
+    (the file field appears only once the token is right)."""
     log = tmp_path / "log.jsonl"
     write_lines(evil_lines(7), log)
     monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "warehouse"))
@@ -150,6 +155,8 @@ def upload_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, address: str, t
     at = AppTest.from_file(APP, default_timeout=60)
     at.run()
     at.switch_page("app_pages/upload.py").run()
+    if given is not None:
+        at.text_input(key="upload_token").set_value(given).run()
     at.file_uploader[0].set_value(("log.jsonl", log.read_bytes(), "application/octet-stream")).run()
     assert not at.exception
     return at
@@ -178,12 +185,18 @@ def test_upload_is_read_only_beyond_localhost_without_a_token(
 
 
 def test_upload_token_is_asked_and_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    at = upload_page(tmp_path, monkeypatch, "0.0.0.0", "s3cret")
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "warehouse"))
+    monkeypatch.setenv(UPLOAD_TOKEN_ENV, "s3cret")
+    config.set_option("server.address", "0.0.0.0")
+    GUARD.clients.clear()
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/upload.py").run()
     at.text_input(key="upload_token").set_value("wrong").run()
-    at.button(key="upload_ingest").click().run()
     assert any("Wrong token" in e.value for e in at.error)
-    assert not stored(tmp_path)
-    at.text_input(key="upload_token").set_value("s3cret").run()
+    assert not at.file_uploader  # no file field before the right token
+    GUARD.clients.clear()  # the wrong token's wait (token_guard) is tested apart
+    at = upload_page(tmp_path, monkeypatch, "0.0.0.0", "s3cret", given="s3cret")
     at.button(key="upload_ingest").click().run()
     assert not at.exception
     assert stored(tmp_path)
@@ -209,4 +222,6 @@ def test_a_lost_catalog_is_said_on_every_page(
     at.run()
     at.switch_page("app_pages/players.py").run()
     assert not at.exception
-    assert any("rebuild\\-catalog" in e.value for e in at.error), [e.value for e in at.error]
+    shown = [e.value for e in at.error]  # a plain message: the file and the repair go to the log
+    assert any("chuanma warehouse check" in e for e in shown), shown
+    assert not any(str(copy) in e for e in shown), shown

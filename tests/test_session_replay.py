@@ -113,7 +113,8 @@ def test_the_validation_report_and_the_driver_agree_on_wrong_totals() -> None:
     assert mismatch.line == len(lines) and mismatch.file == "case.jsonl"
     report = validate_log(read_lines(lines, "case.jsonl"))
     assert report.sessions[0].findings == [mismatch]
-    assert list(report.sessions[0].totals) == end["totals"]
+    totals = report.sessions[0].totals
+    assert totals is not None and list(totals) == end["totals"]
 
 
 def test_a_stopped_deal_counts_in_totals_but_not_in_complete_totals() -> None:

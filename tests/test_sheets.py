@@ -332,7 +332,8 @@ def test_mixed_session_validates_with_its_totals(tmp_path: Path, preset: str) ->
     assert [f.message for f in report.all_findings()] == []
     records = [d.to_json().get("record", "tiles") for d in report.deals]
     assert records == ["tiles", "sheet"] * 6
-    assert sum(report.sessions[0].totals) == 0
+    totals = report.sessions[0].totals
+    assert totals is not None and sum(totals) == 0
 
 
 def test_mixed_session_with_a_wrong_total_is_found(tmp_path: Path) -> None:

@@ -550,6 +550,7 @@ def test_a_net_only_deal_checks_only_its_zero_sum_and_says_so() -> None:
     assert "these add up to +1" in finding.message
     missing = _net_only(None)
     assert [f.code for f in missing.findings] == ["bad_record"]
+    assert missing.status == "invalid" and not missing.replayed  # no nets: nothing was scored
     assert missing.end_reason == "net_only" and ok.end_reason == "net_only"
 
 

@@ -109,6 +109,43 @@ def show_rescore(result: Rescore) -> None:
         )
 
 
+def show_invalid(found: pd.DataFrame) -> None:
+    """The deals not replayed to their end, each with the finding that stopped it."""
+    if found.empty:
+        return
+    st.subheader(page_kit.t("invalid_list"))
+    st.caption(
+        page_kit.t("invalid_help")
+        + " "
+        + page_kit.t("showing", shown=len(found), total=int(found["total"].iloc[0]))
+    )
+    table = found.assign(
+        replay=[
+            page_kit.replay_url(d, page_kit.plain(line) if scope == "deal" else None)
+            for d, line, scope in zip(found["deal_id"], found["line"], found["scope"], strict=True)
+        ],
+        code_name=[code_label(page_kit.plain(c), page_kit.lang()) for c in found["code"]],
+        explanation=[
+            finding_message(m, z, page_kit.lang())
+            for m, z in zip(found["message"], found["message_zh"], strict=True)
+        ],
+    )
+    st.dataframe(
+        page_kit.blanks(table[["deal_id", "replay", "session_id", "code_name", "line", "explanation"]]),
+        hide_index=True,
+        height=page_kit.table_height(len(table)),
+        column_config={
+            "deal_id": page_kit.t("deal_id"),
+            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
+            "session_id": page_kit.t("session"),
+            "code_name": page_kit.t("stopped_by"),
+            "line": st.column_config.NumberColumn(page_kit.t("line"), format="%d"),
+            "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
+        },
+        key="invalid_table",
+    )
+
+
 st.title(page_kit.t("page_audit"))
 src = page_kit.page_source()
 if src is not None:
@@ -128,12 +165,13 @@ if src is not None:
     if by_code.empty:
         st.success(page_kit.t("no_findings"))
     else:
-        cols = st.columns(3)
+        cols = st.columns(4)
         cols[0].metric(page_kit.t("findings"), page_kit.count(summary["findings"].iloc[0]))
         cols[1].metric(
             page_kit.t("deals_with_findings_n"), page_kit.count(summary["deals_with_findings"].iloc[0])
         )
         cols[2].metric(page_kit.t("sessions"), page_kit.count(summary["sessions_with_findings"].iloc[0]))
+        cols[3].metric(page_kit.t("invalid_deals"), page_kit.count(summary["invalid_deals"].iloc[0]))
         named = by_code.assign(code_name=[code_label(str(c), page_kit.lang()) for c in by_code["code"]])
         page_kit.chart(charts.findings_code_chart(named, page_kit.tr()))
 
@@ -222,6 +260,9 @@ if src is not None:
                     if isinstance(row["deal_id"], str):
                         page_kit.replay_link(row["deal_id"], line=line)
 
+    show_invalid(
+        cached_queries.sql("invalid_deals", src=src, limit=LIMIT, **cached_queries.filter_params(filters))
+    )
     show_revisions(src, linked or None)  # corrected deals: every revision, the latest marked
     st.header(page_kit.t("rescore"))
     listed = cached_queries.query("session_list", filters, src=src)

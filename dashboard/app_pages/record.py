@@ -16,6 +16,7 @@ or deleted as a revision) :mod:`dashboard.record_session`.
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
@@ -24,10 +25,12 @@ import streamlit as st
 
 from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message, label, pattern_label, reason_label
+from dashboard.plain_errors import plain_error
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
 from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
+from dashboard.upload_file import not_stored
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
 from engine.rules import Rules, RulesError, load_rules, preset_names
@@ -320,10 +323,20 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
 
 
 def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
+    """Save the ended deal; "Saved" only when it went into the warehouse as recorded.
+    A warehouse or file error shows a plain message; its details go to the server's log."""
     try:
-        _, summary = save_deal(warehouse, draft.session, deal)
-    except (WarehouseError, OSError, ValueError) as error:
-        st.error(page_kit.t("record_save_failed", error=error))
+        path, summary = save_deal(warehouse, draft.session, deal)
+    except (WarehouseError, OSError) as error:
+        plain_error(error, "record save")
+        return
+    except ValueError as error:  # a fact the rules refuse: the recorder's to fix
+        st.error(page_kit.t("record_save_failed", error=md(error)))
+        return
+    problem = not_stored(summary)
+    if problem is not None and not summary.conflicts:
+        logging.getLogger(__name__).warning("record save of %s: %s (%s)", deal.deal_id, problem, path)
+        st.error(page_kit.t("record_not_stored", status=problem.split(" ")[0]))
         return
     if summary.conflicts:
         clash = summary.conflicts[0]["deal_id"]  # stored before with other content: kept, not replaced

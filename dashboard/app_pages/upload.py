@@ -16,10 +16,13 @@ import streamlit as st
 from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message
 from dashboard.ingest_report import ingest_text
+from dashboard.plain_errors import plain_error
 from dashboard.safe_text import md
+from dashboard.upload_file import write_upload
 from dashboard.warehouse_location import warehouse_path
-from dashboard.write_access import may_write, upload_token
+from dashboard.write_access import READ_ONLY_LIMIT, may_write, upload_token
 from ingest.reader import read_log_bytes
+from ingest.source import mb
 from ingest.validate import ValidationReport, validate_log
 from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
 
@@ -118,11 +121,12 @@ def saved_path(warehouse: Path, sha: str, name: str) -> Path:
 
 def show_report(report: ValidationReport) -> None:
     summary = report.summary()
-    cols = st.columns(4)
+    cols = st.columns(5)
     cols[0].metric(page_kit.t("deals"), page_kit.count(summary["deals"]))
     cols[1].metric(page_kit.t("ok_deals"), page_kit.count(summary["ok"]))
     cols[2].metric(page_kit.t("deals_with_findings"), page_kit.count(summary["findings"]))
-    cols[3].metric(page_kit.t("findings"), page_kit.count(summary["finding_count"]))
+    cols[3].metric(page_kit.t("invalid_deals"), page_kit.count(summary["invalid"]))
+    cols[4].metric(page_kit.t("findings"), page_kit.count(summary["finding_count"]))
     if summary["by_code"]:
         st.dataframe(
             pd.DataFrame(
@@ -139,10 +143,10 @@ def show_report(report: ValidationReport) -> None:
         {
             "deal_id": [d.deal_id for d in report.deals],
             "session_id": [d.session_id for d in report.deals],
-            "status": [page_kit.t("status_" + (d.status if d.complete else "invalid")) for d in report.deals],
+            "status": [page_kit.t("status_" + d.status) for d in report.deals],
             "findings": [len(d.findings) for d in report.deals],
             "codes": [sorted({f.code for f in d.findings}) for d in report.deals],
-            "scores": [list(d.scores) for d in report.deals],
+            "scores": [list(d.scores) if d.replayed else None for d in report.deals],
             "line": [d.line for d in report.deals],
         }
     )
@@ -173,56 +177,70 @@ def show_report(report: ValidationReport) -> None:
         )
 
 
+def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> None:
+    """Keep the upload under ``<warehouse>/uploads/`` (temp file + rename: a torn file at
+    that name is replaced) and ingest it; a failure shows a plain message, its details go
+    to the server's log."""
+    warehouse = warehouse_path()
+    path = saved_path(warehouse, sha, name)
+    bar = st.progress(0.0, text=page_kit.t("ingesting"))
+    try:
+        write_upload(path, payload)
+        summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, page_kit.t("ingesting")))
+    except (WarehouseError, OSError) as error:
+        bar.empty()
+        plain_error(error, f"ingesting upload {name!r}")
+        return
+    bar.progress(1.0, text=page_kit.t("ingested"))
+    text = ingest_text(summary)  # the warehouse's folder is not the page's to show
+    for folder in {summary.warehouse, str(warehouse)}:
+        text = text.replace(folder, "<warehouse>")
+    done[sha] = text
+    st.session_state.setdefault(NOTES_KEY, {})[sha] = quarantine_note(summary)
+
+
+def show_ingested(sha: str, report: ValidationReport, done: dict[str, str]) -> None:
+    note = st.session_state.get(NOTES_KEY, {}).get(sha)
+    if note:
+        st.warning(note, icon=":material/warning:")
+    else:
+        st.success(page_kit.t("ingested"))
+    st.code(done[sha], language="text")
+    flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
+    sessions = [s.session_id for s in report.sessions if s.session_id]
+    target = next(iter(flagged or sessions), None)
+    st.page_link(
+        page_kit.PAGES["audit"],
+        label=page_kit.t("see_audit"),
+        icon=":material/search:",
+        query_params={"session": target} if target else None,
+    )
+
+
 st.title(page_kit.t("page_upload"))
 st.caption(page_kit.t("upload_help"))
+token = upload_token()
+# The door before the work: with a token set, the file field appears only once the token
+# is right, so a visitor without it cannot make the server take in or read a byte.
+allowed = may_write(words("token"), words("token_help"), words("read_only"), TOKEN_KEY)
+if token is not None and not allowed:
+    st.info(page_kit.t("token_first"), icon=":material/lock:")
+    st.stop()
 upload = st.file_uploader(page_kit.t("upload_label"), type=["jsonl", "gz", "csv", "xlsx"], key=UPLOAD_KEY)
 if upload is not None:
+    if not allowed and upload.size > READ_ONLY_LIMIT:  # read-only: validate small files only
+        st.error(page_kit.t("upload_too_big_read_only", limit=mb(READ_ONLY_LIMIT), size=mb(upload.size)))
+        st.stop()
     payload = upload.getvalue()
     sha = hashlib.sha256(payload).hexdigest()
     st.subheader(f"{page_kit.t('validated')}: {md(upload.name)}")
     report = validated(sha, upload.name, payload)
     show_report(report)
     done: dict[str, str] = st.session_state.setdefault(DONE_KEY, {})
-    token = upload_token()
-    allowed = may_write(words("token"), words("token_help"), words("read_only"), TOKEN_KEY)
     clicked = st.button(
-        page_kit.t("ingest"),
-        type="primary",
-        key="upload_ingest",
-        disabled=sha in done or (token is None and not allowed),
+        page_kit.t("ingest"), type="primary", key="upload_ingest", disabled=sha in done or not allowed
     )
-    if clicked and not allowed:
-        st.error(words("token_wrong"))
-    elif clicked:
-        warehouse = warehouse_path()
-        path = saved_path(warehouse, sha, upload.name)
-        bar = st.progress(0.0, text=page_kit.t("ingesting"))
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            if not path.exists():
-                path.write_bytes(payload)
-            summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, page_kit.t("ingesting")))
-        except WarehouseError as error:
-            st.error(md(error))
-        except OSError as error:
-            st.error(md(f"{error.filename or warehouse}: {error.strerror or error}"))
-        else:
-            bar.progress(1.0, text=page_kit.t("ingested"))
-            done[sha] = ingest_text(summary)
-            st.session_state.setdefault(NOTES_KEY, {})[sha] = quarantine_note(summary)
+    if clicked and allowed:
+        ingest_upload(sha, upload.name, payload, done)
     if sha in done:
-        note = st.session_state.get(NOTES_KEY, {}).get(sha)
-        if note:
-            st.warning(note, icon=":material/warning:")
-        else:
-            st.success(page_kit.t("ingested"))
-        st.code(done[sha], language="text")
-        flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
-        sessions = [s.session_id for s in report.sessions if s.session_id]
-        target = next(iter(flagged or sessions), None)
-        st.page_link(
-            page_kit.PAGES["audit"],
-            label=page_kit.t("see_audit"),
-            icon=":material/search:",
-            query_params={"session": target} if target else None,
-        )
+        show_ingested(sha, report, done)

@@ -40,8 +40,9 @@ def validate(
 ) -> None:
     """Replay every deal and recheck every win, fan, payment and settlement.
 
-    Exit 0 when every deal is ok, 3 when anything has findings, 2 for a usage error
-    or a path that cannot be read."""
+    Exit 0 when every deal is ok, 3 when anything has findings or a deal is invalid
+    (not replayed to its end: its status says so, never ok), 2 for a usage error or a
+    path that cannot be read."""
     from dashboard.cli.reports import finding_line, validation_text
     from engine.replay import StrictStop
     from ingest.validate import validate_paths

@@ -38,14 +38,21 @@ def finding_line(finding: Finding, indent: str = "    ", lang: Lang = "en") -> s
 def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
     """One line per deal, then its findings; then session and file findings; a summary."""
     out = []
-    ok_mark, findings_mark = say("cli_ok", lang), say("cli_findings", lang)
+    marks = {
+        "ok": say("cli_ok", lang),
+        "findings": say("cli_findings", lang),
+        "invalid": say("cli_invalid", lang),
+    }
+    unscored = say("cli_not_replayed", lang)
     signed = "{:+d}".format
     for deal in report.deals:  # a line per deal: thousands in a club's file
-        mark = ok_mark if deal.status == "ok" else findings_mark
-        scores = " ".join(map(signed, deal.scores))
-        out.append(f"{mark} {deal.deal_id}  [{scores}]  ({deal.rules}, {deal.file}:{deal.line})")
+        status = deal.status
+        scores = " ".join(map(signed, deal.scores)) if deal.replayed else unscored
+        out.append(f"{marks[status]} {deal.deal_id}  [{scores}]  ({deal.rules}, {deal.file}:{deal.line})")
         if deal.findings:
             out.extend(finding_line(f, lang=lang) for f in deal.findings)
+        if status == "invalid":
+            out.append(stopped_line(deal, lang))
     for session in report.sessions:
         if session.findings:
             where = f"{session.file}:{session.line}"
@@ -56,19 +63,29 @@ def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
         out.extend(f"  {f.file}: " + finding_line(f, "", lang) for f in report.file_findings)
     summary = report.summary()
     codes = ", ".join(f"{code_label(code, lang)} {count}" for code, count in summary["by_code"].items())
+    unreplayed = summary["invalid"] or summary["set_aside"]  # a clean report reads as before
     out.append(
         say(
-            "cli_summary",
+            "cli_summary_unreplayed" if unreplayed else "cli_summary",
             lang,
             deals=summary["deals"],
             sessions=summary["sessions"],
             files=summary["files"],
             ok=summary["ok"],
             findings=summary["findings"],
+            invalid=summary["invalid"],
+            set_aside=summary["set_aside"],
             codes=codes or say("cli_none", lang),
         )
     )
     return "\n".join(out)
+
+
+def stopped_line(deal: DealReport, lang: Lang) -> str:
+    """Where an invalid deal's replay stopped: the finding that stopped it, by line."""
+    stopped = deal.stopped_json() or {"code": None, "line": None, "scope": "deal"}
+    key = "cli_stopped_session" if stopped["scope"] == "session" else "cli_stopped"
+    return say(key, lang, line=stopped["line"], code=code_label(stopped["code"], lang))
 
 
 def describe_event(event: PlayEvent | DealEnd, lang: Lang = "en") -> str:

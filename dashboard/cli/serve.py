@@ -39,6 +39,7 @@ def dashboard(
     import sys
 
     from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
+    from dashboard.write_access import READ_ONLY_LIMIT
 
     script = Path(__file__).parent.parent / "app.py"
     folder = warehouse.resolve()
@@ -46,15 +47,23 @@ def dashboard(
         sys.executable, "-m", "streamlit", "run", str(script),
         "--server.port", str(port), "--server.address", address, "--server.headless", "true",
         "--browser.gatherUsageStats", "false", "--client.toolbarMode", "viewer",
+        # an unexpected error shows its type, never its message or traceback (paths, hosts)
+        "--client.showErrorDetails", "type",
         "--", "--warehouse", str(folder),
     ]  # fmt: skip
     env = {**os.environ, WAREHOUSE_ENV: str(folder)}
     if upload_token is not None:
         env[UPLOAD_TOKEN_ENV] = upload_token
     if address not in LOCAL_ADDRESSES and not env.get(UPLOAD_TOKEN_ENV):
+        # read-only: no visitor may write, so none may send more than the page validates
+        command[command.index("--") : command.index("--")] = [
+            "--server.maxUploadSize",
+            str(READ_ONLY_LIMIT >> 20),
+        ]
         typer.echo(
             f"chuanma dashboard: listening on {address}: the Upload page is read-only "
-            "(set --upload-token to let those who know it ingest)",
+            f"(uploads of at most {READ_ONLY_LIMIT >> 20} MB are validated; "
+            "set --upload-token to let those who know it ingest)",
             err=True,
         )
     typer.echo(f"chuanma dashboard: http://{address}:{port} (warehouse {folder}); Ctrl-C stops it", err=True)

@@ -258,9 +258,16 @@ def _card(r: dict[str, Any], lang: Lang) -> str:
 def audit_text(summary: pd.DataFrame, lang: Lang = "en") -> str:
     """The audit's counts (analytics ``findings_summary``: the dashboard's definitions)."""
     row = {key: _plain(value) or 0 for key, value in summary.iloc[0].to_dict().items()}
-    return label("cli_audit", lang).format(
+    findings = label("cli_audit", lang).format(
         findings=row["findings"],
         session=row["session_findings"],
         deals=row["deals_with_findings"],
         sessions=row["sessions_with_findings"],
     )
+    statuses = label("cli_deal_statuses", lang).format(
+        deals=row["ok_deals"] + row["findings_deals"] + row["invalid_deals"],
+        ok=row["ok_deals"],
+        findings=row["findings_deals"],
+        invalid=row["invalid_deals"],
+    )
+    return f"{findings}\n{statuses}"

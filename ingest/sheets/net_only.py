@@ -43,7 +43,11 @@ def net_only_report(
     if scores is None:
         message = "a net-only deal records each seat's net points; this one has none"
         sink.add(Finding("bad_record", line, None, message, rule="score sheet", file=sink.file))
-        scores = (0, 0, 0, 0)
+        return DealReport(  # no nets: nothing was scored, so the deal is not complete
+            start.deal_id, session_id, sink.file, start.line, rules_name,
+            sink.findings[before:], sink.warnings[warned:], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), NET_ONLY, False,
+            replayed=False,
+        )  # fmt: skip
     elif sum(scores) != 0:
         message = (
             f"every point one seat wins another pays, so a deal's nets add up to 0; these add up to "

@@ -147,7 +147,7 @@ class FactBuilder:
         self.cols = {name: Columns(schema) for name, schema in SCHEMAS.items() if name != "events"}
         self.events = EventColumns()
         self.deal_keys: list[tuple[str, str, str, int, int]] = []
-        self.counts = {"read": 0, "ok": 0, "findings": 0, "invalid": 0, "stray_lines": 0}
+        self.counts = {"read": 0, "ok": 0, "findings": 0, "invalid": 0, "stray_lines": 0, "set_aside": 0}
         # per table, in runs: the deal (index into deal_keys, -1: no deal) that owns the
         # rows up to each end; expanded to a column of owners once, in build
         self._owned: list[tuple[str, Columns | EventColumns, list[int], list[int]]] = [
@@ -185,6 +185,7 @@ class FactBuilder:
 
     def add_session(self, session: SessionLog) -> None:
         driver = SessionReplay.of_log(session, None, path=self.file)
+        self.counts["set_aside"] += len(session.set_aside)  # deal lines that could not be read
         problems: list[Finding] = list(session.findings)
         if driver.rules_problem is not None:
             problems.append(driver.rules_problem)
@@ -262,7 +263,7 @@ class FactBuilder:
             self._ledger(report.ledger, start.deal_id, info)
             return
         if deal is None:
-            first = report.findings[0] if report.findings else None
+            first = report.stopping_finding()  # the deal's, or its session's rules finding
             detail = f"{first.code}: {first.message}" if first is not None else "could not be replayed"
             for n, text in deal_log.raw_lines:
                 self.cols["quarantine"].add(

@@ -90,6 +90,7 @@ class IngestSummary:
     invalid: int = 0
     stored: dict[str, int] = field(default_factory=lambda: {"ok": 0, "findings": 0, "invalid": 0})
     duplicates: int = 0  # same deal_id, same content: already stored, skipped
+    set_aside: int = 0  # deal lines that could not be read: no deal, their lines quarantined
     conflicts: list[dict[str, Any]] = field(default_factory=list)  # same deal_id, other content
     quarantine: dict[str, int] = field(default_factory=dict)  # lines by reason
     rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TABLES, 0))
@@ -129,6 +130,7 @@ class IngestSummary:
                 "stored": dict(self.stored),
                 "duplicates_skipped": self.duplicates,
                 "conflicting_duplicates": len(self.conflicts),
+                "set_aside": self.set_aside,
             },
             "where": {
                 "ok": "deals, seats, events, ledger",
@@ -137,6 +139,7 @@ class IngestSummary:
                 "duplicates_skipped": "already in the warehouse with the same content: not stored again",
                 "conflicting_duplicates": "quarantine (reason conflicting_duplicate), raw lines kept",
                 "stray_lines": "quarantine (reason stray), with the reader's reason",
+                "set_aside": "deal lines that could not be read: no deal row; their lines in quarantine (reason stray)",
             },
             "conflicts": self.conflicts,
             "quarantine_lines": dict(sorted(self.quarantine.items())),
@@ -369,6 +372,7 @@ def _keep_new(
                 deal_id, None, chunk.file, chunk.sha256, n, text,
             )  # fmt: skip
     entry.stray_lines += facts.counts.get("stray_lines", 0)
+    summary.set_aside += facts.counts.get("set_aside", 0)
     tables = _new_rows(facts, drop, known_sessions)
     if len(conflicts):
         tables["quarantine"] = pa.concat_tables([tables["quarantine"], conflicts.to_arrow()])

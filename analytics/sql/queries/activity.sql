@@ -1,4 +1,5 @@
--- Deals per week (the week's Monday), and how many of them have findings or are invalid.
+-- Deals per week (the week's Monday), how many of them have findings or are invalid
+-- (findings_deals: not ok), and apart how many are invalid (not replayed to their end).
 with picked as (
     select *
     from (  -- players are per club: the names as shown (mart_shared_names, 20_marts.sql)
@@ -18,6 +19,7 @@ select
     cast(date_trunc('week', played_date) as date) as week,
     count(*) as deals,
     count(*) filter (where status <> 'ok') as findings_deals,
+    count(*) filter (where status = 'invalid') as invalid_deals,
     count(distinct session_id) as sessions
 from picked
 group by week

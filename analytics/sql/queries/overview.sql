@@ -1,6 +1,7 @@
 -- The overview page's numbers at a glance: deals of every status, sessions, players (who
 -- sat in a complete deal: the materialized seats, not an unnest of every deal), the first
--- and last day, and the share of deals with findings (invalid deals are findings too).
+-- and last day, the share of deals with findings (status findings) and, apart, the share
+-- of invalid deals (not replayed to their end: nothing says whether they are right).
 -- No row on an empty warehouse. sheet_deals / tile_deals: deals recorded as score sheets
 -- (no tiles) and as tiles.
 with picked as (
@@ -29,7 +30,8 @@ select
     count(*) filter (where status = 'ok') as ok_deals,
     count(*) filter (where status = 'findings') as findings_deals,
     count(*) filter (where status = 'invalid') as invalid_deals,
-    count(*) filter (where status <> 'ok') / count(*) as findings_share,
+    count(*) filter (where status = 'findings') / count(*) as findings_share,
+    count(*) filter (where status = 'invalid') / count(*) as invalid_share,
     count(distinct session_id) as sessions,
     any_value(seated.players) as players,
     min(played_date) as first_day,

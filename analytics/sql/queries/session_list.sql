@@ -17,6 +17,7 @@ with picked as (
 select
     session_id,
     min(played_at) as played_at,
+    count(*) filter (where status = 'invalid') as invalid_deals,  -- not replayed to their end
     any_value(club) as club,
     any_value("table") as "table",
     any_value(rules) as rules,
