@@ -595,7 +595,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_saved_deals": ("已保存的牌局", "Saved deals"),
     "record_correct": ("更正", "Correct"),
     "record_cancel": ("放弃更正", "Cancel the correction"),
-    "record_end_session": ("结束记分", "Close the session"),
+    "record_end_session": ("结束本场（散场）", "Close the session"),
     "record_see_session": ("查看本场结算", "See the session result"),
     "record_draft_kept": (
         "记分草稿保存在 {path}，刷新页面不会丢失。",
@@ -663,6 +663,22 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "yuan_unit": ("元", "元"),
     "yuan_column": ("元（扣台费后）", "元 after the fee"),
     "settle_pays_yuan": ("{payer} 付给 {payee} {amount} 元", "{payer} pays {payee} {amount} 元"),
+    "record_close_ask": (
+        "结束场次 {session}？结束后不能再记分，本场会从「继续记分」中移走（已存的牌局都保留）。已存牌局的总分：",
+        'Close session {session}? No more deals can be recorded; it leaves "Continue a session" '
+        "(every saved deal stays). The saved deals' totals:",
+    ),
+    "record_close_unsaved": (
+        "第 {n} 局还没有保存，不计入本场结算（仍留在草稿里）。",
+        "Deal {n} is not saved: it is not part of the close (it stays in the draft).",
+    ),
+    "record_close_yes": ("确认结束", "Yes, close it"),
+    "record_close_no": ("还没结束", "Not yet"),
+    "record_closed": ("场次 {session} 已结束。", "Session {session} is closed."),
+    "record_was_closed": (
+        "场次 {session} 已于 {at} 结束，不能再记分。",
+        "Session {session} was closed at {at}: no more recording.",
+    ),
     "chat_title": ("发到群里", "For the group chat"),
     "chat_help": (
         "复制这段文字，粘贴到微信或 QQ 群（右上角有复制按钮）。",

@@ -25,6 +25,7 @@ class Draft:
     saved: list[DealFacts] = field(default_factory=list)  # the latest revision of each saved deal
     current: DealFacts | None = None  # the deal being recorded (a new one, or a correction)
     held: DealFacts | None = None  # the deal under way, kept aside while a saved one is corrected
+    closed_at: str | None = None  # when the session was closed (dashboard/closing.py): no more recording
 
     def next_deal_id(self) -> str:
         return f"{self.session.session_id}-{len(self.saved) + 1:02d}"
@@ -107,6 +108,7 @@ def to_json(draft: Draft) -> dict[str, Any]:
         "saved": [_deal_json(deal) for deal in draft.saved],
         "current": None if draft.current is None else _deal_json(draft.current),
         "held": None if draft.held is None else _deal_json(draft.held),
+        "closed_at": draft.closed_at,
     }
 
 
@@ -122,6 +124,7 @@ def from_json(data: dict[str, Any]) -> Draft:
         [_deal(d) for d in data.get("saved", [])],
         None if current is None else _deal(current),
         None if held is None else _deal(held),
+        None if data.get("closed_at") is None else str(data["closed_at"]),
     )
 
 
@@ -143,14 +146,14 @@ def load_draft(warehouse: Path, session_id: str) -> Draft | None:
 
 
 def list_drafts(warehouse: Path) -> list[str]:
-    """Session ids of the drafts kept, newest first."""
+    """Session ids of the drafts still open (not closed), newest first."""
     folder = warehouse / "drafts"
     if not folder.is_dir():
         return []
     found = []
     for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
         draft = load_draft(warehouse, path.stem)
-        if draft is not None:
+        if draft is not None and draft.closed_at is None:
             found.append(draft.session.session_id)
     return found
 

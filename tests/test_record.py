@@ -298,8 +298,10 @@ def test_record_a_deal_on_the_page(lang: str, tmp_path: Path, monkeypatch: pytes
     assert totals(again) == {"Ann": "-4", "Bo": "-5", "Chen": "+13", "Du": "-4"}
     assert again.header[0].value == ("Deal 02" if lang == "en" else "第 02 局")
 
-    # closing the session keeps its draft; starting another under the same id overwrites nothing
+    # closing the session (it asks first) keeps its draft; starting another under the same id
+    # overwrites nothing
     again.button(key="record_close").click().run()
+    again.button(key="record_close_yes").click().run()
     assert "record" not in again.query_params
     for key, value in [("record_sid_input", "night"), *((f"record_player_{n}", "ABCD"[n]) for n in range(4))]:
         again.text_input(key=key).input(value)

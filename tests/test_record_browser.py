@@ -91,7 +91,7 @@ def test_record_a_session_on_a_phone_then_download_its_png(
             with page.expect_download() as caught:
                 button.click()
             download = caught.value
-            assert download.suggested_filename == "session-phone-night.png"
+            assert download.suggested_filename == "session-phoneclub-phone-night.png"
             saved = tmp_path / download.suggested_filename
             download.save_as(saved)
             image = Image.open(io.BytesIO(saved.read_bytes()))

@@ -26,6 +26,7 @@ import streamlit as st
 from dashboard import page_kit
 from dashboard.i18n import code_label, finding_message, label, pattern_label, reason_label
 from dashboard.plain_errors import plain_error
+from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
 from dashboard.record_session import deal_number, show_saved, show_totals
@@ -61,7 +62,9 @@ def open_draft(warehouse: Any) -> Draft | None:
     if not sid:
         return None
     draft = load_draft(warehouse, sid)
-    if draft is None:
+    if draft is None or draft.closed_at is not None:  # a closed session records no more
+        if draft is not None:
+            st.info(page_kit.t("record_was_closed", session=md(sid), at=draft.closed_at))
         st.session_state.pop(SID_KEY, None)
         return None
     st.session_state[SID_KEY] = sid
@@ -72,6 +75,7 @@ def open_draft(warehouse: Any) -> Draft | None:
 
 # ------------------------------------------------------------------ start
 def start_form(warehouse: Any) -> None:
+    closed_note()
     kept = list_drafts(warehouse)
     if kept:
         st.subheader(page_kit.t("record_continue"))
@@ -403,7 +407,7 @@ else:
     show_saved(warehouse, draft, save)
     if draft.saved:
         session_link(session.session_id)
-    if st.button(page_kit.t("record_end_session"), key="record_close"):
+    if close_block(warehouse, draft):  # asked, confirmed, the closing record written
         st.session_state.pop(SID_KEY, None)
         if URL_RECORD in st.query_params:
             del st.query_params[URL_RECORD]

@@ -7,11 +7,13 @@ club's group chat, and the page prints on paper (print CSS)."""
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, page_kit
+from dashboard import cached_queries, money_view, page_kit
+from dashboard.closing import money_of, read_closing
 from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionResult,
@@ -26,13 +28,13 @@ from dashboard.session_result import (
     transfer_lines,
     transfers_frame,
 )
-from engine.money import FEE_KINDS, ROUNDING, MoneyError, MoneyResult, MoneyRule, settle_money, yuan
+from engine.money import MoneyResult, MoneyRule, settle_money, yuan
 
 SESSION_KEY = "session_pick"
 #: the money settings, each kept in the address (``?yuan=0.5&fee=fixed&fee_value=40&round=yuan``)
 #: so a shared link shows the same money: (widget key, query parameter)
-MONEY_PARAMS = (("money_point", "yuan"), ("money_fee", "fee"), ("money_fee_value", "fee_value"),
-                ("money_rounding", "round"))  # fmt: skip
+MONEY_PARAMS = (("point", "yuan"), ("fee", "fee"), ("fee_value", "fee_value"), ("rounding", "round"))
+CLOSING_KEY = "session_money_closing"  # the session whose closing record filled the money
 LINK_KEY = "session_link"  # the last ?session= followed
 MAX_SESSIONS = 300
 FINDINGS_LIMIT = 500
@@ -149,31 +151,24 @@ def _number(text: str | None) -> float:
         return 0.0
 
 
-def money_inputs() -> MoneyRule | None:
-    """The value of a point, the fee and the rounding, from the address first; None while
-    no value is set (the money is then not shown)."""
-    for key, param in MONEY_PARAMS:
-        asked = st.query_params.get(param)
-        if asked is not None and key not in st.session_state:
-            st.session_state[key] = _number(asked) if key in ("money_point", "money_fee_value") else asked
-    if st.session_state.get("money_fee") not in FEE_KINDS:
-        st.session_state["money_fee"] = "none"
-    if st.session_state.get("money_rounding") not in ROUNDING:
-        st.session_state["money_rounding"] = "fen"
-    t = page_kit.t
-    names = {kind: t(f"money_fee_{kind}") for kind in FEE_KINDS}
-    rounds = {unit: t(f"money_round_{unit}") for unit in ROUNDING}
-    left, middle, right = st.columns(3)
-    point = left.number_input(t("money_point"), min_value=0.0, step=0.1, format="%.2f", key="money_point")
-    fee_kind = middle.selectbox(t("money_fee"), FEE_KINDS, format_func=names.__getitem__, key="money_fee")
-    fee = 0.0
-    if fee_kind != "none":
-        label = t("money_fee_value") if fee_kind == "fixed" else t("money_fee_percent")
-        fee = middle.number_input(label, min_value=0.0, step=1.0, format="%.2f", key="money_fee_value")
-    rounding = right.selectbox(t("money_rounding"), list(ROUNDING), format_func=rounds.__getitem__,
-                               key="money_rounding")  # fmt: skip
-    for key, param in MONEY_PARAMS:
-        value = st.session_state.get(key)
+def money_inputs(src: cached_queries.Source, session_id: str) -> MoneyRule | None:
+    """The value of a point, the fee and the rounding: from the address first, else from
+    the session's closing record (the Record page's close); kept in the address."""
+    asked: dict[str, Any] = {name: st.query_params.get(param) for name, param in MONEY_PARAMS}
+    if any(v is not None for v in asked.values()):
+        for name in ("point", "fee_value"):
+            asked[name] = None if asked[name] is None else _number(asked[name])
+        money_view.seed("money", asked)
+    elif st.session_state.get(CLOSING_KEY) != session_id:
+        st.session_state[CLOSING_KEY] = session_id
+        closed = read_closing(src.path, session_id)
+        if closed is not None:
+            for name in money_view.FIELDS:
+                st.session_state.pop(f"money_{name}", None)
+            money_view.seed("money", money_view.values_of(money_of(closed)))
+    rule = money_view.money_widgets("money")
+    for name, param in MONEY_PARAMS:
+        value = st.session_state.get(f"money_{name}")
         wanted = (
             None
             if value in (None, 0.0, "none", "fen")
@@ -185,21 +180,14 @@ def money_inputs() -> MoneyRule | None:
             del st.query_params[param]
         elif wanted is not None and st.query_params.get(param) != wanted:
             st.query_params[param] = wanted
-    if not point:
-        return None
-    try:
-        fee_units = round(fee * 100) if fee_kind == "fixed" else round(fee)
-        return MoneyRule(round(point * 100), str(fee_kind), fee_units, str(rounding))
-    except MoneyError as error:
-        st.error(t("money_bad", error=error))
-        return None
+    return rule
 
 
-def show_money(result: SessionResult) -> MoneyResult | None:
+def show_money(src: cached_queries.Source, result: SessionResult) -> MoneyResult | None:
     """Who pays whom in 元 after the fee; returns the money for the chat text."""
     st.subheader(page_kit.t("money_title"))
     st.caption(page_kit.t("money_help"))
-    rule = money_inputs()
+    rule = money_inputs(src, result.session_id)
     if rule is None or result.problem is not None:
         return None
     money = settle_money(result.totals, rule)
@@ -386,7 +374,7 @@ if src is not None:
             show_totals(result)
             show_settlement(result)
             with st.container(key="session_screen_only"):  # paper gets print_html instead
-                money = show_money(result)
+                money = show_money(src, result)
                 show_chat(result, money)
                 show_exports(result)
                 show_deals(result)
