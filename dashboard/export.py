@@ -88,7 +88,7 @@ def table(
     enough to show every row without a scroll."""
     if len(frame) <= WHOLE_ROWS and "height" not in options:
         options["height"] = ROW_PX * (len(frame) + 1) + 3
-    st.dataframe(frame, hide_index=True, key=key, **options)
+    page_kit.dataframe(frame, hide_index=True, key=key, **options)
     titles = column_titles(options.get("column_config"))
     download_csv(frame if full is None else full, name, key=key, titles=titles)
 

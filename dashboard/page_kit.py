@@ -384,6 +384,16 @@ def as_percent(frame: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return frame.assign(**{column: frame[column] * 100 for column in columns})
 
 
+#: what a table shows for a missing value (Streamlit's default is a grey "None")
+MISSING: Final = "–"
+
+
+def dataframe(data: Any, **options: Any) -> Any:
+    """``st.dataframe`` with :data:`MISSING` in empty cells: every table of the pages."""
+    options.setdefault("placeholder", MISSING)
+    return st.dataframe(data, **options)
+
+
 def date_column(title: str) -> Any:
     """A table column of dates, without a time of day."""
     return st.column_config.DateColumn(title, format="YYYY-MM-DD")

@@ -17,7 +17,7 @@ def show_revisions(src: cached_queries.Source, session_id: str | None = None) ->
         return
     st.header(page_kit.t("revisions_title"))
     st.caption(page_kit.t("revisions_help"))
-    st.dataframe(
+    page_kit.dataframe(
         frame,
         hide_index=True,
         height=page_kit.table_height(len(frame)),

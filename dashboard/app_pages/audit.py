@@ -61,7 +61,7 @@ def show_rescore(result: Rescore) -> None:
         )
     left, right = st.columns([3, 2])
     with left:
-        st.dataframe(
+        page_kit.dataframe(
             table,
             hide_index=True,
             height=page_kit.table_height(len(table)),
@@ -87,7 +87,7 @@ def show_rescore(result: Rescore) -> None:
         )
         page_kit.chart(charts.rescore_chart(long, page_kit.tr()))
     with st.expander(page_kit.t("per_deal")):
-        st.dataframe(
+        page_kit.dataframe(
             pd.DataFrame(
                 {
                     "deal_id": [d.deal_id for d in result.deals],
@@ -130,7 +130,7 @@ def show_invalid(found: pd.DataFrame) -> None:
             for m, z in zip(found["message"], found["message_zh"], strict=True)
         ],
     )
-    st.dataframe(
+    page_kit.dataframe(
         page_kit.blanks(table[["deal_id", "replay", "session_id", "code_name", "line", "explanation"]]),
         hide_index=True,
         height=page_kit.table_height(len(table)),
@@ -217,7 +217,7 @@ if src is not None:
                 session=[session_url(s) if isinstance(s, str) else None for s in found["session_id"]],
             )
             shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session"]
-            st.dataframe(
+            page_kit.dataframe(
                 page_kit.blanks(table[[*shown, "played_date", "message"]]),
                 hide_index=True,
                 height=page_kit.table_height(len(table)),

@@ -52,7 +52,7 @@ if src is not None:
             )
             table["avg_fan"] = table["fan_wins"] / table["wins"]
             table["cap_rate"] = table["capped"] / table["wins"]
-            st.dataframe(
+            page_kit.dataframe(
                 page_kit.as_percent(table[["rules", "wins", "avg_fan", "cap_rate"]], ["cap_rate"]),
                 hide_index=True,
                 height=page_kit.table_height(len(table)),

@@ -72,7 +72,7 @@ if src is not None:
                     ", ".join(reason_label(str(r), page_kit.lang()) for r in rs) for rs in deals["reasons"]
                 ],
             )
-            st.dataframe(
+            page_kit.dataframe(
                 deals[["replay", "played_date", "session_id", "points", "reasons", "transfers"]],
                 hide_index=True,
                 height=page_kit.table_height(len(deals)),

@@ -65,7 +65,7 @@ if src is not None:
         if not codes.empty:
             st.subheader(page_kit.t("top_codes"))
             top = codes.head(10)
-            st.dataframe(
+            page_kit.dataframe(
                 top.assign(code=[code_label(str(c), page_kit.lang()) for c in top["code"]]),
                 hide_index=True,
                 height=page_kit.table_height(len(top)),

@@ -159,7 +159,7 @@ if src is not None:
                     page_kit.pct(v) if kind == "pct" else page_kit.num(v)
                     for v, kind in zip(compared[column], compared["kind"], strict=True)
                 ]
-            st.dataframe(
+            page_kit.dataframe(
                 shown.drop(columns=["kind"]),
                 hide_index=True,
                 height=page_kit.table_height(len(shown)),

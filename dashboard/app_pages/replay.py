@@ -276,7 +276,7 @@ def show_ledger(replay: DealReplay, index: int) -> None:
             )
         )
     if ledger:
-        st.dataframe(
+        page_kit.dataframe(
             pd.DataFrame(ledger),
             hide_index=True,
             height=page_kit.table_height(len(ledger)),

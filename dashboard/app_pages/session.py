@@ -106,7 +106,7 @@ def show_totals(result: SessionResult) -> None:
     totals = totals_frame(result, page_kit.lang())
     if "recorded" in totals and (totals["recorded"] != totals["total"]).any():
         st.warning(page_kit.t("session_recorded_differs"))
-    st.dataframe(
+    page_kit.dataframe(
         totals,
         hide_index=True,
         column_config={
@@ -132,7 +132,7 @@ def show_settlement(result: SessionResult) -> None:
         return
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     st.html(f'<ol class="cm-settle" data-testid="cm-settle">{items}</ol>')
-    st.dataframe(
+    page_kit.dataframe(
         transfers_frame(result),
         hide_index=True,
         column_config={
@@ -191,7 +191,7 @@ def show_money(src: cached_queries.Source, result: SessionResult) -> MoneyResult
     if rule is None or result.problem is not None:
         return None
     money = settle_money(result.totals, rule)
-    st.dataframe(
+    page_kit.dataframe(
         money_frame(result, money),
         hide_index=True,
         column_config={
@@ -220,7 +220,7 @@ def show_deals(result: SessionResult) -> None:
     st.subheader(page_kit.t("session_deals"))
     deals = result.deals.assign(replay=[page_kit.replay_url(d) for d in result.deals["deal_id"]])
     nets = {f"net_{seat}": name for seat, name in enumerate(result.players)}
-    st.dataframe(
+    page_kit.dataframe(
         deals[["replay", "status", "findings", *nets]],
         hide_index=True,
         column_config={
@@ -233,7 +233,7 @@ def show_deals(result: SessionResult) -> None:
     )
     st.subheader(page_kit.t("session_payments"))
     payments = payments_frame(result, page_kit.lang())
-    st.dataframe(
+    page_kit.dataframe(
         payments[["deal_id", "line", "reason_label", "payer", "payee", "amount"]],
         hide_index=True,
         column_config={
@@ -274,7 +274,7 @@ def show_findings(src: cached_queries.Source, result: SessionResult) -> pd.DataF
     table = found.assign(
         replay=[page_kit.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
     )
-    st.dataframe(
+    page_kit.dataframe(
         table[["code", "replay", "line", "player", "message", "rule"]],
         hide_index=True,
         column_config={

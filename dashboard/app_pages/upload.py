@@ -128,7 +128,7 @@ def show_report(report: ValidationReport) -> None:
     cols[3].metric(page_kit.t("invalid_deals"), page_kit.count(summary["invalid"]))
     cols[4].metric(page_kit.t("findings"), page_kit.count(summary["finding_count"]))
     if summary["by_code"]:
-        st.dataframe(
+        page_kit.dataframe(
             pd.DataFrame(
                 {
                     "code": [code_label(c, page_kit.lang()) for c in summary["by_code"]],
@@ -150,7 +150,7 @@ def show_report(report: ValidationReport) -> None:
             "line": [d.line for d in report.deals],
         }
     )
-    st.dataframe(
+    page_kit.dataframe(
         deals,
         hide_index=True,
         height=page_kit.table_height(len(deals)),
