@@ -34,6 +34,13 @@ def validate(
         bool, typer.Option("--json", help="The validation report as one JSON object.")
     ] = False,
     strict: Annotated[bool, typer.Option("--strict", help="Stop at the first finding.")] = False,
+    only_findings: Annotated[
+        bool,
+        typer.Option(
+            "--only-findings",
+            help="List only the deals that are not ok (findings or invalid); the summary still counts every deal.",
+        ),
+    ] = False,
     lang: LangOption = "en",
     max_inflated_mb: MaxInflatedOption = None,
     max_line_kb: MaxLineOption = None,
@@ -61,9 +68,12 @@ def validate(
             typer.echo(f"{stop.finding.file}: " + finding_line(stop.finding, "", language))
         raise typer.Exit(EXIT_FINDINGS) from None
     if as_json:
-        typer.echo(json.dumps(report.to_json(), ensure_ascii=False))
+        data = report.to_json()
+        if only_findings:
+            data["deals"] = [deal for deal in data["deals"] if deal["status"] != "ok"]
+        typer.echo(json.dumps(data, ensure_ascii=False))
     else:
-        echo_text(validation_text(report, language))
+        echo_text(validation_text(report, language, only_findings=only_findings))
     raise typer.Exit(0 if report.ok else EXIT_FINDINGS)
 
 

@@ -35,8 +35,9 @@ def finding_line(finding: Finding, indent: str = "    ", lang: Lang = "en") -> s
     return f"{indent}{where}{seat} {code}: {message}"
 
 
-def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
-    """One line per deal, then its findings; then session and file findings; a summary."""
+def validation_text(report: ValidationReport, lang: Lang = "en", *, only_findings: bool = False) -> str:
+    """One line per deal (``only_findings``: per deal that is not ok), then its findings;
+    then session and file findings; a summary of every deal."""
     out = []
     marks = {
         "ok": say("cli_ok", lang),
@@ -47,6 +48,8 @@ def validation_text(report: ValidationReport, lang: Lang = "en") -> str:
     signed = "{:+d}".format
     for deal in report.deals:  # a line per deal: thousands in a club's file
         status = deal.status
+        if only_findings and status == "ok":
+            continue
         scores = " ".join(map(signed, deal.scores)) if deal.replayed else unscored
         out.append(f"{marks[status]} {deal.deal_id}  [{scores}]  ({deal.rules}, {deal.file}:{deal.line})")
         if deal.findings:
