@@ -238,7 +238,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "base": ("底分", "base"),
     "line_n": ("第 {n} 行", "line {n}"),
     "seat_n": ("座位 {n}", "seat {n}"),
-    "rule_ref": ("规则条款 `{rule}`", "rule `{rule}`"),
+    "rule_ref": ("规则条款：{rule}", "rule: {rule}"),
     "axis_date": ("%m月%d日", "%b %d"),
     # upload
     "upload_help": (
@@ -783,6 +783,70 @@ FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
     # recorder: the sheet audit's check of 天胡/地胡/杠上花/杠上炮
     "impossible_pattern": ("与牌局顺序不符的番型", "impossible pattern"),
 }
+
+#: the rule a finding names (its ``rule``: a knob of engine/rules.py or a part of the
+#: rules), in Chinese and in English words
+RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
+    "void_declaration": ("定缺", "void declaration"),
+    "void_discard_first": ("先打缺门", "void suit discarded first"),
+    "multiple_hu": ("一炮多响", "several wins on one discard"),
+    "pass_rule": ("过水不胡", "the pass rule"),
+    "pass_rule_higher_fan_ok": ("过水后番大可胡", "a bigger win after a pass"),
+    "last_four_must_hu": ("最后四张必胡", "the last four must win"),
+    "end_condition": ("结束条件", "when a deal ends"),
+    "max_fan": ("封顶", "the fan cap"),
+    "self_draw_bonus": ("自摸加底/加番", "the self-draw bonus"),
+    "kong_bloom_after_exposed": ("点杠花", "bloom after an exposed kong"),
+    "kong_discard_transfer": ("呼叫转移", "kong income passed on"),
+    "exposed_kong_discarder": ("直杠（点杠者付）", "exposed kong, the discarder pays"),
+    "exposed_kong_others": ("直杠（其他人付）", "exposed kong, the others pay"),
+    "added_kong_each": ("弯杠", "added kong"),
+    "concealed_kong_each": ("暗杠", "concealed kong"),
+    "added_kong_same_turn_only": ("弯杠须当巡", "added kong in its own turn only"),
+    "flower_pig_payment": ("查花猪", "the flower-pig payment"),
+    "no_ting_pays": ("查大叫", "paying the ready seats"),
+    "dead_wait_counts": ("绝张叫", "a dead wait counts"),
+    "haidi": ("海底", "the last tile"),
+    "exchange_three": ("换三张", "exchange of three"),
+    "fan": ("番数", "fan"),
+    "payments": ("付分", "payments"),
+    "cha_jiao": ("查叫", "the wall's-end settlement"),
+    "kong": ("杠", "kongs"),
+    "rules": ("规则设置", "the rule set"),
+    "record": ("记录格式", "the record's format"),
+    "revisions": ("修订", "revisions"),
+}
+
+
+#: the presets of engine/presets by name (docs/presets.md)
+PRESET_NAMES: Final[dict[str, tuple[str, str]]] = {
+    "standard": ("标准川麻", "standard Sichuan"),
+    "chengdu": ("成都麻将", "Chengdu"),
+    "online": ("手机版规则", "phone-app rules"),
+}
+
+
+def rules_label(name: str | None, lang: Lang) -> str:
+    """A rule set's name as a page shows it: in 中文 the preset's Chinese name before the
+    name itself (``成都麻将 chengdu+{"max_fan":4}``); in English the name as stored."""
+    if not name:
+        return "?"
+    preset = name.split("+", 1)[0]
+    if lang == "zh" and preset in PRESET_NAMES:
+        return f"{PRESET_NAMES[preset][0]} {name}"
+    return name
+
+
+def rule_label(rule: str | None, lang: Lang) -> str:
+    """A finding's rule with its name: ``定缺 void_declaration`` / ``void_declaration (void
+    declaration)``; an id not in the table stays as it is."""
+    if not rule:
+        return "-"
+    if rule not in RULE_NAMES:
+        return rule
+    zh, en = RULE_NAMES[rule]
+    return f"{zh} {rule}" if lang == "zh" else f"{rule} ({en})"
+
 
 #: why a deal ended (deal_end.reason)
 END_REASONS: Final[dict[str, tuple[str, str]]] = {

@@ -19,7 +19,7 @@ import streamlit as st
 from analytics.queries import Filters
 from analytics.seasons import Season, SeasonError, current_season, load_seasons, month_of
 from dashboard import cached_queries
-from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
+from dashboard.i18n import LANG_NAMES, LANGS, Lang, label, rules_label
 from dashboard.safe_text import md
 
 LANG_KEY: Final = "lang"
@@ -175,8 +175,9 @@ def filter_sidebar(src: cached_queries.Source) -> None:
     st.sidebar.selectbox(
         t("club"), [ALL, *clubs], key=CLUB_KEY, format_func=lambda v: everything if v == ALL else v
     )
+    shown = {name: rules_label(name, lang()) for name in rules}  # in this run's language
     st.sidebar.selectbox(
-        t("rules"), [ALL, *rules], key=RULES_KEY, format_func=lambda v: everything if v == ALL else v
+        t("rules"), [ALL, *rules], key=RULES_KEY, format_func=lambda v: everything if v == ALL else shown[v]
     )
     days = options[["first_day", "last_day"]].dropna()
     if not days.empty:

@@ -16,7 +16,16 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
-from dashboard.i18n import END_REASONS, FINDING_CODES, LABELS, code_label
+from dashboard.i18n import (
+    END_REASONS,
+    FINDING_CODES,
+    LABELS,
+    PRESET_NAMES,
+    RULE_NAMES,
+    code_label,
+    rule_label,
+    rules_label,
+)
 from dashboard.safe_text import md
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.settlement import REASONS
@@ -120,7 +129,7 @@ def test_every_label_exists_in_both_languages() -> None:
         assert zh.strip() and en.strip(), key
         words = re.sub(r"\{[^}]*\}", "", zh)  # a label of fields only ("{p} {kind} {tile}") is fine
         assert CJK.search(zh) or not re.search("[A-Za-z]", words), f"{key}: {zh!r} is not Chinese"
-    for table in (FINDING_CODES, END_REASONS, REASONS):
+    for table in (FINDING_CODES, END_REASONS, REASONS, RULE_NAMES, PRESET_NAMES):
         for key, (zh, en) in table.items():
             assert CJK.search(zh) and re.search("[A-Za-z]{3}", en), key
     assert LABELS["last_day"][0] == "最后一天" and LABELS["win_kinds_title"][0] == "胡牌方式"
@@ -136,6 +145,31 @@ def test_every_finding_code_the_validator_raises_has_a_name() -> None:
         code_label("payment_mismatch", "en") == "payment_mismatch (payment mismatch)"
     )  # named in English too
     assert code_label("no_such_code", "en") == "no_such_code"
+    assert rule_label("void_declaration", "zh") == "定缺 void_declaration"
+    assert rule_label("void_declaration", "en") == "void_declaration (void declaration)"
+    assert rules_label('chengdu+{"max_fan":4}', "zh") == '成都麻将 chengdu+{"max_fan":4}'
+    assert rules_label("chengdu", "en") == "chengdu"
+
+
+def test_every_rule_a_finding_names_has_a_name() -> None:
+    """Every ``rule=`` the engine, the reader and the sheet audit give a finding, and every
+    knob, is in RULE_NAMES (so the Audit page names it in both languages)."""
+    import dataclasses
+    import re
+    from pathlib import Path
+
+    from engine.rules import Rules
+
+    root = Path(__file__).resolve().parent.parent
+    given = {
+        rule
+        for folder in ("engine", "ingest")
+        for path in (root / folder).rglob("*.py")
+        for rule in re.findall(r'\brule="([a-z_]+)"', path.read_text(encoding="utf-8"))
+    }
+    knobs = {f.name for f in dataclasses.fields(Rules)} - {"name"}
+    assert given and given <= set(RULE_NAMES), given - set(RULE_NAMES)
+    assert knobs <= set(RULE_NAMES), knobs - set(RULE_NAMES)
 
 
 def test_every_page_in_chinese_shows_no_english_label(

@@ -10,7 +10,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
-from dashboard.i18n import code_label, finding_message
+from dashboard.i18n import code_label, finding_message, rule_label
 from dashboard.rescore import Rescore
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
@@ -209,6 +209,7 @@ if src is not None:
             ]
             table = found.assign(
                 code_name=[code_label(str(c), page_kit.lang()) for c in found["code"]],
+                rule=[rule_label(r, page_kit.lang()) if isinstance(r, str) else None for r in found["rule"]],
                 explanation=explained,
                 replay=[
                     page_kit.replay_url(d, line) if isinstance(d, str) else None
@@ -254,7 +255,8 @@ if src is not None:
                         if part is not None
                     )
                     rule = page_kit.plain(row["rule"])
-                    ruled = f" · {page_kit.t('rule_ref', rule=rule)}" if isinstance(rule, str) else ""
+                    named = rule_label(rule, page_kit.lang()) if isinstance(rule, str) else ""
+                    ruled = f" · {page_kit.t('rule_ref', rule=md(named))}" if named else ""
                     st.markdown(f"**{code_label(str(row['code']), page_kit.lang())}** · {where}{ruled}")
                     st.markdown(md(text))
                     if isinstance(row["deal_id"], str):

@@ -16,6 +16,8 @@ from dashboard.i18n import (
     finding_message,
     pattern_label,
     reason_label,
+    rule_label,
+    rules_label,
     win_kind_label,
 )
 from dashboard.safe_text import md
@@ -137,7 +139,8 @@ def opening_step(replay: DealReplay, line: int | None) -> int:
 
 def finding_text(finding: StepFinding) -> str:
     line = f"{page_kit.t('line_n', n=finding.line)}" if finding.line is not None else ""
-    rule = f" · {page_kit.t('rule_ref', rule=finding.rule)}" if finding.rule else ""
+    named = md(rule_label(finding.rule, page_kit.lang())) if finding.rule else ""
+    rule = f" · {page_kit.t('rule_ref', rule=named)}" if named else ""
     message = finding_message(finding.message, finding.message_zh, page_kit.lang())
     return f"**{code_label(finding.code, page_kit.lang())}** ({line}{rule}): {md(message)}"
 
@@ -174,7 +177,7 @@ def deal_caption(replay: DealReplay) -> str:
     names = ", ".join(f"{seat} {md(name)}" for seat, name in enumerate(replay.players))
     status = t("status_" + replay.status) if replay.status in STATUSES else replay.status
     return (
-        f"**{md(replay.deal_id)}** · {names} · {t('under_rules')} {md(replay.rules)} · "
+        f"**{md(replay.deal_id)}** · {names} · {t('under_rules')} {md(rules_label(replay.rules, page_kit.lang()))} · "
         f"{t('base')} {replay.base} · {t('status')}: **{status}**"
     )
 

@@ -14,6 +14,7 @@ import streamlit as st
 
 from dashboard import cached_queries, money_view, page_kit
 from dashboard.closing import money_of, read_closing
+from dashboard.i18n import rule_label, rules_label
 from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionResult,
@@ -272,7 +273,8 @@ def show_findings(src: cached_queries.Source, result: SessionResult) -> pd.DataF
         st.caption(page_kit.t("no_findings"))
         return found
     table = found.assign(
-        replay=[page_kit.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]]
+        replay=[page_kit.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]],
+        rule=[rule_label(r, page_kit.lang()) if isinstance(r, str) else None for r in found["rule"]],
     )
     page_kit.dataframe(
         table[["code", "replay", "line", "player", "message", "rule"]],
@@ -368,7 +370,7 @@ if src is not None:
         else:
             where = " · ".join(str(p) for p in (result.club, result.table, result.played_at) if p)
             st.caption(
-                f"{where} · {page_kit.t('under_rules')} `{result.rules}` · {page_kit.t('base')} {result.base} · "
+                f"{where} · {page_kit.t('under_rules')} `{rules_label(result.rules, page_kit.lang())}` · {page_kit.t('base')} {result.base} · "
                 f"{len(result.deals)} {page_kit.t('deals').lower()}"
             )
             show_totals(result)
