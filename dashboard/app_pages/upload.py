@@ -192,7 +192,7 @@ def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> 
         plain_error(error, f"ingesting upload {name!r}")
         return
     bar.progress(1.0, text=page_kit.t("ingested"))
-    text = ingest_text(summary)  # the warehouse's folder is not the page's to show
+    text = ingest_text(summary, page_kit.lang())  # the warehouse's folder is not the page's to show
     for folder in {summary.warehouse, str(warehouse)}:
         text = text.replace(folder, "<warehouse>")
     done[sha] = text
