@@ -5,13 +5,18 @@
 -- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
 -- stg_deal_revisions lists every revision for the Audit page.
 
+-- every stored deal id (the incremental refresh, analytics/incremental.py, reads the new
+-- batches' ids beside the held ones through this view, so a revision sees its earlier ones)
+create or replace view stg_deal_ids as
+select deal_id from raw_deals;
+
 create or replace view stg_revision_ids as
 with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE first
     select
         deal_id as stored_id,
         regexp_replace(deal_id, '~rev[0-9]+$', '') as deal_id,
         cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer) as revision
-    from raw_deals
+    from stg_deal_ids
     where deal_id like '%~rev%' and regexp_matches(deal_id, '~rev[0-9]+$')
 ),
 
@@ -28,7 +33,7 @@ stored as (
     where revision >= 2
     union all
     select deal_id as stored_id, deal_id, 1 as revision  -- the first recording keeps its id
-    from raw_deals
+    from stg_deal_ids
     semi join revised using (deal_id)
 )
 

@@ -1,0 +1,202 @@
+"""The incremental refresh: the marts of the batches recorded since, computed alone.
+
+When the catalog lists every batch a connection holds plus new ones, the marts' rows of
+the new deals are computed in a second, throwaway DuckDB connection over the new batches'
+files only, with the same SQL (``10_staging.sql``, ``20_marts.sql``), and what the new
+batches change elsewhere is worked out from what the connection already holds:
+
+- revisions: ``stg_deal_ids`` there lists the new ids beside the held ids that take part
+  in a revision (``D~revN`` and the ``D`` they correct), so ``stg_superseded`` is the
+  whole warehouse's; the deals it newly supersedes are deleted from the held marts, and a
+  new deal that is not its deal's latest revision is never inserted;
+- ``mart_shared_names``: recomputed for the names the new and the superseded deals seat,
+  from the held ``mart_seat_deals`` and the new seats. When the list changes, every
+  player column changes, so :func:`plan` 's caller falls back to the full rebuild.
+
+A compaction (a new batch whose catalog entry says ``"merged_from": [ids]`` and holds
+exactly those batches' rows) changes files, not rows: when the only change is merges of
+held batches, the raw views are pointed at the new files and the marts stay as they are.
+
+:func:`plan` returns None, and the caller rebuilds everything, whenever the change is not
+one applied exactly here: a held batch gone without a merge that names it, a merge that
+names a batch never held (or a batch twice), a new batch that stores a held deal id
+again (or one id twice), a new finding naming a deal outside its batch or a held finding
+naming a new deal (its deal's columns would change), or a change of the shared names.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import duckdb
+import pyarrow as pa  # type: ignore[import-untyped]
+
+from analytics.raw_views import FileColumns, create_raw
+from ingest.warehouse.catalog import table_files
+from ingest.warehouse.schema import SCHEMAS
+
+#: a stored id of a corrected deal, as ``10_staging.sql`` matches it (RE2's ``$`` is ``\Z``)
+REVISION_ID: Final = re.compile(r"~rev[0-9]+\Z")
+
+
+@dataclass
+class Held:
+    """What a connection's materialized marts hold: the batches, every stored deal id, and
+    the ids superseded by a later revision."""
+
+    batches: list[str] = field(default_factory=list)
+    deal_ids: set[str] = field(default_factory=set)
+    revision_ids: set[str] = field(default_factory=set)  # the held ids of the form D~revN
+    superseded: set[str] = field(default_factory=set)
+
+    def add_ids(self, ids: list[str]) -> None:
+        self.deal_ids.update(ids)
+        self.revision_ids.update(i for i in ids if "~rev" in i and REVISION_ID.search(i))
+
+
+@dataclass
+class Change:
+    """A catalog change that can be applied without the full rebuild."""
+
+    appended: list[dict[str, Any]]  # new batches (not merges), in catalog order
+    merged: bool  # some held batches were replaced by merged ones
+
+
+@dataclass
+class Delta:
+    """The new batches' mart rows and what they supersede."""
+
+    ids: list[str]  # the new deal ids
+    superseded: set[str]  # the whole warehouse's superseded ids after the new batches
+    removed: list[str]  # held deal ids newly superseded: their rows leave the marts
+    marts: dict[str, pa.Table]  # rows to insert, per materialized mart
+
+
+def plan(held: Held, batches: list[dict[str, Any]]) -> Change | None:
+    """How the catalog's ``batches`` differ from the held ones, or None when the
+    difference is not appends and merges of held batches."""
+    old = set(held.batches)
+    merged_from: set[str] = set()
+    appended = []
+    for entry in batches:
+        if entry["id"] in old:
+            continue
+        sources = entry.get("merged_from")
+        if sources is None:
+            appended.append(entry)
+            continue
+        if not isinstance(sources, list) or not set(sources) <= old or merged_from & set(sources):
+            return None
+        merged_from.update(sources)
+    gone = old - {entry["id"] for entry in batches}
+    if merged_from != gone:
+        return None
+    return Change(appended, merged=bool(merged_from))
+
+
+def revision_context(held: Held, new_ids: list[str]) -> list[str]:
+    """The held ids a revision among the held and new ids needs: every ``D~revN`` and each
+    ``D`` they correct (the rest cannot change what ``stg_superseded`` says)."""
+    revised = {REVISION_ID.sub("", i, count=1) for i in (*held.revision_ids, *new_ids) if "~rev" in i}
+    return sorted(held.revision_ids | (revised & held.deal_ids))
+
+
+def compute(
+    root: Path,
+    entries: list[dict[str, Any]],
+    held: Held,
+    columns: FileColumns,
+    main: duckdb.DuckDBPyConnection,
+    sql: list[str],
+    materialized: tuple[str, ...],
+) -> Delta | None:
+    """The marts' rows of the batches ``entries`` (a connection of their own reads their
+    files), or None when they cannot be added exactly (see the module docstring).
+
+    ``main`` is the connection holding the marts (read only here), ``sql`` the text of
+    the staging and mart files, ``materialized`` the marts to fill (shared names first)."""
+    con = duckdb.connect(":memory:")
+    try:
+        catalog = {"batches": entries}
+        for table, schema in SCHEMAS.items():
+            create_raw(con, table, schema, table_files(root, table, catalog), columns)
+        ids = [str(i) for (i,) in con.execute("select deal_id from raw_deals").fetchall()]
+        if len(set(ids)) != len(ids) or not held.deal_ids.isdisjoint(ids):
+            return None
+        outside = con.execute(
+            "select count(*) from raw_findings where deal_id is not null"
+            " and deal_id not in (select deal_id from raw_deals)"
+        ).fetchone()
+        if outside is None or outside[0]:
+            return None
+        if ids and _count(
+            main, "select count(*) from mart_findings where deal_id in (select unnest($ids))", ids
+        ):
+            return None
+        con.from_arrow(pa.table({"deal_id": pa.array(revision_context(held, ids), pa.string())})).create(
+            "held_ids"
+        )
+        for text in sql:
+            con.execute(text)
+        con.execute(
+            "create or replace view stg_deal_ids as"
+            " select deal_id from raw_deals union all select deal_id from held_ids"
+        )
+        superseded = {str(i) for (i,) in con.execute("select deal_id from stg_superseded").fetchall()}
+        removed = sorted((superseded - held.superseded) & held.deal_ids)
+        names = shared_names(main, con, removed)
+        if names is None:
+            return None
+        shared, first = names, materialized[0]
+        con.execute(f"drop view {first}")  # names are ours, never a caller's text
+        con.execute(f"create table {first} as select cast($names as varchar[]) as names", {"names": shared})
+        marts = {mart: con.sql(f"select * from {mart}").to_arrow_table() for mart in materialized[1:]}
+        return Delta(ids, superseded, removed, marts)
+    finally:
+        con.close()
+
+
+def shared_names(
+    main: duckdb.DuckDBPyConnection, delta: duckdb.DuckDBPyConnection, removed: list[str]
+) -> list[str] | None:
+    """The held ``mart_shared_names`` list when the new and removed deals leave it as it
+    is, else None: a name's clubs are recounted only for the names those deals seat."""
+    pairs = delta.execute(
+        "select distinct s.player, d.club from stg_seats as s join stg_deals as d using (deal_id)"
+        " where s.player is not null"
+    ).fetchall()
+    touched = {str(name) for name, _ in pairs}
+    if removed:
+        touched.update(
+            str(name)
+            for (name,) in main.execute(
+                "select distinct name from mart_seat_deals where deal_id in (select unnest($ids))",
+                {"ids": removed},
+            ).fetchall()
+        )
+    found = main.execute("select names from mart_shared_names").fetchone()
+    held = list(found[0]) if found is not None else []
+    if not touched:
+        return held
+    clubs: dict[str, set[str]] = {name: set() for name in touched}
+    for name, club in main.execute(
+        "select distinct name, club from mart_seat_deals where club is not null"
+        " and name in (select unnest($names)) and deal_id not in (select unnest($ids))",
+        {"names": sorted(touched), "ids": removed},
+    ).fetchall():
+        clubs[str(name)].add(str(club))
+    for name, club in pairs:
+        if club is not None:
+            clubs[str(name)].add(str(club))
+    now = sorted(
+        (set(held) - touched) | {name for name, found_clubs in clubs.items() if len(found_clubs) > 1}
+    )
+    return held if now == sorted(held) else None
+
+
+def _count(con: duckdb.DuckDBPyConnection, text: str, ids: list[str]) -> int:
+    found = con.execute(text, {"ids": ids}).fetchone()
+    return int(found[0]) if found is not None else 0
