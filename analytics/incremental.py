@@ -129,8 +129,8 @@ def compute(
         outside = con.execute(
             "select count(*) from raw_findings where deal_id is not null"
             " and deal_id not in (select deal_id from raw_deals)"
-        ).fetchone()
-        if outside is None or outside[0]:
+        ).fetchall()
+        if outside[0][0]:
             return None
         if ids and _count(
             main, "select count(*) from mart_findings where deal_id in (select unnest($ids))", ids
@@ -177,8 +177,8 @@ def shared_names(
                 {"ids": removed},
             ).fetchall()
         )
-    found = main.execute("select names from mart_shared_names").fetchone()
-    held = list(found[0]) if found is not None else []
+    found = main.execute("select names from mart_shared_names").fetchall()
+    held = list(found[0][0]) if found else []
     if not touched:
         return held
     clubs: dict[str, set[str]] = {name: set() for name in touched}
@@ -198,5 +198,5 @@ def shared_names(
 
 
 def _count(con: duckdb.DuckDBPyConnection, text: str, ids: list[str]) -> int:
-    found = con.execute(text, {"ids": ids}).fetchone()
-    return int(found[0]) if found is not None else 0
+    found = con.execute(text, {"ids": ids}).fetchall()
+    return int(found[0][0])

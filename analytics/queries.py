@@ -205,9 +205,9 @@ class Analytics:
         """Drop the view or table ``name`` (one of ours, never a caller's text)."""
         found = self.con.execute(
             "select table_type from information_schema.tables where table_name = $name", {"name": name}
-        ).fetchone()
-        if found is not None:
-            self.con.execute(f"drop {'view' if found[0] == 'VIEW' else 'table'} {name}")
+        ).fetchall()
+        if found:
+            self.con.execute(f"drop {'view' if found[0][0] == 'VIEW' else 'table'} {name}")
 
     def query(self, name: str, filters: Filters | None = None) -> pd.DataFrame:
         """Run ``queries/<name>.sql`` with the filters bound as parameters."""
