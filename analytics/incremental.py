@@ -34,8 +34,7 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from analytics.raw_views import FileColumns, create_raw
-from ingest.warehouse.catalog import table_files
+from analytics.raw_views import FileColumns, create_raw, listed_files
 from ingest.warehouse.schema import SCHEMAS
 
 #: a stored id of a corrected deal, as ``10_staging.sql`` matches it (RE2's ``$`` is ``\Z``)
@@ -120,9 +119,9 @@ def compute(
     the staging and mart files, ``materialized`` the marts to fill (shared names first)."""
     con = duckdb.connect(":memory:")
     try:
-        catalog = {"batches": entries}
+        files = listed_files(root, entries)
         for table, schema in SCHEMAS.items():
-            create_raw(con, table, schema, table_files(root, table, catalog), columns)
+            create_raw(con, table, schema, files.get(table, []), columns)
         ids = [str(i) for (i,) in con.execute("select deal_id from raw_deals").fetchall()]
         if len(set(ids)) != len(ids) or not held.deal_ids.isdisjoint(ids):
             return None

@@ -25,8 +25,8 @@ import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 
 from analytics import incremental, rating
-from analytics.raw_views import FileColumns, create_raw
-from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog, table_files
+from analytics.raw_views import FileColumns, create_raw, listed_files
+from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog
 from ingest.warehouse.schema import SCHEMAS
 
 SQL_DIR: Final = Path(__file__).parent / "sql"
@@ -40,6 +40,9 @@ MATERIALIZED: Final = (
     "mart_flows",
     "mart_findings",
 )
+#: the ids of deals a later revision corrects, also kept as a table when materializing: the
+#: deal views anti-join it, and as a view it read every ``deals`` file twice more per query
+SUPERSEDED: Final = "stg_superseded"
 MARTS: Final = (
     "mart_shared_names",
     "mart_deals",
@@ -139,13 +142,13 @@ class Analytics:
     def _rebuild(self, catalog: dict[str, Any]) -> None:
         """Every view over every listed file, every mart materialized from scratch."""
         self.last_refresh = "full"
-        for mart in MARTS:
+        for mart in (SUPERSEDED, *MARTS):
             self._drop(mart)
         self._raw_views(catalog)
         for name in VIEW_FILES:
             self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
         if self.materialize:
-            for mart in MATERIALIZED:  # in order: later marts then read the earlier tables
+            for mart in (SUPERSEDED, *MATERIALIZED):  # in order: later ones read the earlier tables
                 self.con.execute(f"create or replace table {mart}__table as select * from {mart}")
                 self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
                 self.con.execute(f"alter table {mart}__table rename to {mart}")
@@ -170,6 +173,11 @@ class Analytics:
         self.con.execute("begin transaction")
         try:
             if delta is not None:
+                if delta.superseded != self.held.superseded:
+                    self.con.execute(f"delete from {SUPERSEDED}")
+                    self.con.execute(
+                        f"insert into {SUPERSEDED} select unnest($ids)", {"ids": sorted(delta.superseded)}
+                    )
                 for mart, rows in delta.marts.items():
                     if delta.removed:  # names are ours, never a caller's text
                         self.con.execute(
@@ -193,13 +201,11 @@ class Analytics:
 
     def _raw_views(self, catalog: dict[str, Any]) -> None:
         """``raw_<table>`` over the files the catalog lists (``analytics/raw_views.py``)."""
-        listed: set[str] = set()
+        files = listed_files(self.root, catalog.get("batches", []))
         for table, schema in SCHEMAS.items():
-            files = table_files(self.root, table, catalog)
-            listed.update(files)
             self._drop(f"raw_{table}")
-            create_raw(self.con, table, schema, files, self.columns)
-        self.columns.forget(listed)
+            create_raw(self.con, table, schema, files.get(table, []), self.columns)
+        self.columns.forget({path for paths in files.values() for path in paths})
 
     def _drop(self, name: str) -> None:
         """Drop the view or table ``name`` (one of ours, never a caller's text)."""

@@ -14,11 +14,15 @@ before it, reads as null).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from typing import Any
 
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
+
+from ingest.warehouse.catalog import BATCHES
 
 
 class FileColumns:
@@ -38,6 +42,18 @@ class FileColumns:
         """Drop the files no longer listed (a compaction replaced them)."""
         for path in set(self._known) - keep:
             del self._known[path]
+
+
+def listed_files(root: Path, batches: list[dict[str, Any]]) -> dict[str, list[str]]:
+    """Each table's files in the listed batches, in order (what ``catalog.table_files``
+    gives, joined as strings: at 2,000 batches its ``Path`` joins took 0.4 s a refresh)."""
+    base = os.path.join(str(root), BATCHES)
+    files: dict[str, list[str]] = {}
+    for batch in batches:
+        folder = os.path.join(base, batch["id"])
+        for table, parts in batch.get("parts", {}).items():
+            files.setdefault(table, []).extend(os.path.join(folder, part) for part in parts)
+    return files
 
 
 def groups(files: list[str], columns: FileColumns) -> list[tuple[list[str], list[str]]]:
