@@ -112,6 +112,7 @@ class Analytics:
         self._lock = threading.Lock()
         self.version = ""
         self.columns = FileColumns()
+        self._files: dict[str, list[str]] = {}  # each raw view's files
         self.held = incremental.Held()
         #: how the last refresh went: "full", "incremental" or "merged" (views re-pointed)
         self.last_refresh = ""
@@ -142,6 +143,7 @@ class Analytics:
     def _rebuild(self, catalog: dict[str, Any]) -> None:
         """Every view over every listed file, every mart materialized from scratch."""
         self.last_refresh = "full"
+        self._files.clear()  # every raw view made again
         for mart in (SUPERSEDED, *MARTS):
             self._drop(mart)
         self._raw_views(catalog)
@@ -200,11 +202,16 @@ class Analytics:
         return True
 
     def _raw_views(self, catalog: dict[str, Any]) -> None:
-        """``raw_<table>`` over the files the catalog lists (``analytics/raw_views.py``)."""
+        """``raw_<table>`` over the files the catalog lists (``analytics/raw_views.py``);
+        a table whose files are the same as before keeps its view."""
         files = listed_files(self.root, catalog.get("batches", []))
         for table, schema in SCHEMAS.items():
+            listed = files.get(table, [])
+            if self._files.get(table) == listed:
+                continue
             self._drop(f"raw_{table}")
-            create_raw(self.con, table, schema, files.get(table, []), self.columns)
+            create_raw(self.con, table, schema, listed, self.columns)
+            self._files[table] = listed
         self.columns.forget({path for paths in files.values() for path in paths})
 
     def _drop(self, name: str) -> None:
