@@ -71,7 +71,7 @@ class Delta:
     ids: list[str]  # the new deal ids
     superseded: set[str]  # the whole warehouse's superseded ids after the new batches
     removed: list[str]  # held deal ids newly superseded: their rows leave the marts
-    marts: dict[str, pa.Table]  # rows to insert, per materialized mart
+    marts: dict[str, pa.Table]  # rows to insert, per materialized view (stg_deals, marts)
 
 
 def plan(held: Held, batches: list[dict[str, Any]]) -> Change | None:
@@ -110,13 +110,14 @@ def compute(
     columns: FileColumns,
     main: duckdb.DuckDBPyConnection,
     sql: list[str],
-    materialized: tuple[str, ...],
+    tables: tuple[str, ...],
 ) -> Delta | None:
     """The marts' rows of the batches ``entries`` (a connection of their own reads their
     files), or None when they cannot be added exactly (see the module docstring).
 
     ``main`` is the connection holding the marts (read only here), ``sql`` the text of
-    the staging and mart files, ``materialized`` the marts to fill (shared names first)."""
+    the staging and mart files, ``tables`` the materialized views to fill (each row keyed by
+    its ``deal_id``); ``mart_shared_names`` there is the held list."""
     con = duckdb.connect(":memory:")
     try:
         files = listed_files(root, entries)
@@ -149,10 +150,11 @@ def compute(
         names = shared_names(main, con, removed)
         if names is None:
             return None
-        shared, first = names, materialized[0]
-        con.execute(f"drop view {first}")  # names are ours, never a caller's text
-        con.execute(f"create table {first} as select cast($names as varchar[]) as names", {"names": shared})
-        marts = {mart: con.sql(f"select * from {mart}").to_arrow_table() for mart in materialized[1:]}
+        con.execute("drop view mart_shared_names")
+        con.execute(
+            "create table mart_shared_names as select cast($names as varchar[]) as names", {"names": names}
+        )
+        marts = {name: con.sql(f"select * from {name}").to_arrow_table() for name in tables}
         return Delta(ids, superseded, removed, marts)
     finally:
         con.close()

@@ -40,9 +40,12 @@ MATERIALIZED: Final = (
     "mart_flows",
     "mart_findings",
 )
-#: the ids of deals a later revision corrects, also kept as a table when materializing: the
-#: deal views anti-join it, and as a view it read every ``deals`` file twice more per query
+#: staging views also kept as tables when materializing, before the marts that read them:
+#: the ids a later revision corrects (as a view, every query of a deal view read every
+#: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
+#: overview and the filters read it, and over many small batches each read opened every file)
 SUPERSEDED: Final = "stg_superseded"
+STAGED: Final = (SUPERSEDED, "stg_deals")
 MARTS: Final = (
     "mart_shared_names",
     "mart_deals",
@@ -144,13 +147,13 @@ class Analytics:
         """Every view over every listed file, every mart materialized from scratch."""
         self.last_refresh = "full"
         self._files.clear()  # every raw view made again
-        for mart in (SUPERSEDED, *MARTS):
+        for mart in (*STAGED, *MARTS):
             self._drop(mart)
         self._raw_views(catalog)
         for name in VIEW_FILES:
             self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
         if self.materialize:
-            for mart in (SUPERSEDED, *MATERIALIZED):  # in order: later ones read the earlier tables
+            for mart in (*STAGED, *MATERIALIZED):  # in order: later ones read the earlier tables
                 self.con.execute(f"create or replace table {mart}__table as select * from {mart}")
                 self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
                 self.con.execute(f"alter table {mart}__table rename to {mart}")
@@ -168,7 +171,13 @@ class Analytics:
         if change.appended:
             sql = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES[:2]]
             delta = incremental.compute(
-                self.root, change.appended, self.held, self.columns, self.con, sql, MATERIALIZED
+                self.root,
+                change.appended,
+                self.held,
+                self.columns,
+                self.con,
+                sql,
+                (*STAGED[1:], *MATERIALIZED[1:]),
             )
             if delta is None:
                 return False
