@@ -57,7 +57,7 @@ def simulated_tables(deals: int, folder: Path) -> dict[str, pa.Table]:
         path = folder / f"base-{number}.jsonl.gz"
         wanted = min(per_file, deals - number * per_file)
         plan = ClubPlan(players=16, sessions=max(1, wanted // 10), deals_per_session=10, seed=900 + number,
-                        club=f"club{number % 3}", start=date(2026, 1 + number % 6, 1))  # fmt: skip
+                        club=f"club{number % 3}", start=date(2026, 1 + number % 12, 1))  # fmt: skip
         write_log(simulate_club(plan), path)
         logs.append(path)
     base = folder / "base-warehouse"

@@ -11,6 +11,7 @@ with a fresh ``Analytics(materialize=True)``.
 from __future__ import annotations
 
 import math
+import shutil
 from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
@@ -94,7 +95,8 @@ def assert_as_from_scratch(api: Analytics, warehouse: Path, queries: bool) -> No
 
 
 def merge(warehouse: Path, ids: list[str]) -> str:
-    """Replace batches ``ids`` by one batch holding exactly their rows (a compaction)."""
+    """Replace batches ``ids`` by one batch holding exactly their rows (a compaction), and
+    remove their folders: a view still reading them fails."""
     with IngestLock(warehouse):
         catalog = read_catalog(warehouse)
         merged = [b for b in catalog["batches"] if b["id"] in ids]
@@ -107,6 +109,8 @@ def merge(warehouse: Path, ids: list[str]) -> str:
         new_id = write_batch(warehouse, catalog, tables, [f for b in merged for f in b["files"]])
         catalog["batches"][-1]["merged_from"] = ids
         write_catalog(warehouse, catalog)
+        for batch_id in ids:
+            shutil.rmtree(warehouse / BATCHES / batch_id)
         return new_id
 
 
