@@ -85,6 +85,8 @@ def raw_relation(
     for part in parts:
         for name, kind in zip(part.columns, part.types, strict=True):
             types.setdefault(name, kind)
+    if len(parts) == 1 and parts[0].columns == list(types):
+        return parts[0]  # the usual case: every file has the schema's columns (one bind less)
     relation: duckdb.DuckDBPyRelation | None = None
     for part in parts:
         have = set(part.columns)
