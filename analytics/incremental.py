@@ -21,7 +21,8 @@ held batches, the raw views are pointed at the new files and the marts stay as t
 one applied exactly here: a held batch gone without a merge that names it, a merge that
 names a batch never held (or a batch twice), a new batch that stores a held deal id
 again (or one id twice), a new finding naming a deal outside its batch or a held finding
-naming a new deal (its deal's columns would change), or a change of the shared names.
+naming a new deal (its deal's columns would change), or a change of the shared names
+(and, checked by the caller, a new batch with a column the held tables lack).
 """
 
 from __future__ import annotations

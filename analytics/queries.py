@@ -179,7 +179,10 @@ class Analytics:
                 sql,
                 (*STAGED[1:], *MATERIALIZED[1:]),
             )
-            if delta is None:
+            if delta is None or any(
+                not set(rows.schema.names) <= set(self.con.table(name).columns)
+                for name, rows in delta.marts.items()
+            ):  # a column the held tables lack (a newer ingest's): rebuilt with it
                 return False
         self.con.execute("begin transaction")
         try:
