@@ -146,6 +146,7 @@ def compute(
             "create or replace view stg_deal_ids as"
             " select deal_id from raw_deals union all select deal_id from held_ids"
         )
+        keep(con, "stg_superseded")
         superseded = {str(i) for (i,) in con.execute("select deal_id from stg_superseded").fetchall()}
         removed = sorted((superseded - held.superseded) & held.deal_ids)
         names = shared_names(main, con, removed)
@@ -155,6 +156,8 @@ def compute(
         con.execute(
             "create table mart_shared_names as select cast($names as varchar[]) as names", {"names": names}
         )
+        for name in tables:  # in order: each computed once, later ones read the earlier tables
+            keep(con, name)
         marts = {name: con.sql(f"select * from {name}").to_arrow_table() for name in tables}
         return Delta(ids, superseded, removed, marts)
     finally:
@@ -197,6 +200,13 @@ def shared_names(
         (set(held) - touched) | {name for name, found_clubs in clubs.items() if len(found_clubs) > 1}
     )
     return held if now == sorted(held) else None
+
+
+def keep(con: duckdb.DuckDBPyConnection, view: str) -> None:
+    """Turn ``view`` into a table of its rows (one of ours, never a caller's text)."""
+    con.execute(f"create table {view}__table as select * from {view}")
+    con.execute(f"drop view {view}")
+    con.execute(f"alter table {view}__table rename to {view}")
 
 
 def _count(con: duckdb.DuckDBPyConnection, text: str, ids: list[str]) -> int:
