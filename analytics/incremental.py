@@ -49,12 +49,14 @@ class Held:
 
     batches: list[str] = field(default_factory=list)
     deal_ids: set[str] = field(default_factory=set)
-    revision_ids: set[str] = field(default_factory=set)  # the held ids of the form D~revN
+    #: the held ids of the form D~revN, with their ``end_reason`` (what a revision reads)
+    revision_ids: dict[str, str | None] = field(default_factory=dict)
     superseded: set[str] = field(default_factory=set)
 
-    def add_ids(self, ids: list[str]) -> None:
-        self.deal_ids.update(ids)
-        self.revision_ids.update(i for i in ids if "~rev" in i and REVISION_ID.search(i))
+    def add(self, rows: list[tuple[str, str | None]]) -> None:
+        """Stored deals as (deal_id, end_reason)."""
+        self.deal_ids.update(i for i, _ in rows)
+        self.revision_ids.update((i, end) for i, end in rows if "~rev" in i and REVISION_ID.search(i))
 
 
 @dataclass
@@ -69,7 +71,7 @@ class Change:
 class Delta:
     """The new batches' mart rows and what they supersede."""
 
-    ids: list[str]  # the new deal ids
+    stored: list[tuple[str, str | None]]  # the new deals (deal_id, end_reason)
     superseded: set[str]  # the whole warehouse's superseded ids after the new batches
     removed: list[str]  # held deal ids newly superseded: their rows leave the marts
     marts: dict[str, pa.Table]  # rows to insert, per materialized view (stg_deals, marts)
@@ -97,11 +99,18 @@ def plan(held: Held, batches: list[dict[str, Any]]) -> Change | None:
     return Change(appended, merged=bool(merged_from))
 
 
-def revision_context(held: Held, new_ids: list[str]) -> list[str]:
-    """The held ids a revision among the held and new ids needs: every ``D~revN`` and each
-    ``D`` they correct (the rest cannot change what ``stg_superseded`` says)."""
+def revision_context(held: Held, new_ids: list[str]) -> pa.Table:
+    """The held ids a revision among the held and new ids needs, as ``stg_deal_ids`` rows:
+    every ``D~revN`` (with its end reason) and each ``D`` they correct (the rest cannot
+    change what ``stg_superseded`` says)."""
     revised = {REVISION_ID.sub("", i, count=1) for i in (*held.revision_ids, *new_ids) if "~rev" in i}
-    return sorted(held.revision_ids | (revised & held.deal_ids))
+    rows = sorted(held.revision_ids.items()) + [(i, None) for i in sorted(revised & held.deal_ids)]
+    return pa.table(
+        {
+            "deal_id": pa.array([i for i, _ in rows], pa.string()),
+            "end_reason": pa.array([end for _, end in rows], pa.string()),
+        }
+    )
 
 
 def compute(
@@ -124,7 +133,8 @@ def compute(
         files = listed_files(root, entries)
         for table, schema in SCHEMAS.items():
             create_raw(con, table, schema, files.get(table, []), columns)
-        ids = [str(i) for (i,) in con.execute("select deal_id from raw_deals").fetchall()]
+        stored = stored_rows(con)
+        ids = [i for i, _ in stored]
         if len(set(ids)) != len(ids) or not held.deal_ids.isdisjoint(ids):
             return None
         outside = con.execute(
@@ -137,17 +147,17 @@ def compute(
             main, "select count(*) from mart_findings where deal_id in (select unnest($ids))", ids
         ):
             return None
-        con.from_arrow(pa.table({"deal_id": pa.array(revision_context(held, ids), pa.string())})).create(
-            "held_ids"
-        )
+        con.from_arrow(revision_context(held, ids)).create("held_ids")
         for text in sql:
             con.execute(text)
         con.execute(
             "create or replace view stg_deal_ids as"
-            " select deal_id from raw_deals union all select deal_id from held_ids"
+            " select deal_id, end_reason from raw_deals union all select deal_id, end_reason from held_ids"
         )
         keep(con, "stg_superseded")
         superseded = {str(i) for (i,) in con.execute("select deal_id from stg_superseded").fetchall()}
+        if not held.superseded <= superseded:  # a correction never un-supersedes; if it did, rebuild
+            return None
         removed = sorted((superseded - held.superseded) & held.deal_ids)
         names = shared_names(main, con, removed)
         if names is None:
@@ -159,7 +169,7 @@ def compute(
         for name in tables:  # in order: each computed once, later ones read the earlier tables
             keep(con, name)
         marts = {name: con.sql(f"select * from {name}").to_arrow_table() for name in tables}
-        return Delta(ids, superseded, removed, marts)
+        return Delta(stored, superseded, removed, marts)
     finally:
         con.close()
 
@@ -200,6 +210,15 @@ def shared_names(
         (set(held) - touched) | {name for name, found_clubs in clubs.items() if len(found_clubs) > 1}
     )
     return held if now == sorted(held) else None
+
+
+def stored_rows(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str | None]]:
+    """(deal_id, end_reason) of every deal ``raw_deals`` holds (the end reason only for
+    the ids of revisions: the others' is never read)."""
+    found = con.execute(
+        "select deal_id, case when deal_id like '%~rev%' then end_reason end from raw_deals"
+    ).fetchall()
+    return [(str(i), None if end is None else str(end)) for i, end in found]
 
 
 def keep(con: duckdb.DuckDBPyConnection, view: str) -> None:

@@ -158,7 +158,7 @@ class Analytics:
                 self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
                 self.con.execute(f"alter table {mart}__table rename to {mart}")
             held = incremental.Held()
-            held.add_ids([str(i) for (i,) in self.con.execute("select deal_id from raw_deals").fetchall()])
+            held.add(incremental.stored_rows(self.con))
             held.superseded = {
                 str(i) for (i,) in self.con.execute("select deal_id from stg_superseded").fetchall()
             }
@@ -208,7 +208,7 @@ class Analytics:
             self.con.execute("rollback")
             raise
         if delta is not None:
-            self.held.add_ids(delta.ids)
+            self.held.add(delta.stored)
             self.held.superseded = delta.superseded
         self.last_refresh = "merged" if change.merged and delta is None else "incremental"
         return True

@@ -5,10 +5,11 @@
 -- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
 -- stg_deal_revisions lists every revision for the Audit page.
 
--- every stored deal id (the incremental refresh, analytics/incremental.py, reads the new
--- batches' ids beside the held ones through this view, so a revision sees its earlier ones)
+-- every stored deal id, with what the revisions read of it (the incremental refresh,
+-- analytics/incremental.py, reads the new batches' ids beside the held ones through this
+-- view, so a revision sees its earlier ones)
 create or replace view stg_deal_ids as
-select deal_id from raw_deals;
+select deal_id, end_reason from raw_deals;
 
 create or replace view stg_revision_ids as
 with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE first
