@@ -10,8 +10,9 @@ batches change elsewhere is worked out from what the connection already holds:
   whole warehouse's; the deals it newly supersedes are deleted from the held marts, and a
   new deal that is not its deal's latest revision is never inserted;
 - ``mart_shared_names``: recomputed for the names the new and the superseded deals seat,
-  from the held ``mart_seat_deals`` and the new seats. When the list changes, every
-  player column changes, so :func:`plan` 's caller falls back to the full rebuild.
+  from the held ``mart_seat_deals`` and the new seats. A name newly shared renames the
+  held rows that show it (:data:`RENAMES`: "Ann" becomes "Ann (club)"); a name that stops
+  being shared (a revision took its only deal in a club away) means the full rebuild.
 
 A compaction (a new batch whose catalog entry says ``"merged_from": [ids]`` and holds
 exactly those batches' rows) changes files, not rows: when the only change is merges of
@@ -21,8 +22,8 @@ held batches, the raw views are pointed at the new files and the marts stay as t
 one applied exactly here: a held batch gone without a merge that names it, a merge that
 names a batch never held (or a batch twice), a new batch that stores a held deal id
 again (or one id twice), a new finding naming a deal outside its batch or a held finding
-naming a new deal (its deal's columns would change), or a change of the shared names
-(and, checked by the caller, a new batch with a column the held tables lack).
+naming a new deal (its deal's columns would change), or a name no longer shared (and,
+checked by the caller, a new batch with a column the held tables lack).
 """
 
 from __future__ import annotations
@@ -75,6 +76,27 @@ class Delta:
     superseded: set[str]  # the whole warehouse's superseded ids after the new batches
     removed: list[str]  # held deal ids newly superseded: their rows leave the marts
     marts: dict[str, pa.Table]  # rows to insert, per materialized view (stg_deals, marts)
+    names: list[str]  # mart_shared_names after the new batches
+    added: list[str]  # the names newly shared: the held rows' shown names change
+
+
+#: how each mart's shown player names change when the names ``$added`` become shared
+#: (``shown_player`` of ``20_marts.sql``: a name not shared was shown as written, so the
+#: held shown name is the name; a name shared before keeps its shown name)
+RENAMES: Final = {
+    "mart_deals": "update mart_deals set players = list_transform(players, lambda p: shown_player(p, club, $added))"
+    " where club is not null and list_has_any(players, $added)",
+    "mart_seat_deals": "update mart_seat_deals set player = shown_player(name, club, $added)"
+    " where club is not null and list_contains($added, name)",
+    "mart_pairs": "update mart_pairs set player = shown_player(player, club, $added),"
+    " mate = shown_player(mate, club, $added)"
+    " where club is not null and (list_contains($added, player) or list_contains($added, mate))",
+    "mart_flows": "update mart_flows set payer_player = shown_player(payer_player, club, $added),"
+    " payee_player = shown_player(payee_player, club, $added)"
+    " where club is not null and (list_contains($added, payer_player) or list_contains($added, payee_player))",
+    "mart_findings": "update mart_findings set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
+}
 
 
 def plan(held: Held, batches: list[dict[str, Any]]) -> Change | None:
@@ -162,6 +184,8 @@ def compute(
         names = shared_names(main, con, removed)
         if names is None:
             return None
+        held_names = main.execute("select names from mart_shared_names").fetchall()
+        added = sorted(set(names) - set(held_names[0][0] if held_names else []))
         con.execute("drop view mart_shared_names")
         con.execute(
             "create table mart_shared_names as select cast($names as varchar[]) as names", {"names": names}
@@ -169,7 +193,7 @@ def compute(
         for name in tables:  # in order: each computed once, later ones read the earlier tables
             keep(con, name)
         marts = {name: con.sql(f"select * from {name}").to_arrow_table() for name in tables}
-        return Delta(stored, superseded, removed, marts)
+        return Delta(stored, superseded, removed, marts, names, added)
     finally:
         con.close()
 
@@ -177,8 +201,10 @@ def compute(
 def shared_names(
     main: duckdb.DuckDBPyConnection, delta: duckdb.DuckDBPyConnection, removed: list[str]
 ) -> list[str] | None:
-    """The held ``mart_shared_names`` list when the new and removed deals leave it as it
-    is, else None: a name's clubs are recounted only for the names those deals seat."""
+    """``mart_shared_names`` after the new and removed deals: the held list, a longer one
+    when names are newly shared (the held rows are renamed, :data:`RENAMES`), or None when
+    a name stops being shared. A name's clubs are recounted only for the names those deals
+    seat."""
     pairs = delta.execute(
         "select distinct s.player, d.club from stg_seats as s join stg_deals as d using (deal_id)"
         " where s.player is not null"
@@ -206,10 +232,13 @@ def shared_names(
     for name, club in pairs:
         if club is not None:
             clubs[str(name)].add(str(club))
-    now = sorted(
-        (set(held) - touched) | {name for name, found_clubs in clubs.items() if len(found_clubs) > 1}
-    )
-    return held if now == sorted(held) else None
+    now = (set(held) - touched) | {name for name, found_clubs in clubs.items() if len(found_clubs) > 1}
+    if now == set(held):
+        return held
+    if not now >= set(held):  # a name no longer shared: its shown name cannot be told back
+        return None
+    found = main.execute("select list_sort(cast($names as varchar[]))", {"names": sorted(now)}).fetchall()
+    return list(found[0][0])  # as mart_shared_names sorts it
 
 
 def stored_rows(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str | None]]:

@@ -192,6 +192,14 @@ class Analytics:
                     self.con.execute(
                         f"insert into {SUPERSEDED} select unnest($ids)", {"ids": sorted(delta.superseded)}
                     )
+                if delta.added:  # names newly shared: the held rows show them as "name (club)"
+                    for update in incremental.RENAMES.values():
+                        self.con.execute(update, {"added": delta.added})
+                    self.con.execute("delete from mart_shared_names")
+                    self.con.execute(
+                        "insert into mart_shared_names select cast($names as varchar[])",
+                        {"names": delta.names},
+                    )
                 for mart, rows in delta.marts.items():
                     if delta.removed:  # names are ours, never a caller's text
                         self.con.execute(
