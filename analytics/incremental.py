@@ -149,7 +149,7 @@ def compute(
 
     ``main`` is the connection holding the marts (read only here), ``sql`` the text of
     the staging and mart files, ``tables`` the materialized views to fill (each row keyed by
-    its ``deal_id``); ``mart_shared_names`` there is the held list."""
+    its ``deal_id``); ``mart_shared_names`` there is the list after the new batches."""
     con = duckdb.connect(":memory:")
     try:
         files = listed_files(root, entries)
