@@ -23,10 +23,10 @@ from typing import Any, Final
 
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
-import pyarrow as pa  # type: ignore[import-untyped]
 
-from analytics import rating
-from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog, table_files
+from analytics import incremental, rating
+from analytics.raw_views import FileColumns, create_raw, listed_files
+from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog
 from ingest.warehouse.schema import SCHEMAS
 
 SQL_DIR: Final = Path(__file__).parent / "sql"
@@ -40,6 +40,12 @@ MATERIALIZED: Final = (
     "mart_flows",
     "mart_findings",
 )
+#: staging views also kept as tables when materializing, before the marts that read them:
+#: the ids a later revision corrects (as a view, every query of a deal view read every
+#: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
+#: overview and the filters read it, and over many small batches each read opened every file)
+SUPERSEDED: Final = "stg_superseded"
+STAGED: Final = (SUPERSEDED, "stg_deals")
 MARTS: Final = (
     "mart_shared_names",
     "mart_deals",
@@ -108,57 +114,133 @@ class Analytics:
             self.con.execute("set threads = $n", {"n": threads})
         self._lock = threading.Lock()
         self.version = ""
+        self.columns = FileColumns()
+        self._files: dict[str, list[str]] = {}  # each raw view's files
+        self.held = incremental.Held()
+        #: how the last refresh went: "full", "incremental" or "merged" (views re-pointed)
+        self.last_refresh = ""
         self.refresh(force=True)
 
     def refresh(self, *, force: bool = False) -> bool:
-        """Rebuild the views when the catalog has recorded batches since; True if it did."""
+        """Bring the views up to the catalog when it has recorded batches since; True if it did.
+
+        With the marts materialized, batches appended since are added incrementally (only
+        their files are read, ``analytics/incremental.py``) and merged batches (compaction)
+        only re-point the raw views; anything else, ``force``, or ``materialize=False``
+        rebuilds everything (:meth:`_rebuild`). :attr:`last_refresh` says which ran."""
         catalog = read_catalog(self.root)
         version = catalog_version(catalog)
         if version == self.version and not force:
             return False
         with self._lock:
-            for table, schema in SCHEMAS.items():
-                files = table_files(self.root, table, catalog)
-                self._drop(f"raw_{table}")
-                if files:
-                    self._raw_view(table, schema, files)
-                else:
-                    self.con.from_arrow(schema.empty_table()).create(f"raw_{table}")
-            for mart in MARTS:
-                self._drop(mart)
-            for name in VIEW_FILES:
-                self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
-            if self.materialize:
-                for mart in MATERIALIZED:  # in order: later marts then read the earlier tables
-                    self.con.execute(f"create or replace table {mart}__table as select * from {mart}")
-                    self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
-                    self.con.execute(f"alter table {mart}__table rename to {mart}")
+            batches = list(catalog.get("batches", []))
+            change = None
+            if self.materialize and self.version and not force:
+                change = incremental.plan(self.held, batches)
+            if change is None or not self._apply(change, catalog):
+                self._rebuild(catalog)
             self.version = version
+            self.held.batches = [entry["id"] for entry in batches]
         return True
 
-    def _raw_view(self, table: str, schema: pa.Schema, files: list[str]) -> None:
-        """``raw_<table>`` over its files, matched by column name: a warehouse written before
-        a column was added (``deals.record``) reads with that column null, old and new
-        batches side by side."""
-        relation = self.con.read_parquet(files, union_by_name=True)
-        have = set(relation.columns)
-        empty = self.con.from_arrow(schema.empty_table())
-        missing = [
-            f"cast(null as {kind}) as {name}"  # names and types are the schema's, never a caller's
-            for name, kind in zip(empty.columns, empty.types, strict=True)
-            if name not in have
-        ]
-        if missing:
-            relation = relation.project(", ".join(["*", *missing]))
-        relation.create_view(f"raw_{table}", replace=True)
+    def _rebuild(self, catalog: dict[str, Any]) -> None:
+        """Every view over every listed file, every mart materialized from scratch."""
+        self.last_refresh = "full"
+        self._files.clear()  # every raw view made again
+        for mart in (*STAGED, *MARTS):
+            self._drop(mart)
+        self._raw_views(catalog)
+        for name in VIEW_FILES:
+            self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
+        if self.materialize:
+            for mart in (*STAGED, *MATERIALIZED):  # in order: later ones read the earlier tables
+                self.con.execute(f"create or replace table {mart}__table as select * from {mart}")
+                self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
+                self.con.execute(f"alter table {mart}__table rename to {mart}")
+            held = incremental.Held()
+            held.add(incremental.stored_rows(self.con))
+            held.superseded = {
+                str(i) for (i,) in self.con.execute("select deal_id from stg_superseded").fetchall()
+            }
+            self.held = held
+
+    def _apply(self, change: incremental.Change, catalog: dict[str, Any]) -> bool:
+        """Add the appended batches' rows to the marts and re-point the raw views; False
+        (nothing changed) when the delta cannot be applied exactly."""
+        delta = None
+        if change.appended:
+            sql = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES[:2]]
+            delta = incremental.compute(
+                self.root,
+                change.appended,
+                self.held,
+                self.columns,
+                self.con,
+                sql,
+                (*STAGED[1:], *MATERIALIZED[1:]),
+            )
+            if delta is None or any(
+                not set(rows.schema.names) <= set(self.con.table(name).columns)
+                for name, rows in delta.marts.items()
+            ):  # a column the held tables lack (a newer ingest's): rebuilt with it
+                return False
+        self.con.execute("begin transaction")
+        try:
+            if delta is not None:
+                if delta.superseded != self.held.superseded:
+                    self.con.execute(f"delete from {SUPERSEDED}")
+                    self.con.execute(
+                        f"insert into {SUPERSEDED} select unnest($ids)", {"ids": sorted(delta.superseded)}
+                    )
+                if delta.added:  # names newly shared: the held rows show them as "name (club)"
+                    for update in incremental.RENAMES.values():
+                        self.con.execute(update, {"added": delta.added})
+                    self.con.execute("delete from mart_shared_names")
+                    self.con.execute(
+                        "insert into mart_shared_names select cast($names as varchar[])",
+                        {"names": delta.names},
+                    )
+                for mart, rows in delta.marts.items():
+                    if delta.removed:  # names are ours, never a caller's text
+                        self.con.execute(
+                            f"delete from {mart} where deal_id in (select unnest($ids))",
+                            {"ids": delta.removed},
+                        )
+                    if rows.num_rows:
+                        self.con.register("delta_rows", rows)
+                        self.con.execute(f"insert into {mart} by name select * from delta_rows")
+                        self.con.unregister("delta_rows")
+            self._raw_views(catalog)
+            self.con.execute("commit")
+        except BaseException:
+            self.con.execute("rollback")
+            raise
+        if delta is not None:
+            self.held.add(delta.stored)
+            self.held.superseded = delta.superseded
+        self.last_refresh = "merged" if change.merged and delta is None else "incremental"
+        return True
+
+    def _raw_views(self, catalog: dict[str, Any]) -> None:
+        """``raw_<table>`` over the files the catalog lists (``analytics/raw_views.py``);
+        a table whose files are the same as before keeps its view."""
+        files = listed_files(self.root, catalog.get("batches", []))
+        for table, schema in SCHEMAS.items():
+            listed = files.get(table, [])
+            if self._files.get(table) == listed:
+                continue
+            self._drop(f"raw_{table}")
+            create_raw(self.con, table, schema, listed, self.columns)
+            self._files[table] = listed
+        self.columns.forget({path for paths in files.values() for path in paths})
 
     def _drop(self, name: str) -> None:
         """Drop the view or table ``name`` (one of ours, never a caller's text)."""
         found = self.con.execute(
             "select table_type from information_schema.tables where table_name = $name", {"name": name}
-        ).fetchone()
-        if found is not None:
-            self.con.execute(f"drop {'view' if found[0] == 'VIEW' else 'table'} {name}")
+        ).fetchall()
+        if found:
+            self.con.execute(f"drop {'view' if found[0][0] == 'VIEW' else 'table'} {name}")
 
     def query(self, name: str, filters: Filters | None = None) -> pd.DataFrame:
         """Run ``queries/<name>.sql`` with the filters bound as parameters."""

@@ -6,7 +6,10 @@ in-memory DuckDB with the marts materialized) is an ``st.cache_resource``, share
 session; each query runs on its own cursor, so sessions do not wait for each other. Results
 go through ``st.cache_data`` keyed by the warehouse's version, which changes only when an
 ingest records a batch: a page that was drawn once is drawn again from memory, and a new
-batch is seen on the next rerun without restarting the server.
+batch is seen on the next rerun without restarting the server. That rerun's
+:meth:`Analytics.refresh` reads only the new batches' files and adds their rows to the
+materialized marts (``analytics/README.md``, "Refresh"); each page's queries then run
+once more under the new version (``bench/refresh.py`` times both).
 
 Queries are the ``.sql`` files of ``analytics/sql/queries`` (the shared filters only) and
 of ``analytics/sql/pages`` (one deal, one session, one cell, a search: parameters of their

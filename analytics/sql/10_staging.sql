@@ -7,6 +7,12 @@
 -- deletes its deal (end_reason 'deleted', ingest/sheets/deleted.py) is hidden too, so
 -- no revision of a deleted deal counts anywhere.
 
+-- every stored deal id, with what the revisions read of it (the incremental refresh,
+-- analytics/incremental.py, reads the new batches' ids beside the held ones through this
+-- view, so a revision sees its earlier ones)
+create or replace view stg_deal_ids as
+select deal_id, end_reason from raw_deals;
+
 create or replace view stg_revision_ids as
 with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE first
     select
@@ -14,7 +20,7 @@ with corrections as (  -- stored ids D~revN (N >= 2): few, found by a cheap LIKE
         regexp_replace(deal_id, '~rev[0-9]+$', '') as deal_id,
         cast(regexp_extract(deal_id, '~rev([0-9]+)$', 1) as integer) as revision,
         coalesce(end_reason = 'deleted', false) as deleted
-    from raw_deals
+    from stg_deal_ids
     where deal_id like '%~rev%' and regexp_matches(deal_id, '~rev[0-9]+$')
 ),
 
@@ -31,7 +37,7 @@ stored as (
     where revision >= 2
     union all
     select deal_id as stored_id, deal_id, 1 as revision, false as deleted  -- the first recording keeps its id
-    from raw_deals
+    from stg_deal_ids
     semi join revised using (deal_id)
 )
 
