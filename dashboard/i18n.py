@@ -679,6 +679,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "场次 {session} 已于 {at} 结束，不能再记分。",
         "Session {session} was closed at {at}: no more recording.",
     ),
+    "no_payment": ("无人付分", "no payment"),
+    "expected_recorded": (
+        "应为：{expected}；记录为：{recorded}",
+        "Expected: {expected} · recorded: {recorded}",
+    ),
     "chat_title": ("发到群里", "For the group chat"),
     "chat_help": (
         "复制这段文字，粘贴到微信或 QQ 群（右上角有复制按钮）。",

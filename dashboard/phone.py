@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Final
 
 import streamlit as st
-import streamlit.components.v1 as components
 
 LAST_PAGE_KEY: Final = "phone_last_page"
 #: below this width the sidebar lies over the page (Streamlit's own breakpoint)
@@ -30,4 +29,4 @@ def close_sidebar_after_navigation(page: str) -> None:
     st.session_state[LAST_PAGE_KEY] = page
     if last is not None and last != page:
         with st.sidebar:
-            components.html(_CLOSE, height=0)
+            st.iframe(_CLOSE, height=1)  # an HTML string: a same-origin iframe that runs the script

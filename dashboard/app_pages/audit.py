@@ -10,6 +10,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
+from dashboard.findings_view import payments_line
 from dashboard.i18n import code_label, finding_message, rule_label
 from dashboard.rescore import Rescore
 from dashboard.revisions_view import show_revisions
@@ -31,13 +32,8 @@ def pick(label: str, options: list[str], key: str, shown: Callable[[str], str] =
     """A select box whose first choice is "all"; returns None for it."""
     if st.session_state.get(key) not in (page_kit.ALL, *options):
         st.session_state[key] = page_kit.ALL
-    everything = page_kit.t("all")
-    value = st.selectbox(
-        label,
-        [page_kit.ALL, *options],
-        key=key,
-        format_func=lambda v: everything if v == page_kit.ALL else shown(v),
-    )
+    names = {page_kit.ALL: page_kit.t("all"), **{v: shown(v) for v in options}}  # in this run's language
+    value = st.selectbox(label, [page_kit.ALL, *options], key=key, format_func=names.__getitem__)
     return None if value == page_kit.ALL else str(value)
 
 
@@ -259,6 +255,9 @@ if src is not None:
                     ruled = f" · {page_kit.t('rule_ref', rule=md(named))}" if named else ""
                     st.markdown(f"**{code_label(str(row['code']), page_kit.lang())}** · {where}{ruled}")
                     st.markdown(md(text))
+                    moved = payments_line(row["expected"], row["recorded"], row["players"], page_kit.lang())
+                    if moved is not None:
+                        st.markdown(f"**{md(moved)}**")
                     if isinstance(row["deal_id"], str):
                         page_kit.replay_link(row["deal_id"], line=line)
 
