@@ -45,13 +45,15 @@ if TYPE_CHECKING:
         WarehouseError,
         batch_folders,
         catalog_version,
+        merge_leftovers,
         read_catalog,
         rebuild_hint,
         require_catalog,
         table_files,
         unlisted_batches,
     )
-    from ingest.warehouse.lock import IngestLock, WarehouseLocked
+    from ingest.warehouse.compact import Merge, compact
+    from ingest.warehouse.lock import DEFAULT_WAIT, IngestLock, WarehouseLocked
     from ingest.warehouse.recovery import (
         Recovery,
         cleanup,
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
         IngestSummary,
         Progress,
         ingest,
+        prepare,
     )
     from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
 
@@ -90,12 +93,14 @@ _FACE: dict[str, tuple[str, ...]] = {
         "batch_folders",
         "catalog_version",
         "read_catalog",
+        "merge_leftovers",
         "rebuild_hint",
         "require_catalog",
         "table_files",
         "unlisted_batches",
     ),
-    "lock": ("IngestLock", "WarehouseLocked"),
+    "compact": ("Merge", "compact"),
+    "lock": ("DEFAULT_WAIT", "IngestLock", "WarehouseLocked"),
     "recovery": (
         "Recovery",
         "cleanup",
@@ -105,7 +110,15 @@ _FACE: dict[str, tuple[str, ...]] = {
         "require_readable",
         "verify_parts",
     ),
-    "run": ("DEFAULT_BATCH_MB", "FileEntry", "IngestInterrupted", "IngestSummary", "Progress", "ingest"),
+    "run": (
+        "DEFAULT_BATCH_MB",
+        "FileEntry",
+        "IngestInterrupted",
+        "IngestSummary",
+        "Progress",
+        "ingest",
+        "prepare",
+    ),
     "schema": ("NO_MONTH", "SCHEMAS", "TABLES"),
 }
 _HOME: dict[str, str] = {name: f"{__name__}.{module}" for module, names in _FACE.items() for name in names}
@@ -124,6 +137,7 @@ __all__ = [
     "BATCHES",
     "CATALOG",
     "DEFAULT_BATCH_MB",
+    "DEFAULT_WAIT",
     "DEFAULT_WAREHOUSE",
     "FORMAT",
     "LOCK",
@@ -137,6 +151,7 @@ __all__ = [
     "IngestInterrupted",
     "IngestLock",
     "IngestSummary",
+    "Merge",
     "Progress",
     "Recovery",
     "WarehouseError",
@@ -144,9 +159,12 @@ __all__ = [
     "batch_folders",
     "catalog_version",
     "cleanup",
+    "compact",
     "describe_batch",
     "ingest",
+    "merge_leftovers",
     "open_for_write",
+    "prepare",
     "read_catalog",
     "rebuild_catalog",
     "rebuild_hint",
