@@ -52,7 +52,7 @@ if TYPE_CHECKING:
         table_files,
         unlisted_batches,
     )
-    from ingest.warehouse.compact import Merge, compact
+    from ingest.warehouse.compact import Merge, compact_batches
     from ingest.warehouse.lock import DEFAULT_WAIT, IngestLock, WarehouseLocked
     from ingest.warehouse.recovery import (
         Recovery,
@@ -99,7 +99,7 @@ _FACE: dict[str, tuple[str, ...]] = {
         "table_files",
         "unlisted_batches",
     ),
-    "compact": ("Merge", "compact"),
+    "compact": ("Merge", "compact_batches"),
     "lock": ("DEFAULT_WAIT", "IngestLock", "WarehouseLocked"),
     "recovery": (
         "Recovery",
@@ -159,7 +159,7 @@ __all__ = [
     "batch_folders",
     "catalog_version",
     "cleanup",
-    "compact",
+    "compact_batches",
     "describe_batch",
     "ingest",
     "merge_leftovers",

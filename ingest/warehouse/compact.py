@@ -126,7 +126,7 @@ def merge(root: Path, catalog: dict[str, Any], start: int, end: int) -> Merge:
     return Merge(entry["id"], ids, int(entry["rows"].get("deals", 0)), dict(entry["rows"]))
 
 
-def compact(
+def compact_batches(
     root: Path,
     catalog: dict[str, Any],
     *,

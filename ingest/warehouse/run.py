@@ -42,7 +42,7 @@ from ingest.warehouse.chunks import (
     plan_chunks,
     runner,
 )
-from ingest.warehouse.compact import compact
+from ingest.warehouse.compact import compact_batches
 from ingest.warehouse.known import KnownIds, content_key
 from ingest.warehouse.lock import DEFAULT_WAIT, IngestLock
 from ingest.warehouse.recovery import cleanup, recover, verify_parts
@@ -278,7 +278,7 @@ def _merge(root: Path, catalog: dict[str, Any], summary: IngestSummary, progress
     """The threshold merge after the batches are recorded: what it cannot do (a full
     disk) leaves the small batches as they are, said in the summary, and the ingest stands."""
     try:
-        for done in compact(root, catalog, note=progress.note):
+        for done in compact_batches(root, catalog, note=progress.note):
             summary.merged.append({"id": done.id, "merged_from": done.merged_from})
     except (OSError, WarehouseError, pa.ArrowException) as error:
         summary.merge_error = f"small batches not merged ({why(error)}); run: chuanma warehouse compact"
