@@ -48,7 +48,7 @@ from ingest.warehouse.lock import DEFAULT_WAIT, IngestLock
 from ingest.warehouse.recovery import cleanup, recover, verify_parts
 from ingest.warehouse.rows import Columns, Facts
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
-from ingest.warehouse.stored import StoredIds, keep, take
+from ingest.warehouse.stored import StoredIds, keep, keep_catalog, take, take_catalog
 
 DEFAULT_BATCH_MB: Final = 64  # of log files as stored (gzip or not): about 90,000 gzip'd deals
 #: tables whose rows belong to one deal and go when the deal is a duplicate
@@ -246,6 +246,7 @@ def ingest(
                 _merge(root, catalog, summary, progress)
             if summary.merge_error is None:  # else the catalog in memory may not be the one on disk
                 keep(root, ids, catalog)
+                keep_catalog(root, catalog)
     except SchedulerError as error:
         raise WarehouseError(str(error)) from None
     except OSError as error:  # the warehouse folder itself: read-only, full, gone
@@ -259,7 +260,7 @@ def prepare(root: Path, summary: IngestSummary | None = None) -> dict[str, Any]:
     """What every writer does first, under the lock: the catalog, a crash's leftovers
     removed or taken back, every listed file checked (a damaged one stops the write,
     nothing changed)."""
-    catalog = require_catalog(root)
+    catalog = take_catalog(root) or require_catalog(root)
     cleaned = cleanup(root, catalog)
     recovery = recover(root, catalog)
     if summary is not None:
