@@ -3,7 +3,7 @@
 ``--deals N`` (default 20,000) deals are saved one by one through
 ``dashboard.record_draft.save_deal`` (one upload file and one ingest each, the page's
 path) into a fresh warehouse: sessions of 20 deals at tables of four drawn from a club of
-twelve, on dates across a year, with kongs, wins of a few patterns, 一炮多响 and 花猪
+twelve, one evening a day from 2026-01-01, with kongs, wins of a few patterns, 一炮多响 and 花猪
 varied by a seeded generator. It prints the median time of the first 100 saves and of the
 last 100 and their ratio, the batch and file counts at the end, then times every
 analytics query (``analytics.queries.QUERIES`` through ``Analytics``, the dashboard's
@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from ingest.warehouse import BATCHES, ingest, read_catalog  # noqa: E402
 PLAYERS = ("Ann", "Bo", "Chen", "Du", "Eve", "Fang", "Gao", "Hu", "Ivy", "Jin", "Kai", "Li")
 PATTERNS = (("pinghu",), ("pinghu",), ("duiduihu",), ("qingyise",), ("qidui",), ("qingyise", "duiduihu"))
 DEALS_PER_SESSION = 20
+FIRST_DAY = date(2026, 1, 1)
 
 
 def one_deal(rng: random.Random, deal_id: str, dealer: int) -> DealFacts:
@@ -85,7 +87,7 @@ def deals(count: int, seed: int = 20261202) -> Iterator[tuple[SessionFacts, Deal
         if number % DEALS_PER_SESSION == 0:
             day = number // DEALS_PER_SESSION
             a, b, c, d = rng.sample(PLAYERS, 4)
-            when = f"2026-{1 + day // 28 % 12:02d}-{1 + day % 28:02d}"
+            when = (FIRST_DAY + timedelta(days=day)).isoformat()  # an evening a day
             session = SessionFacts(
                 f"bench-{when}-s{day}",
                 (a, b, c, d),
