@@ -161,8 +161,11 @@ def test_ids_stored_by_another_process_are_seen(tmp_path: Path) -> None:
 
 
 # --------------------------------------------------------------- the tiered rule
-def entries(*deals: int) -> list[dict[str, Any]]:
-    return [{"id": f"b{n}", "rows": {"deals": d}} for n, d in enumerate(deals)]
+def entries(*deals: int, month: str = "2026-12") -> list[dict[str, Any]]:
+    return [
+        {"id": f"b{n}", "rows": {"deals": d}, "parts": {"deals": [f"deals/month={month}/part-0.parquet"]}}
+        for n, d in enumerate(deals)
+    ]
 
 
 def test_the_tiered_rule() -> None:
@@ -172,6 +175,11 @@ def test_the_tiered_rule() -> None:
     assert tiered_run(entries(1, 1, *[10] * (FANOUT - 1), 10)) == (0, FANOUT + 2)  # smaller ones taken along
     assert tiered_run(entries(*[5000] * 20)) is None  # sealed
     assert full_runs(entries(1, 2, 5000, 3, 4, 5, 6000, 7)) == [(0, 2), (3, 6)]
+    # a month the saves have left is merged whole; the month being saved, tiered
+    past = entries(1, 10, 100, month="2026-11") + entries(1, 1, month="2026-12")
+    assert tiered_run(past) == (0, 3)
+    assert tiered_run(entries(100, month="2026-11") + entries(1, 1, month="2026-12")) is None
+    assert tiered_run(entries(5000, month="2026-10") + entries(3, 3, month="2026-10") + entries(1)) == (1, 3)
 
 
 def test_saves_merge_on_the_threshold(tmp_path: Path) -> None:

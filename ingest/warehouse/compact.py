@@ -1,13 +1,17 @@
 """Merging small batches into bigger ones, so that a warehouse of many saves (one batch a
 deal saved at the table) keeps few files and its queries stay as fast as one ingest's.
 
-Tiered: a batch's *level* is ``floor(log8(deals))`` (1-7 deals: 0, 8-63: 1, 64-511: 2,
-...). At the end of every ingest, while the batches at the end of the catalog hold
-:data:`FANOUT` of the last one's level (with any smaller ones among them), that run is
-merged into one batch of the next level. Each deal is so rewritten about once a level,
-O(log n) in all, and a batch of :data:`SEALED_LEVEL` (4,096 deals or more) is never
-merged again, so no save pays for rewriting the whole warehouse. ``chuanma warehouse
-compact`` merges every run of unsealed batches next to each other into one.
+Tiered by month: a batch's *level* is ``floor(log8(deals))`` (1-7 deals: 0, 8-63: 1,
+64-511: 2, ...), its *home* the latest month it holds. At the end of every ingest (see
+:func:`tiered_run`): the batches of a month the saves have left are merged into one (so
+each past month ends as one file per table, as if ingested at once: queries read as few
+files as the same deals ingested whole), and among the batches of the month being saved,
+eight of the last one's level become one of the next. A deal is so rewritten about
+once a level within its month and once when the month closes; no merge holds more than
+one month's deals (or eight batches of one level), so no save pays for rewriting the
+whole warehouse; a batch of :data:`SEALED_LEVEL` (4,096 deals or more, e.g. an upload of
+a season) is never merged again. ``chuanma warehouse compact`` merges every run of
+unsealed batches next to each other into one.
 
 The contract: the merged batch's catalog entry and its ``batch.json`` carry
 ``"merged_from"``, the ids of the batches it replaces in catalog order; its ``files`` are
@@ -35,7 +39,7 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 from ingest.warehouse.batches import BatchWriter, new_batch_id
 from ingest.warehouse.catalog import BATCHES, FORMAT, WarehouseError, write_catalog
 from ingest.warehouse.recovery import remove_copy
-from ingest.warehouse.schema import TABLES
+from ingest.warehouse.schema import NO_MONTH, TABLES
 
 FANOUT: Final = 8  # batches of a level merged into one of the next
 SEALED_LEVEL: Final = 4  # 8**4 = 4,096 deals: such a batch is big enough, never merged again
@@ -59,21 +63,47 @@ def level(batch: dict[str, Any]) -> int:
     return min(SEALED_LEVEL, int(math.log(max(1, deals), FANOUT) + 1e-9))
 
 
+def home_month(batch: dict[str, Any]) -> str:
+    """The latest month a batch holds rows of (``NO_MONTH`` sorts first: a batch of
+    undated rows only belongs with whatever comes next)."""
+    months = [
+        part.split("/")[1] for parts in batch.get("parts", {}).values() for part in parts if "/" in part
+    ]
+    dated = [month for month in months if month != f"month={NO_MONTH}"]
+    return max(dated, default="")
+
+
 def tiered_run(batches: list[dict[str, Any]]) -> tuple[int, int] | None:
-    """The run at the end of ``batches`` due for a merge (start, end), or None: the
-    trailing batches of the last one's level or lower, when :data:`FANOUT` of them are at
-    that level."""
-    if not batches:
-        return None
-    top = level(batches[-1])
-    if top >= SEALED_LEVEL:
-        return None
+    """The run of batches due for a merge (start, end), or None.
+
+    Only the unsealed batches after the last sealed one are considered, in groups of
+    neighbours with the same :func:`home_month`. A month the saves have left (every group
+    but the last) is merged into one batch: one file per table and month, as one ingest
+    of it would give, and a merge of one month's deals, however big the warehouse. In the
+    last group (the month being saved) the tiered rule: when :data:`FANOUT` of its
+    trailing batches are at the last one's level (smaller ones among them taken along)."""
     start = len(batches)
-    while start > 0 and level(batches[start - 1]) <= top:
+    while start > 0 and level(batches[start - 1]) < SEALED_LEVEL:
         start -= 1
-    if sum(level(batch) == top for batch in batches[start:]) < FANOUT:
+    groups: list[tuple[int, int]] = []
+    for index in range(start, len(batches)):
+        if groups and home_month(batches[index]) == home_month(batches[groups[-1][0]]):
+            groups[-1] = groups[-1][0], index + 1
+        else:
+            groups.append((index, index + 1))
+    for first, end in groups[:-1]:
+        if end - first >= 2:
+            return first, end
+    if not groups:
         return None
-    return start, len(batches)
+    first = groups[-1][0]
+    top = level(batches[-1])
+    begin = len(batches)
+    while begin > first and level(batches[begin - 1]) <= top:
+        begin -= 1
+    if sum(level(batch) == top for batch in batches[begin:]) < FANOUT:
+        return None
+    return begin, len(batches)
 
 
 def full_runs(batches: list[dict[str, Any]]) -> list[tuple[int, int]]:
