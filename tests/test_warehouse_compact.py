@@ -19,8 +19,8 @@ from warehouse_fixtures import sample_logs
 
 from analytics.queries import Analytics
 from dashboard.cli.options import DEFAULT_WAIT_S
-from dashboard.record_draft import save_deal
-from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact
+from dashboard.record_draft import save_deal, upload_path
+from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact, log_text
 from ingest.warehouse import (
     BATCHES,
     DEFAULT_WAIT,
@@ -85,13 +85,17 @@ def check_clean(warehouse: Path) -> dict[str, Any]:
 
 @pytest.fixture
 def small_batches(tmp_path: Path) -> Path:
-    """Ten batches: two simulated tile logs, seven saved deals, one a correction."""
+    """Nine batches: two tile logs, seven recorded deals (as ``save_deal`` writes them),
+    one a correction; none merged yet."""
     warehouse = tmp_path / "warehouse"
     for log in sample_logs(tmp_path / "logs")[:2]:
         ingest([log], warehouse, workers=0, merge=False)
-    for number in range(1, 7):
-        save_deal(warehouse, EVENING, a_deal(number))
-    save_deal(warehouse, EVENING, a_deal(3, revision=2))  # 3 corrected: the plays of 4
+    for deal in [*(a_deal(n) for n in range(1, 7)), a_deal(3, revision=2)]:  # 3 corrected
+        text = log_text(EVENING, [deal])
+        path = upload_path(warehouse, EVENING, deal, text)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        ingest([path], warehouse, workers=0, merge=False)
     assert len(read_catalog(warehouse)["batches"]) == 9
     return warehouse
 
@@ -152,8 +156,6 @@ def test_ids_stored_by_another_process_are_seen(tmp_path: Path) -> None:
     warehouse = tmp_path / "warehouse"
     save_deal(warehouse, EVENING, a_deal(1))  # this process keeps the stored ids
     other = tmp_path / "other.jsonl"
-    from ingest.sheets.record import log_text
-
     other.write_text(log_text(EVENING, [a_deal(2)]), encoding="utf-8")
     assert chuanma("ingest", other, "--warehouse", warehouse, "--workers", "0").returncode == 0
     clash = DealFacts(a_deal(2).deal_id, 0, PLAYS[0][:2], EndFact((None,) * 4, ()))

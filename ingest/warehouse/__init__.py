@@ -28,7 +28,8 @@ and only past that wait give up with :class:`WarehouseLocked`.
 Saves stay cheap however big the warehouse grows: one ingest of a small file reads only
 what is new to it (the stored ids are kept between a process's ingests: ``stored``; a
 listed file unchanged since it was checked is not opened again: ``recovery``), and small
-batches are merged (``compact``): tiered, on a threshold at the end of each ingest, and by
+batches are merged (``compact``): by month and tiered, on a threshold at the end of each
+ingest, and by
 ``chuanma warehouse compact``. The decision: **merging removes the merged-away copies; no
 deal or row is ever lost.** A merged batch is written and recorded like any other, its
 entry names the batches it replaces (``merged_from``) and holds their ``files``; the
