@@ -104,9 +104,24 @@ def test_past_the_wait_the_clear_error(tmp_path: Path) -> None:
             ingest([log], warehouse, workers=0, wait=0.3)
         assert 0.3 <= time.monotonic() - began < 5
         cli = subprocess.run(
-            [sys.executable, "-m", "dashboard.cli", "ingest", str(log), "--warehouse", str(warehouse),
-             "--workers", "0", "--wait", "0.2"],
-            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+            [
+                sys.executable,
+                "-m",
+                "dashboard.cli",
+                "ingest",
+                str(log),
+                "--warehouse",
+                str(warehouse),
+                "--workers",
+                "0",
+                "--wait",
+                "0.2",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
         )
     assert cli.returncode == 2 and "another ingest is writing" in cli.stderr
     assert not read_catalog(warehouse)["batches"]  # nothing written
