@@ -32,7 +32,7 @@ from ingest.warehouse import (
     read_catalog,
     table_files,
 )
-from ingest.warehouse.compact import FANOUT, STAGES, full_runs, tiered_run
+from ingest.warehouse.compact import FANOUT, MAX_TAIL, STAGES, full_runs, tiered_run
 
 ROOT = Path(__file__).resolve().parents[1]
 EVENING = SessionFacts("club9-2026-12-01-t1", ("Ann", "Bo", "Chen", "Du"), "standard", 1, "club9", "t1")
@@ -182,6 +182,8 @@ def test_the_tiered_rule() -> None:
     assert tiered_run(past) == (0, 3)
     assert tiered_run(entries(100, month="2026-11") + entries(1, 1, month="2026-12")) is None
     assert tiered_run(entries(5000, month="2026-10") + entries(3, 3, month="2026-10") + entries(1)) == (1, 3)
+    turns = [e for n in range(MAX_TAIL + 1) for e in entries(1, month=f"20{10 + n % 2}-01")]
+    assert tiered_run(turns) == (0, FANOUT)  # months in turn: never one group, still bounded
 
 
 def test_saves_merge_on_the_threshold(tmp_path: Path) -> None:

@@ -43,6 +43,9 @@ from ingest.warehouse.schema import NO_MONTH, TABLES
 
 FANOUT: Final = 8  # batches of a level merged into one of the next
 SEALED_LEVEL: Final = 4  # 8**4 = 4,096 deals: such a batch is big enough, never merged again
+#: unsealed batches past which the oldest eight are merged whatever their months (a month
+#: each is the usual tail: 64 is five years of a club's months)
+MAX_TAIL: Final = 64
 #: for the crash tests: the stage of a merge at which this process kills itself (SIGKILL)
 KILL_ENV: Final = "CHUANMA_KILL_DURING_MERGE"
 STAGES: Final = ("written", "renamed", "recorded", "removing")
@@ -81,7 +84,8 @@ def tiered_run(batches: list[dict[str, Any]]) -> tuple[int, int] | None:
     but the last) is merged into one batch: one file per table and month, as one ingest
     of it would give, and a merge of one month's deals, however big the warehouse. In the
     last group (the month being saved) the tiered rule: when :data:`FANOUT` of its
-    trailing batches are at the last one's level (smaller ones among them taken along)."""
+    trailing batches are at the last one's level (smaller ones among them taken along).
+    More than :data:`MAX_TAIL` unsealed batches (months saved in turn): the oldest eight."""
     start = len(batches)
     while start > 0 and level(batches[start - 1]) < SEALED_LEVEL:
         start -= 1
@@ -96,6 +100,8 @@ def tiered_run(batches: list[dict[str, Any]]) -> tuple[int, int] | None:
             return first, end
     if not groups:
         return None
+    if len(batches) - start > MAX_TAIL:  # months saved in turn (old sheets typed in between)
+        return start, start + FANOUT
     first = groups[-1][0]
     top = level(batches[-1])
     begin = len(batches)
