@@ -138,7 +138,7 @@ def test_ingest_usage_errors(folder: Path) -> None:
     assert negative.returncode == 2
     warehouse.mkdir(exist_ok=True)
     with IngestLock(warehouse):
-        locked = run("ingest", log, "--warehouse", warehouse, "--workers", "0")
+        locked = run("ingest", log, "--warehouse", warehouse, "--workers", "0", "--wait", "0")
     assert locked.returncode == 2 and "another ingest is writing" in locked.stderr
 
 

@@ -26,7 +26,7 @@ from dashboard.upload_file import not_stored, write_upload
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact, log_text
 from ingest.warehouse import ingest
-from ingest.warehouse.lock import IngestLock
+from ingest.warehouse.lock import WAIT_ENV, IngestLock
 
 ROOT = Path(__file__).resolve().parents[1]
 APP = ROOT / "dashboard" / "app.py"
@@ -190,6 +190,7 @@ def test_a_refused_ingest_shows_no_path_pid_or_host(
     at = page(monkeypatch, warehouse, "localhost", None)
     at.file_uploader[0].set_value(("k.jsonl", (GOLDEN / "kong_bloom.jsonl").read_bytes(), "text/plain")).run()
     caplog.set_level(logging.ERROR, logger="chuanma.dashboard")
+    monkeypatch.setenv(WAIT_ENV, "0.3")  # the page waits its turn this long, not the default 600 s
     with IngestLock(warehouse):  # another ingest is writing
         at.button(key="upload_ingest").click().run()
     assert not at.exception

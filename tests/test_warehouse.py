@@ -233,7 +233,7 @@ def test_lock_refuses_a_second_ingest_with_a_clear_message(tmp_path: Path, logs:
     warehouse = tmp_path / "warehouse"
     warehouse.mkdir()
     with IngestLock(warehouse), pytest.raises(WarehouseLocked, match=rf"pid {os.getpid()}.*wait for it"):
-        ingest(logs[:1], warehouse, workers=0)
+        ingest(logs[:1], warehouse, workers=0, wait=0)
     # released: the next ingest runs (a dead holder's flock is released by the kernel)
     assert ingest(logs[:1], warehouse, workers=0).read > 0
 

@@ -94,3 +94,18 @@ def rules_or_fail(spec: str | None) -> Rules | None:
         return load_rules(spec)
     except RulesError as error:
         raise fail(str(error)) from None
+
+
+#: seconds a writing command waits for another writer: ``ingest.warehouse.lock.DEFAULT_WAIT``
+#: (not imported here: the CLI starts without pyarrow; a test holds the two equal)
+DEFAULT_WAIT_S = 600.0
+WaitOption = Annotated[
+    float,
+    typer.Option(
+        "--wait",
+        help=f"Seconds to wait for another writer (a page's save, an upload, an ingest) to finish "
+        f"(default {DEFAULT_WAIT_S:.0f}: a save must not fail while an ingest of a few minutes runs); "
+        "0: give up at once. Past it: exit 2, naming the writer.",
+        min=0,
+    ),
+]

@@ -1,4 +1,4 @@
-"""``chuanma ingest``, ``chuanma stats`` and ``chuanma warehouse check|rebuild-catalog``:
+"""``chuanma ingest``, ``chuanma stats`` and ``chuanma warehouse check|rebuild-catalog|compact``:
 logs into the warehouse, statistics out of it, and its care."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from typing import Annotated
 import typer
 
 from dashboard.cli.options import (
+    DEFAULT_WAIT_S,
     EXIT_USAGE,
     LangOption,
     MaxInflatedOption,
     MaxLineOption,
+    WaitOption,
     WarehouseOption,
     echo_text,
     fail,
@@ -43,10 +45,13 @@ def ingest(
     ] = 64,
     max_inflated_mb: MaxInflatedOption = None,
     max_line_kb: MaxLineOption = None,
+    wait: WaitOption = DEFAULT_WAIT_S,
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
     lines of no deal and conflicting duplicates in quarantine; files already ingested
-    (same sha256) are skipped.
+    (same sha256) are skipped. Small batches are merged at the end (see warehouse compact).
+    When another writer (a page's save, an upload, another ingest) holds the warehouse,
+    this one waits its turn, up to --wait seconds.
 
     Exit 0 when every deal read is ok, 3 when any has findings, is invalid, conflicts or
     left lines in quarantine, 2 for a usage error (bad path, warehouse locked)."""
@@ -72,7 +77,13 @@ def ingest(
     try:
         with CliProgress(enabled=not as_json) as progress:
             summary = run_ingest(
-                paths, warehouse, workers=workers, scheduler=scheduler, batch_mb=batch_mb, progress=progress
+                paths,
+                warehouse,
+                workers=workers,
+                scheduler=scheduler,
+                batch_mb=batch_mb,
+                progress=progress,
+                wait=wait,
             )
     except (FileNotFoundError, WarehouseError) as error:
         raise fail(str(error)) from None
@@ -85,6 +96,8 @@ def ingest(
         typer.echo(
             f"chuanma: WARNING: a batch folder the catalog did not list was moved aside: {note}", err=True
         )
+    if summary.merge_error:
+        typer.echo(f"chuanma: WARNING: {summary.merge_error}", err=True)
     if as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
@@ -173,7 +186,7 @@ def stats(
 
 # ----------------------------------------------------------------- warehouse care
 warehouse_app = typer.Typer(
-    help="Look after a warehouse: check every listed file, rebuild a lost catalog.",
+    help="Look after a warehouse: check every listed file, rebuild a lost catalog, merge small batches.",
     no_args_is_help=True,
     rich_markup_mode=None,
 )
@@ -186,13 +199,21 @@ def warehouse_check(
 ) -> None:
     """Open every file the catalog lists and read all its rows; list the batch folders it
     does not list. Exit 0 when all is well, 2 when anything is damaged or unlisted."""
-    from ingest.warehouse import CATALOG, WarehouseError, read_catalog, unlisted_batches, verify_parts
+    from ingest.warehouse import (
+        CATALOG,
+        WarehouseError,
+        merge_leftovers,
+        read_catalog,
+        unlisted_batches,
+        verify_parts,
+    )
 
     try:
         exists = (warehouse / CATALOG).exists()
         catalog = read_catalog(warehouse)
         problems = verify_parts(warehouse, catalog, full=True)
         unlisted = [str(p) for p in unlisted_batches(warehouse, catalog)]
+        copies = [str(p) for p in merge_leftovers(warehouse, catalog)]
     except WarehouseError as error:
         raise fail(str(error)) from None
     if unlisted:
@@ -204,17 +225,24 @@ def warehouse_check(
     files = sum(len(p) for b in catalog["batches"] for p in b.get("parts", {}).values())
     if as_json:
         typer.echo(json.dumps({"warehouse": str(warehouse), "batches": len(catalog["batches"]),
-                               "files": files, "problems": problems}, ensure_ascii=False))  # fmt: skip
+                               "files": files, "problems": problems, "merge_leftovers": copies},
+                              ensure_ascii=False))  # fmt: skip
     else:
         for problem in problems:
             echo_text(f"PROBLEM {problem}")
+        for copy in copies:
+            echo_text(
+                f"note: {copy} is a copy a merge left (its rows are in a listed batch); the next write removes it"
+            )
         echo_text(f"{warehouse}: {len(catalog['batches'])} batch(es), {files} file(s) checked, "
                    f"{len(problems)} problem(s)")  # fmt: skip
     raise typer.Exit(EXIT_USAGE if problems else 0)
 
 
 @warehouse_app.command("rebuild-catalog")
-def warehouse_rebuild(warehouse: WarehouseOption = Path("data/warehouse")) -> None:
+def warehouse_rebuild(
+    warehouse: WarehouseOption = Path("data/warehouse"), wait: WaitOption = DEFAULT_WAIT_S
+) -> None:
     """Rebuild catalog.json from the batch folders (each holds its own entry, and its rows
     name their files): keeps what a readable catalog lists, adds every unlisted batch,
     moves unreadable ones to orphans/. A damaged catalog is kept beside, renamed.
@@ -224,7 +252,7 @@ def warehouse_rebuild(warehouse: WarehouseOption = Path("data/warehouse")) -> No
     if not warehouse.is_dir():
         raise fail(f"{warehouse}: no such folder")
     try:
-        done, kept = rebuild_catalog(warehouse)
+        done, kept = rebuild_catalog(warehouse, wait)
     except WarehouseError as error:
         raise fail(str(error)) from None
     except OSError as error:
@@ -235,6 +263,60 @@ def warehouse_rebuild(warehouse: WarehouseOption = Path("data/warehouse")) -> No
         echo_text(f"listed again: {batch}")
     for note in done.moved_aside:
         echo_text(f"moved aside: {note}")
+    for copy in done.removed_copies:
+        echo_text(f"removed a merge's leftover copy: {copy}")
     echo_text(
         f"{warehouse}: {len(done.recovered)} batch(es) listed again, {len(done.moved_aside)} moved aside"
     )
+
+
+@warehouse_app.command("compact")
+def warehouse_compact(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    as_json: Annotated[bool, typer.Option("--json", help="The merges as one JSON object.")] = False,
+    wait: WaitOption = DEFAULT_WAIT_S,
+) -> None:
+    """Merge every run of small batches next to each other into one batch (each ingest
+    already merges on a threshold; this merges all of them now): fewer files, the same
+    rows. The merged batch lists the ids it replaces (merged_from) and the files of all;
+    the batches it replaces are removed once it is recorded; a kill at any moment loses
+    nothing. Exit 0, or 2 when the warehouse cannot be used (locked past --wait,
+    damaged, read-only)."""
+    import time
+
+    from ingest.warehouse import IngestLock, WarehouseError, compact_batches, prepare
+
+    if not warehouse.is_dir():
+        raise fail(f"{warehouse}: no such folder")
+    began = time.perf_counter()
+    try:
+        with IngestLock(warehouse, wait):
+            catalog = prepare(warehouse)
+            before = _counts(catalog)
+            merges = compact_batches(warehouse, catalog, full=True)
+            after = _counts(catalog)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    except OSError as error:
+        raise fail(f"{error.filename or warehouse}: {error.strerror or error}") from None
+    if as_json:
+        out = {
+            "warehouse": str(warehouse),
+            "merged": [{"id": m.id, "merged_from": m.merged_from, "deals": m.deals} for m in merges],
+            "batches": {"before": before[0], "after": after[0]},
+            "files": {"before": before[1], "after": after[1]},
+            "seconds": round(time.perf_counter() - began, 3),
+        }
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    for merge in merges:
+        echo_text(f"merged {len(merge.merged_from)} batches ({merge.deals} deals) into {merge.id}")
+    echo_text(
+        f"{warehouse}: {before[0]} batch(es) and {before[1]} file(s) before, {after[0]} and {after[1]} now"
+    )
+
+
+def _counts(catalog: dict[str, object]) -> tuple[int, int]:
+    batches = catalog["batches"]
+    assert isinstance(batches, list)
+    return len(batches), sum(len(parts) for batch in batches for parts in batch.get("parts", {}).values())

@@ -1,29 +1,49 @@
-"""The warehouse: Parquet batches, a catalog that lists them, and the one ingest that writes.
+"""The warehouse: Parquet batches, a catalog that lists them, and the writers, one at a time.
 
 Layout under the warehouse folder::
 
     catalog.json                     the recorded batches; readers read only what it lists
-    ingest.lock                      held (flock) by the ingest that writes; holds its pid
-    staging/<batch>/...              a batch being written (removed by the next ingest)
+    ingest.lock                      held (flock) by the writer at work; holds its pid
+    staging/<batch>/...              a batch being written, or a merge's copy being removed
+                                     (removed by the next writer)
     batches/<batch>/<table>/month=YYYY-MM/part-0.parquet
+    batches/<batch>/batch.json       the batch's own catalog entry
 
 Why it survives ``kill -9`` at any moment: a batch is written whole into ``staging/``,
 renamed into ``batches/`` (one atomic rename), and only then added to the catalog, which
 is replaced atomically (temp file + ``os.replace``). A crash before the catalog write
 leaves an unlisted folder that no reader opens; each batch carries its own catalog entry
 (``batch.json``) and its rows name their source files, so the next ingest takes such a
-folder back into the catalog (or, when it cannot be read, moves it to ``orphans/``, loudly):
-no ingest ever deletes a batch. Only ``staging/`` leftovers (never renamed, so never a
-batch) are removed. A missing catalog while batches exist stops ``ingest`` and ``stats``
+folder back into the catalog (or, when it cannot be read, moves it to ``orphans/``, loudly).
+Only ``staging/`` leftovers (never renamed, so never a batch) are removed, and the copies
+a merge leaves. A missing catalog while batches exist stops ``ingest`` and ``stats``
 with the command that rebuilds it (``chuanma warehouse rebuild-catalog``). The lock is
 an ``flock``: the kernel drops it when its process dies, so a dead ingest's lock never
 blocks the next one.
+
+Many writers, one at a time: a page's save, an upload, a CLI ingest, ``rebuild-catalog``
+and ``compact`` wait their turn for the lock (``lock.DEFAULT_WAIT``, 600 s, ``--wait``)
+and only past that wait give up with :class:`WarehouseLocked`.
+
+Saves stay cheap however big the warehouse grows: one ingest of a small file reads only
+what is new to it (the stored ids are kept between a process's ingests: ``stored``; a
+listed file unchanged since it was checked is not opened again: ``recovery``), and small
+batches are merged (``compact``): by month and tiered, on a threshold at the end of each
+ingest, and by
+``chuanma warehouse compact``. The decision: **merging removes the merged-away copies; no
+deal or row is ever lost.** A merged batch is written and recorded like any other, its
+entry names the batches it replaces (``merged_from``) and holds their ``files``; the
+catalog swaps them for it in one atomic write; the folders of the batches it replaced are
+then removed (a crash before that leaves them as unlisted copies that the next writer
+removes, never takes back: their id is in a listed ``merged_from``). A merged batch never
+recorded is removed the same way (every batch it was made from is still listed).
 
 The modules, one job each: ``schema`` (the tables: what analytics reads), ``catalog``,
 ``lock``, ``recovery`` (unlisted batches, checks), ``batches`` (writing one), ``rows`` and
 ``deal_rows`` (a file's deals as rows), ``rows_decode`` (rows back into engine events),
 ``chunks`` (files cut for the workers, and the workers), ``known`` (the ids already stored,
-in 32 bytes a deal) and ``run`` (the ingest). This face
+in 32 bytes a deal), ``stored`` (those ids kept between ingests), ``compact`` (merging
+batches) and ``run`` (the ingest). This face
 re-exports what the CLI, the dashboard and the tests use; ``analytics/`` imports only
 ``schema`` and ``catalog``.
 """
@@ -45,13 +65,15 @@ if TYPE_CHECKING:
         WarehouseError,
         batch_folders,
         catalog_version,
+        merge_leftovers,
         read_catalog,
         rebuild_hint,
         require_catalog,
         table_files,
         unlisted_batches,
     )
-    from ingest.warehouse.lock import IngestLock, WarehouseLocked
+    from ingest.warehouse.compact import Merge, compact_batches
+    from ingest.warehouse.lock import DEFAULT_WAIT, IngestLock, WarehouseLocked
     from ingest.warehouse.recovery import (
         Recovery,
         cleanup,
@@ -68,6 +90,7 @@ if TYPE_CHECKING:
         IngestSummary,
         Progress,
         ingest,
+        prepare,
     )
     from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
 
@@ -90,12 +113,14 @@ _FACE: dict[str, tuple[str, ...]] = {
         "batch_folders",
         "catalog_version",
         "read_catalog",
+        "merge_leftovers",
         "rebuild_hint",
         "require_catalog",
         "table_files",
         "unlisted_batches",
     ),
-    "lock": ("IngestLock", "WarehouseLocked"),
+    "compact": ("Merge", "compact_batches"),
+    "lock": ("DEFAULT_WAIT", "IngestLock", "WarehouseLocked"),
     "recovery": (
         "Recovery",
         "cleanup",
@@ -105,7 +130,15 @@ _FACE: dict[str, tuple[str, ...]] = {
         "require_readable",
         "verify_parts",
     ),
-    "run": ("DEFAULT_BATCH_MB", "FileEntry", "IngestInterrupted", "IngestSummary", "Progress", "ingest"),
+    "run": (
+        "DEFAULT_BATCH_MB",
+        "FileEntry",
+        "IngestInterrupted",
+        "IngestSummary",
+        "Progress",
+        "ingest",
+        "prepare",
+    ),
     "schema": ("NO_MONTH", "SCHEMAS", "TABLES"),
 }
 _HOME: dict[str, str] = {name: f"{__name__}.{module}" for module, names in _FACE.items() for name in names}
@@ -124,6 +157,7 @@ __all__ = [
     "BATCHES",
     "CATALOG",
     "DEFAULT_BATCH_MB",
+    "DEFAULT_WAIT",
     "DEFAULT_WAREHOUSE",
     "FORMAT",
     "LOCK",
@@ -137,6 +171,7 @@ __all__ = [
     "IngestInterrupted",
     "IngestLock",
     "IngestSummary",
+    "Merge",
     "Progress",
     "Recovery",
     "WarehouseError",
@@ -144,9 +179,12 @@ __all__ = [
     "batch_folders",
     "catalog_version",
     "cleanup",
+    "compact_batches",
     "describe_batch",
     "ingest",
+    "merge_leftovers",
     "open_for_write",
+    "prepare",
     "read_catalog",
     "rebuild_catalog",
     "rebuild_hint",

@@ -39,6 +39,11 @@ ROW_GROUP_ROWS: Final = 1 << 20
 BUFFER_BYTES: Final = 64 << 20
 
 
+def new_batch_id(at: str | None = None) -> str:
+    """A batch id: the time (``at``, else now) and 8 random hex digits; ids sort by time."""
+    return f"{at or f'{datetime.now(UTC):%Y%m%dT%H%M%S}'}-{secrets.token_hex(4)}"
+
+
 class BatchWriter:
     """One batch, written as its rows arrive: each table's rows go to one Parquet file per
     month under ``staging/<batch>/`` in row groups of :data:`ROW_GROUP_ROWS` (the same
@@ -47,10 +52,15 @@ class BatchWriter:
     leftover that the next ingest removes: committed whole or not at all."""
 
     def __init__(
-        self, root: str | Path, *, row_group_rows: int = ROW_GROUP_ROWS, buffer_bytes: int = BUFFER_BYTES
+        self,
+        root: str | Path,
+        *,
+        row_group_rows: int = ROW_GROUP_ROWS,
+        buffer_bytes: int = BUFFER_BYTES,
+        batch_id: str | None = None,
     ) -> None:
         self.root = Path(root)
-        self.batch_id = f"{datetime.now(UTC):%Y%m%dT%H%M%S}-{secrets.token_hex(4)}"
+        self.batch_id = batch_id or new_batch_id()
         self.stage = self.root / STAGING / self.batch_id
         self.stage.mkdir(parents=True)
         self.row_group_rows = row_group_rows
@@ -122,6 +132,16 @@ class BatchWriter:
     def commit(self, catalog: dict[str, Any], files: Sequence[dict[str, Any]]) -> str:
         """Write what waits, close and sync the files, rename the folder into ``batches/``
         and record it in ``catalog`` (updated in place; the caller holds the lock)."""
+        entry = self.seal(files)
+        catalog.setdefault("batches", []).append(entry)
+        catalog["format"] = FORMAT
+        write_catalog(self.root, catalog)
+        return self.batch_id
+
+    def seal(self, files: Sequence[dict[str, Any]], **extra: Any) -> dict[str, Any]:
+        """Write what waits, close and sync the files, write ``batch.json`` (the entry,
+        with ``extra`` keys) and rename the folder into ``batches/``: the batch is whole
+        but not yet recorded. Returns its catalog entry."""
         for key in sorted(self._waiting):
             self._flush(key, _is_encoded(self._waiting[key][0]), whole_groups=False)
         parts: dict[str, list[str]] = {}
@@ -140,19 +160,19 @@ class BatchWriter:
             "files": list(files),
             "rows": rows,
             "parts": parts,
+            **extra,
         }
         with open(self.stage / MANIFEST, "w", encoding="utf-8") as out:  # the batch describes itself
-            json.dump(entry, out, ensure_ascii=False, indent=1)
+            out.write(
+                json.dumps(entry, ensure_ascii=False)
+            )  # one line: the C encoder (a merge's entry is long)
             out.flush()
             os.fsync(out.fileno())
         fsync_dir(self.stage)
         (self.root / BATCHES).mkdir(exist_ok=True)
         os.rename(self.stage, self.root / BATCHES / self.batch_id)
         fsync_dir(self.root / BATCHES)
-        catalog.setdefault("batches", []).append(entry)
-        catalog["format"] = FORMAT
-        write_catalog(self.root, catalog)
-        return self.batch_id
+        return entry
 
     def close(self) -> None:
         """Give up an uncommitted batch: close its files (``staging/`` is cleaned by the next ingest)."""
@@ -228,9 +248,9 @@ def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
     return {month: pa.Table.from_batches(batches, schema=table.schema) for month, batches in pieces.items()}
 
 
-def open_for_write(root: str | Path) -> tuple[IngestLock, dict[str, Any]]:
+def open_for_write(root: str | Path, wait: float | None = None) -> tuple[IngestLock, dict[str, Any]]:
     """Lock a warehouse and read its catalog, for callers of :func:`write_batch`
     (the hand-made test warehouses); use the lock as a context manager."""
     path = Path(root)
     path.mkdir(parents=True, exist_ok=True)
-    return IngestLock(path), read_catalog(path)
+    return IngestLock(path, wait), read_catalog(path)

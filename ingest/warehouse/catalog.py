@@ -91,9 +91,57 @@ def batch_folders(root: str | Path) -> list[Path]:
         raise WarehouseError(f"{folder}: cannot list the batches ({why(error)})") from None
 
 
+def read_manifest(folder: Path) -> dict[str, Any] | None:
+    """A batch folder's own entry (``batch.json``), or None when it has no good one."""
+    entry: Any = None
+    with contextlib.suppress(OSError, ValueError):
+        entry = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    return entry if entry_ok(entry) and entry.get("id") == folder.name else None
+
+
+def replaced_ids(entries: list[dict[str, Any]], manifests: dict[str, dict[str, Any] | None]) -> set[str]:
+    """The ids of the batches merged into ``entries``, and of those merged into them in
+    turn (through the ``manifests`` of folders still present): copies of what they hold."""
+    out: set[str] = set()
+    todo = [name for entry in entries for name in entry.get("merged_from", [])]
+    while todo:
+        name = todo.pop()
+        if name not in out:
+            out.add(name)
+            todo.extend((manifests.get(name) or {}).get("merged_from", []))
+    return out
+
+
+def _unlisted(root: str | Path, catalog: dict[str, Any]) -> tuple[list[Path], list[Path]]:
+    """The batch folders the catalog does not list: (batches, copies a merge left). A copy
+    is a folder merged into a listed batch (its id in a ``merged_from``: the merge was
+    recorded, its sources not yet removed) or a merge never recorded (every batch it was
+    made from is still listed)."""
+    listed = {batch["id"] for batch in catalog.get("batches", [])}
+    folders = [entry for entry in batch_folders(root) if entry.name not in listed]
+    if not folders:
+        return [], []
+    manifests = {folder.name: read_manifest(folder) for folder in folders}
+    replaced = replaced_ids(catalog.get("batches", []), manifests)
+    batches: list[Path] = []
+    copies: list[Path] = []
+    for folder in folders:
+        sources = (manifests[folder.name] or {}).get("merged_from") or []
+        unrecorded_merge = bool(sources) and all(name in listed for name in sources)
+        (copies if folder.name in replaced or unrecorded_merge else batches).append(folder)
+    return batches, copies
+
+
 def unlisted_batches(root: str | Path, catalog: dict[str, Any]) -> list[Path]:
-    recorded = {batch["id"] for batch in catalog.get("batches", [])}
-    return [entry for entry in batch_folders(root) if entry.name not in recorded]
+    """Batch folders the catalog does not list, less the copies a merge left behind
+    (:func:`merge_leftovers`): what a crash left unrecorded."""
+    return _unlisted(root, catalog)[0]
+
+
+def merge_leftovers(root: str | Path, catalog: dict[str, Any]) -> list[Path]:
+    """Folders a merge left that only copy what a listed batch holds (see ``compact``):
+    the next writer removes them; no reader opens them."""
+    return _unlisted(root, catalog)[1]
 
 
 def require_catalog(root: str | Path) -> dict[str, Any]:
@@ -141,11 +189,21 @@ def write_catalog(root: Path, catalog: dict[str, Any]) -> None:
     """Replace the catalog atomically: a reader sees the old one or the new one, whole."""
     tmp = root / f"{CATALOG}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as out:
-        json.dump(catalog, out, ensure_ascii=False, indent=1)
+        out.write(catalog_text(catalog))
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, root / CATALOG)
     fsync_dir(root)
+
+
+def catalog_text(catalog: dict[str, Any]) -> str:
+    """The catalog as JSON, one batch a line: readable, and written by the C encoder
+    (``indent`` takes Python's, ~10x slower on a catalog of 20,000 saved files)."""
+    head = {key: value for key, value in catalog.items() if key != "batches"}
+    lines = [json.dumps(batch, ensure_ascii=False) for batch in catalog.get("batches", [])]
+    opening = json.dumps(head, ensure_ascii=False)[:-1] + (", " if head else "")
+    body = "[\n  " + ",\n  ".join(lines) + "\n]" if lines else "[]"
+    return f'{opening}"batches": {body}}}\n'
 
 
 def utc_now() -> str:

@@ -4,8 +4,13 @@ A batch renamed into ``batches/`` but not yet recorded is an unlisted folder no 
 opens: the next ingest (or ``chuanma warehouse rebuild-catalog``) takes it back into the
 catalog from its ``batch.json`` or its Parquet files, or moves it to ``orphans/`` when it
 cannot be read; no batch is ever deleted. ``staging/`` leftovers (never renamed, so never a
-batch) are removed. :func:`verify_parts` and :func:`require_readable` check that every
-listed file opens (``chuanma warehouse check``, ``stats``).
+batch) are removed, and so are the copies a merge leaves (``compact.py``): the batches a
+recorded merge replaced (their id in a listed batch's ``merged_from``) and a merge never
+recorded (every batch it was made from still listed). Each holds only rows a listed batch
+holds too. :func:`verify_parts` and :func:`require_readable` check that every listed file
+opens (``chuanma warehouse check``, ``stats``); a file checked before and unchanged since
+(same size, time and inode) is not opened again, so a small ingest does not read the
+footer of every file of a big warehouse.
 """
 
 from __future__ import annotations
@@ -32,9 +37,12 @@ from ingest.warehouse.catalog import (
     STAGING,
     WarehouseError,
     entry_ok,
+    merge_leftovers,
     read_catalog,
     read_columns,
+    read_manifest,
     rebuild_hint,
+    replaced_ids,
     require_catalog,
     table_files,
     unlisted_batches,
@@ -56,9 +64,7 @@ def verify_parts(root: str | Path, catalog: dict[str, Any], *, full: bool = Fals
             for part in parts:
                 path = Path(root) / BATCHES / batch["id"] / part
                 try:
-                    rows += pq.read_metadata(path).num_rows
-                    if full:
-                        pq.read_table(path)
+                    rows += _rows_of(path, full)
                 except FileNotFoundError:
                     problems.append(f"{path}: missing (listed in the catalog)")
                 except (OSError, pa.ArrowException) as error:
@@ -69,6 +75,27 @@ def verify_parts(root: str | Path, catalog: dict[str, Any], *, full: bool = Fals
                     f"{Path(root) / BATCHES / batch['id'] / table}: {rows} rows, the catalog records {recorded}"
                 )
     return problems
+
+
+#: rows of each Parquet file read before, by (path, size, mtime, inode): a file changed
+#: in any way (truncated, rewritten, replaced) has another key and is read again
+_FOOTERS: dict[tuple[str, int, int, int], int] = {}
+_FOOTERS_MAX = 200_000
+
+
+def _rows_of(path: Path, full: bool) -> int:
+    """A listed file's row count from its footer (every row read too when ``full``)."""
+    stat = os.stat(path)
+    key = (str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+    rows = _FOOTERS.get(key)
+    if rows is None or full:
+        rows = pq.read_metadata(path).num_rows
+        if full:
+            pq.read_table(path)
+        if len(_FOOTERS) >= _FOOTERS_MAX:
+            _FOOTERS.clear()
+        _FOOTERS[key] = rows
+    return rows
 
 
 def require_readable(root: str | Path) -> dict[str, Any]:
@@ -104,7 +131,20 @@ def cleanup(root: Path, catalog: dict[str, Any]) -> list[str]:
     for entry in root.glob(f"{CATALOG}.tmp-*"):
         entry.unlink(missing_ok=True)
         removed.append(str(entry))
+    for folder in merge_leftovers(root, catalog):
+        removed.append(remove_copy(root, folder))
     return removed
+
+
+def remove_copy(root: Path, folder: Path) -> str:
+    """Remove a batch folder that only copies rows a listed batch holds (a merge's
+    leftover): renamed into ``staging/`` first (one atomic step: a crash halfway through
+    the removal leaves a staging leftover, never half a batch under ``batches/``)."""
+    (root / STAGING).mkdir(exist_ok=True)
+    target = root / STAGING / f"{folder.name}.merged-away"
+    os.rename(folder, target)
+    shutil.rmtree(target, ignore_errors=True)
+    return str(folder)
 
 
 @dataclass
@@ -113,6 +153,7 @@ class Recovery:
 
     recovered: list[str] = field(default_factory=list)
     moved_aside: list[str] = field(default_factory=list)  # "path: why"
+    removed_copies: list[str] = field(default_factory=list)  # a merge's leftovers
 
 
 def describe_batch(folder: Path) -> dict[str, Any]:
@@ -167,7 +208,15 @@ def recover(root: Path, catalog: dict[str, Any], folders: Sequence[Path] | None 
     read is moved to ``orphans/`` (never deleted). Only called under the lock."""
     done = Recovery()
     known: set[str] | None = None
-    for folder in unlisted_batches(root, catalog) if folders is None else folders:
+    folders = unlisted_batches(root, catalog) if folders is None else folders
+    manifests = {folder.name: read_manifest(folder) for folder in folders}
+    named = {name for entry in manifests.values() if entry for name in entry.get("merged_from", [])}
+    # a merge's result before the batches it names, so that once it is listed they are
+    # known as its copies (a catalog rebuilt while a merge's sources were still there)
+    for folder in [f for f in folders if f.name not in named] + [f for f in folders if f.name in named]:
+        if folder.name in replaced_ids(catalog["batches"], manifests):
+            done.removed_copies.append(remove_copy(root, folder))
+            continue
         try:
             entry = describe_batch(folder)
             if known is None:
@@ -192,20 +241,22 @@ def recover(root: Path, catalog: dict[str, Any], folders: Sequence[Path] | None 
     return done
 
 
-def rebuild_catalog(root: str | Path) -> tuple[Recovery, str | None]:
+def rebuild_catalog(root: str | Path, wait: float | None = None) -> tuple[Recovery, str | None]:
     """``chuanma warehouse rebuild-catalog``: under the lock, keep a readable catalog's
     entries and add every unlisted batch; a damaged catalog is kept beside as
     ``catalog.json.damaged-<time>`` and the catalog rebuilt from all batch folders."""
     root = Path(root)
     kept: str | None = None
-    with IngestLock(root):
+    with IngestLock(root, wait):
         try:
             catalog = read_catalog(root)
         except WarehouseError:
             kept = f"{CATALOG}.damaged-{datetime.now(UTC):%Y%m%dT%H%M%S}"
             os.replace(root / CATALOG, root / kept)
             catalog = {"format": FORMAT, "batches": []}
+        leftovers = [remove_copy(root, folder) for folder in merge_leftovers(root, catalog)]
         done = recover(root, catalog)
+        done.removed_copies[:0] = leftovers
         if not (root / CATALOG).exists():
             write_catalog(root, catalog)
     return done, kept

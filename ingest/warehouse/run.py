@@ -7,6 +7,12 @@ Nothing is dropped silently: every deal read is counted ``ok``, ``findings`` or
 ``deal_id`` seen before with other content goes to ``quarantine`` as
 ``conflicting_duplicate``; one seen with the same content is a counted duplicate.
 A file whose sha256 is in the catalog is skipped whole, which makes ingest idempotent.
+
+An ingest of one small file costs the same however big the warehouse is: the stored ids
+are kept between the ingests of a process (``stored.py``), a listed file is opened again
+only when it changed (``recovery.verify_parts``), and the small batches are merged on a
+threshold at the end of the ingest, under the lock (``compact.py``). A writer that finds
+the lock taken waits its turn (``wait`` seconds; by default :func:`~ingest.warehouse.lock.default_wait`).
 """
 
 from __future__ import annotations
@@ -26,14 +32,7 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]
 from ingest.source import GZIP_MAGIC, Limits, file_name, gunzip, read_source
 from ingest.validate import find_logs
 from ingest.warehouse.batches import BatchWriter
-from ingest.warehouse.catalog import (
-    DEFAULT_WAREHOUSE,
-    WarehouseError,
-    read_columns,
-    require_catalog,
-    table_files,
-    why,
-)
+from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, WarehouseError, require_catalog, why
 from ingest.warehouse.chunks import (
     TARGET_LINES,
     Chunk,
@@ -43,11 +42,13 @@ from ingest.warehouse.chunks import (
     plan_chunks,
     runner,
 )
+from ingest.warehouse.compact import compact_batches
 from ingest.warehouse.known import KnownIds, content_key
 from ingest.warehouse.lock import IngestLock
 from ingest.warehouse.recovery import cleanup, recover, verify_parts
 from ingest.warehouse.rows import Columns, Facts
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
+from ingest.warehouse.stored import StoredIds, keep, keep_catalog, take, take_catalog
 
 DEFAULT_BATCH_MB: Final = 64  # of log files as stored (gzip or not): about 90,000 gzip'd deals
 #: tables whose rows belong to one deal and go when the deal is a duplicate
@@ -101,6 +102,9 @@ class IngestSummary:
     file_findings: int = 0  # errors about a whole file (cut-off gzip, too big) or a session
     seconds: float = 0.0
     workers: int = 0
+    merged: list[dict[str, Any]] = field(default_factory=list)  # merges after the batches: id, merged_from
+    merge_error: str | None = None  # a merge that failed: nothing lost, the small batches stay
+    waited: float = 0.0  # seconds spent waiting for another writer's lock
 
     @property
     def all_ok(self) -> bool:
@@ -149,6 +153,9 @@ class IngestSummary:
             "recovered_batches": self.recovered,
             "moved_aside": self.moved_aside,
             "file_findings": self.file_findings,
+            "merged_batches": self.merged,
+            "merge_error": self.merge_error,
+            "waited_s": round(self.waited, 3),
             "seconds": round(self.seconds, 3),
             "deals_per_s": round(self.read / self.seconds, 1) if self.seconds > 0 else None,
             "workers": self.workers,
@@ -192,19 +199,9 @@ class _Batch:
     writer: BatchWriter | None = None
 
 
-def _known(root: Path, catalog: dict[str, Any]) -> tuple[KnownIds, KnownIds, set[str]]:
-    """deal_id -> content sha256, session ids, and file sha256s already recorded."""
-    deals = KnownIds()
-    files = table_files(root, "deals", catalog)
-    if files:
-        table = read_columns(files, ["deal_id", "content_sha256"])
-        deals = KnownIds(table["deal_id"].to_pylist(), table["content_sha256"].to_pylist())
-    sessions = KnownIds()
-    files = table_files(root, "sessions", catalog)
-    if files:
-        sessions = KnownIds(read_columns(files, ["session_id"])["session_id"].to_pylist())
-    shas = {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
-    return deals, sessions, shas
+def _known_shas(catalog: dict[str, Any]) -> set[str]:
+    """The sha256 of every file already recorded."""
+    return {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
 
 
 def ingest(
@@ -217,10 +214,13 @@ def ingest(
     target_lines: int = TARGET_LINES,
     progress: Progress | None = None,
     dask_local: bool = False,
+    wait: float | None = None,
+    merge: bool = True,
 ) -> IngestSummary:
-    """Validate and store log files (see the module docstring); raises
-    :class:`WarehouseLocked` when another ingest runs and ``FileNotFoundError`` for a
-    path that does not exist."""
+    """Validate and store log files (see the module docstring); waits up to ``wait``
+    seconds for another writer, then raises :class:`WarehouseLocked`; raises
+    ``FileNotFoundError`` for a path that does not exist. ``merge``: merge small batches
+    on the threshold at the end (``compact.py``)."""
     began = time.perf_counter()
     progress = progress or Progress()
     files = find_logs(paths)
@@ -228,22 +228,16 @@ def ingest(
     summary = IngestSummary(warehouse=str(root))
     try:
         root.mkdir(parents=True, exist_ok=True)
-        with IngestLock(root):
-            catalog = require_catalog(root)
-            summary.cleaned = cleanup(root, catalog)
-            recovery = recover(root, catalog)
-            summary.recovered, summary.moved_aside = recovery.recovered, recovery.moved_aside
-            problems = verify_parts(root, catalog)
-            if problems:
-                raise WarehouseError(
-                    f"{problems[0]}; nothing was ingested. See every problem with: "
-                    f"chuanma warehouse check --warehouse {root}"
-                )
+        with IngestLock(root, wait) as lock:
+            summary.waited = lock.waited
+            catalog = prepare(root, summary)
+            ids = take(root, catalog)
             _run(
                 files,
                 root,
                 catalog,
                 summary,
+                ids,
                 workers,
                 scheduler,
                 batch_mb,
@@ -251,6 +245,11 @@ def ingest(
                 progress,
                 dask_local,
             )
+            if merge:
+                _merge(root, catalog, summary, progress)
+            if summary.merge_error is None:  # else the catalog in memory may not be the one on disk
+                keep(root, ids, catalog)
+                keep_catalog(root, catalog)
     except SchedulerError as error:
         raise WarehouseError(str(error)) from None
     except OSError as error:  # the warehouse folder itself: read-only, full, gone
@@ -260,11 +259,41 @@ def ingest(
     return summary
 
 
+def prepare(root: Path, summary: IngestSummary | None = None) -> dict[str, Any]:
+    """What every writer does first, under the lock: the catalog, a crash's leftovers
+    removed or taken back, every listed file checked (a damaged one stops the write,
+    nothing changed)."""
+    catalog = take_catalog(root) or require_catalog(root)
+    cleaned = cleanup(root, catalog)
+    recovery = recover(root, catalog)
+    if summary is not None:
+        summary.cleaned = cleaned + recovery.removed_copies
+        summary.recovered, summary.moved_aside = recovery.recovered, recovery.moved_aside
+    problems = verify_parts(root, catalog)
+    if problems:
+        raise WarehouseError(
+            f"{problems[0]}; nothing was ingested. See every problem with: "
+            f"chuanma warehouse check --warehouse {root}"
+        )
+    return catalog
+
+
+def _merge(root: Path, catalog: dict[str, Any], summary: IngestSummary, progress: Progress) -> None:
+    """The threshold merge after the batches are recorded: what it cannot do (a full
+    disk) leaves the small batches as they are, said in the summary, and the ingest stands."""
+    try:
+        for done in compact_batches(root, catalog, note=progress.note):
+            summary.merged.append({"id": done.id, "merged_from": done.merged_from})
+    except (OSError, WarehouseError, pa.ArrowException) as error:
+        summary.merge_error = f"small batches not merged ({why(error)}); run: chuanma warehouse compact"
+
+
 def _run(
     files: Sequence[Path],
     root: Path,
     catalog: dict[str, Any],
     summary: IngestSummary,
+    ids: StoredIds,
     workers: int | None,
     scheduler: str | None,
     batch_mb: float,
@@ -279,7 +308,7 @@ def _run(
     files, and a batch is committed when its last chunk is stored while the workers go on
     with the next batch's. This process never holds more than a few chunks and the rows
     waiting for their Parquet row groups, however many deals the files hold."""
-    known_deals, known_sessions, known_shas = _known(root, catalog)
+    known_deals, known_sessions, known_shas = ids.deals, ids.sessions, _known_shas(catalog)
     with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
         summary.workers = run.workers
         ahead = max(1, run.workers * CHUNKS_AHEAD)
