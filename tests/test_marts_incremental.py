@@ -32,6 +32,7 @@ from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import IngestLock, ingest, read_catalog, write_batch
 from ingest.warehouse.catalog import BATCHES, write_catalog
+from ingest.warehouse.compact import FANOUT
 from ingest.warehouse.schema import TABLES
 from ingest.writer import write_lines
 
@@ -215,3 +216,18 @@ def test_a_batch_of_new_columns_reads_beside_old_ones(tmp_path: Path) -> None:
         assert found["record"].tolist() == ["tiles", "sheet"]  # null in the old file: 'tiles'
     finally:
         api.close()
+
+
+def test_saves_merged_on_the_threshold_never_cost_a_rebuild(api: Analytics, warehouse: Path) -> None:
+    """A dashboard that refreshes after every save (the Record page reruns after one) is
+    never sent to the full rebuild by the compaction those saves trigger: a save leaves its
+    own batch out of its merge, so each refresh finds one batch appended and a merge of
+    batches it holds."""
+    merged = 0
+    for number in range(1, 2 * FANOUT + 2):
+        _, summary = save_deal(warehouse, EVENING, sheet(f"{EVENING.session_id}-{number:02d}"))
+        merged += len(summary.merged)
+        assert api.refresh()
+        assert api.last_refresh == "incremental", number
+    assert merged >= 2  # the threshold was crossed, twice
+    assert_as_from_scratch(api, warehouse, queries=True)

@@ -168,15 +168,22 @@ def compact_batches(
     *,
     full: bool = False,
     note: Callable[[str], None] | None = None,
+    hold: int = 0,
 ) -> list[Merge]:
-    """Merge what is due (the tiered rule; ``full``: every run of unsealed batches)."""
+    """Merge what is due (the tiered rule; ``full``: every run of unsealed batches).
+
+    ``hold``: the last batches are left out (an ingest's own new batches): a reader that
+    refreshed before this ingest then finds them appended, and a merge of batches it holds
+    already, both of which it can apply without a rebuild (analytics/incremental.py);
+    they are merged by a later ingest."""
     done: list[Merge] = []
     while True:
+        batches = catalog["batches"][: len(catalog["batches"]) - hold]
         if full:
-            runs = full_runs(catalog["batches"])
+            runs = full_runs(batches)
             due = runs[-1] if runs else None  # from the end: the earlier runs' places hold
         else:
-            due = tiered_run(catalog["batches"])
+            due = tiered_run(batches)
         if due is None:
             return done
         if note is not None:

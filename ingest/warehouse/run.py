@@ -282,7 +282,7 @@ def _merge(root: Path, catalog: dict[str, Any], summary: IngestSummary, progress
     """The threshold merge after the batches are recorded: what it cannot do (a full
     disk) leaves the small batches as they are, said in the summary, and the ingest stands."""
     try:
-        for done in compact_batches(root, catalog, note=progress.note):
+        for done in compact_batches(root, catalog, note=progress.note, hold=len(summary.batches)):
             summary.merged.append({"id": done.id, "merged_from": done.merged_from})
     except (OSError, WarehouseError, pa.ArrowException) as error:
         summary.merge_error = f"small batches not merged ({why(error)}); run: chuanma warehouse compact"
