@@ -582,6 +582,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Added kong: paid once the next move shows nobody robbed it.",
     ),
     "record_wall_end": ("流局查叫", "Wall's end (查叫)"),
+    "record_wall_end_open": ("牌墙摸完了：流局查叫", "The wall is empty: 查叫"),
     "record_ready": ("听牌番数", "Ready at"),
     "record_not_ready": ("未听", "not ready"),
     "record_pigs": ("花猪", "花猪 flower pigs"),

@@ -533,6 +533,9 @@ def test_the_totals_count_the_wall_end_as_soon_as_it_is_entered(
     start(at, "wall")
     add_kong(at, 0, 1, "concealed")  # B 暗杠: 2 from each of A, C, D -> [-2, 6, -2, -2]
     assert totals(at) == {"A": "-2", "B": "+6", "C": "-2", "D": "-2"}
+    assert not [g for g in at.button_group if g.key == "record_end_pigs_1"]  # only at the wall's end
+    at.toggle(key="record_wall_open_1").set_value(True).run()
+    assert not [g for g in at.button_group if g.key == "record_action_1"]  # the 查叫 step's inputs alone
     at.button_group(key="record_end_pigs_1").set_value([3]).run()
     at.button_group(key="record_end_ready_2_1").set_value(2).run()
     # Hand-worked 查叫 (standard, base 1), D 花猪, C ready at 2 fan, A and B not ready:

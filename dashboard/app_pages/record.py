@@ -292,21 +292,33 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     still_in = [s for s in SEATS if s not in won_seats(deal)]
     over = priced.end_reason != "wall_exhausted"
     editing = edit_pick(deal)
+    # one step's inputs at a time, on a phone: the 查叫 chips once the wall is empty (open
+    # again on a reload of a deal whose 查叫 was entered; a correction opens on its events)
+    wall_end = (
+        not over
+        and editing is None
+        and st.toggle(
+            page_kit.t("record_wall_end_open"),
+            value=deal.end is not None and deal.revision == 1,
+            key=step_key("wall_open"),
+        )
+    )
     changed: DealFacts | None = None
     if editing is not None:
         changed = edit_event(draft, deal, editing, rules)
     elif over:
         st.success(page_kit.t("record_deal_over"))
-    else:
+    elif not wall_end:
         changed = add_event(draft, deal, still_in, rules)
     if changed is not None:
         keep(warehouse, draft, changed)
         next_step()
         st.rerun()
-    end = EndFact()
-    if not over:
+    end = EndFact() if over else deal.end or EndFact()  # the 查叫 as entered, while its chips are closed
+    entered = None if over else deal.end
+    if wall_end:
         end = wall_end_input(players, still_in, rules, deal.end, LANG)
-    entered = end if (deal.end is not None or end != EndFact()) and not over else None
+        entered = end if deal.end is not None or end != EndFact() else None
     if entered != deal.end:  # the running totals count the 查叫 as soon as it is entered
         deal = keep(warehouse, draft, replace(deal, end=entered))
     final = replace(deal, end=end)
