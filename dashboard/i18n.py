@@ -821,6 +821,8 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "rules": ("规则设置", "the rule set"),
     "record": ("记录格式", "the record's format"),
     "revisions": ("修订", "revisions"),
+    "score sheet": ("记分表", "score sheets"),
+    "zero sum": ("得失相抵（总和为零）", "points sum to zero"),
 }
 
 

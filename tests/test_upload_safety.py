@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from streamlit import config
 from streamlit.testing.v1 import AppTest
+from test_safe_text import markdown_sent
 
 from analytics.queries import Analytics
 from dashboard.app_pages.upload import saved_path
@@ -203,19 +204,7 @@ def test_a_refused_ingest_shows_no_path_pid_or_host(
 
 def shown_text(at: AppTest) -> str:
     """Every text the page rendered: markdown, alerts, headers, captions, code blocks."""
-    kinds = (
-        "markdown",
-        "caption",
-        "header",
-        "subheader",
-        "title",
-        "warning",
-        "error",
-        "info",
-        "success",
-        "code",
-    )
-    return "\n".join(str(e.value) for kind in kinds for e in getattr(at, kind))
+    return "\n".join([*markdown_sent(at), *(str(e.value) for e in at.code)])
 
 
 @pytest.mark.parametrize("catalog", ["empty", "lost"])
