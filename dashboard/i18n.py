@@ -627,6 +627,57 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Read-only: the server listens beyond localhost and has no upload token, so nothing can be "
         "recorded here (start it with --upload-token to allow that).",
     ),
+    # the ingest's summary, line by line (dashboard/ingest_report.py)
+    "ingest_summary_head": (
+        "导入 {warehouse}：新文件 {new} 个，已导入过（跳过）{known} 个；{seconds:.1f} 秒{rate}，{workers}",
+        "ingest into {warehouse}: {new} new file(s), {known} already ingested (skipped); "
+        "{seconds:.1f} s{rate}, workers {workers}",
+    ),
+    "ingest_summary_rate": ("，每秒 {rate:.0f} 局", ", {rate:.0f} deals/s"),
+    "ingest_summary_in_process": ("本进程内", "in process"),
+    "ingest_summary_workers": ("工作进程 {n} 个", "{n}"),
+    "ingest_summary_read": (
+        "读到牌局 {read} = 正确 {ok} + 有问题 {findings} + 无法回放 {invalid}",
+        "deals read {read} = ok {ok} + findings {findings} + invalid {invalid}",
+    ),
+    "ingest_summary_stored_ok": (
+        "  已存：正确 {ok}、有问题 {findings} -> 牌局、座位、事件、账目（问题另入问题表）",
+        "  stored: ok {ok}, findings {findings} -> deals, seats, events, ledger (+ findings table)",
+    ),
+    "ingest_summary_stored_invalid": (
+        "  已存：无法回放 {invalid} -> 牌局（状态 invalid），原始行入隔离区",
+        "  stored: invalid {invalid} -> deals (status invalid), raw lines in quarantine",
+    ),
+    "ingest_summary_duplicates": (
+        "  重复（同一牌局编号、内容相同）跳过：{n}",
+        "  duplicates (same deal_id, same content) skipped: {n}",
+    ),
+    "ingest_summary_conflicts": (
+        "  冲突的重复（同一牌局编号、内容不同）-> 隔离区：{n}",
+        "  conflicting duplicates (same deal_id, other content) -> quarantine: {n}",
+    ),
+    "ingest_summary_set_aside": (
+        "  无法读取的牌局行（不成牌局；原始行入隔离区）：{n}",
+        "  deal lines that could not be read (no deal; lines in quarantine): {n}",
+    ),
+    "ingest_summary_conflict": ("    {deal_id}，位于 {file}:{line}", "    {deal_id} at {file}:{line}"),
+    "ingest_summary_unreadable": ("  {file}：{status}，未导入", "  {file}: {status}, not ingested"),
+    "ingest_summary_quarantine": ("  隔离区的行：{counts}", "  quarantine lines: {counts}"),
+    "ingest_summary_file_findings": (
+        "  关于整个文件或场次的错误（gzip 被截断、超过上限、总分不符）：{n}，见问题表",
+        "  errors about a whole file or session (cut-off gzip, past a limit, wrong totals): "
+        "{n}, in the findings table",
+    ),
+    "ingest_summary_recovered": (
+        "  目录里缺少的批次，检查后重新登记：{batches}",
+        "  batches not in the catalog, checked and listed again: {batches}",
+    ),
+    "ingest_summary_moved_aside": (
+        "  警告：已移到一旁（从不删除）：{note}",
+        "  WARNING: moved aside (never deleted): {note}",
+    ),
+    "ingest_summary_batches": ("批次 {batches}：行数 {rows}", "batches {batches}: rows {rows}"),
+    "ingest_summary_nothing_new": ("没有新内容：数据仓库未改动", "nothing new: the warehouse is unchanged"),
     # seasons and the least deals to be ranked (analytics/seasons.py)
     "period": ("时段", "Period"),
     "period_all": ("全部（按日期）", "All (dates as chosen)"),

@@ -4,69 +4,13 @@ page, so both say the same thing; the page writes it in its language."""
 
 from __future__ import annotations
 
-from typing import Final
-
-from dashboard.i18n import Lang
+from dashboard.i18n import Lang, label
 from ingest.warehouse import IngestSummary
-
-#: every line of the summary: key -> (中文, English)
-TEXT: Final[dict[str, tuple[str, str]]] = {
-    "head": (
-        "导入 {warehouse}：新文件 {new} 个，已导入过（跳过）{known} 个；{seconds:.1f} 秒{rate}，{workers}",
-        "ingest into {warehouse}: {new} new file(s), {known} already ingested (skipped); "
-        "{seconds:.1f} s{rate}, workers {workers}",
-    ),
-    "rate": ("，每秒 {rate:.0f} 局", ", {rate:.0f} deals/s"),
-    "in_process": ("本进程内", "in process"),
-    "workers": ("工作进程 {n} 个", "{n}"),
-    "read": (
-        "读到牌局 {read} = 正确 {ok} + 有问题 {findings} + 无法回放 {invalid}",
-        "deals read {read} = ok {ok} + findings {findings} + invalid {invalid}",
-    ),
-    "stored_ok": (
-        "  已存：正确 {ok}、有问题 {findings} -> 牌局、座位、事件、账目（问题另入问题表）",
-        "  stored: ok {ok}, findings {findings} -> deals, seats, events, ledger (+ findings table)",
-    ),
-    "stored_invalid": (
-        "  已存：无法回放 {invalid} -> 牌局（状态 invalid），原始行入隔离区",
-        "  stored: invalid {invalid} -> deals (status invalid), raw lines in quarantine",
-    ),
-    "duplicates": (
-        "  重复（同一牌局编号、内容相同）跳过：{n}",
-        "  duplicates (same deal_id, same content) skipped: {n}",
-    ),
-    "conflicts": (
-        "  冲突的重复（同一牌局编号、内容不同）-> 隔离区：{n}",
-        "  conflicting duplicates (same deal_id, other content) -> quarantine: {n}",
-    ),
-    "set_aside": (
-        "  无法读取的牌局行（不成牌局；原始行入隔离区）：{n}",
-        "  deal lines that could not be read (no deal; lines in quarantine): {n}",
-    ),
-    "conflict": ("    {deal_id}，位于 {file}:{line}", "    {deal_id} at {file}:{line}"),
-    "unreadable": ("  {file}：{status}，未导入", "  {file}: {status}, not ingested"),
-    "quarantine": ("  隔离区的行：{counts}", "  quarantine lines: {counts}"),
-    "file_findings": (
-        "  关于整个文件或场次的错误（gzip 被截断、超过上限、总分不符）：{n}，见问题表",
-        "  errors about a whole file or session (cut-off gzip, past a limit, wrong totals): "
-        "{n}, in the findings table",
-    ),
-    "recovered": (
-        "  目录里缺少的批次，检查后重新登记：{batches}",
-        "  batches not in the catalog, checked and listed again: {batches}",
-    ),
-    "moved_aside": (
-        "  警告：已移到一旁（从不删除）：{note}",
-        "  WARNING: moved aside (never deleted): {note}",
-    ),
-    "batches": ("批次 {batches}：行数 {rows}", "batches {batches}: rows {rows}"),
-    "nothing_new": ("没有新内容：数据仓库未改动", "nothing new: the warehouse is unchanged"),
-}
 
 
 def _say(key: str, lang: Lang, **values: object) -> str:
-    zh, en = TEXT[key]
-    return (zh if lang == "zh" else en).format(**values)
+    """A line of the summary: ``ingest_summary_<key>`` of dashboard/i18n.py, filled in."""
+    return label(f"ingest_summary_{key}", lang).format(**values)
 
 
 def ingest_text(summary: IngestSummary, lang: Lang = "en") -> str:

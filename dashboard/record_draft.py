@@ -128,25 +128,43 @@ def from_json(data: dict[str, Any]) -> Draft:
     )
 
 
+def closed_path(warehouse: Path, session_id: str) -> Path:
+    """Where a closed session's draft is kept: beside the open ones, but not a ``.json``,
+    so "Continue a session" never reads the drafts of every session ever closed."""
+    return draft_path(warehouse, session_id).with_suffix(".closed")
+
+
 def save_draft(warehouse: Path, draft: Draft) -> Path:
-    path = draft_path(warehouse, draft.session.session_id)
+    """Write the draft whole; a closed one moves to :func:`closed_path` (kept, not deleted)."""
+    session_id = draft.session.session_id
+    path = (
+        draft_path(warehouse, session_id) if draft.closed_at is None else closed_path(warehouse, session_id)
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_suffix(f".tmp-{os.getpid()}")
     temp.write_text(json.dumps(to_json(draft), ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(temp, path)
+    if draft.closed_at is not None:
+        draft_path(warehouse, session_id).unlink(missing_ok=True)  # its closed copy is written
     return path
 
 
 def load_draft(warehouse: Path, session_id: str) -> Draft | None:
-    """The draft of ``session_id``, or None when there is none (or it cannot be read)."""
-    try:
-        return from_json(json.loads(draft_path(warehouse, session_id).read_text(encoding="utf-8")))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    """The draft of ``session_id`` (open, else closed), or None when there is none (or it
+    cannot be read)."""
+    for path in (draft_path(warehouse, session_id), closed_path(warehouse, session_id)):
+        try:
+            return from_json(json.loads(path.read_text(encoding="utf-8")))
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+    return None
 
 
 def list_drafts(warehouse: Path) -> list[str]:
-    """Session ids of the drafts still open (not closed), newest first."""
+    """Session ids of the drafts still open, newest first (a closed draft is not a
+    ``.json``; one still found here, after a crash between its two writes, is left out)."""
     folder = warehouse / "drafts"
     if not folder.is_dir():
         return []

@@ -14,7 +14,7 @@ from test_record import APP, TIMEOUT, on_localhost, pick_win, start
 
 from dashboard.closing import closing_path, read_closing, write_closing
 from dashboard.i18n import Lang, label
-from dashboard.record_draft import list_drafts, load_draft
+from dashboard.record_draft import closed_path, list_drafts, load_draft
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.money import MoneyRule
 
@@ -49,6 +49,7 @@ def test_close_a_session_with_its_money(tmp_path: Path, monkeypatch: pytest.Monk
     assert list_drafts(warehouse) == []  # left "Continue a session"
     kept = load_draft(warehouse, "night")
     assert kept is not None and kept.closed_at == record["closed_at"] and len(kept.saved) == 1
+    assert closed_path(warehouse, "night").is_file() and not (warehouse / "drafts" / "night.json").exists()
 
     # the Session result opens with the money: 0.5 元 a point, 20 元 of table fee, 5 元 each:
     # A +3 -> 1.5 - 5 = -3.5 元; B, C, D -1 -> -0.5 - 5 = -5.5 元; all in 角; the house 20 元
