@@ -37,6 +37,7 @@ import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from analytics.raw_views import FileColumns, create_raw, listed_files
+from analytics.roster import install as install_roster
 from ingest.warehouse.schema import SCHEMAS
 
 #: a stored id of a corrected deal, as ``10_staging.sql`` matches it (RE2's ``$`` is ``\Z``)
@@ -170,6 +171,7 @@ def compute(
         ):
             return None
         con.from_arrow(revision_context(held, ids)).create("held_ids")
+        install_roster(con, main.sql("select * from roster_names").to_arrow_table())
         for text in sql:
             con.execute(text)
         con.execute(

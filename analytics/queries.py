@@ -24,7 +24,7 @@ from typing import Any, Final
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 
-from analytics import incremental, rating
+from analytics import incremental, rating, roster
 from analytics.raw_views import FileColumns, create_raw, listed_files
 from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog
 from ingest.warehouse.schema import SCHEMAS
@@ -119,6 +119,8 @@ class Analytics:
         self.held = incremental.Held()
         #: how the last refresh went: "full", "incremental" or "merged" (views re-pointed)
         self.last_refresh = ""
+        #: the fingerprint of the roster the views apply (``analytics/roster.py``)
+        self.roster_digest = ""
         self.refresh(force=True)
 
     def refresh(self, *, force: bool = False) -> bool:
@@ -129,12 +131,15 @@ class Analytics:
         only re-point the raw views; anything else, ``force``, or ``materialize=False``
         rebuilds everything (:meth:`_rebuild`). :attr:`last_refresh` says which ran."""
         catalog = read_catalog(self.root)
-        version = catalog_version(catalog)
+        digest = roster.roster_digest(self.root)
+        version = catalog_version(catalog) + (f"+roster:{digest}" if digest else "")
         if version == self.version and not force:
             return False
         with self._lock:
             batches = list(catalog.get("batches", []))
             change = None
+            if digest != self.roster_digest:  # another roster: every shown name may change
+                force = True
             if self.materialize and self.version and not force:
                 change = incremental.plan(self.held, batches)
             if change is None or not self._apply(change, catalog):
@@ -150,6 +155,8 @@ class Analytics:
         for mart in (*STAGED, *MARTS):
             self._drop(mart)
         self._raw_views(catalog)
+        self.roster_digest = roster.roster_digest(self.root)
+        roster.install(self.con, roster.name_rows(roster.load_roster(self.root)))
         for name in VIEW_FILES:
             self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
         if self.materialize:

@@ -7,6 +7,39 @@
 -- deletes its deal (end_reason 'deleted', ingest/sheets/deleted.py) is hidden too, so
 -- no revision of a deleted deal counts anywhere.
 
+-- The club's roster (analytics/roster.py, <warehouse>/roster.json), applied as the files
+-- are read: the table roster_names (club, recorded, shown, guest, forgotten) maps a name as
+-- recorded in a club to the name shown everywhere (an alias to its player, a forgotten
+-- player to an anonymous label). The stored files keep the names as recorded.
+create or replace view stg_roster as
+select
+    club,
+    map_from_entries(list({'k': recorded, 'v': shown})) as names,
+    coalesce(
+        list({'name': recorded, 'label': shown} order by length(recorded) desc) filter (where forgotten),
+        cast([] as struct(name varchar, label varchar)[])
+    ) as forgotten
+from roster_names
+group by club;
+
+-- every club's forgotten names, for text whose club is not known (quarantined lines)
+create or replace view stg_forgotten as
+select coalesce(
+    list({'name': recorded, 'label': shown} order by length(recorded) desc) filter (where forgotten),
+    cast([] as struct(name varchar, label varchar)[])
+) as pairs
+from roster_names;
+
+-- a name as shown: the roster's name for it in its club, else the name as recorded
+create or replace macro roster_name(p_name, p_names) as coalesce(p_names[p_name], p_name);
+
+-- text (a finding's message, a raw line) with every forgotten name replaced by its label
+create or replace macro roster_scrub(p_text, p_pairs) as
+case
+    when p_text is null or p_pairs is null or len(p_pairs) = 0 then p_text
+    else list_reduce(p_pairs, lambda acc, p: replace(acc, p.name, p.label), p_text)
+end;
+
 -- every stored deal id, with what the revisions read of it (the incremental refresh,
 -- analytics/incremental.py, reads the new batches' ids beside the held ones through this
 -- view, so a revision sees its earlier ones)
@@ -84,14 +117,15 @@ select
     "table",
     rules,
     base,
-    players,
+    list_transform(players, lambda p: roster_name(p, r.names)) as players,
     deals,
     computed_totals,
     recorded_totals,
     findings,
     file,
     line
-from raw_sessions;
+from raw_sessions
+left join stg_roster as r using (club);
 
 create or replace view stg_deals as
 select
@@ -105,7 +139,7 @@ select
     rules,
     base,
     dealer,
-    players,
+    list_transform(players, lambda p: roster_name(p, r.names)) as players,
     status,
     status in ('ok', 'findings') as is_complete,
     end_reason,
@@ -125,28 +159,46 @@ select
     last_line,
     coalesce(record, 'tiles') as record,  -- null in batches written before the column
     coalesce(record, 'tiles') = 'sheet' as is_sheet
-from raw_deals
-anti join stg_superseded using (deal_id);
+from (select * from raw_deals anti join stg_superseded using (deal_id))
+left join stg_roster as r using (club);
 
 create or replace view stg_seats as
 select
-    *,
-    cast(played_at as date) as played_date,
-    win_kind in ('self_draw', 'kong_bloom') as is_self_draw
-from raw_seats
-anti join stg_superseded using (deal_id);
+    s.* replace (roster_name(s.player, r.names) as player),
+    cast(s.played_at as date) as played_date,
+    s.win_kind in ('self_draw', 'kong_bloom') as is_self_draw
+from (select * from raw_seats anti join stg_superseded using (deal_id)) as s
+left join stg_roster as r on r.club = s.club;
 
 create or replace view stg_events as
 select * from raw_events
 anti join stg_superseded using (deal_id);
 
+-- the ledger and the findings have no club of their own: their deal's (raw_deals)
 create or replace view stg_ledger as
-select * from raw_ledger
-anti join stg_superseded using (deal_id);
+select
+    l.* replace (
+        roster_name(l.payer_player, r.names) as payer_player,
+        roster_name(l.payee_player, r.names) as payee_player
+    )
+from (select * from raw_ledger anti join stg_superseded using (deal_id)) as l
+left join (select deal_id, club from raw_deals) as d on d.deal_id = l.deal_id
+left join stg_roster as r on r.club = d.club;
 
 create or replace view stg_findings as
-select * from raw_findings
-anti join stg_superseded using (deal_id);
+select
+    f.* replace (
+        roster_name(f.player, r.names) as player,
+        roster_scrub(f.message, coalesce(r.forgotten, a.pairs)) as message,
+        roster_scrub(f.message_zh, coalesce(r.forgotten, a.pairs)) as message_zh
+    )
+from (select * from raw_findings anti join stg_superseded using (deal_id)) as f
+left join (select deal_id, club from raw_deals) as d on d.deal_id = f.deal_id
+left join stg_roster as r on r.club = d.club
+cross join stg_forgotten as a;
 
+-- a quarantined line's club may not be known: every club's forgotten names are replaced
 create or replace view stg_quarantine as
-select * from raw_quarantine;
+select q.* replace (roster_scrub(q.raw, a.pairs) as raw, roster_scrub(q.detail, a.pairs) as detail)
+from raw_quarantine as q
+cross join stg_forgotten as a;
