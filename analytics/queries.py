@@ -285,6 +285,10 @@ class Analytics:
         frame = self.query("players_named", Filters(player=name))
         return [str(p) for p in frame["player"]]
 
+    def guests(self) -> set[str]:
+        """The players (as shown) a club's roster marks guests: leaderboards list them apart."""
+        return {str(p) for p in self.query("guests")["player"]}
+
     def score_over_time(self, filters: Filters | None = None) -> pd.DataFrame:
         return self.query("score_over_time", filters)
 

@@ -52,15 +52,24 @@ class Player:
         """Every name as recorded that stands for this player."""
         return (self.name, *self.aliases)
 
-    def to_json(self) -> dict[str, Any]:
+    def stored(self) -> dict[str, Any]:
+        """The entry as ``roster.json`` keeps it (a forgotten player's names too: the
+        mapping needs them, docs/roster.md)."""
         return {
             "club": self.club,
             "name": self.name,
             "aliases": list(self.aliases),
             "guest": self.guest,
             "forgotten": self.forgotten,
-            "shown": self.shown,
         }
+
+    def to_json(self) -> dict[str, Any]:
+        """The entry as ``chuanma roster list --json`` shows it: a forgotten player's names
+        are left out (null, no aliases)."""
+        data = self.stored()
+        if self.forgotten is not None:
+            data.update(name=None, aliases=[])
+        return {**data, "shown": self.shown}
 
 
 def roster_path(warehouse: str | Path) -> Path:
@@ -111,7 +120,7 @@ def save_roster(warehouse: str | Path, players: list[Player]) -> Path:
     path = roster_path(warehouse)
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f"{ROSTER_FILE}.tmp-{os.getpid()}")
-    stored = [{k: v for k, v in p.to_json().items() if k != "shown"} for p in _ordered(players)]
+    stored = [p.stored() for p in _ordered(players)]
     temp.write_text(
         json.dumps({"format": FORMAT, "players": stored}, ensure_ascii=False, indent=1), encoding="utf-8"
     )
@@ -226,6 +235,12 @@ def name_rows(players: list[Player]) -> pa.Table:
             "forgotten": pa.array([r[4] for r in rows], pa.bool_()),
         }
     )
+
+
+def guests_split(frame: Any, guests: set[str]) -> tuple[Any, Any]:
+    """A leaderboard's rows (a ``player`` column) of members and of guests, in its order."""
+    is_guest = frame["player"].isin(sorted(guests))
+    return frame[~is_guest], frame[is_guest]
 
 
 def install(con: duckdb.DuckDBPyConnection, rows: pa.Table) -> None:

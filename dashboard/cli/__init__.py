@@ -1,5 +1,5 @@
 """The ``chuanma`` command line, the top layer: one typer app, one module per command group
-(hand, audit, simulate, warehouse, season, serve). Each command imports its layer lazily so that a
+(hand, audit, simulate, warehouse, season, roster, serve). Each command imports its layer lazily so that a
 quick call such as ``chuanma hand`` starts in well under a second."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import typer
 
 from dashboard.cli.audit import replay, validate
 from dashboard.cli.hand import hand
+from dashboard.cli.roster import roster_app
 from dashboard.cli.season import season_app
 from dashboard.cli.serve import dashboard
 from dashboard.cli.simulate import simulate
@@ -34,6 +35,7 @@ for command in (hand, validate, replay, simulate, ingest, stats, dashboard):
     app.command()(command)
 app.add_typer(warehouse_app, name="warehouse")
 app.add_typer(season_app, name="season")
+app.add_typer(roster_app, name="roster")
 
 
 def main() -> None:
