@@ -106,7 +106,11 @@ def load_roster(warehouse: str | Path) -> list[Player]:
         return []
     except (OSError, ValueError) as error:
         raise RosterError(f"{path}: cannot read the roster ({error})") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("players"), list):
+    if (
+        not isinstance(data, dict)
+        or data.get("format") != FORMAT
+        or not isinstance(data.get("players"), list)
+    ):
         raise RosterError(f"{path}: not a roster file of format {FORMAT}")
     return _ordered(_player(item, path) for item in data["players"])
 

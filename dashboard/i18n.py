@@ -538,6 +538,17 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_club": ("俱乐部", "Club"),
     "record_table": ("桌号", "Table"),
     "record_player": ("玩家 {n}", "Player {n}"),
+    "record_roster_pick": ("从名册中选择", "Pick from the roster"),
+    "record_roster_add": ("名册里没有？加入名册", "Not on the roster? Add a player"),
+    "record_roster_new": ("新玩家的名字", "The new player's name"),
+    "record_roster_add_button": ("加入名册", "Add to the roster"),
+    "record_roster_added": ("{name} 已加入 {club} 的名册。", "{name} is on {club}'s roster now."),
+    "record_roster_refused": ("没有加入名册：{error}", "Not added to the roster: {error}"),
+    "record_roster_bad": ("名册无法读取：{error}", "The roster cannot be read: {error}"),
+    "record_roster_none": (
+        "{club} 还没有名册：请输入名字（`chuanma roster add` 可建立名册，之后从名册选择）。",
+        "{club} has no roster yet: type the names (`chuanma roster add` makes one; then they are picked from it).",
+    ),
     "record_rules": ("规则", "Rule set"),
     "record_override": ("自定义规则（JSON）", "Override (JSON)"),
     "record_override_help": (

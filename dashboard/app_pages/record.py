@@ -29,6 +29,7 @@ from dashboard.plain_errors import plain_error
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
+from dashboard.record_players import seat_inputs
 from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
 from dashboard.upload_file import not_stored
@@ -88,7 +89,7 @@ def start_form(warehouse: Any) -> None:
     st.subheader(page_kit.t("record_start"))
     club = st.text_input(page_kit.t("record_club"), key="record_club")
     table = st.text_input(page_kit.t("record_table"), key="record_table")
-    names = [st.text_input(page_kit.t("record_player", n=n + 1), key=f"record_player_{n}") for n in SEATS]
+    names = seat_inputs(warehouse, club)
     presets = [*preset_names(), CUSTOM]
     chosen_rules = st.segmented_control(
         page_kit.t("record_rules"), presets, default="standard", key="record_rules",

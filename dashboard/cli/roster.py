@@ -23,7 +23,9 @@ roster_app = typer.Typer(
     no_args_is_help=True,
     rich_markup_mode=None,
 )
-ClubOption = Annotated[str, typer.Option("--club", help="The club the player belongs to (names are per club).")]
+ClubOption = Annotated[
+    str, typer.Option("--club", help="The club the player belongs to (names are per club).")
+]
 NameArgument = Annotated[str, typer.Argument(help="The player's name (or one of their aliases).")]
 JsonOption = Annotated[bool, typer.Option("--json", help="The player as a JSON object.")]
 
@@ -46,7 +48,9 @@ def _run(change: Callable[[], Player | None], as_json: bool, said: str) -> None:
 def roster_add(
     name: Annotated[str, typer.Argument(help="The new player's name, as the club writes it.")],
     club: ClubOption,
-    guest: Annotated[bool, typer.Option("--guest", help="A guest: listed apart from the leaderboards.")] = False,
+    guest: Annotated[
+        bool, typer.Option("--guest", help="A guest: listed apart from the leaderboards.")
+    ] = False,
     warehouse: WarehouseOption = Path("data/warehouse"),
     as_json: JsonOption = False,
 ) -> None:
@@ -79,7 +83,9 @@ def roster_list(
         also = f" (also {', '.join(p.aliases)})" if p.aliases else ""
         echo_text(f"{p.club}: {p.name}{also}{' — guest' if p.guest else ''}")
     if not players:
-        echo_text(f"no players on the roster in {warehouse} (add one with: chuanma roster add NAME --club CLUB)")
+        echo_text(
+            f"no players on the roster in {warehouse} (add one with: chuanma roster add NAME --club CLUB)"
+        )
 
 
 @roster_app.command("alias")

@@ -1,0 +1,72 @@
+"""The Record page's four seats, picked from the club's roster (``analytics/roster.py``):
+a club with a roster offers its players only, and a new name takes an explicit "add to
+the roster" step, so a typo never makes a new player. A club with no roster yet keeps the
+free text inputs (nothing is added to a roster unasked)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from analytics.roster import RosterError, add_player, club_names, load_roster
+from dashboard import page_kit
+from dashboard.safe_text import md
+from ingest.sheets.record import SEATS
+
+NEW_KEY = "record_new_player"
+ADD_KEY = "record_add_player"
+ADDED_KEY = "record_added_note"
+
+
+def roster_of(warehouse: Path, club: str) -> list[str]:
+    """The club's players the seats offer; none for no club, no roster or a bad file
+    (whose error is shown)."""
+    if not club.strip():
+        return []
+    try:
+        return club_names(load_roster(warehouse), club.strip())
+    except RosterError as error:
+        st.error(page_kit.t("record_roster_bad", error=md(str(error))))
+        return []
+
+
+def add_to_roster(warehouse: Path, club: str) -> None:
+    """The explicit step that puts a new name on the club's roster."""
+    with st.expander(page_kit.t("record_roster_add"), expanded=False):
+        name = st.text_input(page_kit.t("record_roster_new"), key=NEW_KEY)
+        if st.button(page_kit.t("record_roster_add_button"), key=ADD_KEY):
+            try:
+                add_player(warehouse, club, name)
+            except RosterError as error:
+                st.error(page_kit.t("record_roster_refused", error=md(str(error))))
+                return
+            st.session_state[ADDED_KEY] = name.strip()
+            st.session_state.pop(NEW_KEY, None)
+            st.rerun()
+    added = st.session_state.pop(ADDED_KEY, None)
+    if added:
+        st.success(page_kit.t("record_roster_added", name=md(added), club=md(club.strip())))
+
+
+def seat_inputs(warehouse: Path, club: str) -> list[str]:
+    """The four names as picked (a roster's) or typed (no roster); "" for a seat not filled."""
+    players = roster_of(warehouse, club)
+    if not players:
+        if club.strip():
+            st.caption(page_kit.t("record_roster_none", club=md(club.strip())))
+        return [st.text_input(page_kit.t("record_player", n=n + 1), key=f"record_player_{n}") for n in SEATS]
+    shown = {name: md(name) for name in players}  # precomputed: format_func reads no state
+    picked = [
+        st.selectbox(
+            page_kit.t("record_player", n=n + 1),
+            players,
+            index=None,
+            key=f"record_pick_{n}",
+            format_func=shown.__getitem__,
+            placeholder=page_kit.t("record_roster_pick"),
+        )
+        for n in SEATS
+    ]
+    add_to_roster(warehouse, club)
+    return [name or "" for name in picked]

@@ -1,0 +1,82 @@
+"""The Record page picks a club's players from its roster (issue 22 item 6), in English
+and in Chinese (``?lang=zh``): a club with a roster offers its players only (no free text,
+so a typo cannot make a new player), a new name is added by the explicit "add to the
+roster" step (a name the club has is refused), and the session begins with the picked
+names; a club with no roster keeps the free text inputs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from test_record import APP, TIMEOUT, on_localhost  # noqa: F401 (the fixture opens writing)
+
+from analytics.roster import add_player, club_names, load_roster
+from dashboard.i18n import label
+from dashboard.record_draft import load_draft
+from dashboard.warehouse_location import WAREHOUSE_ENV
+
+
+def open_page(warehouse: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    if lang == "zh":
+        at.query_params["lang"] = "zh"
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_players_are_picked_from_the_roster(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    for name in ("Ann", "Bo", "Chen"):
+        add_player(warehouse, "club7", name)
+    at = open_page(warehouse, lang, monkeypatch)
+    at.text_input(key="record_club").input("club7").run()
+    assert not [w for w in at.text_input if w.key == "record_player_0"]  # no free text
+    pick = at.selectbox(key="record_pick_0")
+    assert pick.label == label("record_player", lang).format(n=1)
+    assert list(pick.options) == ["Ann", "Bo", "Chen"]
+
+    at.text_input(key="record_new_player").input("Ann").run()  # the club has Ann: refused
+    at.button(key="record_add_player").click().run()
+    assert at.error and at.error[0].value.startswith(label("record_roster_refused", lang).split("{")[0])
+    at.text_input(key="record_new_player").input("Du").run()
+    at.button(key="record_add_player").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert club_names(load_roster(warehouse), "club7") == ["Ann", "Bo", "Chen", "Du"]
+    assert list(at.selectbox(key="record_pick_3").options) == ["Ann", "Bo", "Chen", "Du"]
+
+    for seat, name in enumerate(("Ann", "Bo", "Chen", "Du")):
+        at.selectbox(key=f"record_pick_{seat}").select(name)
+    at.text_input(key="record_sid_input").input("night").run()
+    at.button(key="record_begin").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    draft = load_draft(warehouse, "night")
+    assert draft is not None and draft.session.players == ("Ann", "Bo", "Chen", "Du")
+
+
+def test_a_seat_left_empty_does_not_begin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    warehouse = tmp_path / "wh"
+    for name in ("Ann", "Bo", "Chen", "Du"):
+        add_player(warehouse, "club7", name)
+    at = open_page(warehouse, "en", monkeypatch)
+    at.text_input(key="record_club").input("club7").run()
+    for seat, name in enumerate(("Ann", "Bo", "Chen")):
+        at.selectbox(key=f"record_pick_{seat}").select(name)
+    at.text_input(key="record_sid_input").input("night").run()
+    at.button(key="record_begin").click().run()
+    assert at.error and at.error[0].value == label("record_bad_players", "en")
+    assert load_draft(warehouse, "night") is None
+
+
+def test_a_club_without_a_roster_types_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    at = open_page(tmp_path / "wh", "zh", monkeypatch)
+    at.text_input(key="record_club").input("club9").run()
+    assert [w.key for w in at.text_input if w.key and w.key.startswith("record_player_")] == [
+        f"record_player_{n}" for n in range(4)
+    ]
+    assert not at.selectbox
