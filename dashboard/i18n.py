@@ -701,6 +701,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Ranked from {deals} deals and {sessions} sessions; players with fewer are listed below.",
     ),
     "not_ranked_title": ("未达规定局数（不排名）", "Not ranked yet (too few deals or sessions)"),
+    "guests_title": ("客人（名册标为客人，不排名）", "Guests (marked so on the roster; not ranked)"),
     "least_deals_ranked": ("规定局数（最少局数）", "Least deals to be ranked"),
     # money at the close (engine/money.py)
     "money_title": ("结账（元）", "Money (元)"),

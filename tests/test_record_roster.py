@@ -30,7 +30,9 @@ def open_page(warehouse: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> Ap
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_players_are_picked_from_the_roster(lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_players_are_picked_from_the_roster(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     warehouse = tmp_path / "wh"
     for name in ("Ann", "Bo", "Chen"):
         add_player(warehouse, "club7", name)

@@ -189,3 +189,36 @@ def test_roster_command(tmp_path: Path) -> None:
     text = _chuanma("roster", "list", "--warehouse", tmp_path).stdout
     assert "老王" not in text and "张伟 (also 老张)" in text
     assert _chuanma("roster", "remove", "nobody", *where).returncode == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_players_page_follows_the_roster_without_a_restart(
+    lang: str, warehouse: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A guest leaves the leaderboard for the guests' table, and a forgotten player shows
+    by label only, on the next run of the same dashboard (its caches key on the roster)."""
+    from streamlit.testing.v1 import AppTest
+    from test_dashboard_apptest import APP, TIMEOUT
+
+    from dashboard.i18n import label
+    from dashboard.warehouse_location import WAREHOUSE_ENV
+
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    guest, forgotten = sorted(per_player(warehouse), key=len)[-2:]
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page("app_pages/players.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    board = at.dataframe[0].value
+    assert guest in set(board.iloc[:, 0]) and label("guests_title", lang) not in str(at.markdown)
+
+    add_player(warehouse, CLUB, guest, guest=True)
+    shown = forget_player(warehouse, CLUB, forgotten).shown
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    tables = [frame.value for frame in at.dataframe]
+    assert guest not in set(tables[0].iloc[:, 0]) and shown in set(tables[0].iloc[:, 0])
+    assert any(f"**{label('guests_title', lang)}**" == m.value for m in at.markdown)
+    assert any(list(t.iloc[:, 0]) == [guest] for t in tables[1:])
+    assert forgotten not in "".join(t.to_csv() for t in tables)

@@ -9,6 +9,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from analytics.queries import Filters
+from analytics.roster import guests_split
 from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit
 from dashboard.i18n import win_kind_label
@@ -106,7 +107,9 @@ if src is not None:
                 key=f"least_deals_{page_kit.period_label(str(st.session_state.get(page_kit.PERIOD_KEY)))}",
             )
         )  # fmt: skip
-        ranked, unranked = split_ranked(stats, least, min_sessions)
+        guest_names = set(cached_queries.query("guests", Filters(), src=src)["player"])
+        members, guests = guests_split(stats, guest_names)  # the roster's guests, listed apart
+        ranked, unranked = split_ranked(members, least, min_sessions)
         if least or min_sessions:
             st.caption(page_kit.t("ranked_rule", deals=least, sessions=min_sessions))
         columns = [col for col, _, _ in BOARD]
@@ -125,6 +128,14 @@ if src is not None:
                 "not-ranked",
                 column_config=config,
                 key="not_ranked",
+            )
+        if not guests.empty:
+            st.markdown(f"**{page_kit.t('guests_title')}**")
+            export.table(
+                page_kit.as_percent(guests[columns], percent),
+                "guests",
+                column_config=config,
+                key="guests",
             )
         players = sorted(str(p) for p in stats["player"])
         asked = st.query_params.get("player")
