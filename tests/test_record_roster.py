@@ -13,12 +13,12 @@ from streamlit.testing.v1 import AppTest
 from test_record import APP, TIMEOUT, on_localhost  # noqa: F401 (the fixture opens writing)
 
 from analytics.roster import add_player, club_names, load_roster
-from dashboard.i18n import label
+from dashboard.i18n import Lang, label
 from dashboard.record_draft import load_draft
 from dashboard.warehouse_location import WAREHOUSE_ENV
 
 
-def open_page(warehouse: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+def open_page(warehouse: Path, lang: Lang, monkeypatch: pytest.MonkeyPatch) -> AppTest:
     monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if lang == "zh":
@@ -31,7 +31,7 @@ def open_page(warehouse: Path, lang: str, monkeypatch: pytest.MonkeyPatch) -> Ap
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_players_are_picked_from_the_roster(
-    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     warehouse = tmp_path / "wh"
     for name in ("Ann", "Bo", "Chen"):

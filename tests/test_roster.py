@@ -29,6 +29,7 @@ from analytics.roster import (
     roster_path,
     set_guest,
 )
+from dashboard.i18n import Lang
 from ingest.warehouse import ingest, table_files
 
 CLUB = "sample-club"
@@ -193,7 +194,7 @@ def test_roster_command(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_players_page_follows_the_roster_without_a_restart(
-    lang: str, warehouse: Path, monkeypatch: pytest.MonkeyPatch
+    lang: Lang, warehouse: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A guest leaves the leaderboard for the guests' table, and a forgotten player shows
     by label only, on the next run of the same dashboard (its caches key on the roster)."""
