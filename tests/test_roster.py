@@ -223,3 +223,33 @@ def test_the_players_page_follows_the_roster_without_a_restart(
     assert any(f"**{label('guests_title', lang)}**" == m.value for m in at.markdown)
     assert any(list(t.iloc[:, 0]) == [guest] for t in tables[1:])
     assert forgotten not in "".join(t.to_csv() for t in tables)
+
+
+def test_stats_lists_guests_apart(warehouse: Path) -> None:
+    guest = max(per_player(warehouse), key=len)
+    add_player(warehouse, CLUB, guest, guest=True)
+    rows = json.loads(_chuanma("stats", "--warehouse", warehouse, "--json").stdout)
+    assert {r["player"] for r in rows if r["guest"]} == {guest}
+    text = _chuanma("stats", "--warehouse", warehouse).stdout
+    table, apart = text.split("guests (not ranked)")
+    assert guest not in table and guest in apart
+
+
+def test_the_ratings_page_lists_guests_apart(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+    from test_dashboard_apptest import APP, TIMEOUT
+
+    from dashboard.i18n import label
+    from dashboard.warehouse_location import WAREHOUSE_ENV
+
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    guest = max(per_player(warehouse), key=len)
+    add_player(warehouse, CLUB, guest, guest=True)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/ratings.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    tables = [frame.value for frame in at.dataframe]
+    assert guest not in set(tables[0].iloc[:, 0])
+    assert any(f"**{label('guests_title', 'en')}**" == m.value for m in at.markdown)
+    assert any(list(t.iloc[:, 0]) == [guest] for t in tables[1:])

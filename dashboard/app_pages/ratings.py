@@ -7,6 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from analytics import rating
+from analytics.roster import guests_split
 from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit
 
@@ -38,7 +39,9 @@ if src is not None:
         table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
         st.caption(page_kit.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
         min_deals, min_sessions = page_kit.ranking_minimum()
-        ranked, unranked = split_ranked(table, min_deals, min_sessions)  # a season's 规定局数 (sessions)
+        guest_names = set(cached_queries.query("guests", src=src)["player"])
+        members, guests = guests_split(table, guest_names)  # the roster's guests, listed apart
+        ranked, unranked = split_ranked(members, min_deals, min_sessions)  # a season's 规定局数 (sessions)
         if min_sessions:
             st.caption(page_kit.t("ranked_rule", deals=min_deals, sessions=min_sessions))
         percent = [col for col, _, kind in COLUMNS if kind == "pct"]
@@ -59,6 +62,12 @@ if src is not None:
             st.markdown(f"**{page_kit.t('not_ranked_title')}**")
             export.table(
                 page_kit.as_percent(unranked, percent), "placements-not-ranked", key="ratings_not_ranked",
+                column_config=config,
+            )  # fmt: skip
+        if not guests.empty:
+            st.markdown(f"**{page_kit.t('guests_title')}**")
+            export.table(
+                page_kit.as_percent(guests, percent), "placements-guests", key="ratings_guests",
                 column_config=config,
             )  # fmt: skip
         daily = cached_queries.daily_ratings(filters, src=src)

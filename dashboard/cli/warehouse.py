@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    import pandas as pd  # type: ignore[import-untyped]
 
 from dashboard.cli.options import (
     DEFAULT_WAIT_S,
@@ -163,6 +166,7 @@ def stats(
         frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
         audit = analytics.findings_summary(filters) if player is None and not as_json else None
         named = analytics.players_named(player) if player is not None and frame.empty else []
+        guests = analytics.guests() if player is None else set()
     finally:
         analytics.close()
     if len(named) > 1:  # players are per club: the bare name is several people
@@ -174,14 +178,37 @@ def stats(
         from dashboard.cli.season import with_ranked
 
         frame = with_ranked(frame, chosen, only_ranked=not as_json and player is None)
+    frame, listed_apart = _guests_apart(frame, guests, as_json=as_json)
     if as_json:
         typer.echo(records_json(frame))
     elif player is not None:
         echo_text(player_card_text(frame.iloc[0].to_dict(), language))
     else:
-        echo_text(player_table_text(frame, language))
+        echo_text(player_table_text(frame, language) + _guests_line(listed_apart))
         if audit is not None:
             echo_text(audit_text(audit, language))
+
+
+def _guests_apart(
+    frame: pd.DataFrame, guests: set[str], *, as_json: bool
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The player table and the roster's guests listed apart (``analytics/roster.py``): in
+    JSON every row is marked ``guest`` (an added key, only when the roster has guests); the
+    text table leaves them out and names them below it."""
+    if not guests:
+        return frame, frame.iloc[0:0]
+    if as_json:
+        return frame.assign(guest=frame["player"].isin(sorted(guests))), frame.iloc[0:0]
+    from analytics.roster import guests_split
+
+    members, apart = guests_split(frame, guests)
+    return members, apart
+
+
+def _guests_line(apart: pd.DataFrame) -> str:
+    """The line under the text table naming the guests it leaves out ("" for none)."""
+    names = ", ".join(str(p) for p in apart["player"])
+    return f"\nguests (not ranked) / 客人: {names}" if names else ""
 
 
 # ----------------------------------------------------------------- warehouse care
