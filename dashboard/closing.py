@@ -24,9 +24,16 @@ def closing_path(warehouse: str | Path, session_id: str) -> Path:
 
 
 def write_closing(
-    warehouse: str | Path, session_id: str, totals: tuple[int, ...], money: MoneyRule | None, closed_at: str
+    warehouse: str | Path,
+    session_id: str,
+    totals: tuple[int, ...],
+    money: MoneyRule | None,
+    closed_at: str,
+    players: dict[str, int] | None = None,
 ) -> Path:
-    """Record the close; an existing record of the session is never overwritten."""
+    """Record the close; an existing record of the session is never overwritten.
+    ``players``: each player's total by name, written (an added key) when the seats
+    changed during the session, so a player who left is not lost in a seat's total."""
     path = closing_path(warehouse, session_id)
     path.parent.mkdir(parents=True, exist_ok=True)
     record = {
@@ -36,6 +43,8 @@ def write_closing(
         "totals": list(totals),
         "money": None if money is None else asdict(money),
     }
+    if players is not None:
+        record["player_totals"] = players
     temp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
     temp.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
     try:

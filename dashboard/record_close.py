@@ -14,7 +14,7 @@ import streamlit as st
 from dashboard import money_view, page_kit
 from dashboard.closing import write_closing
 from dashboard.record_draft import Draft, save_draft
-from dashboard.record_session import deal_number, session_totals
+from dashboard.record_session import deal_number, player_totals, session_totals
 from dashboard.safe_text import md
 
 ASK_KEY: Final = "record_close_ask"  # the session whose close waits for a yes
@@ -37,7 +37,8 @@ def close_block(warehouse: Any, draft: Draft) -> bool:
     with st.container(border=True):
         st.warning(page_kit.t("record_close_ask", session=md(session.session_id)), icon=":material/help:")
         totals = saved_totals(draft)
-        st.markdown(" · ".join(f"{md(name)} {totals[s]:+d}" for s, name in enumerate(session.players)))
+        by_player = player_totals(draft, saved_only=True)  # per player: the seats may have changed
+        st.markdown(" · ".join(f"{md(name)} {points:+d}" for name, points in by_player.items()))
         under_way = draft.current if draft.current is not None and draft.current.events else draft.held
         if under_way is not None:
             st.info(page_kit.t("record_close_unsaved", n=deal_number(under_way.deal_id, session.session_id)))
@@ -52,7 +53,14 @@ def close_block(warehouse: Any, draft: Draft) -> bool:
             return False
     closed_at = datetime.now().strftime("%Y-%m-%dT%H:%M")
     with contextlib.suppress(FileExistsError):  # closed before (another tab): the first close stands
-        write_closing(warehouse, session.session_id, totals, rule, closed_at)
+        write_closing(
+            warehouse,
+            session.session_id,
+            totals,
+            rule,
+            closed_at,
+            by_player if draft.seats_changed() else None,
+        )
     draft.closed_at = closed_at
     save_draft(warehouse, draft)
     st.session_state.pop(ASK_KEY, None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,32 @@ class Draft:
     current: DealFacts | None = None  # the deal being recorded (a new one, or a correction)
     held: DealFacts | None = None  # the deal under way, kept aside while a saved one is corrected
     closed_at: str | None = None  # when the session was closed (dashboard/closing.py): no more recording
+    #: who sat at each saved deal, when the seats changed since (a player left, a substitute
+    #: took the seat); a deal not listed was played by ``session.players``
+    deal_players: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def session_for(self, deal_id: str) -> SessionFacts:
+        """The session as a deal was (or is being) played: its own four players."""
+        players = self.deal_players.get(deal_id)
+        return self.session if players is None else replace(self.session, players=players)  # type: ignore[arg-type]
+
+    def substitute(self, seat: int, name: str) -> None:
+        """A player leaves and ``name`` takes the seat from the next deal on; the saved
+        deals keep who played them. Only between deals (the deal under way has no events)."""
+        name = name.strip()
+        if self.current is not None and (self.current.events or self.correcting()):
+            raise ValueError("the seats change between deals: save or undo the deal under way first")
+        if not name or name in self.session.players:
+            raise ValueError(f"{name!r} cannot take the seat: a name not already at the table is needed")
+        for deal in self.saved:  # who played the saved deals stays as it was
+            self.deal_players.setdefault(deal.deal_id, self.session.players)
+        players = list(self.session.players)
+        players[seat] = name
+        self.session = replace(self.session, players=tuple(players))  # type: ignore[arg-type]
+
+    def seats_changed(self) -> bool:
+        """Whether some saved deal was played by other players than the table's now."""
+        return any(players != self.session.players for players in self.deal_players.values())
 
     def next_deal_id(self) -> str:
         return f"{self.session.session_id}-{len(self.saved) + 1:02d}"
@@ -109,6 +135,7 @@ def to_json(draft: Draft) -> dict[str, Any]:
         "current": None if draft.current is None else _deal_json(draft.current),
         "held": None if draft.held is None else _deal_json(draft.held),
         "closed_at": draft.closed_at,
+        "deal_players": {deal_id: list(players) for deal_id, players in draft.deal_players.items()},
     }
 
 
@@ -125,6 +152,7 @@ def from_json(data: dict[str, Any]) -> Draft:
         None if current is None else _deal(current),
         None if held is None else _deal(held),
         None if data.get("closed_at") is None else str(data["closed_at"]),
+        {str(k): tuple(str(n) for n in v) for k, v in (data.get("deal_players") or {}).items()},
     )
 
 

@@ -11,9 +11,13 @@ import streamlit as st
 
 from analytics.roster import RosterError, add_player, club_names, load_roster
 from dashboard import page_kit
+from dashboard.record_draft import Draft, save_draft
 from dashboard.safe_text import md
 from ingest.sheets.record import SEATS
 
+SUB_SEAT_KEY = "record_sub_seat"
+SUB_NAME_KEY = "record_sub_name"
+SUB_KEY = "record_substitute"
 NEW_KEY = "record_new_player"
 ADD_KEY = "record_add_player"
 ADDED_KEY = "record_added_note"
@@ -70,3 +74,35 @@ def seat_inputs(warehouse: Path, club: str) -> list[str]:
     ]
     add_to_roster(warehouse, club)
     return [name or "" for name in picked]
+
+
+def substitute_form(warehouse: Path, draft: Draft) -> None:
+    """Between deals, a player leaves and a substitute takes the seat (换人): the next deals
+    are played by the new four, the saved ones keep theirs, and the totals are per player."""
+    deal = draft.current
+    if deal is not None and (deal.events or draft.correcting()):
+        return
+    players = draft.session.players
+    seated = {seat: md(players[seat]) for seat in SEATS}  # precomputed: format_func reads no state
+    with st.expander(page_kit.t("record_sub_title"), expanded=False):
+        seat = st.selectbox(
+            page_kit.t("record_sub_seat"), list(SEATS), key=SUB_SEAT_KEY, format_func=seated.__getitem__
+        )
+        roster = [n for n in roster_of(warehouse, draft.session.club or "") if n not in players]
+        if roster:
+            shown = {name: md(name) for name in roster}
+            name = st.selectbox(
+                page_kit.t("record_sub_name"), roster, index=None, key=SUB_NAME_KEY,
+                format_func=shown.__getitem__, placeholder=page_kit.t("record_roster_pick"),
+            )  # fmt: skip
+        else:
+            name = st.text_input(page_kit.t("record_sub_name"), key=SUB_NAME_KEY)
+        if not st.button(page_kit.t("record_sub_button"), key=SUB_KEY, use_container_width=True):
+            return
+        try:
+            draft.substitute(int(seat), name or "")
+        except ValueError as error:
+            st.error(page_kit.t("record_sub_refused", error=md(str(error))))
+            return
+        save_draft(warehouse, draft)
+        st.rerun()

@@ -42,15 +42,30 @@ def session_totals(draft: Draft) -> tuple[int, ...]:
     return tuple(totals)
 
 
+def player_totals(draft: Draft, *, saved_only: bool = False) -> dict[str, int]:
+    """Each player's sum, by name (a player who left keeps what they won or lost, a
+    substitute counts from their first deal): the table's players first, in seat order."""
+    deals = {deal.deal_id: deal for deal in draft.saved}
+    for deal in () if saved_only else (draft.held, draft.current):
+        if deal is not None:
+            deals[deal.deal_id] = deal
+    totals = dict.fromkeys(draft.session.players, 0)
+    for deal in deals.values():
+        if deal.deleted:
+            continue
+        session = draft.session_for(deal.deal_id)
+        for name, points in zip(session.players, price(session, deal).scores, strict=True):
+            totals[name] = totals.get(name, 0) + points
+    return totals
+
+
 def show_totals(draft: Draft) -> None:
     st.subheader(page_kit.t("record_totals"))
-    players = draft.session.players
-    totals = session_totals(draft)
-    for row in (0, 2):
+    totals = list(player_totals(draft).items())  # per player: the seats may have changed
+    for row in range(0, len(totals), 2):
         cols = st.columns(2)
-        for offset in (0, 1):
-            seat = row + offset
-            cols[offset].metric(md(players[seat]), f"{totals[seat]:+d}")
+        for offset, (name, points) in enumerate(totals[row : row + 2]):
+            cols[offset].metric(md(name), f"{points:+d}")
 
 
 def show_saved(warehouse: Any, draft: Draft, save: Save) -> None:
@@ -58,15 +73,15 @@ def show_saved(warehouse: Any, draft: Draft, save: Save) -> None:
     if not draft.saved:
         return
     st.subheader(page_kit.t("record_saved_deals"))
-    players = draft.session.players
     for index, deal in enumerate(draft.saved):
+        players = draft.session_for(deal.deal_id).players
         number = deal_number(deal.deal_id, draft.session.session_id)
         revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
         title = f"**{page_kit.t('record_deal', n=number)}**{revision}"
         if deal.deleted:
             st.markdown(f"{title}: _{page_kit.t('revision_deleted')}_")
             continue
-        scores = price(draft.session, deal).scores
+        scores = price(draft.session_for(deal.deal_id), deal).scores
         text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
         cols = st.columns([3, 1, 1])
         cols[0].markdown(f"{title}: {text}")

@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from test_record import APP, TIMEOUT, on_localhost  # noqa: F401 (the fixture opens writing)
 
 from analytics.roster import add_player, club_names, load_roster
+from dashboard.closing import read_closing
 from dashboard.i18n import Lang, label
 from dashboard.record_draft import load_draft
 from dashboard.warehouse_location import WAREHOUSE_ENV
@@ -82,3 +83,65 @@ def test_a_club_without_a_roster_types_names(tmp_path: Path, monkeypatch: pytest
         f"record_player_{n}" for n in range(4)
     ]
     assert not at.selectbox
+
+
+def test_a_substitute_takes_a_seat_between_deals(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ann leaves after deal 1 and Eve takes her seat: deal 2 is stored with Eve, deal 1
+    keeps Ann, the totals are per player (Ann keeps deal 1's points, Eve has deal 2's) and
+    the warehouse counts each deal for who played it."""
+    from test_record import pick_win
+
+    from analytics.queries import Analytics
+    from ingest.sheets.record import price
+
+    def self_draw(step: int) -> None:  # seat 0 自摸 对对胡, then the deal is saved
+        pick_win(at, step, 0, -1, ["duiduihu"])
+        at.button(key=f"record_win_add_{step}").click().run()
+        at.button(key=f"record_save_{step + 1}").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+
+    warehouse = tmp_path / "wh"
+    at = open_page(warehouse, "en", monkeypatch)
+    for key, value in [("record_club", "club9"), ("record_sid_input", "sub")]:
+        at.text_input(key=key).input(value)
+    for seat, name in enumerate(("Ann", "Bo", "Chen", "Du")):
+        at.text_input(key=f"record_player_{seat}").input(name)
+    at.button(key="record_begin").click().run()
+    self_draw(0)  # Ann 自摸
+
+    at.selectbox(key="record_sub_seat").select(0)
+    at.text_input(key="record_sub_name").input("Bo").run()  # already at the table: refused
+    at.button(key="record_substitute").click().run()
+    assert at.error and at.error[0].value.startswith("The seat was not changed")
+    at.text_input(key="record_sub_name").input("Eve").run()
+    at.button(key="record_substitute").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    step = int(at.session_state["record_step"])
+    self_draw(step)  # Eve 自摸 in Ann's seat
+
+    draft = load_draft(warehouse, "sub")
+    assert draft is not None and draft.session.players == ("Eve", "Bo", "Chen", "Du")
+    assert draft.session_for("sub-01").players == ("Ann", "Bo", "Chen", "Du")
+    won = price(draft.session, draft.saved[0]).scores  # both deals score alike
+    assert won[0] > 0
+    metrics = {str(m.label): str(m.value) for m in at.metric}
+    assert metrics == {
+        "Eve": f"{won[0]:+d}",
+        "Bo": f"{2 * won[1]:+d}",
+        "Chen": f"{2 * won[2]:+d}",
+        "Du": f"{2 * won[3]:+d}",
+        "Ann": f"{won[0]:+d}",
+    }
+    api = Analytics(warehouse, materialize=False)
+    try:
+        seats = api.sql("select deal_id, player, net from stg_seats where seat = 0 order by deal_id")
+    finally:
+        api.close()
+    assert seats.values.tolist() == [["sub-01", "Ann", won[0]], ["sub-02", "Eve", won[0]]]
+    at.button(key="record_close").click().run()  # the close keeps each player's total
+    assert f"Ann {won[0]:+d}" in " ".join(str(m.value) for m in at.markdown)
+    at.button(key="record_close_yes").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    record = read_closing(warehouse, "sub")
+    assert record is not None and record["player_totals"]["Ann"] == won[0]
+    assert record["totals"] == [2 * won[0], 2 * won[1], 2 * won[2], 2 * won[3]]  # by seat, as before

@@ -29,7 +29,7 @@ from dashboard.plain_errors import plain_error
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
-from dashboard.record_players import seat_inputs
+from dashboard.record_players import seat_inputs, substitute_form
 from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
 from dashboard.upload_file import not_stored
@@ -221,7 +221,7 @@ def edit_event(draft: Draft, deal: DealFacts, index: int, rules: Rules) -> DealF
     seats = [s for s in SEATS if s not in won_seats(before)]
     n = index + 1
     st.subheader(page_kit.t("record_edit_title", n=n))
-    _, fact = fact_input(draft.session, before, seats, rules, f"edit{index}_", old, LANG)
+    _, fact = fact_input(draft.session_for(deal.deal_id), before, seats, rules, f"edit{index}_", old, LANG)
     rest = deal.events[index + 1 :]
     if st.button(page_kit.t("record_edit_replace", n=n), type="primary", disabled=fact is None,
                  key=step_key("edit_replace"), use_container_width=True):  # fmt: skip
@@ -239,7 +239,9 @@ def edit_event(draft: Draft, deal: DealFacts, index: int, rules: Rules) -> DealF
 
 def add_event(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) -> DealFacts | None:
     """The chips of the next kong or win, and its Add button."""
-    action, fact = fact_input(draft.session, replace(deal, end=None), still_in, rules, "", None, LANG)
+    action, fact = fact_input(
+        draft.session_for(deal.deal_id), replace(deal, end=None), still_in, rules, "", None, LANG
+    )
     text = page_kit.t("record_add_kong" if action == "kong" else "record_add_win")
     if st.button(text, type="primary", disabled=fact is None, key=step_key(f"{action}_add"),
                  use_container_width=True):  # fmt: skip
@@ -270,7 +272,8 @@ def save_button(warehouse: Any, draft: Draft, deal: DealFacts, final: DealFacts,
 
 def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     deal = draft.current or draft.fresh_deal()
-    session, players = draft.session, draft.session.players
+    session = draft.session_for(deal.deal_id)  # a correction: who played that deal
+    players = session.players
     number = deal_number(deal.deal_id, session.session_id)
     if deal.revision > 1:
         st.header(page_kit.t("record_correcting", n=number, rev=deal.revision))
@@ -343,7 +346,7 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
     """Save the ended deal; "Saved" only when it went into the warehouse as recorded.
     A warehouse or file error shows a plain message; its details go to the server's log."""
     try:
-        path, summary = save_deal(warehouse, draft.session, deal)
+        path, summary = save_deal(warehouse, draft.session_for(deal.deal_id), deal)
     except (WarehouseError, OSError) as error:
         plain_error(error, "record save")
         return
@@ -365,6 +368,8 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
         )
         return
     ids = [d.deal_id for d in draft.saved]
+    if draft.deal_players:  # the seats changed in this session: who played it, kept with it
+        draft.deal_players.setdefault(deal.deal_id, draft.session_for(deal.deal_id).players)
     if deal.deal_id in ids:
         draft.saved[ids.index(deal.deal_id)] = deal
     else:
@@ -415,6 +420,7 @@ else:
         save_draft(warehouse, draft)
     totals_box = st.container()  # filled after the deal, so a 查叫 just entered counts
     record_deal(warehouse, draft, rules)
+    substitute_form(warehouse, draft)
     with totals_box:
         show_totals(draft)
     show_saved(warehouse, draft, save)
