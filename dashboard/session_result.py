@@ -64,17 +64,41 @@ def _when(value: Any) -> str | None:
     return str(pd.Timestamp(value).strftime("%Y-%m-%d %H:%M"))
 
 
+def session_players(
+    header: tuple[str, ...], rows: list[dict[str, Any]]
+) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
+    """The session's players, per player and not per seat: the header's four, then each
+    substitute who took a seat between deals (a deal's own ``players``), and for each deal
+    the index of the player in each of its seats. Unchanged seats: the header's four; a
+    deal whose names share none with the header's (a header renamed, placeholders) is read
+    by seat, as before seats could change."""
+    players = list(header)
+    seated = []
+    for row in rows:
+        own = _names(row.get("players")) if row.get("players") is not None else header
+        own = own if set(own) & set(header) else header
+        for name in own:
+            if name not in players:
+                players.append(name)
+        seated.append(tuple(players.index(name) for name in own))
+    return tuple(players), seated
+
+
 def build_result(header: Mapping[str, Any], deals: pd.DataFrame, ledger: pd.DataFrame) -> SessionResult:
     """One session from ``session_header.sql``'s row, ``session_deals.sql`` and
     ``session_ledger.sql``."""
-    players = _names(header.get("players"))
+    rows = deals.to_dict(orient="records")
+    players, seated = session_players(_names(header.get("players")), rows)
     totals = [0] * len(players)
-    nets: dict[int, list[int]] = {seat: [] for seat in range(len(players))}
-    for row in deals.to_dict(orient="records"):
-        scores = _ints(row.get("scores")) or (0,) * len(players)
-        for seat in range(len(players)):
-            totals[seat] += scores[seat]
-            nets[seat].append(scores[seat])
+    nets: dict[int, list[int]] = {index: [] for index in range(len(players))}
+    for row, seats in zip(rows, seated, strict=True):
+        scores = _ints(row.get("scores")) or (0,) * len(seats)
+        points = dict.fromkeys(range(len(players)), 0)
+        for index, score in zip(seats, scores, strict=False):
+            points[index] += score
+        for index, score in points.items():
+            totals[index] += score
+            nets[index].append(score)
     table = pd.DataFrame(
         {
             "deal_id": [str(d) for d in deals["deal_id"]] if not deals.empty else [],

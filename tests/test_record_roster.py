@@ -16,6 +16,7 @@ from analytics.roster import add_player, club_names, load_roster
 from dashboard.closing import read_closing
 from dashboard.i18n import Lang, label
 from dashboard.record_draft import load_draft
+from dashboard.session_result import build_result
 from dashboard.warehouse_location import WAREHOUSE_ENV
 
 
@@ -135,9 +136,24 @@ def test_a_substitute_takes_a_seat_between_deals(tmp_path: Path, monkeypatch: py
     api = Analytics(warehouse, materialize=False)
     try:
         seats = api.sql("select deal_id, player, net from stg_seats where seat = 0 order by deal_id")
+        pages = Path(__file__).resolve().parent.parent / "analytics" / "sql" / "pages"
+        asked = {"session_id": "sub"}
+        header, deals, ledger = (
+            api.sql((pages / f"session_{name}.sql").read_text(encoding="utf-8"), asked)
+            for name in ("header", "deals", "ledger")
+        )
     finally:
         api.close()
     assert seats.values.tolist() == [["sub-01", "Ann", won[0]], ["sub-02", "Eve", won[0]]]
+    result = build_result(header.iloc[0].to_dict(), deals, ledger)  # the Session result page's
+    assert dict(zip(result.players, result.totals, strict=True)) == {
+        "Ann": won[0],
+        "Bo": 2 * won[1],
+        "Chen": 2 * won[2],
+        "Du": 2 * won[3],
+        "Eve": won[0],
+    }
+    assert result.problem is None and sum(t.amount for t in result.transfers) > 0
     at.button(key="record_close").click().run()  # the close keeps each player's total
     assert f"Ann {won[0]:+d}" in " ".join(str(m.value) for m in at.markdown)
     at.button(key="record_close_yes").click().run()
