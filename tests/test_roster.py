@@ -253,3 +253,32 @@ def test_the_ratings_page_lists_guests_apart(warehouse: Path, monkeypatch: pytes
     assert guest not in set(tables[0].iloc[:, 0])
     assert any(f"**{label('guests_title', 'en')}**" == m.value for m in at.markdown)
     assert any(list(t.iloc[:, 0]) == [guest] for t in tables[1:])
+
+
+def test_an_incremental_refresh_applies_the_roster_to_new_deals(warehouse: Path, tmp_path: Path) -> None:
+    """Deals saved after the roster was read are mapped too: the refresh that adds them
+    (incrementally, as after a save on the Record page) counts the alias for its player."""
+    from datetime import date
+
+    from ingest.simulator.simulate import ClubPlan, simulate_club
+    from ingest.writer import write_log
+
+    before = per_player(warehouse)
+    player, other = sorted(before)[:2]
+    add_player(warehouse, CLUB, player)
+    add_alias(warehouse, CLUB, other, player)
+    api = Analytics(warehouse)
+    try:
+        log = tmp_path / "more.jsonl"
+        plan = ClubPlan(players=8, sessions=2, deals_per_session=4, seed=77, start=date(2026, 9, 1), days=5)
+        write_log(simulate_club(plan), log)
+        ingest([log], warehouse, workers=0)
+        assert api.refresh() and api.last_refresh == "incremental"
+        after = per_player(warehouse)  # the stored names, the new deals included
+        board = api.player_stats(Filters(club=CLUB)).set_index("player")
+    finally:
+        api.close()
+    assert after[player][0] + after[other][0] > before[player][0] + before[other][0]
+    assert other not in board.index
+    assert int(board.loc[player, "deals"]) == after[player][0] + after[other][0]
+    assert int(board.loc[player, "net"]) == after[player][1] + after[other][1]
