@@ -95,19 +95,16 @@ def test_a_format_1_catalog_opens_and_is_moved_to_format_2(tmp_path: Path) -> No
     store(warehouse, a_deal(1))
     catalog = read_catalog(warehouse)
     files = catalog_files(warehouse, catalog)
-    old = {
-        "format": 1,
-        "batches": [
-            {
-                key: value
-                for key, value in {**b, "files": batch_files(warehouse, b)}.items()
-                if key != "file_count"
-            }
-            for b in catalog["batches"]
-        ],
-    }
-    (warehouse / CATALOG).write_text(json.dumps(old), encoding="utf-8")
-    (warehouse / BATCHES / old["batches"][1]["id"] / "batch.json").unlink()  # as a recovered batch
+    entries: list[dict[str, Any]] = [
+        {
+            key: value
+            for key, value in {**b, "files": batch_files(warehouse, b)}.items()
+            if key != "file_count"
+        }
+        for b in catalog["batches"]
+    ]
+    (warehouse / CATALOG).write_text(json.dumps({"format": 1, "batches": entries}), encoding="utf-8")
+    (warehouse / BATCHES / entries[1]["id"] / "batch.json").unlink()  # as a recovered batch
     forget(warehouse)
     assert read_catalog(warehouse)["format"] == 1
     assert catalog_files(warehouse, read_catalog(warehouse)) == files
