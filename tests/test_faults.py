@@ -19,6 +19,7 @@ import pytest
 
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, CATALOG, MANIFEST, ORPHANS, read_catalog
+from ingest.warehouse.catalog import batch_files
 from ingest.writer import write_log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -123,8 +124,8 @@ def test_a_batch_without_its_manifest_is_rebuilt_from_its_rows(
         listing["batches"].sort(key=lambda b: b["id"])
     assert [b["parts"] for b in rebuilt["batches"]] == [b["parts"] for b in catalog["batches"]]
     assert [b["rows"] for b in rebuilt["batches"]] == [b["rows"] for b in catalog["batches"]]
-    shas = [[f["sha256"] for f in b["files"]] for b in catalog["batches"]]
-    assert [[f["sha256"] for f in b["files"]] for b in rebuilt["batches"]] == shas
+    shas = [[f["sha256"] for f in batch_files(warehouse, b)] for b in catalog["batches"]]
+    assert [[f["sha256"] for f in batch_files(warehouse, b)] for b in rebuilt["batches"]] == shas
     again = chuanma(*ingest_args(logs, warehouse))  # every file is known again: nothing read
     assert again.returncode == 0 and json.loads(again.stdout)["deals"]["read"] == 0
     assert stats(warehouse) == clean[1]

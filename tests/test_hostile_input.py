@@ -22,6 +22,7 @@ from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.source import Limits, file_name, name_bytes
 from ingest.validate import validate_paths
 from ingest.warehouse import ingest, read_catalog
+from ingest.warehouse.catalog import catalog_files
 from ingest.writer import write_log
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,7 +160,7 @@ def test_a_file_name_that_is_not_utf8_is_stored_losslessly(tmp_path: Path) -> No
         assert done.returncode == 0, done.stderr.decode(errors="replace")
         text = done.stdout.decode("utf-8")  # valid UTF-8
         assert json.dumps(stored)[1:-1] in text
-    files = [f["file"] for b in read_catalog(tmp_path / "wh")["batches"] for f in b["files"]]
+    files = [f["file"] for f in catalog_files(tmp_path / "wh", read_catalog(tmp_path / "wh"))]
     assert files == [stored]
 
 
@@ -187,7 +188,7 @@ def test_a_fifo_is_skipped_and_said(tmp_path: Path) -> None:
         assert done.returncode == 3, done.stdout
         assert "not a regular file" in done.stdout + done.stderr
     catalog = read_catalog(tmp_path / "wh")
-    assert [Path(f["file"]).name for b in catalog["batches"] for f in b["files"]] == ["good.jsonl"]
+    assert [Path(f["file"]).name for f in catalog_files(tmp_path / "wh", catalog)] == ["good.jsonl"]
 
 
 def test_an_unreadable_folder_is_reported(tmp_path: Path) -> None:

@@ -31,7 +31,7 @@ from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, Win
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import IngestLock, ingest, read_catalog, write_batch
-from ingest.warehouse.catalog import BATCHES, write_catalog
+from ingest.warehouse.catalog import BATCHES, batch_files, write_catalog
 from ingest.warehouse.compact import FANOUT
 from ingest.warehouse.schema import TABLES
 from ingest.writer import write_lines
@@ -108,7 +108,9 @@ def merge(warehouse: Path, ids: list[str]) -> str:
             if files:
                 tables[name] = ds.dataset(files, format="parquet").to_table()
         catalog["batches"] = [b for b in catalog["batches"] if b["id"] not in ids]
-        new_id = write_batch(warehouse, catalog, tables, [f for b in merged for f in b["files"]])
+        new_id = write_batch(
+            warehouse, catalog, tables, [f for b in merged for f in batch_files(warehouse, b)]
+        )
         catalog["batches"][-1]["merged_from"] = ids
         write_catalog(warehouse, catalog)
         for batch_id in ids:

@@ -32,6 +32,7 @@ from ingest.warehouse import (
     read_catalog,
     table_files,
 )
+from ingest.warehouse.catalog import batch_files
 from ingest.warehouse.compact import FANOUT, MAX_TAIL, STAGES, full_runs, tiered_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,14 +105,18 @@ def small_batches(tmp_path: Path) -> Path:
 def test_a_merge_keeps_every_row_and_the_contract(small_batches: Path) -> None:
     warehouse = small_batches
     before, listed = rows(warehouse), read_catalog(warehouse)["batches"]
+    listed_files = [f for b in listed for f in batch_files(warehouse, b)]  # before they go
     catalog = read_catalog(warehouse)
     (merge,) = compact_batches(warehouse, catalog, full=True)
     after = read_catalog(warehouse)
     (entry,) = after["batches"]
     assert entry["merged_from"] == merge.merged_from == [b["id"] for b in listed]
-    assert entry["files"] == [f for b in listed for f in b["files"]]
+    # the files live in batch.json (catalog format 2); the catalog keeps their number
     manifest = json.loads((warehouse / BATCHES / entry["id"] / "batch.json").read_text(encoding="utf-8"))
-    assert manifest["merged_from"] == entry["merged_from"] and manifest["files"] == entry["files"]
+    assert "files" not in entry and "files" not in json.dumps(after)
+    assert manifest["files"] == listed_files and batch_files(warehouse, entry) == listed_files
+    assert entry["file_count"] == len(manifest["files"]) == sum(b["file_count"] for b in listed)
+    assert manifest["merged_from"] == entry["merged_from"]
     assert entry["rows"] == {
         name: sum(b["rows"].get(name, 0) for b in listed) for name in entry["rows"]
     } and sum(entry["rows"].values()) == sum(sum(b["rows"].values()) for b in listed)

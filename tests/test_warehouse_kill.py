@@ -17,6 +17,7 @@ from analytics.queries import Analytics
 from ingest.reader import read_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, STAGING, read_catalog
+from ingest.warehouse.catalog import catalog_files
 from ingest.writer import write_log
 
 FILES = 8
@@ -84,5 +85,5 @@ def test_kill_9_at_random_moments_then_a_clean_complete_ingest(tmp_path: Path) -
         b["id"] for b in catalog["batches"]
     )
     assert not any((warehouse / STAGING).iterdir())
-    recorded = [f["sha256"] for b in catalog["batches"] for f in b["files"]]
+    recorded = [f["sha256"] for f in catalog_files(warehouse, catalog)]
     assert len(recorded) == len(set(recorded)) == FILES

@@ -3,11 +3,12 @@
 Layout under the warehouse folder::
 
     catalog.json                     the recorded batches; readers read only what it lists
+                                     (format 2: parts, rows, file_count; no file list)
     ingest.lock                      held (flock) by the writer at work; holds its pid
     staging/<batch>/...              a batch being written, or a merge's copy being removed
                                      (removed by the next writer)
     batches/<batch>/<table>/month=YYYY-MM/part-0.parquet
-    batches/<batch>/batch.json       the batch's own catalog entry
+    batches/<batch>/batch.json       the batch's own catalog entry, with its source files
 
 Why it survives ``kill -9`` at any moment: a batch is written whole into ``staging/``,
 renamed into ``batches/`` (one atomic rename), and only then added to the catalog, which
@@ -32,7 +33,8 @@ batches are merged (``compact``): by month and tiered, on a threshold at the end
 ingest, and by
 ``chuanma warehouse compact``. The decision: **merging removes the merged-away copies; no
 deal or row is ever lost.** A merged batch is written and recorded like any other, its
-entry names the batches it replaces (``merged_from``) and holds their ``files``; the
+entry names the batches it replaces (``merged_from``) and its ``batch.json`` holds their
+``files`` (catalog format 2 keeps only ``file_count``: see ``catalog``); the
 catalog swaps them for it in one atomic write; the folders of the batches it replaced are
 then removed (a crash before that leaves them as unlisted copies that the next writer
 removes, never takes back: their id is in a listed ``merged_from``). A merged batch never

@@ -20,9 +20,9 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.warehouse.catalog import (
     BATCHES,
-    FORMAT,
     MANIFEST,
     STAGING,
+    catalog_entry,
     fsync_dir,
     read_catalog,
     utc_now,
@@ -133,8 +133,7 @@ class BatchWriter:
         """Write what waits, close and sync the files, rename the folder into ``batches/``
         and record it in ``catalog`` (updated in place; the caller holds the lock)."""
         entry = self.seal(files)
-        catalog.setdefault("batches", []).append(entry)
-        catalog["format"] = FORMAT
+        catalog.setdefault("batches", []).append(catalog_entry(entry))  # files: in batch.json
         write_catalog(self.root, catalog)
         return self.batch_id
 

@@ -2,6 +2,15 @@
 reader opens. Written atomically (temp file, fsync, ``os.replace``); what a reader needs
 of it (:func:`read_catalog`, :func:`table_files`, :func:`catalog_version`) and the
 warehouse's folder names live here.
+
+Format 2 (this one): an entry lists its batch's ``parts`` and ``rows`` and the number of
+source files it holds (``file_count``); the files themselves (name, sha256, status, ...)
+are in the batch's own ``batch.json`` only (:func:`batch_files`). A save rewrites the
+catalog, so the catalog must not grow with every file ever ingested: in format 1 each
+entry carried its ``files`` (kept whole through merges), ~240 bytes a saved file, and a
+save at 5,000 saves spent half its time encoding and syncing them. A format-1 catalog is
+read as it is and written as format 2 by the next writer (:func:`write_catalog` first
+makes sure each batch's ``batch.json`` holds the files it drops).
 """
 
 from __future__ import annotations
@@ -23,7 +32,8 @@ STAGING: Final = "staging"
 BATCHES: Final = "batches"
 ORPHANS: Final = "orphans"
 MANIFEST: Final = "batch.json"  # a batch's own catalog entry, written before its rename
-FORMAT: Final = 1
+FORMAT: Final = 2  # what is written; see the module docstring
+READABLE: Final = (1, 2)  # format 1 entries carry their ``files`` inline
 
 
 class WarehouseError(RuntimeError):
@@ -55,8 +65,10 @@ def read_catalog(root: str | Path) -> dict[str, Any]:
         raise WarehouseError(
             f"{path}: the catalog is not a JSON object; rebuild it with: {rebuild_hint(root)}"
         )
-    if catalog.get("format") != FORMAT:
-        raise WarehouseError(f"{path}: catalog format {catalog.get('format')!r}, expected {FORMAT}")
+    if catalog.get("format") not in READABLE:
+        raise WarehouseError(
+            f"{path}: catalog format {catalog.get('format')!r}, expected one of {', '.join(map(str, READABLE))}"
+        )
     batches = catalog.setdefault("batches", [])
     if not isinstance(batches, list) or not all(entry_ok(batch) for batch in batches):
         raise WarehouseError(
@@ -185,8 +197,61 @@ def fsync_dir(path: Path) -> None:
             os.close(fd)
 
 
+def catalog_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    """A batch's entry as the catalog keeps it: without its ``files`` (in its
+    ``batch.json``), with their number."""
+    out = {key: value for key, value in entry.items() if key != "files"}
+    if "files" in entry:
+        out["file_count"] = len(entry["files"])
+    return out
+
+
+def batch_files(root: str | Path, entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The source files a listed batch holds: inline in a format-1 entry, else from the
+    batch's ``batch.json`` (one small read a batch; a merged batch's lists its sources')."""
+    if "files" in entry:
+        return list(entry["files"])
+    manifest = read_manifest(Path(root) / BATCHES / entry["id"])
+    return list((manifest or {}).get("files", []))
+
+
+def catalog_files(root: str | Path, catalog: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every source file the listed batches hold, in catalog order (reads every
+    ``batch.json``: for a check or a report, not for a save)."""
+    return [f for batch in catalog.get("batches", []) for f in batch_files(root, batch)]
+
+
+def write_manifest(folder: Path, entry: dict[str, Any]) -> None:
+    """Write (or replace) a batch folder's ``batch.json`` atomically."""
+    tmp = folder / f"{MANIFEST}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as out:
+        out.write(json.dumps(entry, ensure_ascii=False))  # one line: the C encoder
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(tmp, folder / MANIFEST)
+    fsync_dir(folder)
+
+
+def _move_files_out(root: Path, catalog: dict[str, Any]) -> None:
+    """Before a catalog is written as format 2: every entry still carrying ``files`` (a
+    format-1 catalog, a batch taken back from its Parquet files) has them written into its
+    ``batch.json`` first when that does not hold them already, then drops them (in place)."""
+    batches = catalog.get("batches", [])
+    for index, entry in enumerate(batches):
+        if "files" not in entry:
+            continue
+        folder = root / BATCHES / entry["id"]
+        manifest = read_manifest(folder)
+        if manifest is None or manifest.get("files") != entry["files"]:
+            write_manifest(folder, {**(manifest or {}), **entry})
+        batches[index] = catalog_entry(entry)
+
+
 def write_catalog(root: Path, catalog: dict[str, Any]) -> None:
-    """Replace the catalog atomically: a reader sees the old one or the new one, whole."""
+    """Replace the catalog atomically: a reader sees the old one or the new one, whole.
+    Written as format 2: entries without their ``files`` (moved into ``batch.json``)."""
+    _move_files_out(root, catalog)
+    catalog["format"] = FORMAT
     tmp = root / f"{CATALOG}.tmp-{os.getpid()}"
     with open(tmp, "w", encoding="utf-8") as out:
         out.write(catalog_text(catalog))

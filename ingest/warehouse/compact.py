@@ -14,8 +14,9 @@ a season) is never merged again. ``chuanma warehouse compact`` merges every run 
 unsealed batches next to each other into one.
 
 The contract: the merged batch's catalog entry and its ``batch.json`` carry
-``"merged_from"``, the ids of the batches it replaces in catalog order; its ``files`` are
-the concatenation of theirs (a file ingested before stays ``known``); each table's rows
+``"merged_from"``, the ids of the batches it replaces in catalog order; its ``files`` (in
+its ``batch.json``: the catalog keeps only their number) are the concatenation of theirs
+(a file ingested before stays ``known``); each table's rows
 keep their order within a month; the catalog with the merged entry in place of theirs is
 written atomically. A merge is a batch like any other until then (written in
 ``staging/``, renamed into ``batches/``), so a ``kill -9`` at any moment leaves either
@@ -37,7 +38,7 @@ from typing import Any, Final
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 
 from ingest.warehouse.batches import BatchWriter, new_batch_id
-from ingest.warehouse.catalog import BATCHES, FORMAT, WarehouseError, write_catalog
+from ingest.warehouse.catalog import BATCHES, WarehouseError, batch_files, catalog_entry, write_catalog
 from ingest.warehouse.recovery import remove_copy
 from ingest.warehouse.schema import NO_MONTH, TABLES
 
@@ -148,12 +149,12 @@ def merge(root: Path, catalog: dict[str, Any], start: int, end: int) -> Merge:
                 f"merging {', '.join(ids)}: rows {got} against {expected}; nothing was changed"
             )
         _stage("written")
-        entry = writer.seal([f for batch in run for f in batch.get("files", [])], merged_from=ids)
+        files = [f for batch in run for f in batch_files(root, batch)]
+        entry = writer.seal(files, merged_from=ids)
     finally:
         writer.close()
     _stage("renamed")
-    catalog["batches"][start:end] = [entry]
-    catalog["format"] = FORMAT
+    catalog["batches"][start:end] = [catalog_entry(entry)]  # files: in its batch.json
     write_catalog(root, catalog)
     _stage("recorded")
     for batch_id in ids:

@@ -199,11 +199,6 @@ class _Batch:
     writer: BatchWriter | None = None
 
 
-def _known_shas(catalog: dict[str, Any]) -> set[str]:
-    """The sha256 of every file already recorded."""
-    return {f["sha256"] for batch in catalog.get("batches", []) for f in batch.get("files", [])}
-
-
 def ingest(
     paths: Iterable[str | Path],
     warehouse: str | Path = DEFAULT_WAREHOUSE,
@@ -308,7 +303,7 @@ def _run(
     files, and a batch is committed when its last chunk is stored while the workers go on
     with the next batch's. This process never holds more than a few chunks and the rows
     waiting for their Parquet row groups, however many deals the files hold."""
-    known_deals, known_sessions, known_shas = ids.deals, ids.sessions, _known_shas(catalog)
+    known_deals, known_sessions, known_shas = ids.deals, ids.sessions, ids.shas
     with runner(workers, scheduler, dask_local=dask_local) as run, _lost_worker_stops_cleanly():
         summary.workers = run.workers
         ahead = max(1, run.workers * CHUNKS_AHEAD)

@@ -11,6 +11,10 @@ everything is read afresh. An ingest takes the kept ids out while it runs and pu
 back only when it ends well: ids an ingest added for a batch it never recorded are
 never seen by the next one.
 
+The sha256 of every recorded source file is kept the same way (what makes a file
+``known``): read from the ``batch.json`` of the batches not covered yet (format 2 keeps
+them out of the catalog), so a save reads one small manifest, never every file's entry.
+
 The catalog itself is kept the same way: the one an ingest ended with, with the size,
 time and inode of the file it wrote; the next ingest of the process uses it while the
 file is still that one (a catalog of 20,000 saved files is 5 MB of JSON to parse) and
@@ -25,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.warehouse.catalog import BATCHES, CATALOG, read_columns
+from ingest.warehouse.catalog import BATCHES, CATALOG, batch_files, read_columns
 from ingest.warehouse.known import KnownIds
 
 
@@ -33,6 +37,7 @@ from ingest.warehouse.known import KnownIds
 class StoredIds:
     deals: KnownIds = field(default_factory=KnownIds)  # deal_id -> content sha256
     sessions: KnownIds = field(default_factory=KnownIds)
+    shas: set[str] = field(default_factory=set)  # of every recorded source file
     covered: set[str] = field(default_factory=set)  # the batch ids whose rows are in
 
 
@@ -52,12 +57,8 @@ def take(root: Path, catalog: dict[str, Any]) -> StoredIds:
         if not all(name in listed or name in merged for name in kept.covered):
             kept = None  # the catalog was replaced: read it all
     ids = kept or StoredIds()
-    fresh = [
-        batch
-        for batch in batches
-        if batch["id"] not in ids.covered
-        and not (batch.get("merged_from") and set(batch["merged_from"]) <= ids.covered)
-    ]
+    fresh = _fresh(batches, ids.covered)
+    _add_shas(root, ids, fresh)
     deals = _files(root, fresh, "deals")
     if deals:
         table = read_columns(deals, ["deal_id", "content_sha256"])
@@ -75,7 +76,9 @@ def take(root: Path, catalog: dict[str, Any]) -> StoredIds:
 
 def keep(root: Path, ids: StoredIds, catalog: dict[str, Any]) -> None:
     """Keep ``ids`` for the next ingest: they now cover every batch ``catalog`` lists
-    (an ingest that ended well: each id it added is in a batch it recorded)."""
+    (an ingest that ended well: each id it added is in a batch it recorded; the files of
+    the batches it recorded are read from their ``batch.json``)."""
+    _add_shas(root, ids, _fresh(catalog.get("batches", []), ids.covered))
     ids.covered = {batch["id"] for batch in catalog.get("batches", [])}
     with _GUARD:
         _KEPT[root.resolve()] = ids
@@ -109,6 +112,21 @@ def _file_key(root: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return stat.st_size, stat.st_mtime_ns, stat.st_ino
+
+
+def _fresh(batches: list[dict[str, Any]], covered: set[str]) -> list[dict[str, Any]]:
+    """The batches whose rows ``covered`` does not hold (a merge of covered ones does)."""
+    return [
+        batch
+        for batch in batches
+        if batch["id"] not in covered
+        and not (batch.get("merged_from") and set(batch["merged_from"]) <= covered)
+    ]
+
+
+def _add_shas(root: Path, ids: StoredIds, batches: list[dict[str, Any]]) -> None:
+    for batch in batches:
+        ids.shas.update(f["sha256"] for f in batch_files(root, batch))
 
 
 def _files(root: Path, batches: list[dict[str, Any]], table: str) -> list[str]:
