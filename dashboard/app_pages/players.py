@@ -121,22 +121,18 @@ if src is not None:
             column_config=config,
             key="leaderboard",
         )
-        if not unranked.empty:
-            st.markdown(f"**{page_kit.t('not_ranked_title')}**")
-            export.table(
-                page_kit.as_percent(unranked[columns], percent),
-                "not-ranked",
-                column_config=config,
-                key="not_ranked",
-            )
-        if not guests.empty:
-            st.markdown(f"**{page_kit.t('guests_title')}**")
-            export.table(
-                page_kit.as_percent(guests[columns], percent),
-                "guests",
-                column_config=config,
-                key="guests",
-            )
+        for part, title, name in (
+            (unranked, "not_ranked_title", "not-ranked"),
+            (guests, "guests_title", "guests"),
+        ):
+            if not part.empty:  # below the leaderboard: too few deals (规定局数), then the guests
+                st.markdown(f"**{page_kit.t(title)}**")
+                export.table(
+                    page_kit.as_percent(part[columns], percent),
+                    name,
+                    column_config=config,
+                    key=name.replace("-", "_"),
+                )
         players = sorted(str(p) for p in stats["player"])
         asked = st.query_params.get("player")
         if asked is not None and asked not in players:  # a bare name of several clubs' players?

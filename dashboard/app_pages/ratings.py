@@ -58,18 +58,16 @@ if src is not None:
         export.table(
             page_kit.as_percent(ranked, percent), "placements", key="ratings_table", column_config=config
         )
-        if not unranked.empty:
-            st.markdown(f"**{page_kit.t('not_ranked_title')}**")
-            export.table(
-                page_kit.as_percent(unranked, percent), "placements-not-ranked", key="ratings_not_ranked",
-                column_config=config,
-            )  # fmt: skip
-        if not guests.empty:
-            st.markdown(f"**{page_kit.t('guests_title')}**")
-            export.table(
-                page_kit.as_percent(guests, percent), "placements-guests", key="ratings_guests",
-                column_config=config,
-            )  # fmt: skip
+        for part, title, name in (
+            (unranked, "not_ranked_title", "not_ranked"),
+            (guests, "guests_title", "guests"),
+        ):
+            if not part.empty:  # below the ratings: too few deals (规定局数), then the guests
+                st.markdown(f"**{page_kit.t(title)}**")
+                export.table(
+                    page_kit.as_percent(part, percent), "placements-" + name.replace("_", "-"),
+                    key="ratings_" + name, column_config=config,
+                )  # fmt: skip
         daily = cached_queries.daily_ratings(filters, src=src)
         if not daily.empty:
             page_kit.chart(charts.rating_chart(daily, page_kit.tr()))
