@@ -121,6 +121,8 @@ class Analytics:
         self.last_refresh = ""
         #: the fingerprint of the roster the views apply (``analytics/roster.py``)
         self.roster_digest = ""
+        #: why the roster could not be read (names are then shown as recorded), or None
+        self.roster_error: str | None = None
         self.refresh(force=True)
 
     def refresh(self, *, force: bool = False) -> bool:
@@ -156,7 +158,9 @@ class Analytics:
             self._drop(mart)
         self._raw_views(catalog)
         self.roster_digest = roster.roster_digest(self.root)
-        roster.install(self.con, roster.name_rows(roster.load_roster(self.root)))
+        players, error = roster.roster_or_error(self.root)
+        self.roster_error = None if error is None else str(error)
+        roster.install(self.con, roster.name_rows(players))
         for name in VIEW_FILES:
             self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
         if self.materialize:

@@ -115,6 +115,15 @@ def load_roster(warehouse: str | Path) -> list[Player]:
     return _ordered(_player(item, path) for item in data["players"])
 
 
+def roster_or_error(warehouse: str | Path) -> tuple[list[Player], RosterError | None]:
+    """The roster, or none and why: a damaged ``roster.json`` must not stop every page and
+    report; until it is fixed, names are shown as recorded (and the reader says so)."""
+    try:
+        return load_roster(warehouse), None
+    except RosterError as error:
+        return [], error
+
+
 def _ordered(players: Any) -> list[Player]:
     return sorted(players, key=lambda p: (p.club, p.name))
 

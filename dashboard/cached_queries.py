@@ -67,6 +67,11 @@ def source() -> Source:
     return Source(path, analytics.version)
 
 
+def roster_error(src: Source) -> str | None:
+    """Why the warehouse's roster cannot be read (its names are then shown as recorded)."""
+    return _analytics(src.path).roster_error
+
+
 def filter_key(filters: Filters) -> FilterKey:
     return (
         filters.player,

@@ -700,6 +700,11 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "period_month": ("本月", "This month"),
     "period_season": ("本赛季", "This season"),
     "season": ("赛季", "Season"),
+    "roster_unreadable": (
+        "俱乐部名册（roster.json）无法读取：名字按记录显示，直到修好为止（chuanma roster list 会说明原因）。",
+        "The club roster (roster.json) cannot be read: names are shown as recorded until it is fixed "
+        "(chuanma roster list says what is wrong).",
+    ),
     "seasons_unreadable": ("赛季设置无法读取：{error}", "The seasons cannot be read: {error}"),
     "ranked_rule": (
         "规定局数：至少 {deals} 局、{sessions} 场才排名；未达到的玩家列在下方。",

@@ -7,6 +7,7 @@ values (kept in ``st.session_state``) follow the user from page to page.
 
 from __future__ import annotations
 
+import logging
 import math
 from collections.abc import Callable
 from datetime import date
@@ -155,7 +156,12 @@ def language_switch() -> None:
 
 
 def filter_sidebar(src: cached_queries.Source) -> None:
-    """Club, rule set and dates, chosen from what the warehouse holds."""
+    """Club, rule set and dates, chosen from what the warehouse holds; above them, a word
+    when the roster cannot be read (the file and the reason in the server's log only)."""
+    broken = cached_queries.roster_error(src)
+    if broken is not None:
+        logging.getLogger("chuanma.dashboard").error("the roster: %s", broken)
+        st.sidebar.warning(t("roster_unreadable"), icon=":material/warning:")
     options = cached_queries.query("filter_options", src=src) if not src.is_empty else pd.DataFrame()
     st.sidebar.subheader(t("filters"))
     if options.empty:

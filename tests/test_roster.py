@@ -282,3 +282,42 @@ def test_an_incremental_refresh_applies_the_roster_to_new_deals(warehouse: Path,
     assert other not in board.index
     assert int(board.loc[player, "deals"]) == after[player][0] + after[other][0]
     assert int(board.loc[player, "net"]) == after[player][1] + after[other][1]
+
+
+def test_a_damaged_roster_shows_names_as_recorded_and_says_so(
+    warehouse: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hand-edited roster.json that no longer parses stops nothing: every page and
+    ``stats`` show the names as recorded, the page warns (without the file's path) and
+    ``stats`` warns on stderr, its JSON unchanged."""
+    from streamlit.testing.v1 import AppTest
+    from test_dashboard_apptest import APP, TIMEOUT
+
+    from dashboard.i18n import label
+    from dashboard.warehouse_location import WAREHOUSE_ENV
+
+    guest = max(per_player(warehouse), key=len)
+    add_player(warehouse, CLUB, guest, guest=True)
+    before = json.loads(_chuanma("stats", "--warehouse", warehouse, "--json").stdout)
+    roster_path(warehouse).write_text('{"format": 1, "players": [', encoding="utf-8")
+    analytics = Analytics(warehouse)
+    try:
+        assert analytics.roster_error is not None and "cannot read the roster" in analytics.roster_error
+        assert guest in set(analytics.player_stats()["player"])
+    finally:
+        analytics.close()
+    run = _chuanma("stats", "--warehouse", warehouse, "--json")
+    after = json.loads(run.stdout)
+    assert "names are shown as recorded" in run.stderr
+    assert [r["player"] for r in after] == [r["player"] for r in before] and not any(
+        "guest" in r for r in after
+    )
+
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.switch_page("app_pages/players.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    warned = [w.value for w in at.sidebar.warning]
+    assert label("roster_unreadable", "en") in warned and str(warehouse) not in "".join(warned)
+    assert guest in set(at.dataframe[0].value.iloc[:, 0])  # no roster: no guests apart

@@ -162,6 +162,8 @@ def stats(
         first, last = chosen.first, chosen.last
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
+    if analytics.roster_error is not None:  # names as recorded: say so, on stderr (JSON stays clean)
+        typer.echo(f"warning: {analytics.roster_error}; names are shown as recorded", err=True)
     try:
         frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
         audit = analytics.findings_summary(filters) if player is None and not as_json else None
