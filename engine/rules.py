@@ -27,7 +27,7 @@ class RulesError(ValueError):
     """A preset that does not exist or a knob with a value the rules do not know."""
 
 
-# knob -> allowed values (a tuple of literals) or a type
+# knob -> allowed values (a tuple of literals) or a type (``int``: a whole number >= 0)
 _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "void_declaration": ("none", "required"),
     "void_discard_first": bool,
@@ -51,6 +51,33 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "haidi": bool,
     "exchange_three": bool,
 }
+
+
+#: the values a whole-number knob is played at by the differential tests (its preset
+#: values and a turn away from them); every other knob is played at every value it takes
+_SAMPLES: dict[str, tuple[Any, ...]] = {
+    "max_fan": (None, 2, 3, 4, 6),
+    "exposed_kong_discarder": (1, 2, 3),
+    "exposed_kong_others": (0, 1, 2),
+    "added_kong_each": (1, 2),
+    "concealed_kong_each": (1, 2, 3),
+    "flower_pig_payment": (4, 8, 16, "cap"),
+}
+
+
+def knob_values() -> dict[str, tuple[Any, ...]]:
+    """Every knob with the values that exercise it: each literal and both booleans, and
+    :data:`_SAMPLES` for the whole numbers. The fast path's differential plays every one
+    (tests/test_fast_check.py), so a new knob is tested the day it is written here."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for knob, allowed in _CHOICES.items():
+        if isinstance(allowed, tuple):
+            out[knob] = allowed
+        elif allowed is bool:
+            out[knob] = (False, True)
+        else:
+            out[knob] = _SAMPLES[knob]  # a whole-number knob must say how it is played
+    return out
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ checkers that break the promise on purpose: each must fail it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -31,7 +32,7 @@ from msgspec.structs import replace
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, replay_deal
 from engine.report import DealFacts
-from engine.rules import Rules, RulesError, load_rules
+from engine.rules import Rules, RulesError, knob_values, load_rules
 from ingest import session_replay
 from ingest.fast_check import fast_replay
 from ingest.fast_diff import (
@@ -198,26 +199,8 @@ def test_the_corpora_break_deals_in_many_ways(tallies: dict[str, Tally]) -> None
 
 
 # -------------------------------------------------------------------- random knobs and seeds
-KNOB_VALUES: dict[str, list[Any]] = {
-    "void_declaration": ["none", "required"],
-    "void_discard_first": [False, True],
-    "multiple_hu": [False, True],
-    "pass_rule": ["any", "same_tile", "off"],
-    "pass_rule_higher_fan_ok": [False, True],
-    "last_four_must_hu": [False, True],
-    "end_condition": ["bloody", "first_hu"],
-    "max_fan": [None, 2, 4, 6],
-    "self_draw_bonus": ["none", "add_base", "add_fan"],
-    "kong_bloom_after_exposed": ["self_draw", "discard"],
-    "kong_discard_transfer": [False, True],
-    "added_kong_same_turn_only": [False, True],
-    "no_ting_pays": ["max", "min"],
-    "dead_wait_counts": [False, True],
-    "haidi": [False, True],
-    "exchange_three": [False, True],
-    "flower_pig_payment": [4, 16],
-    "exposed_kong_discarder": [1, 2],
-}
+#: every value of every knob, from the rules themselves (engine.rules.knob_values)
+KNOB_VALUES = knob_values()
 
 
 @settings(
@@ -244,6 +227,36 @@ def test_fast_path_agrees_under_random_rules(
     tally = run(corpus, fast_replay, tamper=0.3, mutate=0.15)
     assert tally.deals == 16
     assert not tally.disagreements, f"{json.dumps(rules)} seed {seed} base {base}\n{shown(tally)}"
+
+
+EVERY_VALUE = [(knob, value) for knob, values in KNOB_VALUES.items() for value in values]
+
+
+def test_every_knob_of_the_rules_is_played() -> None:
+    """The knob list the differential plays is the rules' own: a knob added to ``Rules``
+    without its values in ``engine/rules.py`` fails here (and in ``knob_values``)."""
+    knobs = {f.name for f in dataclasses.fields(Rules)} - {"name", "fan"}
+    assert set(KNOB_VALUES) == knobs
+    assert all(len(values) >= 2 for values in KNOB_VALUES.values())
+
+
+@pytest.mark.parametrize(("knob", "value"), EVERY_VALUE, ids=[f"{k}={v}" for k, v in EVERY_VALUE])
+def test_fast_path_agrees_at_every_value_of_every_knob(knob: str, value: Any) -> None:
+    """Each value of each knob, turned alone on the first of the three presets that takes it
+    (满格 ``cap`` needs a max_fan), over a small tampered club."""
+    index = EVERY_VALUE.index((knob, value))
+    for preset in ("standard", "chengdu", "online"):
+        rules = {"preset": preset, knob: value}
+        try:
+            load_rules(rules).flower_pig_points  # noqa: B018 - a combination the rules take
+            break
+        except RulesError:
+            continue
+    else:
+        pytest.fail(f"no preset takes {knob}={value!r}")
+    tally = run(Corpus(f"{knob}={value}", rules, 300 + index, 2), fast_replay, tamper=0.3, mutate=0.15)
+    assert tally.deals == 16
+    assert not tally.disagreements, f"{json.dumps(rules)}\n{shown(tally)}"
 
 
 # -------------------------------------------------------------------- the harness itself
