@@ -57,10 +57,12 @@ PY_CC = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_v
 PY_INCLUDE = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 EXT_SUFFIX = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
 
-$(C_STAMP): $(COMPILE_STAMP) $(C_SOURCES)
+# the C moves' constants come from engine/move_codes.py, written as a header at build time
+$(C_STAMP): $(COMPILE_STAMP) $(C_SOURCES) engine/move_codes.py
 	@mkdir -p build && rm -f $@
+	@CHUANMA_PURE=1 $(BIN)/python -m engine.move_codes > build/move_codes.h
 	@for src in $(C_SOURCES); do \
-		if $(PY_CC) -O2 -shared -fPIC -I$(PY_INCLUDE) $$src -o $${src%.c}$(EXT_SUFFIX) >> build/c-extensions.log 2>&1; \
+		if $(PY_CC) -O2 -shared -fPIC -I$(PY_INCLUDE) -Ibuild $$src -o $${src%.c}$(EXT_SUFFIX) >> build/c-extensions.log 2>&1; \
 		then echo $$src >> $@; else echo "warning: $$src did not build (see build/c-extensions.log); its Python twin runs"; fi; \
 	done; touch $@
 

@@ -28,6 +28,8 @@ ROOT = Path(__file__).parent.parent  # the repository (no resolve(): it would st
 MODULE_LIST = ROOT / "compiled-modules.txt"
 PURE_ENV = "CHUANMA_PURE"  # set and not 0: engine/__init__.py calls prefer_sources()
 PACKAGES = ("engine", "ingest")
+#: the Python source of the C extensions' generated header (``build/move_codes.h``)
+MOVE_CODES = "engine/move_codes.py"
 
 
 def pure_requested() -> bool:
@@ -77,9 +79,12 @@ def stale_builds(root: Path = ROOT, modules: Sequence[str] | None = None) -> lis
         modules = compiled_modules(root / MODULE_LIST.name) + c_sources(root)
     for name in modules:
         source = root / name
+        codes = root / MOVE_CODES  # a C extension's codes: the header generated from it
         for built in built_files(source):
             if source.stat().st_mtime > built.stat().st_mtime:
                 stale.append(f"{name} changed after it was compiled to {built.name}")
+            elif name.endswith(".c") and codes.is_file() and codes.stat().st_mtime > built.stat().st_mtime:
+                stale.append(f"{MOVE_CODES} changed after {name} was compiled to {built.name}")
     return stale
 
 

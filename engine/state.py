@@ -13,6 +13,7 @@ from typing import Final
 
 import msgspec
 
+from engine import move_codes
 from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
@@ -23,8 +24,8 @@ from engine.settlement import KongIncome, Transfer
 from engine.shapes import POW5, is_win_shape_keys, suit_keys
 from engine.tiles import COPIES, NUM_KINDS, tile_name
 
-WALL_SIZE: Final = 55
-LAST_FOUR: Final = 4
+WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
+LAST_FOUR: Final = move_codes.LAST_FOUR
 SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
 EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
 

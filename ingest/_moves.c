@@ -16,26 +16,11 @@
 #include <Python.h>
 #include <string.h>
 
-#define WALL_SIZE 55
-#define LAST_FOUR 4
-#define COPIES 4
-#define KINDS 27
+#include "move_codes.h" /* the table, phases, pass rules, ends, steps, context and rule bits */
+
 #define MAX_OPEN 256
 #define NO_TILE (-1)
 #define KEY_LIMIT 1953125 /* 5 ** 9 */
-
-enum { VOID_PHASE = 1, ACT = 2, DRAW = 3, REPLACEMENT = 4, CLAIM = 5, ROB = 6, ENDED = 7 };
-enum { PASS_OFF = 0, PASS_ANY = 1, PASS_SAME_TILE = 2 };
-enum { END_THREE_WON = 0, END_WALL = 1, END_FIRST_HU = 2 };
-/* the plan's steps (ingest/fast_plan.py) */
-enum { STEP_KONG = 0, STEP_ROBBED = 1, STEP_SELF_DRAW = 2, STEP_DISCARD_WIN = 3 };
-/* the rule flags (ingest/fast_plan.py: rule_flags) */
-enum {
-    R_VOID_REQUIRED = 1, R_VOID_DISCARD_FIRST = 2, R_LAST_FOUR = 4, R_MULTIPLE_HU = 8,
-    R_FIRST_HU = 16, R_ADDED_SAME_TURN = 32, R_EXCHANGE = 64, R_PASS_ANY = 128, R_PASS_SAME = 256,
-};
-/* a win's context bits */
-enum { C_AFTER_KONG = 1, C_ROB = 2, C_LAST_TILE = 4, C_FIRST_TURN = 8, C_DEALER = 16 };
 
 static unsigned char *shape_table; /* key -> 1: sets and a pair; 2: all pairs */
 static const long POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};

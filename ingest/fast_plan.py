@@ -14,27 +14,27 @@ it does not take, or a win that might have been passed or missed (the pass rule 
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Final
 
-from engine import shapes
+from engine import move_codes, shapes
 from engine.events import DealStart
 from engine.fan import DISCARD_WIN, WinContext
 from engine.mypyc_build import c_extension
 from engine.rules import Rules
 from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 
-# the plan's steps (ingest/_moves.c)
-STEP_KONG: Final = 0
-STEP_ROBBED: Final = 1
-STEP_SELF_DRAW: Final = 2
-STEP_DISCARD_WIN: Final = 3
-END_REASONS: Final = ("three_won", "wall_exhausted", "first_hu")
-# a win's context bits
-CTX_AFTER_KONG: Final = 1
-CTX_ROB: Final = 2
-CTX_LAST_TILE: Final = 4
-CTX_FIRST_TURN: Final = 8
-CTX_DEALER: Final = 16
+# the plan's steps, the end reasons and a win's context bits (one list: engine/move_codes.py)
+STEP_KONG: Final = move_codes.STEP_KONG
+STEP_ROBBED: Final = move_codes.STEP_ROBBED
+STEP_SELF_DRAW: Final = move_codes.STEP_SELF_DRAW
+STEP_DISCARD_WIN: Final = move_codes.STEP_DISCARD_WIN
+END_REASONS: Final = move_codes.END_REASONS
+CTX_AFTER_KONG: Final = move_codes.CTX_AFTER_KONG
+CTX_ROB: Final = move_codes.CTX_ROB
+CTX_LAST_TILE: Final = move_codes.CTX_LAST_TILE
+CTX_FIRST_TURN: Final = move_codes.CTX_FIRST_TURN
+CTX_DEALER: Final = move_codes.CTX_DEALER
 _DISCARD_WIN: Final = DISCARD_WIN
 
 #: a seat as the plan gives it: (counts, pongs, kongs, draws, void suit or -1, its three
@@ -54,29 +54,22 @@ _MOVES: Final[Any] = _moves_module()
 COMPILED: Final = _MOVES is not None
 
 
-def rule_flags(rules: Rules) -> int:
-    """The knobs the moves read, as the bits ``_moves.c`` takes."""
-    return (
-        (rules.void_declaration == "required")
-        | (rules.void_discard_first << 1)
-        | (rules.last_four_must_hu << 2)
-        | (rules.multiple_hu << 3)
-        | ((rules.end_condition == "first_hu") << 4)
-        | (rules.added_kong_same_turn_only << 5)
-        | (rules.exchange_three << 6)
-        | ((rules.pass_rule == "any") << 7)
-        | ((rules.pass_rule == "same_tile") << 8)
-    )
+@cache
+def rule_flags(rules: Rules) -> int | None:
+    """The knobs the moves read, as the bits ``_moves.c`` takes (None: a knob or value the
+    C moves do not know, so the deal takes the Python moves; ``engine/move_codes.py``)."""
+    return move_codes.rule_flags(rules.knobs())
 
 
 def plan_moves(
     start: DealStart, records: list[PlayRecord], rules: Rules
 ) -> tuple[list[Any], int, Any] | None:
     """``(steps, end reason index, four SeatState)``, or None: not here (see the module docstring)."""
-    if _MOVES is None:
+    flags = rule_flags(rules)
+    if _MOVES is None or flags is None:
         return None
     plan: tuple[list[Any], int, Any] | None = _MOVES.replay_moves(
-        records, start.line + 1, start.dealer, start.hands, start.wall, rule_flags(rules)
+        records, start.line + 1, start.dealer, start.hands, start.wall, flags
     )
     return plan
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine import shapes
+from engine import move_codes, shapes
 from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
@@ -21,23 +21,23 @@ from engine.state import KongMade, Win
 from engine.tiles import COPIES, NUM_KINDS
 from ingest.fast_plan import SeatState, discard_context
 
-WALL_SIZE: Final = 55
-LAST_FOUR: Final = 4
+# the table, the phases and the pass rules (engine/move_codes.py: one list for the engine,
+# this fast path and the C moves)
+WALL_SIZE: Final = move_codes.WALL_SIZE
+LAST_FOUR: Final = move_codes.LAST_FOUR
+EXCHANGE: Final = move_codes.EXCHANGE
+VOID: Final = move_codes.VOID
+ACT: Final = move_codes.ACT
+DRAW: Final = move_codes.DRAW
+REPLACEMENT: Final = move_codes.REPLACEMENT
+CLAIM: Final = move_codes.CLAIM
+ROB: Final = move_codes.ROB
+ENDED: Final = move_codes.ENDED
 
-# phases (engine.state.Phase)
-EXCHANGE: Final = 0
-VOID: Final = 1
-ACT: Final = 2
-DRAW: Final = 3
-REPLACEMENT: Final = 4
-CLAIM: Final = 5
-ROB: Final = 6
-ENDED: Final = 7
-
-PASS_OFF: Final = 0
-PASS_ANY: Final = 1
-PASS_SAME_TILE: Final = 2
-_PASS_RULES: Final = {"off": PASS_OFF, "any": PASS_ANY, "same_tile": PASS_SAME_TILE}
+PASS_OFF: Final = move_codes.PASS_OFF
+PASS_ANY: Final = move_codes.PASS_ANY
+PASS_SAME_TILE: Final = move_codes.PASS_SAME_TILE
+_PASS_RULES: Final = {rule: code for code, rule in enumerate(move_codes.PASS_RULES)}
 NO_TILE: Final = -1
 # Module-level copies: mypyc reads a Final of its own module as a C static, another
 # module's through that module's dict on every use.

@@ -1,0 +1,77 @@
+"""The codes of the moves (``engine/move_codes.py``), written once for the engine, the
+fast path and the C moves' generated header; a rule set the C moves do not know goes to
+Python."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from engine import move_codes
+from engine.rules import knob_values, load_rules
+from engine.state import Phase
+from ingest import fast_plan, fast_state
+
+ROOT = Path(__file__).parent.parent
+
+
+def test_the_codes_are_their_lists() -> None:
+    assert [p.value for p in Phase] == list(move_codes.PHASES)
+    for index, phase in enumerate(move_codes.PHASES):
+        assert getattr(move_codes, phase.upper()) == index
+        assert getattr(fast_state, phase.upper()) == index
+    for index, rule in enumerate(move_codes.PASS_RULES):
+        assert getattr(move_codes, f"PASS_{rule.upper()}") == index
+    for index, step in enumerate(move_codes.STEPS):
+        assert getattr(fast_plan, f"STEP_{step.upper()}") == index
+    for index, bit in enumerate(move_codes.CONTEXT_BITS):
+        assert getattr(fast_plan, f"CTX_{bit.upper()}") == 1 << index
+    assert move_codes.WALL_SIZE == 55 and fast_state.WALL_SIZE == 55
+
+
+def test_every_knob_is_read_or_ignored_by_the_c_moves() -> None:
+    """Today's knobs all have their place, so every value of every one reaches the C moves."""
+    knobs = set(knob_values())
+    assert knobs == set(move_codes.NO_BIT) | set(move_codes.MOVES_IGNORE)
+    assert not set(move_codes.NO_BIT) & set(move_codes.MOVES_IGNORE)
+    for knob, values in knob_values().items():
+        for value in values:
+            try:
+                rules = load_rules({"preset": "chengdu", knob: value})
+            except ValueError:
+                continue
+            assert fast_plan.rule_flags(rules) is not None, (knob, value)
+
+
+def test_the_bits_of_a_preset() -> None:
+    rules = load_rules({"preset": "standard", "pass_rule": "same_tile", "multiple_hu": True})
+    names = [name for name, _, _ in move_codes.RULE_BITS]
+    bits = fast_plan.rule_flags(rules)
+    assert bits is not None
+    assert bits & (1 << names.index("R_PASS_SAME")) and bits & (1 << names.index("R_MULTIPLE_HU"))
+    assert not bits & (1 << names.index("R_PASS_ANY")) and not bits & (1 << names.index("R_FIRST_HU"))
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"blood_flow_winners_stay": True}, {"pass_rule": "after_draw"}, {"void_declaration": "optional"}],
+)
+def test_a_knob_or_value_the_c_moves_do_not_know_goes_to_python(change: dict[str, object]) -> None:
+    """A knob added to the rules after the C moves were written (or a new value of one they
+    read) is never guessed: no bits, so the deal takes the Python moves."""
+    knobs = {**load_rules("standard").knobs(), **change}
+    assert move_codes.rule_flags(knobs) is None
+
+
+def test_the_c_moves_take_their_codes_from_the_generated_header() -> None:
+    header = move_codes.header()
+    names = re.findall(r"#define (\w+) ", header) + re.findall(r"(\w+) = \d+", header)
+    assert len(names) == len(set(names)) and "R_PASS_SAME" in names and "WALL_SIZE" in names
+    source = (ROOT / "ingest" / "_moves.c").read_text(encoding="utf-8")
+    assert '#include "move_codes.h"' in source
+    for name in names:  # defined once, in the header: never again in the C source
+        assert not re.search(rf"#define {name}\b|\b{name} = ", source), name
+    assert f"#define WALL_SIZE {move_codes.WALL_SIZE}" in header
+    assert f"R_PASS_SAME = {1 << 8}" in header
