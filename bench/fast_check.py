@@ -2,8 +2,8 @@
 
 For each preset (or rules object) it simulates ``--deals`` deals a session at a time, about
 ``--tamper`` of them corrupted by the simulator's tamperer and ``--mutate`` changed at random
-(``ingest/simulator/mutations.py``), and gives every deal to both paths through
-``ingest/fast_diff.py``, the comparison ``tests/test_fast_check.py`` uses. Nothing but the
+(``tests/mutations.py``), and gives every deal to both paths through
+``tests/fast_diff.py``, the comparison ``tests/test_fast_check.py`` uses. Nothing but the
 running counts is kept, so memory stays flat. Per preset it reports the deals, the clean
 ones (no finding, no warning), the clean deals the fast path handed to the engine, the
 flagged ones, the disagreements (a flagged deal called clean, a report that differs, an
@@ -27,10 +27,12 @@ from typing import Any, cast
 
 # bench/ingest.py is named like the package: keep this folder off the import path.
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the differential's tooling
+
+from fast_diff import Disagreement, FastReplay, Tally, check_lines, corpus_sessions  # noqa: E402
 
 import engine.deal as engine_deal  # noqa: E402
 from engine.rules import load_rules  # noqa: E402
-from ingest.fast_diff import Disagreement, FastReplay, Tally, check_lines, corpus_sessions  # noqa: E402
 from ingest.simulator.simulate import ClubPlan  # noqa: E402
 
 PER_SESSION = 8

@@ -8,7 +8,7 @@ The promise checked: the fast path never calls a deal clean that the engine flag
 finding or warning), a report it gives equals the engine's (its warehouse facts too), and
 it hands few clean deals to the engine (that is its speed); and validation's own route
 (the bytes reader, ``SessionReplay.replay`` with the fast check first) gives every deal
-the engine's report, findings included. The comparison is ``ingest.fast_diff``'s, the
+the engine's report, findings included. The comparison is ``tests/fast_diff.py``'s, the
 one the long run (``bench/fast_check.py``) uses. The harness itself is checked against
 checkers that break the promise on purpose: each must fail it.
 """
@@ -25,6 +25,16 @@ from typing import Any
 
 import msgspec
 import pytest
+from fast_diff import (
+    REPORT_FIELDS,
+    FastReplay,
+    Tally,
+    check_lines,
+    check_sessions,
+    corpus_sessions,
+    facts_differences,
+    report_differences,
+)
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
@@ -35,16 +45,6 @@ from engine.report import DealFacts
 from engine.rules import Rules, RulesError, knob_values, load_rules
 from ingest import session_replay
 from ingest.fast_check import fast_replay
-from ingest.fast_diff import (
-    REPORT_FIELDS,
-    FastReplay,
-    Tally,
-    check_lines,
-    check_sessions,
-    corpus_sessions,
-    facts_differences,
-    report_differences,
-)
 from ingest.line_parser import LineParser
 from ingest.play_lines import play_line
 from ingest.records import PlayRecord

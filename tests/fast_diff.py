@@ -11,7 +11,7 @@ Both paths get the same log lines. The engine's inputs are what the reader makes
 drives it); the fast path's records are the deal's own lines decoded here with the reader's
 ``DECODER``. Simulated sessions come one at a time (:func:`corpus_sessions`), tampered with
 by the simulator's :class:`Tamperer` and, for more kinds of broken deals, by
-:func:`ingest.simulator.mutations.mutate_session` (lines dropped, doubled, swapped, a field
+:func:`mutations.mutate_session` (``tests/mutations.py``) (lines dropped, doubled, swapped, a field
 changed or left out), so a corpus of any size runs in flat memory.
 """
 
@@ -24,6 +24,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from mutations import mutate_session
+
 from engine.events import DealEnd, DealStart, Event, SessionEnd
 from engine.replay import DealReport, FindingSink
 from engine.report import DealFacts
@@ -33,7 +35,6 @@ from ingest.play_lines import line_code
 from ingest.reader import DealLog, SessionLog, read_lines, read_text_bytes
 from ingest.records import DealEndRec, PlayRecord
 from ingest.session_replay import SessionReplay
-from ingest.simulator.mutations import mutate_session
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 

@@ -1,4 +1,4 @@
-"""Random changes to a simulated log's deals, for differential tests (``ingest/fast_diff.py``).
+"""Random changes to a simulated log's deals, for differential tests (``tests/fast_diff.py``).
 
 The tamperer (``tamper.py``) makes corruptions with a known finding at a known line; these
 changes have no such promise. A line dropped, doubled, swapped or moved, a field changed, an
