@@ -16,8 +16,8 @@ from engine.state import (
     IllegalEvent,
     KongMade,
     Meld,
+    OpenTile,
     Phase,
-    _OpenTile,
     next_seat,
 )
 from engine.tiles import COPIES, SUITS, tile_name
@@ -26,8 +26,8 @@ from engine.tiles import COPIES, SUITS, tile_name
 class DealClaims(DealState):
     """The tile moves that open or take a claim."""
 
-    def _pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
-        passed = self._passed[seat]
+    def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
+        passed = self.passed[seat]
         rule = self.rules.pass_rule
         if passed is None or rule == "off":
             return False
@@ -36,8 +36,8 @@ class DealClaims(DealState):
             return False
         return not (self.rules.pass_rule_higher_fan_ok and fan > max(relevant))
 
-    def _out_of_turn(self, seat: int, what: str) -> IllegalEvent:
-        claim_open = self.next_drawer() is not None or not self._open or not self._open.winners
+    def out_of_turn(self, seat: int, what: str) -> IllegalEvent:
+        claim_open = self.next_drawer() is not None or not self.opened or not self.opened.winners
         key = {
             Phase.EXCHANGE: "wait_exchange",
             Phase.VOID: "wait_void",
@@ -61,20 +61,20 @@ class DealClaims(DealState):
     def _on_draw(self, event: Draw) -> None:
         phase = self.phase
         if phase is Phase.VOID or phase is Phase.EXCHANGE:
-            self._check_voids_declared()
+            self.check_voids_declared()
         seat, tile = event.seat, event.tile
-        self._expect_seat(seat, "draw")
+        self.expect_seat(seat, "draw")
         if phase is Phase.CLAIM or phase is Phase.ROB:
             self._resolve_open()
         if self.phase is Phase.ENDED and self.wall_left == 0:
             raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
         if self.phase not in (Phase.DRAW, Phase.REPLACEMENT) or seat != self.current:
-            raise self._out_of_turn(seat, "draw")
+            raise self.out_of_turn(seat, "draw")
         replacement = self.phase is Phase.REPLACEMENT
         if self.wall_left == 0:
             raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
         if self.wall is not None:
-            index = WALL_SIZE - 1 - self._back if replacement else self._front
+            index = WALL_SIZE - 1 - self.back if replacement else self.front
             expected = self.wall[index]
             if tile != expected:
                 where = play("wall_back" if replacement else "wall_front")
@@ -91,35 +91,35 @@ class DealClaims(DealState):
                     expected=tile_name(expected),
                     recorded=tile_name(tile),
                 )
-        if self._out_of_wall[tile] >= COPIES:
+        if self.out_of_wall[tile] >= COPIES:
             raise IllegalEvent(
                 "tile_count",
                 play("fifth_tile", seat=seat, tile=tile_name(tile)),
                 seat,
             )
         self.wall_left -= 1
-        self._out_of_wall[tile] += 1
+        self.out_of_wall[tile] += 1
         if replacement:
-            self._back += 1
+            self.back += 1
         else:
-            self._front += 1
-            self._after_kong = False
-        self._move(seat, tile, 1)
+            self.front += 1
+            self.after_kong = False
+        self.move(seat, tile, 1)
         self.draws[seat] += 1
-        self._last_draw = tile
-        self._passed[seat] = None  # 过水不胡 lasts until the seat's own next draw
+        self.last_draw = tile
+        self.passed[seat] = None  # 过水不胡 lasts until the seat's own next draw
         self.phase = Phase.ACT
 
     # -- discards
     def _on_discard(self, event: Discard) -> None:
         if self.phase is Phase.VOID or self.phase is Phase.EXCHANGE:
-            self._check_voids_declared()
+            self.check_voids_declared()
         seat, tile = event.seat, event.tile
-        self._expect_seat(seat, "discard")
+        self.expect_seat(seat, "discard")
         if self.phase is Phase.ROB and seat == self.current:
-            raise self._out_of_turn(seat, "discard before drawing the kong's replacement")
+            raise self.out_of_turn(seat, "discard before drawing the kong's replacement")
         if self.phase is not Phase.ACT or seat != self.current:
-            raise self._out_of_turn(seat, "discard")
+            raise self.out_of_turn(seat, "discard")
         if self.hands[seat][tile] == 0:
             raise IllegalEvent("not_in_hand", play("discard_not_held", seat=seat, tile=tile_name(tile)), seat)
         suit = self.void[seat]
@@ -138,22 +138,22 @@ class DealClaims(DealState):
                 )
             )
         if self.wall_left < LAST_FOUR:
-            self._check_missed_self_draw(seat)
-        self._move(seat, tile, -1)
+            self.check_missed_self_draw(seat)
+        self.move(seat, tile, -1)
         self.discards[seat].append(tile)
-        self._any_discard = True
-        self._open = _OpenTile(
+        self.any_discard = True
+        self.opened = OpenTile(
             seat,
             tile,
             event.line,
-            self._after_kong,
+            self.after_kong,
             # 海底: the discard of the seat that drew the wall's last tile; after a pong
             # of that discard, the ponger's discard is no tile of the wall
-            self.wall_left == 0 and self._last_draw is not None,
+            self.wall_left == 0 and self.last_draw is not None,
             self.wall_left < LAST_FOUR,
             False,
         )
-        self._last_draw = None
+        self.last_draw = None
         self.phase = Phase.CLAIM
 
     def in_last_four(self) -> bool:
@@ -161,16 +161,16 @@ class DealClaims(DealState):
         tile drawn or discarded is one of the last four (docs/decisions.md)."""
         return self.wall_left < LAST_FOUR
 
-    def _check_missed_self_draw(self, seat: int) -> None:
+    def check_missed_self_draw(self, seat: int) -> None:
         """最后四张: a seat that drew one of the last four tiles and could win must win."""
-        if not (self.rules.last_four_must_hu and self.in_last_four() and self._last_draw is not None):
+        if not (self.rules.last_four_must_hu and self.in_last_four() and self.last_draw is not None):
             return
-        context = WinContext(self_draw=True, after_kong=self._after_kong, last_tile=self.wall_left == 0)
-        if self._win_counts(seat, self.hands[seat], context) is not None:
+        context = WinContext(self_draw=True, after_kong=self.after_kong, last_tile=self.wall_left == 0)
+        if self.win_counts(seat, self.hands[seat], context) is not None:
             self.breaches.append(
                 IllegalEvent(
                     "missed_forced_hu",
-                    play("missed_draw", seat=seat, tile=tile_name(self._last_draw)),
+                    play("missed_draw", seat=seat, tile=tile_name(self.last_draw)),
                     seat,
                     rule="last_four_must_hu",
                 )
@@ -179,14 +179,14 @@ class DealClaims(DealState):
     def _resolve_open(self) -> None:
         """Before any event but a win on it, an open discard or added kong closes."""
         if self.phase is Phase.ROB:
-            if self._open is not None and self._open.winners:
-                self._close_claims()
+            if self.opened is not None and self.opened.winners:
+                self.close_claims()
             else:
                 self._settle_added_kong()
         elif self.phase is Phase.CLAIM:
-            self._close_claims()
+            self.close_claims()
 
-    def _record_passes(self, open_tile: _OpenTile) -> None:
+    def _record_passes(self, open_tile: OpenTile) -> None:
         """Every seat that could have won the open tile and did not has passed it (过水),
         or, on one of the last four tiles, missed a forced win."""
         if open_tile.winners and not self.rules.multiple_hu:
@@ -196,7 +196,7 @@ class DealClaims(DealState):
         for seat in SEATS:
             if won[seat] or seat == open_tile.seat or seat in open_tile.winners:
                 continue
-            if not self._shape_with(seat, open_tile.tile):
+            if not self.shape_with(seat, open_tile.tile):
                 continue
             result = self.win_on(seat, open_tile.tile, context)
             if result is None:
@@ -213,32 +213,32 @@ class DealClaims(DealState):
                         )
                     )
                 continue  # the pass rule does not apply to the last four
-            if self._pass_blocks(seat, open_tile.tile, result.fan):
+            if self.pass_blocks(seat, open_tile.tile, result.fan):
                 continue  # it could not have won anyway
-            passed = self._passed[seat] or {}
+            passed = self.passed[seat] or {}
             passed[open_tile.tile] = max(result.fan, passed.get(open_tile.tile, 0))
-            self._passed[seat] = passed
+            self.passed[seat] = passed
 
-    def _close_claims(self) -> None:
+    def close_claims(self) -> None:
         """The open discard or kong closes without a (further) claim: passes are recorded
         and the turn moves on, after the winners if there were any."""
-        open_tile = self._open
+        open_tile = self.opened
         assert open_tile is not None
         self._record_passes(open_tile)
-        self._open = None
+        self.opened = None
         if open_tile.rob and not open_tile.winners:
             return  # the added kong stands; the caller pays it
-        if open_tile.winners and self._check_end_after_win():
+        if open_tile.winners and self.check_end_after_win():
             return
         if self.wall_left == 0:
-            self._end("wall_exhausted")
+            self.end_deal("wall_exhausted")
             return
         following = self._next_after(open_tile)
         assert following is not None
         self.current = following
         self.phase = Phase.DRAW
 
-    def _next_after(self, open_tile: _OpenTile) -> int | None:
+    def _next_after(self, open_tile: OpenTile) -> int | None:
         """The first seat still in after the discarder, or after the winner furthest from
         the discarder in turn order when the tile was won."""
         if not open_tile.winners:
@@ -248,30 +248,30 @@ class DealClaims(DealState):
 
     def next_drawer(self) -> int | None:
         """Who draws next if nobody (else) claims the open discard; ``None`` at an empty wall."""
-        if self._open is None:
+        if self.opened is None:
             return self.current if self.phase in (Phase.DRAW, Phase.REPLACEMENT) else None
-        if self._open.rob and not self._open.winners:
-            return self._open.seat  # the konger's replacement draw
-        ends = self._open.winners and (self.rules.end_condition == "first_hu" or self.won.count(True) >= 3)
+        if self.opened.rob and not self.opened.winners:
+            return self.opened.seat  # the konger's replacement draw
+        ends = self.opened.winners and (self.rules.end_condition == "first_hu" or self.won.count(True) >= 3)
         if self.wall_left == 0 or ends:
             return None
-        return self._next_after(self._open)
+        return self._next_after(self.opened)
 
-    def _open_discard(self, seat: int, action: str, verb: str) -> _OpenTile:
+    def _open_discard(self, seat: int, action: str, verb: str) -> OpenTile:
         """The discard a pong or an exposed kong claims: open, not a robbable kong, and not
         already won on (hu beats pong and kong)."""
-        open_tile = self._open
+        open_tile = self.opened
         if self.phase is not Phase.CLAIM or open_tile is None or open_tile.rob:
-            raise self._out_of_turn(seat, action)
+            raise self.out_of_turn(seat, action)
         if open_tile.winners:
             raise IllegalEvent("out_of_turn", play("claim_won_discard", seat=seat, verb=play(verb)), seat)
         return open_tile
 
     # -- pongs and kongs
     def _on_pong(self, event: Pong) -> None:
-        self._check_voids_declared()
+        self.check_voids_declared()
         seat = event.seat
-        self._expect_seat(seat, "pong")
+        self.expect_seat(seat, "pong")
         open_tile = self._open_discard(seat, "pong", "pongs")
         if seat == open_tile.seat:
             raise IllegalEvent(
@@ -295,14 +295,14 @@ class DealClaims(DealState):
             )
         self._check_void_claim(seat, event.tile, "pong")
         self._record_passes(open_tile)  # a pong instead of a possible win is a pass
-        self._open = None
+        self.opened = None
         self.discards[open_tile.seat].pop()
-        self._move(seat, event.tile, -2)
+        self.move(seat, event.tile, -2)
         self.melds[seat].append(Meld("pong", event.tile, open_tile.seat))
-        self._any_claim = True
+        self.any_claim = True
         self.current = seat
-        self._last_draw = None
-        self._after_kong = False
+        self.last_draw = None
+        self.after_kong = False
         self.phase = Phase.ACT
 
     def _check_void_claim(self, seat: int, tile: int, what: str) -> None:
@@ -319,19 +319,19 @@ class DealClaims(DealState):
         return play("no_wall_kong", seat=seat)
 
     def _on_kong(self, event: Kong) -> None:
-        self._check_voids_declared()
+        self.check_voids_declared()
         seat = event.seat
-        self._expect_seat(seat, "kong")
+        self.expect_seat(seat, "kong")
         if self.phase is Phase.ROB:
             self._resolve_open()
         if event.kind == "exposed":
             self._exposed_kong(event)
         elif event.kind in ("added", "concealed"):
             if self.phase is not Phase.ACT or seat != self.current:
-                raise self._out_of_turn(seat, f"make a {event.kind} kong")
+                raise self.out_of_turn(seat, f"make a {event.kind} kong")
             if self.wall_left == 0:
                 raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
-            self._check_missed_self_draw(seat)  # a kong instead of a forced win of the last four
+            self.check_missed_self_draw(seat)  # a kong instead of a forced win of the last four
             if event.kind == "concealed":
                 self._concealed_kong(event)
             else:
@@ -364,11 +364,11 @@ class DealClaims(DealState):
             raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
         self._check_void_claim(seat, event.tile, "kong")
         self._record_passes(open_tile)
-        self._open = None
+        self.opened = None
         self.discards[open_tile.seat].pop()
-        self._move(seat, event.tile, -3)
+        self.move(seat, event.tile, -3)
         self.melds[seat].append(Meld("exposed", event.tile, open_tile.seat))
-        self._any_claim = True
+        self.any_claim = True
         self._pay_kong(seat, event, feeder=open_tile.seat)
 
     def _concealed_kong(self, event: Kong) -> None:
@@ -379,9 +379,9 @@ class DealClaims(DealState):
                 play("concealed_four", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
-        self._move(seat, event.tile, -4)
+        self.move(seat, event.tile, -4)
         self.melds[seat].append(Meld("concealed", event.tile, None))
-        self._any_claim = True
+        self.any_claim = True
         self._pay_kong(seat, event, feeder=None)
 
     def _added_kong(self, event: Kong) -> None:
@@ -399,22 +399,22 @@ class DealClaims(DealState):
                 play("added_not_held", seat=seat, tile=tile_name(event.tile)),
                 seat,
             )
-        self._move(seat, event.tile, -1)
+        self.move(seat, event.tile, -1)
         meld.kind = "added"
-        self._any_claim = True
-        self._pending_added = (event, meld, self._last_draw == event.tile)
-        self._open = _OpenTile(
+        self.any_claim = True
+        self.pending_added = (event, meld, self.last_draw == event.tile)
+        self.opened = OpenTile(
             seat, event.tile, event.line, after_kong=False, last_tile=False, last_four=False, rob=True
         )
         self.phase = Phase.ROB
 
     def _settle_added_kong(self) -> None:
         """Nobody robbed the added kong: record passes, pay it, the konger draws."""
-        assert self._pending_added is not None
-        event, _, drawn_this_turn = self._pending_added
-        self._close_claims()
+        assert self.pending_added is not None
+        event, _, drawn_this_turn = self.pending_added
+        self.close_claims()
         earns = drawn_this_turn or not self.rules.added_kong_same_turn_only
-        self._pending_added = None
+        self.pending_added = None
         self._pay_kong(event.seat, event, feeder=None, earns=earns)
 
     def _pay_kong(self, seat: int, event: Kong, feeder: int | None, earns: bool = True) -> None:
@@ -422,6 +422,6 @@ class DealClaims(DealState):
         transfers = self.settler.kong(seat, event.kind, event.tile, event.line, feeder, earns)
         self.kongs.append(KongMade(seat, event.tile, event.kind, event.line, deltas(transfers)))
         self.current = seat
-        self._after_kong = True
-        self._last_draw = None
+        self.after_kong = True
+        self.last_draw = None
         self.phase = Phase.REPLACEMENT

@@ -30,9 +30,9 @@ from engine.state import (
     IllegalEvent,
     KongMade,
     Meld,
+    OpenTile,
     Phase,
     Win,
-    _OpenTile,
     next_seat,
 )
 from engine.tiles import SUITS, suits_used, tile_name
@@ -62,9 +62,9 @@ class Deal(DealClaims):
 
     # -- wins
     def _on_hu(self, event: Hu) -> None:
-        self._check_voids_declared()
+        self.check_voids_declared()
         seat = event.seat
-        self._expect_seat(seat, "win")
+        self.expect_seat(seat, "win")
         if event.from_seat is None:
             self._self_draw_win(event)
         else:
@@ -73,16 +73,16 @@ class Deal(DealClaims):
     def self_draw_option(self) -> FanResult | None:
         """What the seat to act would score by declaring 自摸 now; ``None``: no legal win."""
         seat = self.current
-        if self.phase is not Phase.ACT or (self._last_draw is None and not self._heavenly(seat)):
+        if self.phase is not Phase.ACT or (self.last_draw is None and not self.heavenly(seat)):
             return None
-        if not self._shape_with(seat, None):
+        if not self.shape_with(seat, None):
             return None
-        return self._win_counts(seat, self.hands[seat], self._self_draw_context(seat))
+        return self.win_counts(seat, self.hands[seat], self.self_draw_context(seat))
 
     def claim_option(self, seat: int) -> FanResult | None:
         """What ``seat`` would score by winning the open discard or added kong now, the
         pass rule and 一炮多响 included; ``None``: it may not."""
-        open_tile = self._open
+        open_tile = self.opened
         if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
             return None
         if seat == open_tile.seat or self.won[seat] or seat in open_tile.winners:
@@ -90,41 +90,39 @@ class Deal(DealClaims):
         if open_tile.winners and not self.rules.multiple_hu:
             return None
         result = self.win_on(seat, open_tile.tile, open_tile.context)
-        if result is None or (
-            not open_tile.last_four and self._pass_blocks(seat, open_tile.tile, result.fan)
-        ):
+        if result is None or (not open_tile.last_four and self.pass_blocks(seat, open_tile.tile, result.fan)):
             return None
         return result
 
     def _self_draw_win(self, event: Hu) -> None:
         seat = event.seat
         if self.phase is Phase.ROB:
-            raise self._out_of_turn(seat, "win by self-draw")
+            raise self.out_of_turn(seat, "win by self-draw")
         if self.phase is not Phase.ACT or seat != self.current:
-            raise self._out_of_turn(seat, "win by self-draw")
-        heavenly = self._heavenly(seat)
-        if self._last_draw is None and not heavenly:
+            raise self.out_of_turn(seat, "win by self-draw")
+        heavenly = self.heavenly(seat)
+        if self.last_draw is None and not heavenly:
             raise IllegalEvent(
                 "illegal_hu",
                 play("self_draw_undrawn", seat=seat),
                 seat,
             )
-        if self.hands[seat][event.tile] == 0 or (not heavenly and event.tile != self._last_draw):
-            drawn = tile_name(self._last_draw) if self._last_draw is not None else "nothing"
+        if self.hands[seat][event.tile] == 0 or (not heavenly and event.tile != self.last_draw):
+            drawn = tile_name(self.last_draw) if self.last_draw is not None else "nothing"
             raise IllegalEvent(
                 "illegal_hu",
                 play(
                     "self_draw_tile",
                     seat=seat,
                     tile=tile_name(event.tile),
-                    drawn=drawn if self._last_draw is not None else play("nothing"),
+                    drawn=drawn if self.last_draw is not None else play("nothing"),
                 ),
                 seat,
                 expected=drawn,
                 recorded=tile_name(event.tile),
             )
-        fed_by = self.settler.bloom_feeder(seat) if self._after_kong else None
-        context = self._self_draw_context(seat)
+        fed_by = self.settler.bloom_feeder(seat) if self.after_kong else None
+        context = self.self_draw_context(seat)
         result = self._legal_win(seat, self.hands[seat], context, event.tile)
         if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
             # it counts as a discard win (放炮): no 自摸 bonus, neither 自摸加底 nor 自摸加番
@@ -133,24 +131,24 @@ class Deal(DealClaims):
             assert rescored is not None
             result = rescored
         transfers = self.settler.win_self_draw(seat, result.fan, event.line, fed_by)
-        kind = "kong_bloom" if self._after_kong else "self_draw"
+        kind = "kong_bloom" if self.after_kong else "self_draw"
         self._record_win(event, result, kind, transfers)
-        if self._check_end_after_win():
+        if self.check_end_after_win():
             return
         following = next_seat(seat, self.won)
         if self.wall_left == 0:
-            self._end("wall_exhausted")
+            self.end_deal("wall_exhausted")
             return
         assert following is not None
         self.current = following
-        self._last_draw = None
+        self.last_draw = None
         self.phase = Phase.DRAW
 
     def _claim_win(self, event: Hu) -> None:
         seat = event.seat
-        open_tile = self._open
+        open_tile = self.opened
         if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
-            raise self._out_of_turn(seat, "win on a discard")
+            raise self.out_of_turn(seat, "win on a discard")
         if event.from_seat != open_tile.seat or event.tile != open_tile.tile:
             source = play("open_rob" if open_tile.rob else "open_discard")
             rule = play("rule_rob" if open_tile.rob else "rule_discard")
@@ -187,7 +185,7 @@ class Deal(DealClaims):
         counts = list(self.hands[seat])
         counts[event.tile] += 1
         result = self._legal_win(seat, counts, context, event.tile)
-        if not open_tile.last_four and self._pass_blocks(seat, event.tile, result.fan):
+        if not open_tile.last_four and self.pass_blocks(seat, event.tile, result.fan):
             raise IllegalEvent(
                 "illegal_hu",
                 play("pass_rule", seat=seat, tile=tile_name(event.tile), rule=self.rules.pass_rule),
@@ -205,23 +203,23 @@ class Deal(DealClaims):
             if not open_tile.winners:
                 self.discards[open_tile.seat].pop()  # the tile goes to the winner
         if not open_tile.winners:
-            self._move(seat, event.tile, 1)  # one tile, several winners: it goes to the first
+            self.move(seat, event.tile, 1)  # one tile, several winners: it goes to the first
         open_tile.winners.append(seat)
         self._record_win(event, result, kind, transfers)
         # 一炮多响 may add winners of this tile; the turn and the end are decided when it closes
 
-    def _rob_kong(self, open_tile: _OpenTile) -> None:
+    def _rob_kong(self, open_tile: OpenTile) -> None:
         """抢杠胡: the added kong is void and earns nothing; its tile goes to the robber."""
-        if self._pending_added is None:
+        if self.pending_added is None:
             return  # a second robber of the same kong
-        event, meld, _ = self._pending_added
+        event, meld, _ = self.pending_added
         meld.kind = "pong"
         self.kongs.append(KongMade(event.seat, event.tile, "added", event.line, (0, 0, 0, 0), robbed=True))
-        self._pending_added = None
+        self.pending_added = None
 
     def _legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
         held = held_counts(counts, self.pongs(seat), self.kong_tiles(seat))
-        if self._holds_void(seat, held):
+        if self.holds_void(seat, held):
             assert self.void[seat] is not None
             raise IllegalEvent(
                 "illegal_hu",
@@ -269,29 +267,29 @@ class Deal(DealClaims):
             if fan is not None:
                 ready[seat] = fan
         self.settler.cha_jiao(pigs, ready, line)
-        self._settled = True
+        self.settled = True
         self.ready_at_end = ready
         self.pigs = pigs
 
     def _on_deal_end(self, event: DealEnd) -> None:
-        open_tile = self._open
+        open_tile = self.opened
         if self.phase in (Phase.CLAIM, Phase.ROB) and open_tile is not None:
             if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
-                self._close_claims()
+                self.close_claims()
             elif open_tile.rob:
                 raise IllegalEvent(
                     "wrong_end",
                     play("end_before_replacement"),
                 )
-        if self.phase is Phase.ACT and self.wall_left == 0 and self._last_draw is not None:
+        if self.phase is Phase.ACT and self.wall_left == 0 and self.last_draw is not None:
             # The last tile was drawn and not won: some recorders stop before its discard.
             # It counts as thrown, so 查叫 judges the drawer on its 13 tiles (docs/decisions.md).
-            seat, tile = self.current, self._last_draw
-            self._check_missed_self_draw(seat)
-            self._move(seat, tile, -1)
+            seat, tile = self.current, self.last_draw
+            self.check_missed_self_draw(seat)
+            self.move(seat, tile, -1)
             self.discards[seat].append(tile)
-            self._last_draw = None
-            self._end("wall_exhausted")
+            self.last_draw = None
+            self.end_deal("wall_exhausted")
         if self.phase is not Phase.ENDED:
             raise IllegalEvent(
                 "wrong_end",
@@ -304,7 +302,7 @@ class Deal(DealClaims):
                 expected="no deal_end yet",
                 recorded=event.reason,
             )
-        if self.end_reason == "wall_exhausted" and len(self.in_play) >= 2 and not self._settled:
+        if self.end_reason == "wall_exhausted" and len(self.in_play) >= 2 and not self.settled:
             self._cha_jiao(event.line)
 
 

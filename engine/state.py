@@ -96,7 +96,7 @@ class KongMade(msgspec.Struct, frozen=True, gc=False):
     robbed: bool = False
 
 
-class _OpenTile:
+class OpenTile:
     """A discard or an added kong that other seats may win on."""
 
     __slots__ = ("after_kong", "context", "last_four", "last_tile", "line", "rob", "seat", "tile", "winners")
@@ -146,24 +146,24 @@ class DealState:
         self.draws = [0] * 4
         self.wall_left = WALL_SIZE
         self.wall = start.wall
-        self._front = 0
-        self._back = 0
+        self.front = 0
+        self.back = 0
         self.wins: list[Win] = []
         self.kongs: list[KongMade] = []
         self.kong_income: list[KongIncome] = self.settler.kong_income
         self.ledger: list[Transfer] = self.settler.ledger
-        self._settled = False
+        self.settled = False
         self.end_reason: str | None = None
         self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
         self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
         self.pigs: set[int] = set()  # 花猪 at an empty wall
-        self._passed: list[dict[int, int] | None] = [None] * 4  # tile -> fan passed (过水)
-        self._open: _OpenTile | None = None
-        self._last_draw: int | None = None
-        self._after_kong = False  # this turn follows a kong's replacement draw
-        self._pending_added: tuple[Kong, Meld, bool] | None = None  # kong, its meld, drawn this turn
-        self._any_claim = False  # a pong or kong happened (地胡 needs none)
-        self._any_discard = False
+        self.passed: list[dict[int, int] | None] = [None] * 4  # tile -> fan passed (过水)
+        self.opened: OpenTile | None = None
+        self.last_draw: int | None = None
+        self.after_kong = False  # this turn follows a kong's replacement draw
+        self.pending_added: tuple[Kong, Meld, bool] | None = None  # kong, its meld, drawn this turn
+        self.any_claim = False  # a pong or kong happened (地胡 needs none)
+        self.any_discard = False
         self._deal_in(start)
 
     # ----------------------------------------------------------------- set-up
@@ -187,7 +187,7 @@ class DealState:
             for tile in hand:
                 self.hands[seat][tile] += 1
         seen = self._seen_counts()
-        self._out_of_wall = list(seen)  # tiles leave the wall only by draws
+        self.out_of_wall = list(seen)  # tiles leave the wall only by draws
         if self.wall is not None:
             if len(self.wall) != WALL_SIZE:
                 raise IllegalEvent(
@@ -216,14 +216,14 @@ class DealState:
         else:
             self.phase = Phase.ACT
 
-    def _move(self, seat: int, tile: int, count: int) -> None:
+    def move(self, seat: int, tile: int, count: int) -> None:
         """Every change of a concealed hand goes through here, so its suit keys and size
         stay true."""
         self.hands[seat][tile] += count
         self._sizes[seat] += count
         self._keys[seat][tile // 9] += count * POW5[tile % 9]
 
-    def _shape_with(self, seat: int, tile: int | None) -> bool:
+    def shape_with(self, seat: int, tile: int | None) -> bool:
         """Do the seat's concealed tiles (plus ``tile``) form sets and a pair, or seven pairs?"""
         k0, k1, k2 = self._keys[seat]
         total = self._sizes[seat]
@@ -275,7 +275,7 @@ class DealState:
     def is_over(self) -> bool:
         return self.phase is Phase.ENDED
 
-    def _holds_void(self, seat: int, counts: list[int] | None = None) -> bool:
+    def holds_void(self, seat: int, counts: list[int] | None = None) -> bool:
         suit = self.void[seat]
         if suit is None or self.rules.void_declaration != "required":
             return False
@@ -285,14 +285,14 @@ class DealState:
     def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
         """The fan of ``seat`` winning with ``tile`` added to its hand, or ``None`` when the
         tiles are no win or break 定缺 (the pass rule is checked separately)."""
-        if not self._shape_with(seat, tile):
+        if not self.shape_with(seat, tile):
             return None
         counts = list(self.hands[seat])
         counts[tile] += 1
-        return self._win_counts(seat, counts, context)
+        return self.win_counts(seat, counts, context)
 
-    def _win_counts(self, seat: int, counts: list[int], context: WinContext) -> FanResult | None:
-        if self._holds_void(seat, held_counts(counts, self.pongs(seat), self.kong_tiles(seat))):
+    def win_counts(self, seat: int, counts: list[int], context: WinContext) -> FanResult | None:
+        if self.holds_void(seat, held_counts(counts, self.pongs(seat), self.kong_tiles(seat))):
             return None
         return score_win(counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context)
 
@@ -300,7 +300,7 @@ class DealState:
         """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
         hand = self.hands[seat]
         pongs, kongs = self.pongs(seat), self.kong_tiles(seat)
-        if self._holds_void(seat):
+        if self.holds_void(seat):
             return None
         mask = wait_mask(hand, pongs, kongs)
         if not mask:
@@ -325,7 +325,7 @@ class DealState:
         return unseen
 
     # ----------------------------------------------------------------- apply
-    def _expect_seat(self, seat: int, what: str) -> None:
+    def expect_seat(self, seat: int, what: str) -> None:
         if seat not in SEATS:
             raise IllegalEvent("bad_record", play("seat_range", seat=seat))
         if self.won[seat]:
@@ -364,13 +364,13 @@ class DealState:
         step = EXCHANGE_STEP[event.direction]
         for seat, given in enumerate(event.tiles):
             for tile in given:
-                self._move(seat, tile, -1)
-                self._move((seat + step) % 4, tile, 1)
+                self.move(seat, tile, -1)
+                self.move((seat + step) % 4, tile, 1)
         self.phase = Phase.VOID if self.rules.void_declaration == "required" else Phase.ACT
 
     def _on_void(self, event: Void) -> None:
         seat = event.seat
-        self._expect_seat(seat, "declare a void suit")
+        self.expect_seat(seat, "declare a void suit")
         if self.void[seat] is not None:
             raise IllegalEvent(
                 "void_rule",
@@ -390,7 +390,7 @@ class DealState:
         if self.phase is Phase.VOID and all(v is not None for v in self.void):
             self.phase = Phase.ACT
 
-    def _check_voids_declared(self) -> None:
+    def check_voids_declared(self) -> None:
         if self.phase is Phase.VOID:
             missing = [seat for seat in SEATS if self.void[seat] is None]
             raise IllegalEvent(
@@ -402,21 +402,21 @@ class DealState:
         if self.phase is Phase.EXCHANGE:
             raise IllegalEvent("out_of_turn", play("play_before_exchange"), rule="exchange_three")
 
-    def _heavenly(self, seat: int) -> bool:
+    def heavenly(self, seat: int) -> bool:
         """天胡: the dealer's first 14 tiles, before any discard or claim."""
-        return seat == self.dealer and self.draws[seat] == 0 and not self._any_discard and not self._any_claim
+        return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim
 
-    def _self_draw_context(self, seat: int) -> WinContext:
-        heavenly = self._heavenly(seat)
+    def self_draw_context(self, seat: int) -> WinContext:
+        heavenly = self.heavenly(seat)
         earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it
             seat != self.dealer
             and self.draws[seat] == 1
-            and not self._any_claim
-            and self._last_draw is not None
+            and not self.any_claim
+            and self.last_draw is not None
         )
         return WinContext(
             self_draw=True,
-            after_kong=self._after_kong,
+            after_kong=self.after_kong,
             last_tile=self.wall_left == 0,
             first_turn=heavenly or earthly,
             dealer=heavenly,
@@ -425,28 +425,23 @@ class DealState:
     @property
     def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
         """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
-        o = self._open
+        o = self.opened
         return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
 
-    @property
-    def last_draw(self) -> int | None:
-        """The tile the seat to act drew this turn (``None`` after a pong or at the start)."""
-        return self._last_draw
-
-    def _check_end_after_win(self) -> bool:
+    def check_end_after_win(self) -> bool:
         if self.rules.end_condition == "first_hu":
-            self._end("first_hu")
+            self.end_deal("first_hu")
             return True
         if self.won.count(True) >= 3:
-            self._end("three_won")
+            self.end_deal("three_won")
             return True
         return False
 
     # -- end
-    def _end(self, reason: str) -> None:
+    def end_deal(self, reason: str) -> None:
         self.end_reason = reason
         self.phase = Phase.ENDED
-        self._open = None
+        self.opened = None
 
     def end_rule(self) -> str:
         """The end condition in words (rules.md 3, end_condition), for messages."""

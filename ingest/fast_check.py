@@ -59,9 +59,9 @@ from ingest.fast_state import (
     ROB,
     VOID,
     WALL_SIZE,
+    FastOpen,
     FastState,
     HandOff,
-    _Open,
 )
 from ingest.line_parser import TILE_IDS
 from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
@@ -107,7 +107,7 @@ class _FastDeal(FastState):
         elif self.phase == CLAIM:
             self.close_claims()
 
-    def open_discard(self, seat: int) -> _Open:
+    def open_discard(self, seat: int) -> FastOpen:
         open_tile = self.open
         if self.phase != CLAIM or open_tile is None or open_tile.rob or open_tile.winners:
             raise HandOff
@@ -178,7 +178,7 @@ class _FastDeal(FastState):
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
         self.any_discard = True
-        open_tile = _Open(
+        open_tile = FastOpen(
             seat,
             tile,
             line,
@@ -255,7 +255,7 @@ class _FastDeal(FastState):
         self.pending_line = line
         self.pending_drawn = self.last_draw == tile
         self.pending_deltas = recorded
-        open_tile = _Open(seat, tile, line, False, False, False, True)
+        open_tile = FastOpen(seat, tile, line, False, False, False, True)
         self.open = open_tile
         self.opened.append(open_tile)
         self.phase = ROB

@@ -52,8 +52,8 @@ class HandOff(Exception):
     """The deal leaves the fast path: the engine replays it."""
 
 
-class _Open:
-    """A discard or an added kong open for claims (engine.state._OpenTile)."""
+class FastOpen:
+    """A discard or an added kong open for claims (engine.state.OpenTile)."""
 
     def __init__(
         self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
@@ -98,8 +98,8 @@ class FastState:
         self.front = 0
         self.back = 0
         self.current = start.dealer
-        self.open: _Open | None = None
-        self.opened: list[_Open] = []  # every tile opened for claims, in order
+        self.open: FastOpen | None = None
+        self.opened: list[FastOpen] = []  # every tile opened for claims, in order
         self.pass_from: list[int] = [0, 0, 0, 0]  # opened index at the seat's last draw
         # passes worked out before the seat's hand changed by a pong since its last draw
         self.carried: list[dict[int, int] | None] = [None, None, None, None]
@@ -177,7 +177,7 @@ class FastState:
         self.keys[index] += count * _STEP[tile]
 
     def shape_with(self, seat: int, tile: int) -> bool:
-        """engine.state.DealState._shape_with: sets and a pair (or seven pairs) with ``tile``
+        """engine.state.DealState.shape_with: sets and a pair (or seven pairs) with ``tile``
         added (NO_TILE: as held)."""
         base = seat * 3
         k0 = self.keys[base]
@@ -264,7 +264,7 @@ class FastState:
             raise HandOff
 
     # ------------------------------------------------------------------ claims
-    def record_passes(self, open_tile: _Open) -> None:
+    def record_passes(self, open_tile: FastOpen) -> None:
         """engine.claims._record_passes, except that a pass outside the last four is
         worked out later, by :meth:`passes` (the module docstring says why)."""
         if not open_tile.last_four or not self.rules.last_four_must_hu:
@@ -307,7 +307,7 @@ class FastState:
         self.pass_from[seat] = upto
 
     def pass_blocks(self, seat: int, tile: int, fan: int, upto: int) -> bool:
-        """engine.claims._pass_blocks over :meth:`passes`: the engine keeps, per tile (or
+        """engine.claims.DealClaims.pass_blocks over :meth:`passes`: the engine keeps, per tile (or
         over all tiles), the highest fan passed that was not itself blocked, and a blocked
         pass is one no higher than one kept, so the maximum is the same."""
         if self.pass_rule == PASS_OFF:

@@ -61,9 +61,9 @@ class _Importer(SheetLayout):
             )
             self.out.findings.append((None, self.finding(1, None, message), ""))
             return self.out
-        block = self._first_block(rows[:header])
-        self._columns(rows[header], header + 1)
-        self._rows(rows, header, block)
+        block = self.first_block(rows[:header])
+        self.read_columns(rows[header], header + 1)
+        self.read_rows(rows, header, block)
         self._emit()
         return self.out
 
@@ -96,7 +96,7 @@ class _Importer(SheetLayout):
 
     def _emit_session(self, session: SheetSession) -> None:
         values = session.values
-        obj: dict[str, Any] = {"type": "session", "session_id": self._session_id(session)}
+        obj: dict[str, Any] = {"type": "session", "session_id": self.session_id_of(session)}
         columns: dict[str, str] = {"session_id": self._col("session")}
         players = self._players(session)
         if players is not None:
@@ -177,7 +177,7 @@ class _Importer(SheetLayout):
         return None
 
     def _emit_deal(self, session: SheetSession, deal: str, rows: list[Row]) -> None:
-        deal_id = deal_id_of(self._session_id(session), deal)
+        deal_id = deal_id_of(self.session_id_of(session), deal)
         start: dict[str, Any] = {"type": "deal", "deal_id": deal_id, "record": "sheet"}
         columns = {"deal_id": self._col("deal")}
         for row in rows:

@@ -172,7 +172,7 @@ class SheetLayout:
     def bad(self, deal_id: str | None, row: Row, error: BadCell) -> None:
         self.out.findings.append((deal_id, self.finding(row.number, error.key, error.message), row.raw))
 
-    def _first_block(self, rows: list[list[Cell]]) -> dict[str, tuple[int, list[str]]]:
+    def first_block(self, rows: list[list[Cell]]) -> dict[str, tuple[int, list[str]]]:
         """``key, value`` rows above the header: the session fields of the whole sheet."""
         block: dict[str, tuple[int, list[str]]] = {}
         for number, row in enumerate(rows, 1):
@@ -183,7 +183,7 @@ class SheetLayout:
                 block[key] = (number, values)
         return block
 
-    def _columns(self, row: list[Cell], number: int) -> None:
+    def read_columns(self, row: list[Cell], number: int) -> None:
         self.index: dict[str, int] = {}
         self.named: list[str] = []  # players named by the points columns' headers
         names = _name_columns(row)
@@ -218,7 +218,7 @@ class SheetLayout:
             self.headers[key] = text
         self.out.columns = dict(self.letters)
 
-    def _rows(self, rows: list[list[Cell]], header: int, block: dict[str, tuple[int, list[str]]]) -> None:
+    def read_rows(self, rows: list[list[Cell]], header: int, block: dict[str, tuple[int, list[str]]]) -> None:
         sticky: dict[str, str] = {}
         for key, (_, values) in block.items():
             sticky[key] = values[0] if key != "players" or len(values) == 1 else ",".join(values)
@@ -295,9 +295,9 @@ class SheetLayout:
 
     def _open_deal_id(self, session: SheetSession, sticky: dict[str, str]) -> str | None:
         deal = sticky.get("deal")
-        return None if deal is None else deal_id_of(self._session_id(session), deal)
+        return None if deal is None else deal_id_of(self.session_id_of(session), deal)
 
-    def _session_id(self, session: SheetSession) -> str:
+    def session_id_of(self, session: SheetSession) -> str:
         given = session.values.get("session")
         if given:
             return given
