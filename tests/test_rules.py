@@ -364,3 +364,41 @@ def test_bad_rules_raise_rules_error(spec: str | dict[str, Any], message: str) -
 def test_rules_error_is_a_value_error() -> None:
     assert issubclass(RulesError, ValueError)
     assert isinstance(load_rules("standard"), Rules)
+
+
+def test_the_knob_checks_agree_with_the_rules_annotations() -> None:
+    """``Rules``' annotations (what mypy holds every use to) and ``_CHOICES`` (what
+    ``load_rules`` checks, the differential plays and the C bits cover) say the same values:
+    read from the source, as the compiled build erases annotations."""
+    import ast
+    from pathlib import Path
+
+    from engine.rules import _CHOICES
+
+    source = (Path(__file__).parent.parent / "engine" / "rules.py").read_text(encoding="utf-8")
+    rules_class = next(
+        node
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.ClassDef) and node.name == "Rules"
+    )
+    annotated = {
+        node.target.id: node.annotation
+        for node in rules_class.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    assert set(annotated) - {"name", "fan"} == set(_CHOICES)
+    for knob, allowed in _CHOICES.items():
+        text = ast.unparse(annotated[knob])
+        literals = {
+            c.value
+            for n in ast.walk(annotated[knob])
+            if isinstance(n, ast.Subscript) and ast.unparse(n.value) == "Literal"
+            for c in ast.walk(n.slice)
+            if isinstance(c, ast.Constant)
+        }
+        if isinstance(allowed, tuple):
+            assert literals == set(allowed) and text.startswith("Literal["), (knob, text)
+        elif allowed is bool:
+            assert text == "bool", (knob, text)
+        else:
+            assert text.split(" | ")[0] == "int", (knob, text)  # max_fan: | None; 满格: | Literal['cap']
