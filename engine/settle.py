@@ -9,8 +9,6 @@ down, so both price a deal with the same code (rules.md sections 4-6).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.rules import Rules
 from engine.settlement import (
     KongIncome,
@@ -154,8 +152,3 @@ class Settler:
         self.settlement = transfers
         self.ledger.extend(transfers)
         return transfers
-
-
-def base_patterns(patterns: Sequence[str]) -> list[str]:
-    """The declared patterns that are no extra (a win has exactly one)."""
-    return [p for p in patterns if p not in EXTRA_IDS]

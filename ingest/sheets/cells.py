@@ -18,7 +18,6 @@ from typing import Final
 #: what one cell may hold: text, a number, a date (xlsx), or nothing
 Cell = str | int | float | dt.datetime | dt.date | dt.time | None
 
-SHEET_SUFFIXES: Final = (".csv", ".xlsx")
 _XLSX_MAGIC: Final = b"PK\x03\x04"
 
 
@@ -33,10 +32,6 @@ class Grid:
     rows: list[list[Cell]]
     encoding: str | None = None  # for CSV: the encoding it was read with
     sheet: str | None = None  # for XLSX: the worksheet's name
-
-
-def is_sheet_name(name: str) -> bool:
-    return name.lower().endswith(SHEET_SUFFIXES)
 
 
 def column_letter(index: int) -> str:
@@ -107,19 +102,6 @@ def _cell(value: object) -> Cell:
     if value is None or isinstance(value, str | int | float | dt.datetime | dt.date | dt.time):
         return value
     return str(value)  # booleans, errors such as #DIV/0!: read as their text
-
-
-def xlsx_bytes(rows: list[list[Cell]], title: str = "记分") -> bytes:
-    """A one-sheet workbook of these rows (the templates; tests build sheets with it)."""
-    import openpyxl
-
-    book = openpyxl.Workbook(write_only=True)
-    sheet = book.create_sheet(title)
-    for row in rows:
-        sheet.append(row)
-    out = io.BytesIO()
-    book.save(out)
-    return out.getvalue()
 
 
 def csv_rows(data: bytes) -> list[list[Cell]]:

@@ -6,7 +6,6 @@ rows into log v1 lines; :class:`SheetLog` is what a sheet became.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -88,9 +87,6 @@ class SheetLog:
     fields: dict[int, dict[str, tuple[int, str]]] = field(default_factory=dict)  # line -> (row, columns)
     net_only: set[str] = field(default_factory=set)  # deal ids recorded only as nets
     encoding: str | None = None
-
-    def jsonl(self) -> str:
-        return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for _, obj in self.lines)
 
     def column_of(self, line: int, json_field: str) -> str | None:
         """The column(s) a field of the line at this row came from (``S:V`` for points)."""

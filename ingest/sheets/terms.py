@@ -58,12 +58,6 @@ TEMPLATE_COLUMNS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 
 
-def template_header(key: str) -> str:
-    aliases = COLUMN_ALIASES[key]
-    english = next(a for a in aliases if a.isascii())
-    return f"{aliases[0]} / {english}"
-
-
 #: what a row records; ``end`` is the 查叫 step (its points are the settlement), ``net``
 #: the deal's net per seat, ``total`` the session's totals
 EVENTS: Final[dict[str, str]] = _table(

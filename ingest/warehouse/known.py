@@ -71,10 +71,6 @@ class KnownIds:
                 found[i] = bytes(self._values[at[i]]).ljust(16, b"\0")
         return found
 
-    def lookup_one(self, text: str) -> bytes | None:
-        (value,) = self.lookup([text])
-        return value
-
     def _merge(self) -> None:
         if not self._recent:
             return
