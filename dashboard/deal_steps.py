@@ -31,7 +31,7 @@ from engine.events import (
     Pong,
     Void,
 )
-from engine.replay import FindingSink
+from engine.replay import FindingSink, ReplayOptions
 from engine.rules import Rules, RulesError, rules_from_name
 from engine.tiles import SUITS
 from ingest.reader import read_lines
@@ -206,9 +206,8 @@ def replay_steps(
     sink = FindingSink()
     read = sum(1 for f in read_findings if f.severity != "warning")  # the sink takes these first
     recorder.findings_seen = read
-    report = replay_one(
-        start, events, end, rules, base=base, sink=sink, read_findings=read_findings, on_step=recorder
-    )
+    options = ReplayOptions(base=base, read_findings=read_findings, on_step=recorder)
+    report = replay_one(start, events, end, rules, options, sink)
     if recorder.steps:
         opening = tuple(_finding(f) for f in sink.findings[:read])
         late = recorder.new_findings(sink)  # raised after the last step (e.g. no deal_end)

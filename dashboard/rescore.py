@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 
 from dashboard.deal_steps import seat_names
+from engine.replay import ReplayOptions
 from engine.rules import load_rules
 from ingest.session_replay import SessionReplay
 from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_ints
@@ -77,7 +78,9 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
             continue
         start, play, end = events_from_rows(rows)
         recorded = end.scores if end is not None else None
-        report = driver.replay_events(start, play, end, base=stored_int(row["base"]) or 1)
+        report = driver.replay_events(
+            start, play, end, options=ReplayOptions(base=stored_int(row["base"]) or 1)
+        )
         if not report.complete:
             problem = report.findings[0].message if report.findings else "the replay stopped"
             out.append(RescoredDeal(deal_id, computed, recorded, None, problem))

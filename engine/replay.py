@@ -9,6 +9,8 @@ reported and the replay goes on with the computed values.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
 
 from engine.checks import END_REASONS, check_end, check_kong, check_win, finding
 from engine.deal import Deal, IllegalEvent
@@ -20,10 +22,33 @@ from engine.settlement import deltas
 from engine.sheet import audit_sheet
 
 __all__ = [
-    "END_REASONS", "DealReport", "FindingSink", "StepHook", "StrictStop", "pattern_text", "replay_deal",
+    "END_REASONS", "PLAIN", "DealReport", "FindingSink", "ReplayOptions", "StepHook", "StrictStop",
+    "pattern_text", "replay_deal",
 ]  # fmt: skip
 
 StepHook = Callable[[PlayEvent | DealEnd, Deal, "FindingSink"], None]
+
+
+@dataclass(frozen=True)
+class ReplayOptions:
+    """How a deal is replayed, beside what it is (its start, events, end and rules): one
+    value every replaying signature takes, instead of the same keywords in each.
+
+    ``read_findings`` (lines of the deal the reader could not use) open its report;
+    ``on_step(event, deal, sink)`` sees the state after every event (the replay views);
+    ``sheet_events`` are a score sheet's declared facts; ``keep_state`` keeps the final
+    :class:`Deal` in the report."""
+
+    base: int = 1
+    session_id: str | None = None
+    keep_state: bool = False
+    read_findings: Sequence[Finding] = ()
+    on_step: StepHook | None = None
+    sheet_events: Sequence[SheetEvent] = ()
+
+
+#: the options of a plain replay: base 1, no session, nothing kept
+PLAIN: Final = ReplayOptions()
 
 
 def replay_deal(
@@ -31,41 +56,33 @@ def replay_deal(
     events: Sequence[PlayEvent],
     end: DealEnd | None,
     rules: Rules,
-    *,
-    base: int = 1,
+    options: ReplayOptions = PLAIN,
     sink: FindingSink | None = None,
-    session_id: str | None = None,
-    keep_state: bool = False,
-    read_findings: Sequence[Finding] = (),
-    on_step: StepHook | None = None,
-    sheet_events: Sequence[SheetEvent] = (),
 ) -> DealReport:
-    """Replay a deal's events under ``rules``; every difference becomes a finding.
-
-    ``read_findings`` (lines of the deal the reader could not use) open its report;
-    ``on_step(event, deal, sink)`` sees the state after every event (the replay views)."""
+    """Replay a deal's events under ``rules``; every difference becomes a finding (in
+    ``sink``, a new one when None)."""
     sink = sink if sink is not None else FindingSink()
     if start.record == "sheet":  # a score sheet: no tiles, audited from its declared facts
         return audit_sheet(
-            start, sheet_events, events, end, rules,
-            base=base, sink=sink, session_id=session_id, read_findings=read_findings,
+            start, options.sheet_events, events, end, rules,
+            base=options.base, sink=sink, session_id=options.session_id, read_findings=options.read_findings,
         )  # fmt: skip
     start_count = len(sink.findings)
     warn_count = len(sink.warnings)
-    for read in read_findings:
+    for read in options.read_findings:
         sink.add(read)
     deal: Deal | None = None
     complete = False
     try:
-        deal = Deal(start, rules, base)
+        deal = Deal(start, rules, options.base)
     except IllegalEvent as error:
         sink.add(_illegal(error, start.line, sink.file))
     if deal is not None:
-        complete = _run(deal, events, end, rules, sink, start.line, on_step)
+        complete = _run(deal, events, end, rules, sink, start.line, options.on_step)
     scores = deltas(deal.ledger) if deal is not None else (0, 0, 0, 0)
     return DealReport(
         deal_id=start.deal_id,
-        session_id=session_id,
+        session_id=options.session_id,
         file=sink.file,
         line=start.line,
         rules=rules.name,
@@ -78,7 +95,7 @@ def replay_deal(
         settlement=deltas(deal.settlement) if deal else (0, 0, 0, 0),
         end_reason=deal.end_reason if deal else None,
         complete=complete,
-        deal=deal if keep_state else None,
+        deal=deal if options.keep_state else None,
         replayed=deal is not None,  # hands that cannot be dealt: no net was computed
     )
 

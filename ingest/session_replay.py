@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
-from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
+from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.messages import rules_unusable, totals_mismatch
-from engine.replay import DealReport, FindingSink, StepHook, replay_deal
+from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.fast_check import fast_replay
 from ingest.reader import DealLog, SessionLog
@@ -35,14 +35,8 @@ class DealReplayer(Protocol):
         events: Sequence[PlayEvent],
         end: DealEnd | None,
         rules: Rules,
-        *,
-        base: int = 1,
+        options: ReplayOptions = PLAIN,
         sink: FindingSink | None = None,
-        session_id: str | None = None,
-        keep_state: bool = False,
-        read_findings: Sequence[Finding] = (),
-        on_step: StepHook | None = None,
-        sheet_events: Sequence[SheetEvent] = (),
     ) -> DealReport: ...
 
 
@@ -51,14 +45,9 @@ def replay_one(
     events: Sequence[PlayEvent],
     end: DealEnd | None,
     rules: Rules | None,
-    *,
-    base: int = 1,
+    options: ReplayOptions = PLAIN,
     sink: FindingSink | None = None,
-    session_id: str | None = None,
-    keep_state: bool = False,
-    read_findings: Sequence[Finding] = (),
-    on_step: StepHook | None = None,
-    sheet_events: Sequence[SheetEvent] = (),
+    *,
     replayer: DealReplayer = replay_deal,
     stopped_by: Finding | None = None,
 ) -> DealReport:
@@ -66,26 +55,15 @@ def replay_one(
     unreplayed with the reader's findings only, pointing to ``stopped_by`` (the session's
     rules finding). The one place a deal is replayed."""
     sink = sink if sink is not None else FindingSink()
+    session_id, read_findings = options.session_id, options.read_findings
     if rules is None:
         return unreplayed_report(start, session_id, sink, read_findings, stopped_by)
     if is_net_only(events, end):  # a score sheet's deal of nets only: nothing to replay
         return net_only_report(start, end, rules.name, session_id, sink, read_findings)
-    if is_deleted(start, events, sheet_events, end):  # a revision that removes the deal
+    if is_deleted(start, events, options.sheet_events, end):  # a revision that removes the deal
         assert end is not None
         return deleted_report(start, end, rules.name, session_id, sink, read_findings)
-    return replayer(
-        start,
-        events,
-        end,
-        rules,
-        base=base,
-        sink=sink,
-        session_id=session_id,
-        keep_state=keep_state,
-        read_findings=read_findings,
-        on_step=on_step,
-        sheet_events=sheet_events,
-    )
+    return replayer(start, events, end, rules, options, sink)
 
 
 def unreplayed_report(
@@ -232,16 +210,15 @@ class SessionReplay:
             if report is not None:
                 self._add_net(report)
                 return report
-        return self.replay_events(
-            deal_log.deal,
-            deal_log.events,
-            deal_log.end,
-            sink,
+        options = ReplayOptions(
+            base=self.base,
+            session_id=self.session_id,
             keep_state=keep_state,
             read_findings=self.read_findings(deal_log),
             on_step=on_step,
             sheet_events=deal_log.sheet_events,
         )
+        return self.replay_events(deal_log.deal, deal_log.events, deal_log.end, sink, options)
 
     def replay_events(
         self,
@@ -249,27 +226,22 @@ class SessionReplay:
         events: Sequence[PlayEvent],
         end: DealEnd | None,
         sink: FindingSink | None = None,
-        *,
-        base: int | None = None,
-        keep_state: bool = False,
-        read_findings: Sequence[Finding] = (),
-        on_step: StepHook | None = None,
-        sheet_events: Sequence[SheetEvent] = (),
+        options: ReplayOptions | None = None,
     ) -> DealReport:
-        """Replay one deal given as events (``base`` replaces the session's) and add its
-        net to the totals."""
+        """Replay one deal given as events and add its net to the totals; ``options``
+        default to the session's base and id (a caller's options keep their base and
+        take the session's id)."""
+        if options is None:
+            options = ReplayOptions(base=self.base, session_id=self.session_id)
+        elif options.session_id != self.session_id:
+            options = replace(options, session_id=self.session_id)
         report = replay_one(
             start,
             events,
             end,
             self.rules,
-            base=self.base if base is None else base,
-            sink=sink,
-            session_id=self.session_id,
-            keep_state=keep_state,
-            read_findings=read_findings,
-            on_step=on_step,
-            sheet_events=sheet_events,
+            options,
+            sink,
             replayer=self.replayer,
             stopped_by=self.rules_problem,
         )

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 from mutations import mutate_session
 
 from engine.events import DealEnd, DealStart, Event, SessionEnd
-from engine.replay import DealReport, FindingSink
+from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.report import DealFacts
 from engine.rules import Rules
 from ingest.line_parser import DECODE_ERRORS, DECODER
@@ -281,10 +281,13 @@ def _engine_and_fast(
     rules = driver.rules
     tally.deals += 1
     started = time.perf_counter()
-    engine = driver.replay_events(
-        deal.deal, deal.events, deal.end, FindingSink(file=name),
-        keep_state=facts, read_findings=driver.read_findings(deal), sheet_events=deal.sheet_events,
-    )  # fmt: skip
+    options = ReplayOptions(
+        base=driver.base,
+        keep_state=facts,
+        read_findings=driver.read_findings(deal),
+        sheet_events=deal.sheet_events,
+    )
+    engine = driver.replay_events(deal.deal, deal.events, deal.end, FindingSink(file=name), options)
     tally.engine_replay_s += time.perf_counter() - started
     clean = not engine.findings and not engine.warnings
     tally.clean += clean

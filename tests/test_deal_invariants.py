@@ -17,7 +17,7 @@ import pytest
 
 from engine.deal import Deal, Phase
 from engine.events import DealEnd, Event, PlayEvent, SessionEnd, SessionStart
-from engine.replay import FindingSink, replay_deal
+from engine.replay import FindingSink, ReplayOptions, replay_deal
 from engine.rules import load_rules
 from engine.settlement import deltas
 from engine.tiles import COPIES, NUM_KINDS
@@ -100,7 +100,9 @@ def test_invariants_after_every_event(config: str | dict[str, Any], tmp_path: Pa
         start, events, end, played = simulate_deal(rng, f"inv-{index:03d}", index % 4, rules, styles, base)
         assert played.is_over() and end.reason == played.end_reason
         assert end.scores is not None and sum(end.scores) == 0
-        report = replay_deal(start, events, end, rules, base=base, on_step=checker, keep_state=True)
+        report = replay_deal(
+            start, events, end, rules, ReplayOptions(base=base, on_step=checker, keep_state=True)
+        )
         assert report.status == "ok", [f.message for f in report.findings]
         assert report.scores == end.scores and report.deal is not None
         assert report.deal.is_over() and report.deal.end_reason == end.reason

@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
-from engine.replay import DealReport, replay_deal
+from engine.replay import DealReport, ReplayOptions, replay_deal
 from engine.report import DealFacts
 from engine.rules import Rules, RulesError, knob_values, load_rules
 from ingest import session_replay
@@ -288,7 +288,9 @@ def oracle(
     events = _events(start, records, file)
     if events is None:
         return None
-    report = replay_deal(start, events, end, rules, base=base, session_id=session_id, keep_state=keep_facts)
+    report = replay_deal(
+        start, events, end, rules, ReplayOptions(base=base, session_id=session_id, keep_state=keep_facts)
+    )
     if report.findings or report.warnings:
         return None
     return replace(report, file=file, facts=report.deal_facts(), deal=None)
@@ -309,7 +311,9 @@ def liar(
     events = _events(start, records, file)
     if events is None:
         return None
-    report = replay_deal(start, events, end, rules, base=base, session_id=session_id, keep_state=keep_facts)
+    report = replay_deal(
+        start, events, end, rules, ReplayOptions(base=base, session_id=session_id, keep_state=keep_facts)
+    )
     return replace(report, file=file, findings=[], warnings=[], facts=report.deal_facts(), deal=None)
 
 

@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
-from engine.replay import DealReport, FindingSink, StepHook, replay_deal
+from engine.events import DealEnd, DealStart, Finding, PlayEvent
+from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, replay_deal
 from engine.rules import Rules, load_rules
 from ingest.reader import SessionLog, read_lines
 from ingest.session_replay import SessionReplay, replay_one
@@ -72,20 +72,11 @@ def test_a_replayer_plugged_into_the_seam_sees_every_deal() -> None:
         events: Sequence[PlayEvent],
         end: DealEnd | None,
         rules: Rules,
-        *,
-        base: int = 1,
+        options: ReplayOptions = PLAIN,
         sink: FindingSink | None = None,
-        session_id: str | None = None,
-        keep_state: bool = False,
-        read_findings: Sequence[Finding] = (),
-        on_step: StepHook | None = None,
-        sheet_events: Sequence[SheetEvent] = (),
     ) -> DealReport:
         calls.append(start.deal_id)
-        return replay_deal(
-            start, events, end, rules, base=base, sink=sink, session_id=session_id,
-            keep_state=keep_state, read_findings=read_findings, on_step=on_step, sheet_events=sheet_events,
-        )  # fmt: skip
+        return replay_deal(start, events, end, rules, options, sink)
 
     session = session_of(lines_of("multiple_hu.jsonl"))
     driver = SessionReplay.of_log(session, replayer=counting)
@@ -149,7 +140,9 @@ def test_replay_one_without_rules_reports_the_readers_findings_only() -> None:
     session = session_of(lines_of("first_hu.jsonl"))
     deal_log = session.deals[0]
     read = Finding("bad_record", deal_log.deal.line, None, "a line the reader could not use")
-    report = replay_one(deal_log.deal, deal_log.events, deal_log.end, None, read_findings=[read])
+    report = replay_one(
+        deal_log.deal, deal_log.events, deal_log.end, None, ReplayOptions(read_findings=[read])
+    )
     assert report.findings == [read] and report.rules == "?" and report.end_reason is None
 
 

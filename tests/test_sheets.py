@@ -18,7 +18,7 @@ import pytest
 from warehouse_fixtures import read_table
 
 from engine.events import SessionEnd, SessionStart
-from engine.replay import replay_deal
+from engine.replay import ReplayOptions, replay_deal
 from engine.rules import load_rules, preset_names
 from ingest.simulator.sheet_version import sheet_version
 from ingest.simulator.simulate import STYLES, simulate_deal
@@ -406,7 +406,7 @@ def test_same_deal_as_tiles_and_as_sheet_gives_the_same_payments(spec: str | dic
         start, events, end, _ = simulate_deal(rng, f"diff-{index}", index % 4, rules, styles)
         tiles = replay_deal(start, events, end, rules)
         sheet = sheet_version(start, events, end, rules)  # facts only, no recorded claims
-        audited = replay_deal(sheet.start, [], sheet.end, rules, sheet_events=sheet.events)
+        audited = replay_deal(sheet.start, [], sheet.end, rules, ReplayOptions(sheet_events=sheet.events))
         assert tiles.findings == [] and audited.findings == [], (index, [f.message for f in audited.findings])
         assert _priced(audited) == _priced(tiles), index
         kinds |= {w.kind for w in tiles.wins} | {t.reason for t in tiles.ledger}

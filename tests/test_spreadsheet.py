@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.events import DealEnd, DealStart
-from engine.replay import DealReport, FindingSink
+from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.rules import load_rules
 from ingest.reader import read_log
 from ingest.session_replay import replay_one
@@ -549,7 +549,7 @@ def _net_only(scores: tuple[int, int, int, int] | None) -> DealReport:
     start = DealStart(deal_id="n1-02", dealer=0, hands=((), (), (), ()), line=3)
     end = DealEnd(reason="net_only", scores=scores, line=3)
     return replay_one(
-        start, [], end, load_rules("standard"), sink=FindingSink(file="net.csv"), session_id="n1"
+        start, [], end, load_rules("standard"), ReplayOptions(session_id="n1"), FindingSink(file="net.csv")
     )
 
 
