@@ -3,23 +3,10 @@
 -- of kongs; a null parameter filters nothing. Invalid deals have no wins (no fan, no
 -- pattern) but keep their findings, so a search by code finds them too. Highest fan first,
 -- then the newest; `matches` is how many deals match in all (before the limit).
-with named as (  -- players are per club: the names as shown (mart_shared_names, 20_marts.sql)
-    select
-        d.deal_id, d.session_id, d.played_date, d.club, d.rules, d.status, d.kongs, d.findings, d.finding_codes,
-        list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players
-    from stg_deals as d
-    cross join mart_shared_names as n
-),
-
-picked as (
+with picked as (
     select deal_id, session_id, played_date, club, rules, players, status, kongs, findings, finding_codes
-    from named
-    where ($club is null or club = $club)
-        and ($date_from is null or played_date >= $date_from)
-        and ($date_to is null or played_date <= $date_to)
-        and ($rules is null or rules = $rules)
-        and ($player is null or list_contains(players, $player))
-        and ($code is null or list_contains(finding_codes, $code))
+    from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
+    where ($code is null or list_contains(finding_codes, $code))
         and ($min_kongs is null or kongs >= $min_kongs)
 ),
 

@@ -2,16 +2,7 @@
 -- audit pages choose from it).
 with picked as (
     select *
-    from (  -- players are per club: the names as shown (mart_shared_names, 20_marts.sql)
-        select d.* replace (list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players)
-        from stg_deals as d
-        cross join mart_shared_names as n
-    )
-    where ($club is null or club = $club)
-        and ($date_from is null or played_date >= $date_from)
-        and ($date_to is null or played_date <= $date_to)
-        and ($rules is null or rules = $rules)
-        and ($player is null or list_contains(players, $player))
+    from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
 )
 
 select
