@@ -60,6 +60,9 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "zimo": ("自摸加番", "self-draw bonus fan"),
 }
 
+#: the extras' ids (a declared pattern that is no base pattern)
+EXTRA_IDS: Final[frozenset[str]] = frozenset(EXTRAS)
+
 NAMES: dict[str, tuple[str, str]] = {p.id: (p.zh, p.en) for p in PATTERNS} | EXTRAS
 
 

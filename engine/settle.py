@@ -20,7 +20,6 @@ from engine.settlement import (
 )
 
 #: the extras of rules.md section 4, each +1 fan (``gen`` once per root)
-EXTRA_IDS: frozenset[str] = frozenset({"gen", "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "zimo"})
 
 
 def fan_of(base_fan: int, extras: int, rules: Rules) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.checks import check_end, check_kong, check_win, finding
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
-from engine.fan import EXTRAS, NAMES, FanResult
+from engine.fan import EXTRA_IDS, EXTRAS, NAMES, FanResult
 from engine.messages import (
     EXPOSED_NEEDS_FROM,
     NO_DEAL_END,
@@ -44,7 +44,7 @@ from engine.messages import (
 )
 from engine.report import NO_TILE, DealReport, FindingSink
 from engine.rules import Rules
-from engine.settle import EXTRA_IDS, Settler, fan_of
+from engine.settle import Settler, fan_of
 from engine.settlement import deltas
 from engine.state import KongMade, Win
 

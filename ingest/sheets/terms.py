@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from engine.fan import EXTRAS, NAMES, PATTERNS
+from engine.fan import NAMES, PATTERNS
 
 
 def norm(text: str) -> str:
@@ -118,7 +118,6 @@ PATTERN_NAMES: Final[dict[str, str]] = _table(
     {pid: (zh, *_PATTERN_ALIASES.get(pid, ())) for pid, (zh, _) in NAMES.items()}
 )
 BASE_IDS: Final[frozenset[str]] = frozenset(p.id for p in PATTERNS)
-EXTRA_IDS: Final[frozenset[str]] = frozenset(EXTRAS)
 
 #: two base patterns written side by side that name one (清一色 + 对对胡 = 清对)
 COMBINED_BASES: Final[dict[frozenset[str], str]] = {
