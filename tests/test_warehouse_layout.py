@@ -50,3 +50,18 @@ def test_the_face_only_re_exports() -> None:
     modules = {f"ingest.warehouse.{p.stem}" for p in PACKAGE.glob("*.py") if p.stem != "__init__"}
     assert homes <= modules
     assert {"ingest.warehouse.run", "ingest.warehouse.catalog", "ingest.warehouse.batches"} <= homes
+
+
+def test_the_face_is_one_list() -> None:
+    """``_FACE`` (what is imported on first use) is what the TYPE_CHECKING imports give
+    mypy, module by module, and what ``__all__`` lists: three spellings held as one."""
+    import ast
+
+    tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
+    guarded = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    typed: dict[str, set[str]] = {}
+    for node in guarded.body:
+        assert isinstance(node, ast.ImportFrom) and node.module is not None
+        typed.setdefault(node.module.rpartition(".")[2], set()).update(a.name for a in node.names)
+    assert typed == {module: set(names) for module, names in face._FACE.items()}
+    assert sorted(face.__all__) == sorted(face._HOME)
