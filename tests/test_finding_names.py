@@ -219,3 +219,26 @@ def test_the_audit_and_session_pages_name_the_player_in_a_finding(
     assert not at.exception, [e.value for e in at.exception]
     tables = [element.value for element in at.dataframe]
     assert any(said in str(text) for table in tables for text in table.get("explanation", []))
+
+
+def test_replay_names_the_players_in_its_findings(tmp_path: Path) -> None:
+    from test_session_replay import run_replay
+
+    log = tmp_path / "kongs.jsonl"
+    log.write_text("\n".join(tampered_kong_log()) + "\n", encoding="utf-8")
+    done = run_replay(str(log), "--deal", "kongs-standard-1")
+    assert done.returncode == 3, done.stderr
+    assert "!! line 6 Bo (seat 1) payment_mismatch (payment mismatch): Bo (seat 1)'s kong of 2m" in done.stdout
+    assert "expected Ann \u22121, Bo +1, recorded no payment" in done.stdout
+    zh = run_replay(str(log), "--deal", "kongs-standard-1", "--lang", "zh")
+    assert "Bo（1 号位）的杠 2m" in zh.stdout
+
+
+def test_validate_json_keeps_its_keys_and_adds_the_template() -> None:
+    report = validate_log(read_lines(tampered_kong_log(), "kongs.jsonl"))
+    found = report.to_json()["deals"][0]["findings"][0]
+    assert list(found)[:7] == ["code", "line", "seat", "message", "message_zh", "expected", "recorded"]
+    assert found["message_key"] == "kong_payment"
+    values = found["message_values"]
+    assert values["seat"] == {"seat": 1} and values["expected"] == {"amounts": [-1, 1, 0, 0]}
+    assert render(found["message_key"], json.loads(json.dumps(values)), "en") == found["message"]
