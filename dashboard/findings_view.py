@@ -85,16 +85,6 @@ def finding_text(
     return finding_message(message, message_zh, lang)
 
 
-def seat_text(seat: Any, voice: Voice | None, lang: Lang, first: int = 0) -> str:
-    """A finding's seat beside its player's name ("张三 (seat 3)"), "" when it has none."""
-    if seat is None or (isinstance(seat, float) and seat != seat):
-        return ""
-    number = int(seat)
-    if voice is not None:
-        return voice.seat(number, lang)
-    return DEFAULT.seat(number + first, lang)
-
-
 def page_tile(name: str, lang: Lang) -> str:
     """A tile as the pages write one: its rank and suit character ("5万"); a name that is no
     tile ("?") as it is."""

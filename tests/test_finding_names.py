@@ -228,7 +228,9 @@ def test_replay_names_the_players_in_its_findings(tmp_path: Path) -> None:
     log.write_text("\n".join(tampered_kong_log()) + "\n", encoding="utf-8")
     done = run_replay(str(log), "--deal", "kongs-standard-1")
     assert done.returncode == 3, done.stderr
-    assert "!! line 6 Bo (seat 1) payment_mismatch (payment mismatch): Bo (seat 1)'s kong of 2m" in done.stdout
+    assert (
+        "!! line 6 Bo (seat 1) payment_mismatch (payment mismatch): Bo (seat 1)'s kong of 2m" in done.stdout
+    )
     assert "expected Ann \u22121, Bo +1, recorded no payment" in done.stdout
     zh = run_replay(str(log), "--deal", "kongs-standard-1", "--lang", "zh")
     assert "Bo（1 号位）的杠 2m" in zh.stdout
