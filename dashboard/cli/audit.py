@@ -102,12 +102,14 @@ def replay(
     driver = SessionReplay.of_log(session, override)
     if driver.rules is None:
         raise fail(f"the session's rules cannot be used: {driver.rules_error}")
-    dealer = deal_log.deal.dealer
+    first = seat_base(deal_log.deal.record, str(file))  # the seats as the log counts them (a sheet 1-4)
+    dealer = deal_log.deal.dealer + first
     typer.echo(say("cli_replay_head", language, deal=deal, rules=driver.rules.name, dealer=dealer))
     players = driver.players or ("?",) * 4
-    typer.echo(say("cli_seats", language, seats=", ".join(f"{i} {name}" for i, name in enumerate(players))))
-    # the findings name the players, each seat counted as the log counts it (a sheet 1-4)
-    voice = seat_voice(driver.players or (), seat_base(deal_log.deal.record, str(file)))
+    typer.echo(
+        say("cli_seats", language, seats=", ".join(f"{i} {name}" for i, name in enumerate(players, first)))
+    )
+    voice = seat_voice(driver.players or (), first)  # the findings name the players
     report = driver.replay(deal_log, on_step=replay_printer(typer.echo, language, voice))
     if report.record == "sheet":  # no tiles to show turn by turn: the priced sheet
         sheet_printout(report, typer.echo, voice)

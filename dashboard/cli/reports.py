@@ -191,7 +191,9 @@ def _tiles(counts: list[int]) -> list[int]:
 
 def sheet_printout(report: DealReport, emit: Callable[[str], None], voice: Voice | None = None) -> None:
     """A score-sheet deal as priced: each payment with its reason, line by line, and the
-    findings of each line (a sheet has no tiles to show turn by turn)."""
+    findings of each line (a sheet has no tiles to show turn by turn); the seats as
+    ``voice`` says them (by name, counted 1-4 as a sheet counts them)."""
+    said = voice or Voice()
     wins = {win.line: win for win in report.wins}
     findings = sorted(report.findings, key=lambda f: f.line or 0)
     lines = sorted({t.line for t in report.ledger} | {f.line for f in findings if f.line is not None})
@@ -200,13 +202,14 @@ def sheet_printout(report: DealReport, emit: Callable[[str], None], voice: Voice
         emit(
             f"[line {line}]"
             + (
-                f" 胡 seat {win.seat}: {pattern_text(win.result.patterns)} = {win.result.fan} fan"
+                f" 胡 {said.seat(win.seat, 'en')}: {pattern_text(win.result.patterns)} = {win.result.fan} fan"
                 if win
                 else ""
             )
         )
         for transfer in (t for t in report.ledger if t.line == line):
             zh, en = REASONS[transfer.reason]
-            emit(f"    pay: seat {transfer.payer} -> seat {transfer.payee} {transfer.amount} ({zh} {en})")
+            payer, payee = said.seat(transfer.payer, "en"), said.seat(transfer.payee, "en")
+            emit(f"    pay: {payer} -> {payee} {transfer.amount} ({zh} {en})")
         for finding in (f for f in findings if f.line == line):
             emit("    !! " + finding_line(finding, "", voice=voice).strip())
