@@ -191,7 +191,7 @@ def test_a_forgotten_players_name_never_appears_in_a_rendered_finding(lang: str,
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_the_audit_and_session_pages_name_the_player_in_a_finding(
+def test_the_audit_session_and_replay_pages_name_the_player_in_a_finding(
     lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from streamlit.testing.v1 import AppTest
@@ -219,6 +219,10 @@ def test_the_audit_and_session_pages_name_the_player_in_a_finding(
     assert not at.exception, [e.value for e in at.exception]
     tables = [element.value for element in at.dataframe]
     assert any(said in str(text) for table in tables for text in table.get("explanation", []))
+    at.query_params["deal"] = "kongs-standard-1"
+    at.switch_page("app_pages/replay.py").run()  # opens at the deal's first finding
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(said in e.value.replace("\\", "") for e in at.error), [e.value for e in at.error]
 
 
 def test_replay_names_the_players_in_its_findings(tmp_path: Path) -> None:
