@@ -57,6 +57,8 @@ class StepFinding:
     message: str
     rule: str | None
     message_zh: str | None = None  # the engine's explanation in Chinese, where it has one
+    message_key: str | None = None  # its template and values, rendered with the players' names
+    message_values: Any = None
 
 
 @dataclass(frozen=True)
@@ -104,6 +106,7 @@ class DealReplay:
     findings: tuple[StepFinding, ...]
     scores: tuple[int, int, int, int]
     error: str | None = None  # why the deal could not be replayed at all
+    record: str = "tiles"  # "sheet": a score-sheet deal (its seats counted 1-4 when named)
 
     def finding_steps(self) -> list[int]:
         return [step.index for step in self.steps if step.findings]
@@ -111,7 +114,10 @@ class DealReplay:
 
 def _finding(f: Finding) -> StepFinding:
     zh = getattr(f, "message_zh", None)  # an engine that explains in Chinese too
-    return StepFinding(f.code, f.line, f.seat, f.message, f.rule, zh if isinstance(zh, str) else None)
+    return StepFinding(
+        f.code, f.line, f.seat, f.message, f.rule, zh if isinstance(zh, str) else None,
+        f.message_key or None, f.message_values,
+    )  # fmt: skip
 
 
 def _tiles(counts: Sequence[int]) -> tuple[int, ...]:
@@ -242,6 +248,7 @@ def replay_from_rows(
         "base": base,
         "dealer": stored_int(deal.get("dealer")) or 0,
         "status": str(deal.get("status")),
+        "record": stored_text(deal.get("record")) or "tiles",
     }
     try:
         rules = rules_from_name(rules_name)
@@ -277,6 +284,8 @@ def _merge_stored(
             str(row["message"]),
             stored_text(row["rule"]),
             stored_text(row.get("message_zh")),
+            stored_text(row.get("message_key")),
+            stored_text(row.get("message_values")),
         )
         where = max((i for i, step in enumerate(steps) if line is None or step.line <= line), default=0)
         steps[where] = replace(steps[where], findings=(*steps[where].findings, extra))

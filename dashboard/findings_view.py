@@ -1,13 +1,19 @@
-"""A finding's expected and recorded payments per player, as a table reads them
-("张三 −4, 李四 +4"), instead of the bare lists the engine stores ("[-4, 4, 0, 0]")."""
+"""A finding as a person reads it: its explanation rendered with the players' names
+(the seat beside the name, counted as the source counts it) and its expected and
+recorded payments per player, as a table reads them ("张三 −4, 李四 +4"), instead of the
+bare lists the engine stores ("[-4, 4, 0, 0]")."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from dashboard.i18n import Lang, label
+from dashboard.i18n import Lang, finding_message, label
+from dashboard.tiles_view import SUIT_CHARS
+from engine.events import Finding
+from engine.messages import TEMPLATES, render
+from engine.voice import DEFAULT, NamedVoice, Voice
 
 
 def seat_amounts(value: Any, seats: int) -> list[int] | None:
@@ -43,4 +49,76 @@ def payments_line(expected: Any, recorded: Any, players: Any, lang: Lang) -> str
         return None
     return label("expected_recorded", lang).format(
         expected=per_player(want, names, lang), recorded=per_player(got, names, lang)
+    )
+
+
+def seat_base(record: Any = None, file: Any = None) -> int:
+    """How the source counts its seats: 1–4 for a score sheet and a spreadsheet, 0–3 for a
+    tile log (as the log format counts them)."""
+    if record == "sheet":
+        return 1
+    return 1 if isinstance(file, str) and file.lower().endswith((".csv", ".xlsx")) else 0
+
+
+def named_voice(players: Any, first: int = 0, tile: Callable[[str, Lang], str] | None = None) -> Voice | None:
+    """The voice that names ``players`` (the deal's, as shown: roster-mapped), or None
+    when there are no players to name."""
+    if players is None or isinstance(players, str | float):
+        return None
+    names = [None if p is None or isinstance(p, float) else str(p) for p in players]
+    return NamedVoice(names, first, tile) if names and any(names) else None
+
+
+def finding_text(
+    message: Any, message_zh: Any, key: Any, values: Any, lang: Lang, voice: Voice | None = None
+) -> str:
+    """A finding's explanation in ``lang``: rendered from its template key and values in
+    ``voice`` (the players by name) where it has them, else the stored message (a batch
+    written before the key was stored, a finding written out)."""
+    if isinstance(key, str) and key in TEMPLATES:
+        try:
+            data = json.loads(values) if isinstance(values, str) else values
+            if data is None or isinstance(data, dict):
+                return render(key, data, lang, voice or DEFAULT)
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError):
+            pass  # values this engine cannot read: the stored words
+    return finding_message(message, message_zh, lang)
+
+
+def page_tile(name: str, lang: Lang) -> str:
+    """A tile as the pages write one: its rank and suit character ("5万"); a name that is no
+    tile ("?") as it is."""
+    if len(name) == 2 and name[0].isdigit() and name[1] in "mps":
+        return f"{name[0]}{SUIT_CHARS['mps'.index(name[1])]}"
+    return name
+
+
+def row_voice(row: Mapping[str, Any], tile: Callable[[str, Lang], str] | None = page_tile) -> Voice | None:
+    """A stored finding's voice: its deal's players (as shown), its seats counted as the
+    deal's source counts them."""
+    return named_voice(row.get("players"), seat_base(row.get("deal_record"), row.get("file")), tile)
+
+
+def row_text(row: Mapping[str, Any], lang: Lang, tile: Callable[[str, Lang], str] | None = page_tile) -> str:
+    """A stored finding's explanation with its players' names (the stored message where
+    its batch kept no key)."""
+    return finding_text(
+        row.get("message"), row.get("message_zh"), row.get("message_key"), row.get("message_values"),
+        lang, row_voice(row, tile),
+    )  # fmt: skip
+
+
+def finding_said(
+    finding: Finding,
+    lang: Lang,
+    players: Sequence[str] = (),
+    first: int = 0,
+    escape: Callable[[str], str] | None = None,
+) -> str:
+    """A finding the page holds (not a stored row) with ``players`` by name, each seat
+    counted from ``first``; ``escape`` each name first (Markdown on a page)."""
+    names = [escape(p) if escape is not None else p for p in players]
+    voice = named_voice(names, first, page_tile)
+    return finding_text(
+        finding.message, finding.message_zh, finding.message_key, finding.message_values, lang, voice
     )

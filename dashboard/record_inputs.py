@@ -12,7 +12,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import page_kit
-from dashboard.i18n import Lang, finding_message, label, pattern_label
+from dashboard.findings_view import finding_said
+from dashboard.i18n import Lang, label, pattern_label
 from dashboard.safe_text import md
 from engine.fan import EXTRAS, PATTERNS
 from engine.rules import Rules
@@ -123,7 +124,7 @@ def win_input(
         capped = page_kit.t("record_fan_capped", cap=rules.max_fan) if fan == rules.max_fan else ""
         st.markdown(f"### {page_kit.t('record_fan', fan=fan)}{capped}")
     for finding in problems:  # the sheet audit's own finding, before the win is added
-        message = finding_message(finding.message, finding.message_zh, page_kit.lang())
+        message = finding_said(finding, page_kit.lang(), players, 1, md)
         st.warning(page_kit.t("record_problem", message=message), icon=":material/warning:")
     return None if problems else win
 

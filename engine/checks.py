@@ -57,6 +57,8 @@ def finding(
             rule=rule,
             file=sink.file,
             message_zh=text.zh,
+            message_key=text.key,
+            message_values=text.values,
         )
     )
 

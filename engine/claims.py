@@ -85,7 +85,7 @@ class DealClaims(DealState):
                         seat=seat,
                         tile=tile_name(tile),
                         where=where,
-                        expected=tile_name(expected),
+                        next_tile=tile_name(expected),
                     ),
                     seat,
                     expected=tile_name(expected),
@@ -328,7 +328,9 @@ class DealClaims(DealState):
             self._exposed_kong(event)
         elif event.kind in ("added", "concealed"):
             if self.phase is not Phase.ACT or seat != self.current:
-                raise self.out_of_turn(seat, f"make a {event.kind} kong")
+                raise self.out_of_turn(
+                    seat, f"make {'a' if event.kind == 'concealed' else 'an'} {event.kind} kong"
+                )
             if self.wall_left == 0:
                 raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
             self.check_missed_self_draw(seat)  # a kong instead of a forced win of the last four

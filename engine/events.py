@@ -184,6 +184,11 @@ class Finding:
     file: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
     message_zh: str = ""  # the same in Chinese (engine.messages); see __post_init__
+    #: the message's template (engine.messages.TEMPLATES) and its values (JSON): a page
+    #: renders them again in the user's language with the players' names; "" when the
+    #: message is written out (no template)
+    message_key: str = ""
+    message_values: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
         """Every finding has a Chinese message: where none is written for it, its code's
@@ -203,6 +208,9 @@ class Finding:
         }
         if self.rule is not None:
             out["rule"] = self.rule
+        if self.message_key:
+            out["message_key"] = self.message_key
+            out["message_values"] = self.message_values
         if self.severity != "error":
             out["severity"] = self.severity
         return out

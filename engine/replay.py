@@ -169,4 +169,6 @@ def _illegal(error: IllegalEvent, line: int | None, file: str | None) -> Finding
         rule=error.rule,
         file=file,
         message_zh=error.message_zh,
+        message_key=error.text.key,
+        message_values=error.text.values,
     )

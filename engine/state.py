@@ -50,6 +50,7 @@ class IllegalEvent(ValueError):
         self.code = code
         self.message = text.en
         self.message_zh = text.zh  # the same in Chinese (engine.messages)
+        self.text = text  # its template key and values
         self.seat = seat
         self.rule = rule
         self.expected = expected
@@ -169,7 +170,7 @@ class DealState:
     # ----------------------------------------------------------------- set-up
     def _deal_in(self, start: DealStart) -> None:
         if start.dealer not in SEATS:
-            raise IllegalEvent("bad_record", play("dealer_seat", dealer=start.dealer))
+            raise IllegalEvent("bad_record", play("dealer_seat", got=start.dealer))
         if len(start.hands) != 4:
             raise IllegalEvent("tile_count", play("four_hands", count=len(start.hands)))
         for seat, hand in enumerate(start.hands):
@@ -327,7 +328,7 @@ class DealState:
     # ----------------------------------------------------------------- apply
     def expect_seat(self, seat: int, what: str) -> None:
         if seat not in SEATS:
-            raise IllegalEvent("bad_record", play("seat_range", seat=seat))
+            raise IllegalEvent("bad_record", play("seat_range", got=seat))
         if self.won[seat]:
             raise IllegalEvent(
                 "out_of_turn",

@@ -107,6 +107,8 @@ def rules_finding(session: SessionLog, error: RulesError, path: str | None) -> F
         rule="rules",
         file=path,
         message_zh=text.zh,
+        message_key=text.key,
+        message_values=text.values,
     )
 
 
@@ -286,4 +288,6 @@ class SessionReplay:
             recorded=list(recorded),
             file=self.path,
             message_zh=text.zh,
+            message_key=text.key,
+            message_values=text.values,
         )

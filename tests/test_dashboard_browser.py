@@ -209,7 +209,9 @@ def test_overview_player_upload_audit_and_replay_in_a_browser(
             explained = page.locator("[data-testid='stMarkdownContainer']").filter(has_text="kong of").first
             explained.wait_for()
             text = explained.inner_text()
-            assert "expected [" in text and "recorded [" in text and "under standard" in text, text
+            # by name, the seat beside it, and the payments per player ("expected Ann +1, Bo −1")
+            assert "(seat " in text and "under standard" in text, text
+            assert "expected [" not in text and "recorded [" not in text, text
             assert page.get_by_text("payment_mismatch").count() > 0
             page.wait_for_timeout(500)
             page.screenshot(path=ARTIFACTS / "audit.png", full_page=True)

@@ -425,10 +425,10 @@ def add_kong(at: AppTest, step: int, who: int, kind: str, source: int | None = N
     at.button(key=f"record_kong_add_{step}").click().run()
 
 
-WRONG = {  # the sheet audit's message, shown under the chips
-    "en": ("seat 1 claims 杠上花 (bloom after a kong)", "right after the winner's own kong",
-           "seat 1 claims 天胡 (heavenly win), but seat 1 is not the dealer"),
-    "zh": ("1 号位记杠上花", "自己开杠后紧接着自摸", "1 号位记天胡，但 1 号位不是庄家"),
+WRONG = {  # the sheet audit's message, shown under the chips (by name, the seat counted 1-4)
+    "en": ("B (seat 2) claims 杠上花 (bloom after a kong)", "right after the winner's own kong",
+           "B (seat 2) claims 天胡 (heavenly win), but B (seat 2) is not the dealer"),
+    "zh": ("B（2 号位）记杠上花", "自己开杠后紧接着自摸", "B（2 号位）记天胡，但 B（2 号位）不是庄家"),
 }  # fmt: skip
 
 

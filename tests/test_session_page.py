@@ -154,7 +154,7 @@ def test_session_page_in_english_equals_duckdb(
         "select count(*) from findings where session_id = ? and severity = 'error'", [session]
     ).fetchone()
     assert count is not None and count[0] > 0
-    found = frame(at, "code", "replay", "message")
+    found = frame(at, "code_name", "replay", "explanation")
     assert len(found) == count[0]
     assert any(link.value == "This session on the Audit page" for link in at.page_link)
     assert [e for e in at.get("download_button")], "the exports are offered"

@@ -432,8 +432,12 @@ def test_cli_validate_and_replay_a_sheet(tmp_path: Path) -> None:
     assert deal["record"] == "sheet" and deal["computed"]["scores"] == net
     shown = _cli("replay", str(path), "--deal", "d1")
     assert shown.returncode == 0, shown.stderr
-    assert "pay: seat 1 -> seat 0 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
-    assert "pay: seat 1 -> seat 2 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
+    # a sheet's seats by name, counted 1-4 as a sheet counts them
+    players = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["players"]
+    assert "seats: " + ", ".join(f"{i} {name}" for i, name in enumerate(players, 1)) in shown.stdout
+    kong, first, third = f"{players[1]} (seat 2)", f"{players[0]} (seat 1)", f"{players[2]} (seat 3)"
+    assert f"pay: {kong} -> {first} 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
+    assert f"pay: {kong} -> {third} 6 (呼叫转移 杠上炮 kong transfer)" in shown.stdout
     assert f"net [{' '.join(f'{s:+d}' for s in net)}]; ok" in shown.stdout
 
 

@@ -621,7 +621,7 @@ def test_validate_names_rows_of_a_tampered_sheet(tmp_path: Path) -> None:
         cwd=ROOT,
     )
     assert done.returncode == 3, done.stderr
-    assert "row 4 seat 0 payment_mismatch" in done.stdout
+    assert "row 4 Ann (seat 1) payment_mismatch" in done.stdout  # a sheet counts its seats 1-4
 
 
 def test_a_net_only_sheet_validates_zero_sum_and_totals(tmp_path: Path) -> None:

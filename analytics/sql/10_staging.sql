@@ -190,7 +190,8 @@ select
     f.* replace (
         roster_name(f.player, r.names) as player,
         roster_scrub(f.message, coalesce(r.forgotten, a.pairs)) as message,
-        roster_scrub(f.message_zh, coalesce(r.forgotten, a.pairs)) as message_zh
+        roster_scrub(f.message_zh, coalesce(r.forgotten, a.pairs)) as message_zh,
+        roster_scrub(f.message_values, coalesce(r.forgotten, a.pairs)) as message_values
     )
 from (select * from raw_findings anti join stg_superseded using (deal_id)) as f
 left join (select deal_id, club from raw_deals) as d on d.deal_id = f.deal_id

@@ -148,6 +148,7 @@ select
     d.club,
     d.rules,
     d.players,
+    d.record as deal_record,  -- how the deal's source counts its seats (a sheet 1-4)
     d.status as deal_status
 from stg_findings as f
 left join stg_deals as d on f.deal_id = d.deal_id

@@ -10,8 +10,8 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
-from dashboard.findings_view import payments_line
-from dashboard.i18n import code_label, finding_message, rule_label
+from dashboard.findings_view import payments_line, row_text
+from dashboard.i18n import code_label, rule_label
 from dashboard.rescore import Rescore
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
@@ -121,10 +121,7 @@ def show_invalid(found: pd.DataFrame) -> None:
             for d, line, scope in zip(found["deal_id"], found["line"], found["scope"], strict=True)
         ],
         code_name=[code_label(page_kit.plain(c), page_kit.lang()) for c in found["code"]],
-        explanation=[
-            finding_message(m, z, page_kit.lang())
-            for m, z in zip(found["message"], found["message_zh"], strict=True)
-        ],
+        explanation=[row_text(row, page_kit.lang()) for row in found.to_dict(orient="records")],
     )
     page_kit.dataframe(
         page_kit.blanks(table[["deal_id", "replay", "session_id", "code_name", "line", "explanation"]]),
@@ -199,10 +196,7 @@ if src is not None:
         else:
             total = int(found["total"].iloc[0])
             st.caption(page_kit.t("showing", shown=len(found), total=total))
-            zh = found["message_zh"] if "message_zh" in found.columns else [None] * len(found)
-            explained = [
-                finding_message(m, z, page_kit.lang()) for m, z in zip(found["message"], zh, strict=True)
-            ]
+            explained = [row_text(row, page_kit.lang()) for row in found.to_dict(orient="records")]
             table = found.assign(
                 code_name=[code_label(str(c), page_kit.lang()) for c in found["code"]],
                 rule=[rule_label(r, page_kit.lang()) if isinstance(r, str) else None for r in found["rule"]],

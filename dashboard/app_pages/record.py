@@ -24,7 +24,8 @@ from typing import Any
 import streamlit as st
 
 from dashboard import page_kit
-from dashboard.i18n import code_label, finding_message, label, pattern_label, reason_label
+from dashboard.findings_view import finding_said
+from dashboard.i18n import code_label, label, pattern_label, reason_label
 from dashboard.plain_errors import plain_error
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
@@ -187,7 +188,7 @@ def show_events(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> No
             body.append(f"- _{page_kit.t('record_pending')}_")
         st.markdown("\n".join(body))
     for finding in priced.findings:
-        message = finding_message(finding.message, finding.message_zh, page_kit.lang())
+        message = finding_said(finding, page_kit.lang(), players, 1, md)  # a sheet's seats 1-4
         st.error(page_kit.t("record_problem", message=message), icon=":material/error:")
 
 
@@ -332,7 +333,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         st.markdown("\n".join(f"- {line}" for line in payment_lines(closing.settlement, players)))
     for finding in closing.findings:
         if finding.line == len(deal.events) + 2:
-            message = finding_message(finding.message, finding.message_zh, page_kit.lang())
+            message = finding_said(finding, page_kit.lang(), players, 1, md)
             st.error(page_kit.t("record_problem", message=message), icon=":material/error:")
     save_button(warehouse, draft, deal, final, bool(deal.events or not over) and not closing.findings)
     if deal.revision > 1 and st.button(page_kit.t("record_cancel"), key=step_key("cancel")):

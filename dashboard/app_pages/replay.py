@@ -10,10 +10,11 @@ import streamlit as st
 
 from dashboard import cached_queries, page_kit
 from dashboard.deal_steps import DealReplay, Step, StepFinding
+from dashboard.findings_view import finding_text as explain
+from dashboard.findings_view import named_voice, page_tile, seat_base
 from dashboard.i18n import (
     code_label,
     end_reason_label,
-    finding_message,
     pattern_label,
     reason_label,
     rule_label,
@@ -23,6 +24,7 @@ from dashboard.i18n import (
 from dashboard.safe_text import md
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
 from engine.tiles import SUITS, rank_of, suit_of
+from engine.voice import Voice
 
 SESSION_KEY = "replay_session"
 DEAL_KEY = "replay_deal"
@@ -137,11 +139,20 @@ def opening_step(replay: DealReplay, line: int | None) -> int:
     return found[0] if found else 0
 
 
-def finding_text(finding: StepFinding) -> str:
+def finding_text(finding: StepFinding, voice: Voice | None = None) -> str:
+    """A finding as the page says it: its code, line and rule, its explanation with the
+    players' names where ``voice`` has them."""
     line = f"{page_kit.t('line_n', n=finding.line)}" if finding.line is not None else ""
     named = md(rule_label(finding.rule, page_kit.lang())) if finding.rule else ""
     rule = f" · {page_kit.t('rule_ref', rule=named)}" if named else ""
-    message = finding_message(finding.message, finding.message_zh, page_kit.lang())
+    message = explain(
+        finding.message,
+        finding.message_zh,
+        finding.message_key,
+        finding.message_values,
+        page_kit.lang(),
+        voice,
+    )
     return f"**{code_label(finding.code, page_kit.lang())}** ({line}{rule}): {md(message)}"
 
 
@@ -245,8 +256,9 @@ def show_board(replay: DealReplay, index: int) -> None:
             ),
             icon=":material/emoji_events:",
         )
+    voice = named_voice(replay.players, seat_base(replay.record), page_tile)
     for finding in step.findings:
-        st.error(finding_text(finding), icon=":material/error:")
+        st.error(finding_text(finding, voice), icon=":material/error:")
 
 
 def show_ledger(replay: DealReplay, index: int) -> None:

@@ -14,7 +14,8 @@ import streamlit as st
 
 from dashboard import cached_queries, money_view, page_kit
 from dashboard.closing import money_of, read_closing
-from dashboard.i18n import rule_label, rules_label
+from dashboard.findings_view import row_text
+from dashboard.i18n import code_label, rule_label, rules_label
 from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionResult,
@@ -275,16 +276,18 @@ def show_findings(src: cached_queries.Source, result: SessionResult) -> pd.DataF
     table = found.assign(
         replay=[page_kit.replay_url(str(d)) if isinstance(d, str) else None for d in found["deal_id"]],
         rule=[rule_label(r, page_kit.lang()) if isinstance(r, str) else None for r in found["rule"]],
+        code_name=[code_label(str(c), page_kit.lang()) for c in found["code"]],
+        explanation=[row_text(row, page_kit.lang()) for row in found.to_dict(orient="records")],
     )
     page_kit.dataframe(
-        table[["code", "replay", "line", "player", "message", "rule"]],
+        page_kit.blanks(table[["code_name", "replay", "line", "player", "explanation", "rule"]]),
         hide_index=True,
         column_config={
-            "code": page_kit.t("code"),
+            "code_name": page_kit.t("code"),
             "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "line": page_kit.t("line"),
             "player": page_kit.t("player"),
-            "message": st.column_config.TextColumn(page_kit.t("message"), width="large"),
+            "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
             "rule": page_kit.t("rule"),
         },
         key="session_findings",
@@ -312,7 +315,7 @@ def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
     found_rows = (
         "".join(
             f"<tr><td>{escape(str(r['code']))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
-            f"<td>{escape(str(r['message']))}</td></tr>"
+            f"<td>{escape(row_text(r, lang))}</td></tr>"
             for r in findings.to_dict(orient="records")
         )
         or f"<tr><td>{escape(page_kit.t('no_findings'))}</td></tr>"

@@ -14,7 +14,8 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import page_kit
-from dashboard.i18n import code_label, finding_message
+from dashboard.findings_view import finding_said, named_voice, seat_base
+from dashboard.i18n import code_label
 from dashboard.ingest_report import ingest_text
 from dashboard.plain_errors import plain_error
 from dashboard.safe_text import md
@@ -165,12 +166,25 @@ def show_report(report: ValidationReport) -> None:
         },
         key="upload_deals",
     )
+    players = {s.session_id: s.players for s in report.sessions}
+    voiced = {  # each deal's finding: its session's players, its seats counted as its source counts
+        id(f): (players.get(d.session_id, ()), seat_base(d.record, d.file))
+        for d in report.deals
+        for f in d.findings
+    }
     for number, finding in enumerate(report.all_findings()):
         if number >= EXPLAINED:
             break
+        names, first = voiced.get(id(finding), ((), seat_base(None, finding.file)))
+        voice = named_voice(names, first)
         where = page_kit.t("line_n", n=finding.line) if finding.line is not None else finding.file or ""
-        seat = f" · {page_kit.t('seat_n', n=finding.seat)}" if finding.seat is not None else ""
-        message = finding_message(finding.message, getattr(finding, "message_zh", None), page_kit.lang())
+        if finding.seat is None:
+            seat = ""
+        elif voice is not None and voice.name(finding.seat) is not None:
+            seat = f" · {md(voice.seat(finding.seat, page_kit.lang()))}"
+        else:
+            seat = f" · {page_kit.t('seat_n', n=finding.seat + first)}"
+        message = finding_said(finding, page_kit.lang(), names, first)
         st.error(
             f"**{code_label(finding.code, page_kit.lang())}** · {md(where)}{seat}: {md(message)}",
             icon=":material/error:",

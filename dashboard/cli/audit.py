@@ -86,7 +86,8 @@ def replay(
     """Show one deal turn by turn: hands, melds, the wall, each payment and why, each finding.
 
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
-    from dashboard.cli.reports import replay_printer, say, sheet_printout
+    from dashboard.cli.reports import replay_printer, say, seat_voice, sheet_printout
+    from dashboard.findings_view import seat_base
     from ingest.reader import read_log
     from ingest.session_replay import SessionReplay
 
@@ -101,13 +102,17 @@ def replay(
     driver = SessionReplay.of_log(session, override)
     if driver.rules is None:
         raise fail(f"the session's rules cannot be used: {driver.rules_error}")
-    dealer = deal_log.deal.dealer
+    first = seat_base(deal_log.deal.record, str(file))  # the seats as the log counts them (a sheet 1-4)
+    dealer = deal_log.deal.dealer + first
     typer.echo(say("cli_replay_head", language, deal=deal, rules=driver.rules.name, dealer=dealer))
     players = driver.players or ("?",) * 4
-    typer.echo(say("cli_seats", language, seats=", ".join(f"{i} {name}" for i, name in enumerate(players))))
-    report = driver.replay(deal_log, on_step=replay_printer(typer.echo, language))
+    typer.echo(
+        say("cli_seats", language, seats=", ".join(f"{i} {name}" for i, name in enumerate(players, first)))
+    )
+    voice = seat_voice(driver.players or (), first)  # the findings name the players
+    report = driver.replay(deal_log, on_step=replay_printer(typer.echo, language, voice))
     if report.record == "sheet":  # no tiles to show turn by turn: the priced sheet
-        sheet_printout(report, typer.echo)
+        sheet_printout(report, typer.echo, voice)
     scores = " ".join(f"{s:+d}" for s in report.scores)
     status = report.status if language == "en" else say(f"status_{report.status}", language)
     typer.echo(say("cli_net", language, scores=scores, status=status, n=len(report.findings)))

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
-from dashboard.i18n import Lang, code_label, end_reason_label, finding_message, label
+from dashboard.findings_view import finding_text, seat_base
+from dashboard.i18n import Lang, code_label, end_reason_label, label
 from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.replay import DealReport, FindingSink, pattern_text
 from engine.settlement import REASONS
 from engine.tiles import SUITS, format_tiles, tile_name
+from engine.voice import NamedVoice, Voice
 from ingest.validate import ValidationReport
 
 KONG_NAMES = {"exposed": "直杠 exposed kong", "added": "弯杠 added kong", "concealed": "暗杠 concealed kong"}
@@ -24,15 +26,36 @@ def say(key: str, lang: Lang, **values: object) -> str:
     return label(key, lang).format(**values)
 
 
-def finding_line(finding: Finding, indent: str = "    ", lang: Lang = "en") -> str:
+def seat_voice(players: Sequence[str | None] = (), first: int = 0) -> Voice:
+    """The CLI's voice: the players by name, each seat beside its name counted from
+    ``first`` (1 for a score sheet or a spreadsheet, 0 for a tile log)."""
+    return NamedVoice(list(players), first)
+
+
+def finding_line(
+    finding: Finding, indent: str = "    ", lang: Lang = "en", voice: Voice | None = None
+) -> str:
+    """One finding: where, whose seat (by name where ``voice`` names the players) and what."""
     unit = (
         "cli_row" if (finding.file or "").lower().endswith((".csv", ".xlsx")) else "cli_line"
     )  # score sheets
     where = say(unit, lang, n=finding.line) if finding.line is not None else say("cli_file", lang)
-    seat = say("cli_seat", lang, n=finding.seat) if finding.seat is not None else ""
+    if finding.seat is None:
+        seat = ""
+    elif voice is not None and voice.name(finding.seat) is not None:
+        seat = f" {voice.seat(finding.seat, lang)}"
+    else:
+        seat = say("cli_seat", lang, n=finding.seat + (voice.first if voice is not None else 0))
     code = code_label(finding.code, lang)
-    message = finding_message(finding.message, getattr(finding, "message_zh", None), lang)
+    message = finding_text(
+        finding.message, finding.message_zh, finding.message_key, finding.message_values, lang, voice
+    )
     return f"{indent}{where}{seat} {code}: {message}"
+
+
+def deal_voice(deal: DealReport, players: Sequence[str | None]) -> Voice:
+    """A deal's voice: its session's players, its seats counted as its source counts them."""
+    return seat_voice(players, seat_base(deal.record, deal.file))
 
 
 def validation_text(report: ValidationReport, lang: Lang = "en", *, only_findings: bool = False) -> str:
@@ -46,6 +69,7 @@ def validation_text(report: ValidationReport, lang: Lang = "en", *, only_finding
     }
     unscored = say("cli_not_replayed", lang)
     signed = "{:+d}".format
+    players = {s.session_id: s.players for s in report.sessions}
     for deal in report.deals:  # a line per deal: thousands in a club's file
         status = deal.status
         if only_findings and status == "ok":
@@ -53,14 +77,16 @@ def validation_text(report: ValidationReport, lang: Lang = "en", *, only_finding
         scores = " ".join(map(signed, deal.scores)) if deal.replayed else unscored
         out.append(f"{marks[status]} {deal.deal_id}  [{scores}]  ({deal.rules}, {deal.file}:{deal.line})")
         if deal.findings:
-            out.extend(finding_line(f, lang=lang) for f in deal.findings)
+            voice = deal_voice(deal, players.get(deal.session_id, ()))
+            out.extend(finding_line(f, lang=lang, voice=voice) for f in deal.findings)
         if status == "invalid":
             out.append(stopped_line(deal, lang))
     for session in report.sessions:
         if session.findings:
             where = f"{session.file}:{session.line}"
             out.append(say("cli_session", lang, id=session.session_id, where=where))
-            out.extend(finding_line(f, lang=lang) for f in session.findings)
+            voice = seat_voice(session.players, seat_base(None, session.file))
+            out.extend(finding_line(f, lang=lang, voice=voice) for f in session.findings)
     if report.file_findings:
         out.append(say("cli_outside", lang))
         out.extend(f"  {f.file}: " + finding_line(f, "", lang) for f in report.file_findings)
@@ -120,9 +146,10 @@ def describe_event(event: PlayEvent | DealEnd, lang: Lang = "en") -> str:
 
 
 def replay_printer(
-    emit: Callable[[str], None], lang: Lang = "en"
+    emit: Callable[[str], None], lang: Lang = "en", voice: Voice | None = None
 ) -> Callable[[PlayEvent | DealEnd, Deal, FindingSink], None]:
-    """A step hook for :func:`engine.replay.replay_deal` that prints each turn."""
+    """A step hook for :func:`engine.replay.replay_deal` that prints each turn (its
+    findings with the players' names where ``voice`` has them)."""
     state = {"ledger": 0, "findings": 0, "wins": 0}
 
     def step(event: PlayEvent | DealEnd, deal: Deal, sink: FindingSink) -> None:
@@ -146,7 +173,7 @@ def replay_printer(
             )
         state["ledger"] = len(deal.ledger)
         for finding in sink.findings[state["findings"] :]:
-            emit("    !! " + finding_line(finding, "", lang).strip())
+            emit("    !! " + finding_line(finding, "", lang, voice).strip())
         state["findings"] = len(sink.findings)
         if isinstance(event, Discard | Pong | Kong | Hu | DealEnd):
             for seat in range(4):
@@ -162,9 +189,11 @@ def _tiles(counts: list[int]) -> list[int]:
     return [tile for tile, count in enumerate(counts) for _ in range(count)]
 
 
-def sheet_printout(report: DealReport, emit: Callable[[str], None]) -> None:
+def sheet_printout(report: DealReport, emit: Callable[[str], None], voice: Voice | None = None) -> None:
     """A score-sheet deal as priced: each payment with its reason, line by line, and the
-    findings of each line (a sheet has no tiles to show turn by turn)."""
+    findings of each line (a sheet has no tiles to show turn by turn); the seats as
+    ``voice`` says them (by name, counted 1-4 as a sheet counts them)."""
+    said = voice or Voice()
     wins = {win.line: win for win in report.wins}
     findings = sorted(report.findings, key=lambda f: f.line or 0)
     lines = sorted({t.line for t in report.ledger} | {f.line for f in findings if f.line is not None})
@@ -173,13 +202,14 @@ def sheet_printout(report: DealReport, emit: Callable[[str], None]) -> None:
         emit(
             f"[line {line}]"
             + (
-                f" 胡 seat {win.seat}: {pattern_text(win.result.patterns)} = {win.result.fan} fan"
+                f" 胡 {said.seat(win.seat, 'en')}: {pattern_text(win.result.patterns)} = {win.result.fan} fan"
                 if win
                 else ""
             )
         )
         for transfer in (t for t in report.ledger if t.line == line):
             zh, en = REASONS[transfer.reason]
-            emit(f"    pay: seat {transfer.payer} -> seat {transfer.payee} {transfer.amount} ({zh} {en})")
+            payer, payee = said.seat(transfer.payer, "en"), said.seat(transfer.payee, "en")
+            emit(f"    pay: {payer} -> {payee} {transfer.amount} ({zh} {en})")
         for finding in (f for f in findings if f.line == line):
-            emit("    !! " + finding_line(finding, "").strip())
+            emit("    !! " + finding_line(finding, "", voice=voice).strip())

@@ -390,6 +390,7 @@ class FactBuilder:
             finding.file or self.file, finding.line, finding.code, finding.severity, seat, player,
             finding.message, _json(finding.expected), _json(finding.recorded), finding.rule,
             _json(finding.extra) if finding.extra else None, finding.message_zh or None,
+            finding.message_key or None, _json(finding.message_values) if finding.message_key else None,
         )  # fmt: skip
 
     def build(self) -> Facts:

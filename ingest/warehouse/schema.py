@@ -170,6 +170,11 @@ SCHEMAS: Final[dict[str, pa.Schema]] = {
             ("rule", _STR),
             ("extra", _STR),
             ("message_zh", _STR),  # the explanation in Chinese; null where none is written
+            # the message's template and its values (JSON), rendered again with the players'
+            # names at display time; null where the message is written out and in batches
+            # written before these columns (the stored message is shown then)
+            ("message_key", _STR),
+            ("message_values", _STR),
         ]
     ),
     "quarantine": pa.schema(

@@ -8,7 +8,9 @@ with deal_stop as (
         arg_max(code, line) as code,
         max(line) as line,
         arg_max(message, line) as message,
-        arg_max(message_zh, line) as message_zh
+        arg_max(message_zh, line) as message_zh,
+        arg_max(message_key, line) as message_key,
+        arg_max(message_values, line) as message_values
     from stg_findings
     where scope = 'deal' and severity = 'error'
     group by deal_id
@@ -20,7 +22,9 @@ session_stop as (
         any_value(code) as code,
         any_value(line) as line,
         any_value(message) as message,
-        any_value(message_zh) as message_zh
+        any_value(message_zh) as message_zh,
+        any_value(message_key) as message_key,
+        any_value(message_values) as message_values
     from stg_findings
     where scope = 'session' and rule = 'rules'
     group by session_id
@@ -36,6 +40,10 @@ select
     coalesce(ds.line, ss.line) as line,
     coalesce(ds.message, ss.message) as message,
     coalesce(ds.message_zh, ss.message_zh) as message_zh,
+    coalesce(ds.message_key, ss.message_key) as message_key,
+    coalesce(ds.message_values, ss.message_values) as message_values,
+    d.players,
+    d.record as deal_record,
     case when ds.code is null and ss.code is not null then 'session' else 'deal' end as scope,
     count(*) over () as total
 from stg_deals as d
