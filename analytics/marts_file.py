@@ -34,6 +34,7 @@ from typing import Final
 
 import duckdb
 
+from analytics.raw_views import FileColumns
 from ingest.warehouse.catalog import fsync_dir, utc_now
 from ingest.warehouse.schema import SCHEMAS
 
@@ -45,6 +46,8 @@ FORMAT: Final = 1
 META: Final = "marts_meta"
 #: every stored deal id (and the end reason of revisions): what a new batch is checked against
 STORED_IDS: Final = "marts_stored_ids"
+#: each listed Parquet file's columns (``raw_views.FileColumns``): an open reads no footer
+FILE_COLUMNS: Final = "marts_file_columns"
 #: ``CHUANMA_MARTS=memory``: never use the file (every open builds the marts in memory)
 ENV: Final = "CHUANMA_MARTS"
 _VIEW = re.compile(r"\s*create\s+or\s+replace\s+view\s+(\w+)", re.IGNORECASE)
@@ -197,3 +200,24 @@ def discard(target: Path) -> None:
     for path in (target, Path(f"{target}.wal")):
         with contextlib.suppress(FileNotFoundError):
             path.unlink()
+
+
+def save_columns(con: duckdb.DuckDBPyConnection, columns: FileColumns) -> None:
+    """Keep the files' columns with the marts (inside the caller's transaction)."""
+    if not columns.changed:
+        return
+    saved = columns.saved()
+    con.execute(f"create or replace table {FILE_COLUMNS} (path varchar, columns varchar)")
+    con.execute(
+        f"insert into {FILE_COLUMNS} select unnest($paths), unnest($columns)",
+        {"paths": list(saved), "columns": list(saved.values())},
+    )
+
+
+def load_columns(con: duckdb.DuckDBPyConnection, columns: FileColumns) -> None:
+    """What :func:`save_columns` kept, if anything."""
+    with contextlib.suppress(duckdb.Error):
+        columns.load(
+            [(str(p), str(c)) for p, c in con.execute(f"select path, columns from {FILE_COLUMNS}").fetchall()]
+        )
+        columns.changed = False

@@ -13,6 +13,7 @@ calls it and keys its caches on :attr:`Analytics.version`).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from dataclasses import dataclass, field
@@ -177,7 +178,7 @@ class Analytics:
         try:
             con = self._connection(str(path))
         except duckdb.Error as error:
-            if "lock" in str(error).lower():  # opened by a program other than ours
+            if "could not set lock" in str(error).lower():  # opened by a program other than ours
                 owner.release()
                 return self._connection(":memory:")
             marts_file.discard(path)  # not a DuckDB file, or a damaged one: built again
@@ -185,9 +186,13 @@ class Analytics:
         self._owner = owner
         meta = marts_file.read_meta(con)
         if meta is not None and meta.sql_version == sql_version():
+            try:
+                self.held = held_of(con)
+            except duckdb.Error:  # a table missing or unreadable: built again
+                return con
             self.version, self.roster_digest = meta.version, meta.roster_digest
-            self.held = held_of(con)
             self.held.batches = meta.batches
+            marts_file.load_columns(con, self.columns)
         return con
 
     def refresh(self, *, force: bool = False) -> bool:
@@ -234,13 +239,15 @@ class Analytics:
             return
         path = marts_file.marts_path(self.root)
         built = marts_file.building_path(self.root)
-        self.con.close()
+        with contextlib.suppress(duckdb.Error):  # a damaged file may fail to close
+            self.con.close()
         try:
             marts_file.discard(built)
             con = self._connection(str(built))
             try:
                 self._files.clear()
                 self._viewed = False
+                self.columns.changed = True  # the new file keeps them too
                 digest = roster.roster_digest(self.root)
                 self._build(con, catalog)
                 batches = [entry["id"] for entry in catalog.get("batches", [])]
@@ -385,6 +392,8 @@ class Analytics:
             create_raw(con, table, schema, listed, self.columns)
             self._files[table] = listed
         self.columns.forget({path for paths in files.values() for path in paths})
+        if self._owner is not None:
+            marts_file.save_columns(con, self.columns)
 
     @staticmethod
     def _drop(con: duckdb.DuckDBPyConnection, name: str) -> None:

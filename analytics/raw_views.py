@@ -14,6 +14,7 @@ before it, reads as null).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -26,22 +27,37 @@ from ingest.warehouse.catalog import BATCHES
 
 
 class FileColumns:
-    """Each Parquet file's columns (name and type), read once per path."""
+    """Each Parquet file's columns (name and type), read once per path; :attr:`changed`
+    says whether the set differs from the last :meth:`saved` (the marts file keeps it, so
+    an open does not read every file's footer again)."""
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[tuple[str, str], ...]] = {}
+        self.changed = False
 
     def of(self, path: str) -> tuple[tuple[str, str], ...]:
         found = self._known.get(path)
         if found is None:
             schema = pq.read_schema(path)
             found = self._known[path] = tuple((f.name, str(f.type)) for f in schema)
+            self.changed = True
         return found
 
     def forget(self, keep: set[str]) -> None:
         """Drop the files no longer listed (a compaction replaced them)."""
         for path in set(self._known) - keep:
             del self._known[path]
+            self.changed = True
+
+    def saved(self) -> dict[str, str]:
+        """Every known file's columns as JSON text, by path; :attr:`changed` is reset."""
+        self.changed = False
+        return {path: json.dumps(found) for path, found in self._known.items()}
+
+    def load(self, rows: list[tuple[str, str]]) -> None:
+        """Take back what :meth:`saved` gave (a recorded file never changes)."""
+        for path, text in rows:
+            self._known[path] = tuple((str(name), str(kind)) for name, kind in json.loads(text))
 
 
 def listed_files(root: Path, batches: list[dict[str, Any]]) -> dict[str, list[str]]:
