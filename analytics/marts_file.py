@@ -202,22 +202,26 @@ def discard(target: Path) -> None:
             path.unlink()
 
 
-def save_columns(con: duckdb.DuckDBPyConnection, columns: FileColumns) -> None:
-    """Keep the files' columns with the marts (inside the caller's transaction)."""
-    if not columns.changed:
+def save_columns(con: duckdb.DuckDBPyConnection, columns: FileColumns, *, everything: bool = False) -> None:
+    """Keep the files' columns with the marts, inside the caller's transaction: the files
+    read since and those gone (``everything``: the whole set, into a new file)."""
+    added, gone = columns.take(everything=everything)
+    if everything:
+        con.execute(f"create or replace table {FILE_COLUMNS} (path varchar, columns varchar)")
+    elif not added and not gone:
         return
-    saved = columns.saved()
-    con.execute(f"create or replace table {FILE_COLUMNS} (path varchar, columns varchar)")
-    con.execute(
-        f"insert into {FILE_COLUMNS} select unnest($paths), unnest($columns)",
-        {"paths": list(saved), "columns": list(saved.values())},
-    )
+    con.execute(f"create table if not exists {FILE_COLUMNS} (path varchar, columns varchar)")
+    if gone:
+        con.execute(f"delete from {FILE_COLUMNS} where path in (select unnest($paths))", {"paths": gone})
+    if added:
+        con.execute(
+            f"insert into {FILE_COLUMNS} select unnest($paths), unnest($columns)",
+            {"paths": list(added), "columns": list(added.values())},
+        )
 
 
 def load_columns(con: duckdb.DuckDBPyConnection, columns: FileColumns) -> None:
     """What :func:`save_columns` kept, if anything."""
     with contextlib.suppress(duckdb.Error):
-        columns.load(
-            [(str(p), str(c)) for p, c in con.execute(f"select path, columns from {FILE_COLUMNS}").fetchall()]
-        )
-        columns.changed = False
+        found = con.execute(f"select path, columns from {FILE_COLUMNS}").fetchall()
+        columns.load([(str(path), str(text)) for path, text in found])

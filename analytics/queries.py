@@ -151,6 +151,7 @@ class Analytics:
         #: the fingerprint of the roster the views apply (``analytics/roster.py``)
         self.roster_digest = ""
         self._owner: marts_file.MartsLock | None = None
+        self._columns_whole = False  # the next raw views write every file's columns
         self.con = self._open(persist)
         self.refresh()
 
@@ -247,7 +248,7 @@ class Analytics:
             try:
                 self._files.clear()
                 self._viewed = False
-                self.columns.changed = True  # the new file keeps them too
+                self._columns_whole = True  # the new file keeps every file's columns
                 digest = roster.roster_digest(self.root)
                 self._build(con, catalog)
                 batches = [entry["id"] for entry in catalog.get("batches", [])]
@@ -393,7 +394,8 @@ class Analytics:
             self._files[table] = listed
         self.columns.forget({path for paths in files.values() for path in paths})
         if self._owner is not None:
-            marts_file.save_columns(con, self.columns)
+            marts_file.save_columns(con, self.columns, everything=self._columns_whole)
+            self._columns_whole = False
 
     @staticmethod
     def _drop(con: duckdb.DuckDBPyConnection, name: str) -> None:

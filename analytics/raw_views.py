@@ -27,35 +27,42 @@ from ingest.warehouse.catalog import BATCHES
 
 
 class FileColumns:
-    """Each Parquet file's columns (name and type), read once per path; :attr:`changed`
-    says whether the set differs from the last :meth:`saved` (the marts file keeps it, so
-    an open does not read every file's footer again)."""
+    """Each Parquet file's columns (name and type), read once per path; what was read or
+    forgotten since the last :meth:`take` is told apart, so the marts file keeps the set
+    (an open reads no footer) at the cost of the new files only."""
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[tuple[str, str], ...]] = {}
-        self.changed = False
+        self._read: set[str] = set()  # since the last take
+        self._gone: set[str] = set()
 
     def of(self, path: str) -> tuple[tuple[str, str], ...]:
         found = self._known.get(path)
         if found is None:
             schema = pq.read_schema(path)
             found = self._known[path] = tuple((f.name, str(f.type)) for f in schema)
-            self.changed = True
+            self._read.add(path)
+            self._gone.discard(path)
         return found
 
     def forget(self, keep: set[str]) -> None:
         """Drop the files no longer listed (a compaction replaced them)."""
         for path in set(self._known) - keep:
             del self._known[path]
-            self.changed = True
+            self._read.discard(path)
+            self._gone.add(path)
 
-    def saved(self) -> dict[str, str]:
-        """Every known file's columns as JSON text, by path; :attr:`changed` is reset."""
-        self.changed = False
-        return {path: json.dumps(found) for path, found in self._known.items()}
+    def take(self, *, everything: bool = False) -> tuple[dict[str, str], list[str]]:
+        """The files read since the last take (``everything``: every known file) with their
+        columns as JSON text, and the files forgotten since."""
+        paths = set(self._known) if everything else self._read
+        added = {path: json.dumps(self._known[path]) for path in sorted(paths)}
+        gone = sorted(self._gone)
+        self._read, self._gone = set(), set()
+        return added, gone
 
     def load(self, rows: list[tuple[str, str]]) -> None:
-        """Take back what :meth:`saved` gave (a recorded file never changes)."""
+        """Take back what :meth:`take` gave (a recorded file never changes)."""
         for path, text in rows:
             self._known[path] = tuple((str(name), str(kind)) for name, kind in json.loads(text))
 
