@@ -36,6 +36,7 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
+from analytics.marts_file import STORED_IDS
 from analytics.raw_views import FileColumns, create_raw, listed_files
 from analytics.roster import install as install_roster
 from ingest.warehouse.schema import SCHEMAS
@@ -46,18 +47,18 @@ REVISION_ID: Final = re.compile(r"~rev[0-9]+\Z")
 
 @dataclass
 class Held:
-    """What a connection's materialized marts hold: the batches, every stored deal id, and
-    the ids superseded by a later revision."""
+    """What a connection's materialized marts hold: the batches, the ids of revisions and
+    the ids superseded by a later revision (few: kept here). Every stored deal id is in the
+    connection's :data:`STORED_IDS` table, not here: a million ids in a Python set made
+    opening a persisted warehouse cost as much as its size."""
 
     batches: list[str] = field(default_factory=list)
-    deal_ids: set[str] = field(default_factory=set)
     #: the held ids of the form D~revN, with their ``end_reason`` (what a revision reads)
     revision_ids: dict[str, str | None] = field(default_factory=dict)
     superseded: set[str] = field(default_factory=set)
 
     def add(self, rows: list[tuple[str, str | None]]) -> None:
-        """Stored deals as (deal_id, end_reason)."""
-        self.deal_ids.update(i for i, _ in rows)
+        """Stored deals as (deal_id, end_reason): the revisions among them are remembered."""
         self.revision_ids.update((i, end) for i, end in rows if "~rev" in i and REVISION_ID.search(i))
 
 
@@ -122,12 +123,12 @@ def plan(held: Held, batches: list[dict[str, Any]]) -> Change | None:
     return Change(appended, merged=bool(merged_from))
 
 
-def revision_context(held: Held, new_ids: list[str]) -> pa.Table:
+def revision_context(held: Held, new_ids: list[str], main: duckdb.DuckDBPyConnection) -> pa.Table:
     """The held ids a revision among the held and new ids needs, as ``stg_deal_ids`` rows:
     every ``D~revN`` (with its end reason) and each ``D`` they correct (the rest cannot
     change what ``stg_superseded`` says)."""
     revised = {REVISION_ID.sub("", i, count=1) for i in (*held.revision_ids, *new_ids) if "~rev" in i}
-    rows = sorted(held.revision_ids.items()) + [(i, None) for i in sorted(revised & held.deal_ids)]
+    rows = sorted(held.revision_ids.items()) + [(i, None) for i in sorted(held_among(main, revised))]
     return pa.table(
         {
             "deal_id": pa.array([i for i, _ in rows], pa.string()),
@@ -158,7 +159,7 @@ def compute(
             create_raw(con, table, schema, files.get(table, []), columns)
         stored = stored_rows(con)
         ids = [i for i, _ in stored]
-        if len(set(ids)) != len(ids) or not held.deal_ids.isdisjoint(ids):
+        if len(set(ids)) != len(ids) or held_among(main, set(ids)):
             return None
         outside = con.execute(
             "select count(*) from raw_findings where deal_id is not null"
@@ -170,7 +171,7 @@ def compute(
             main, "select count(*) from mart_findings where deal_id in (select unnest($ids))", ids
         ):
             return None
-        con.from_arrow(revision_context(held, ids)).create("held_ids")
+        con.from_arrow(revision_context(held, ids, main)).create("held_ids")
         install_roster(con, main.sql("select * from roster_names").to_arrow_table())
         for text in sql:
             con.execute(text)
@@ -182,7 +183,7 @@ def compute(
         superseded = {str(i) for (i,) in con.execute("select deal_id from stg_superseded").fetchall()}
         if not held.superseded <= superseded:  # a correction never un-supersedes; if it did, rebuild
             return None
-        removed = sorted((superseded - held.superseded) & held.deal_ids)
+        removed = sorted(held_among(main, superseded - held.superseded))
         names = shared_names(main, con, removed)
         if names is None:
             return None
@@ -241,6 +242,16 @@ def shared_names(
         return None
     found = main.execute("select list_sort(cast($names as varchar[]))", {"names": sorted(now)}).fetchall()
     return list(found[0][0])  # as mart_shared_names sorts it
+
+
+def held_among(main: duckdb.DuckDBPyConnection, ids: set[str]) -> set[str]:
+    """Those of ``ids`` the connection ``main`` holds (its :data:`STORED_IDS` table)."""
+    if not ids:
+        return set()
+    found = main.execute(
+        f"select deal_id from {STORED_IDS} where deal_id in (select unnest($ids))", {"ids": sorted(ids)}
+    ).fetchall()
+    return {str(i) for (i,) in found}
 
 
 def stored_rows(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str | None]]:

@@ -13,6 +13,7 @@ calls it and keys its caches on :attr:`Analytics.version`).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any, Final
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 
-from analytics import incremental, rating, roster
+from analytics import incremental, marts_file, rating, roster
 from analytics.raw_views import FileColumns, create_raw, listed_files
 from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog
 from ingest.warehouse.schema import SCHEMAS
@@ -57,6 +58,29 @@ MARTS: Final = (
 )
 QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
 _PARAM = re.compile(r"\$([a-z_]+)")
+
+
+@cache
+def sql_version() -> str:
+    """What the stored marts depend on besides the data (``marts_file.sql_version``)."""
+    texts = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES]
+    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED))
+
+
+def held_of(con: duckdb.DuckDBPyConnection) -> incremental.Held:
+    """What a connection's materialized marts hold, from its tables: the revisions among the
+    stored ids and the superseded ids (both few; the batches are the caller's)."""
+    held = incremental.Held()
+    held.add(
+        [
+            (str(i), None if end is None else str(end))
+            for i, end in con.execute(
+                f"select deal_id, end_reason from {marts_file.STORED_IDS} where deal_id like '%~rev%'"
+            ).fetchall()
+        ]
+    )
+    held.superseded = {str(i) for (i,) in con.execute(f"select deal_id from {SUPERSEDED}").fetchall()}
+    return held
 
 
 @cache
@@ -104,26 +128,80 @@ class Analytics:
         *,
         threads: int | None = None,
         materialize: bool = True,
+        persist: bool | None = None,
     ) -> None:
-        """``materialize``: keep the marts in memory (fast repeated queries, for the
-        dashboard); False reads Parquet on every query (a one-shot ``chuanma stats``)."""
+        """``materialize``: keep the marts as tables (fast repeated queries, for the
+        dashboard); False reads Parquet on every query (a one-shot ``chuanma stats``).
+        ``persist``: keep those tables in ``<warehouse>/marts.duckdb``
+        (``analytics/marts_file.py``) so the next open reads them instead of computing
+        them; None: when the folder may be written. When another process owns the file,
+        this one keeps its marts in memory (:attr:`marts_file` is None)."""
         self.root = Path(warehouse)
         self.materialize = materialize
-        self.con = duckdb.connect(":memory:")
-        if threads is not None:
-            self.con.execute("set threads = $n", {"n": threads})
+        self.threads = threads
         self._lock = threading.Lock()
         self.version = ""
         self.columns = FileColumns()
         self._files: dict[str, list[str]] = {}  # each raw view's files
+        self._viewed = False  # the connection has its views (raw, staging, marts, filters)
         self.held = incremental.Held()
-        #: how the last refresh went: "full", "incremental" or "merged" (views re-pointed)
+        #: how the last refresh went: "full", "incremental", "merged" (views re-pointed) or
+        #: "opened" (the marts file was up to date: only the views were made)
         self.last_refresh = ""
         #: the fingerprint of the roster the views apply (``analytics/roster.py``)
         self.roster_digest = ""
-        #: why the roster could not be read (names are then shown as recorded), or None
-        self.roster_error: str | None = None
-        self.refresh(force=True)
+        self._owner: marts_file.MartsLock | None = None
+        self._columns_whole = False  # the next raw views write every file's columns
+        self.con = self._open(persist)
+        self.refresh()
+
+    @property
+    def roster_error(self) -> str | None:
+        """Why the warehouse's roster cannot be read (its names are then shown as recorded:
+        a roster that changes is applied at the next refresh), or None."""
+        error = roster.roster_or_error(self.root)[1]
+        return None if error is None else str(error)
+
+    @property
+    def marts_file(self) -> Path | None:
+        """The file the marts are kept in; None when they are in this process's memory."""
+        return marts_file.marts_path(self.root) if self._owner is not None else None
+
+    def _connection(self, path: str) -> duckdb.DuckDBPyConnection:
+        con = duckdb.connect(path)
+        if self.threads is not None:
+            con.execute("set threads = $n", {"n": self.threads})
+        return con
+
+    def _open(self, persist: bool | None) -> duckdb.DuckDBPyConnection:
+        """The marts file's connection when this process may own it (its tables and what
+        they were built from loaded), else an in-memory one."""
+        if not (self.materialize and marts_file.wanted(self.root, persist)):
+            return self._connection(":memory:")
+        owner = marts_file.MartsLock(self.root)
+        if not owner.acquire():  # another process owns the file: marts in memory, as before it
+            return self._connection(":memory:")
+        marts_file.remove_leftovers(self.root)
+        path = marts_file.marts_path(self.root)
+        try:
+            con = self._connection(str(path))
+        except duckdb.Error as error:
+            if "could not set lock" in str(error).lower():  # opened by a program other than ours
+                owner.release()
+                return self._connection(":memory:")
+            marts_file.discard(path)  # not a DuckDB file, or a damaged one: built again
+            con = self._connection(str(path))
+        self._owner = owner
+        meta = marts_file.read_meta(con)
+        if meta is not None and meta.sql_version == sql_version():
+            try:
+                self.held = held_of(con)
+            except duckdb.Error:  # a table missing or unreadable: built again
+                return con
+            self.version, self.roster_digest = meta.version, meta.roster_digest
+            self.held.batches = meta.batches
+            marts_file.load_columns(con, self.columns)
+        return con
 
     def refresh(self, *, force: bool = False) -> bool:
         """Bring the views up to the catalog when it has recorded batches since; True if it did.
@@ -135,47 +213,85 @@ class Analytics:
         catalog = read_catalog(self.root)
         digest = roster.roster_digest(self.root)
         version = catalog_version(catalog) + (f"+roster:{digest}" if digest else "")
-        if version == self.version and not force:
+        if version == self.version and not force and self._viewed:
             return False
         with self._lock:
             batches = list(catalog.get("batches", []))
+            if version == self.version and not force and digest == self.roster_digest:
+                self._views(self.con, catalog)  # the marts file is up to date: views only
+                self.last_refresh = "opened"
+                return True
             change = None
             if digest != self.roster_digest:  # another roster: every shown name may change
                 force = True
             if self.materialize and self.version and not force:
                 change = incremental.plan(self.held, batches)
-            if change is None or not self._apply(change, catalog):
-                self._rebuild(catalog)
+            if change is None or not self._apply(change, catalog, version):
+                self._rebuild(catalog, version)
             self.version = version
             self.held.batches = [entry["id"] for entry in batches]
         return True
 
-    def _rebuild(self, catalog: dict[str, Any]) -> None:
-        """Every view over every listed file, every mart materialized from scratch."""
+    def _rebuild(self, catalog: dict[str, Any], version: str) -> None:
+        """Every view over every listed file, every mart materialized from scratch: in a
+        new file put in place of the old one (:func:`marts_file.swap`) when the marts are
+        kept in a file, else on this connection."""
         self.last_refresh = "full"
-        self._files.clear()  # every raw view made again
-        for mart in (*STAGED, *MARTS):
-            self._drop(mart)
-        self._raw_views(catalog)
-        self.roster_digest = roster.roster_digest(self.root)
-        players, error = roster.roster_or_error(self.root)
-        self.roster_error = None if error is None else str(error)
-        roster.install(self.con, roster.name_rows(players))
-        for name in VIEW_FILES:
-            self.con.execute((SQL_DIR / name).read_text(encoding="utf-8"))
+        if self._owner is None:
+            self._files.clear()  # every raw view made again
+            for mart in (*STAGED, *MARTS, marts_file.STORED_IDS):
+                self._drop(self.con, mart)
+            self._viewed = False
+            self.roster_digest = roster.roster_digest(self.root)
+            self._build(self.con, catalog)
+            return
+        path = marts_file.marts_path(self.root)
+        built = marts_file.building_path(self.root)
+        with contextlib.suppress(duckdb.Error):  # a damaged file may fail to close
+            self.con.close()
+        try:
+            marts_file.discard(built)
+            con = self._connection(str(built))
+            try:
+                self._files.clear()
+                self._viewed = False
+                self._columns_whole = True  # the new file keeps every file's columns
+                digest = roster.roster_digest(self.root)
+                self._build(con, catalog)
+                batches = [entry["id"] for entry in catalog.get("batches", [])]
+                marts_file.write_meta(con, marts_file.Meta(sql_version(), version, digest, batches))
+                con.execute("checkpoint")
+            finally:
+                con.close()
+            marts_file.swap(built, path)
+            self.roster_digest = digest
+        except BaseException:
+            marts_file.discard(built)
+            raise
+        finally:  # the new file, or the old one when the build failed
+            self.con = self._connection(str(path))
+            self._files.clear()
+            self._viewed = False
+        self._views(self.con, catalog)
+
+    def _build(self, con: duckdb.DuckDBPyConnection, catalog: dict[str, Any]) -> None:
+        """The views over the listed files on ``con`` and (materializing) the marts as its
+        tables, with the stored ids; :attr:`held` says what they hold. A damaged roster
+        applies nothing (:attr:`roster_error` says why)."""
+        roster.install(con, roster.name_rows(roster.roster_or_error(self.root)[0]))
+        self._views(con, catalog)
         if self.materialize:
             for mart in (*STAGED, *MATERIALIZED):  # in order: later ones read the earlier tables
-                self.con.execute(f"create or replace table {mart}__table as select * from {mart}")
-                self.con.execute(f"drop view {mart}")  # names are ours, never a caller's text
-                self.con.execute(f"alter table {mart}__table rename to {mart}")
-            held = incremental.Held()
-            held.add(incremental.stored_rows(self.con))
-            held.superseded = {
-                str(i) for (i,) in self.con.execute("select deal_id from stg_superseded").fetchall()
-            }
-            self.held = held
+                con.execute(f"create or replace table {mart}__table as select * from {mart}")
+                con.execute(f"drop view {mart}")  # names are ours, never a caller's text
+                con.execute(f"alter table {mart}__table rename to {mart}")
+            con.execute(
+                f"create or replace table {marts_file.STORED_IDS} as select deal_id,"
+                " case when deal_id like '%~rev%' then end_reason end as end_reason from raw_deals"
+            )
+            self.held = held_of(con)
 
-    def _apply(self, change: incremental.Change, catalog: dict[str, Any]) -> bool:
+    def _apply(self, change: incremental.Change, catalog: dict[str, Any], version: str) -> bool:
         """Add the appended batches' rows to the marts and re-point the raw views; False
         (nothing changed) when the delta cannot be applied exactly."""
         delta = None
@@ -221,7 +337,17 @@ class Analytics:
                         self.con.register("delta_rows", rows)
                         self.con.execute(f"insert into {mart} by name select * from delta_rows")
                         self.con.unregister("delta_rows")
-            self._raw_views(catalog)
+                if delta.stored:
+                    self.con.execute(
+                        f"insert into {marts_file.STORED_IDS} select unnest($ids), unnest($ends)",
+                        {"ids": [i for i, _ in delta.stored], "ends": [e for _, e in delta.stored]},
+                    )
+            if self._owner is not None:  # what the file now holds, committed with it
+                batches = [entry["id"] for entry in catalog.get("batches", [])]
+                marts_file.write_meta(
+                    self.con, marts_file.Meta(sql_version(), version, self.roster_digest, batches)
+                )
+            self._views(self.con, catalog, transaction=False)
             self.con.execute("commit")
         except BaseException:
             self.con.execute("rollback")
@@ -232,7 +358,38 @@ class Analytics:
         self.last_refresh = "merged" if change.merged and delta is None else "incremental"
         return True
 
-    def _raw_views(self, catalog: dict[str, Any]) -> None:
+    def _views(
+        self, con: duckdb.DuckDBPyConnection, catalog: dict[str, Any], *, transaction: bool = True
+    ) -> None:
+        """The raw views over the listed files and, the first time on a connection, the
+        staging, mart and filter views but those materialized as tables (in one transaction:
+        on a marts file each statement alone would be a commit)."""
+        if transaction:
+            con.execute("begin transaction")
+        try:
+            self._raw_views(con, catalog)
+            if not self._viewed:
+                tables = {
+                    str(t)
+                    for (t,) in con.execute(
+                        "select table_name from duckdb_tables() where not temporary"
+                        " and database_name = current_database() and schema_name = 'main'"
+                    ).fetchall()
+                }
+                for name in VIEW_FILES:
+                    text = (SQL_DIR / name).read_text(encoding="utf-8")
+                    for statement in marts_file.view_statements(text, tables):
+                        con.execute(statement)
+                self._viewed = True
+            if transaction:
+                con.execute("commit")
+        except BaseException:
+            self._viewed = False
+            if transaction:
+                con.execute("rollback")
+            raise
+
+    def _raw_views(self, con: duckdb.DuckDBPyConnection, catalog: dict[str, Any]) -> None:
         """``raw_<table>`` over the files the catalog lists (``analytics/raw_views.py``);
         a table whose files are the same as before keeps its view."""
         files = listed_files(self.root, catalog.get("batches", []))
@@ -240,18 +397,22 @@ class Analytics:
             listed = files.get(table, [])
             if self._files.get(table) == listed:
                 continue
-            self._drop(f"raw_{table}")
-            create_raw(self.con, table, schema, listed, self.columns)
+            self._drop(con, f"raw_{table}")
+            create_raw(con, table, schema, listed, self.columns)
             self._files[table] = listed
         self.columns.forget({path for paths in files.values() for path in paths})
+        if self._owner is not None:
+            marts_file.save_columns(con, self.columns, everything=self._columns_whole)
+            self._columns_whole = False
 
-    def _drop(self, name: str) -> None:
+    @staticmethod
+    def _drop(con: duckdb.DuckDBPyConnection, name: str) -> None:
         """Drop the view or table ``name`` (one of ours, never a caller's text)."""
-        found = self.con.execute(
+        found = con.execute(
             "select table_type from information_schema.tables where table_name = $name", {"name": name}
         ).fetchall()
-        if found:
-            self.con.execute(f"drop {'view' if found[0][0] == 'VIEW' else 'table'} {name}")
+        for (kind,) in found:
+            con.execute(f"drop {'view' if kind == 'VIEW' else 'table'} {name}")
 
     def query(self, name: str, filters: Filters | None = None) -> pd.DataFrame:
         """Run ``queries/<name>.sql`` with the filters bound as parameters."""
@@ -348,7 +509,11 @@ class Analytics:
         )
 
     def close(self) -> None:
+        """Close the connection and give up the marts file (another process may own it now)."""
         self.con.close()
+        if self._owner is not None:
+            self._owner.release()
+            self._owner = None
 
     # -- placements, rating, patterns, tablemates (issue 13: 7, 8, 11)
     def session_placements(self, filters: Filters | None = None) -> pd.DataFrame:

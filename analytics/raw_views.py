@@ -14,6 +14,7 @@ before it, reads as null).
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -26,22 +27,44 @@ from ingest.warehouse.catalog import BATCHES
 
 
 class FileColumns:
-    """Each Parquet file's columns (name and type), read once per path."""
+    """Each Parquet file's columns (name and type), read once per path; what was read or
+    forgotten since the last :meth:`take` is told apart, so the marts file keeps the set
+    (an open reads no footer) at the cost of the new files only."""
 
     def __init__(self) -> None:
         self._known: dict[str, tuple[tuple[str, str], ...]] = {}
+        self._read: set[str] = set()  # since the last take
+        self._gone: set[str] = set()
 
     def of(self, path: str) -> tuple[tuple[str, str], ...]:
         found = self._known.get(path)
         if found is None:
             schema = pq.read_schema(path)
             found = self._known[path] = tuple((f.name, str(f.type)) for f in schema)
+            self._read.add(path)
+            self._gone.discard(path)
         return found
 
     def forget(self, keep: set[str]) -> None:
         """Drop the files no longer listed (a compaction replaced them)."""
         for path in set(self._known) - keep:
             del self._known[path]
+            self._read.discard(path)
+            self._gone.add(path)
+
+    def take(self, *, everything: bool = False) -> tuple[dict[str, str], list[str]]:
+        """The files read since the last take (``everything``: every known file) with their
+        columns as JSON text, and the files forgotten since."""
+        paths = set(self._known) if everything else self._read
+        added = {path: json.dumps(self._known[path]) for path in sorted(paths)}
+        gone = sorted(self._gone)
+        self._read, self._gone = set(), set()
+        return added, gone
+
+    def load(self, rows: list[tuple[str, str]]) -> None:
+        """Take back what :meth:`take` gave (a recorded file never changes)."""
+        for path, text in rows:
+            self._known[path] = tuple((str(name), str(kind)) for name, kind in json.loads(text))
 
 
 def listed_files(root: Path, batches: list[dict[str, Any]]) -> dict[str, list[str]]:

@@ -112,7 +112,13 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     build(args.warehouse, args.deals, args.base_deals, args.base_logs)
+    started = time.perf_counter()
     analytics = Analytics(args.warehouse)
+    opened_ms = (time.perf_counter() - started) * 1000
+    kept = getattr(analytics, "marts_file", None)  # None: the marts in memory
+    print(
+        f"open: {opened_ms:.0f} ms ({getattr(analytics, 'last_refresh', '')}; marts {'in ' + str(kept) if kept else 'in memory'})"
+    )
     counts = analytics.sql(
         "select (select count(*) from stg_deals) as deals, (select count(*) from stg_events) as events, "
         "(select count(*) from stg_seats) as seats, (select count(*) from stg_ledger) as ledger"
@@ -150,6 +156,8 @@ def main() -> None:
             "deals": int(counts["deals"]),
             "events": int(counts["events"]),
             "repeat": args.repeat,
+            "open_ms": round(opened_ms, 1),
+            "marts_file": str(kept) if kept else None,
             "medians_ms": results,
         }
         print(json.dumps(out))

@@ -2,8 +2,9 @@
 server, and every result cached per catalog version.
 
 Streamlit's own advice, applied: the :class:`analytics.queries.Analytics` object (one
-in-memory DuckDB with the marts materialized) is an ``st.cache_resource``, shared by every
-session; each query runs on its own cursor, so sessions do not wait for each other. Results
+DuckDB connection with the marts materialized, kept in ``<warehouse>/marts.duckdb`` so a
+server start reads them instead of computing them: ``analytics/README.md``, "The marts
+file") is an ``st.cache_resource``, shared by every session; each query runs on its own cursor, so sessions do not wait for each other. Results
 go through ``st.cache_data`` keyed by the warehouse's version, which changes only when an
 ingest records a batch: a page that was drawn once is drawn again from memory, and a new
 batch is seen on the next rerun without restarting the server. That rerun's
@@ -43,7 +44,8 @@ FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, 
 
 @st.cache_resource(show_spinner=False)
 def _analytics(path: str) -> Analytics:
-    """The server's one connection to a warehouse (marts kept in memory)."""
+    """The server's one connection to a warehouse (it owns the marts file, if no other
+    process does)."""
     return Analytics(path)
 
 

@@ -349,3 +349,61 @@ def _counts(catalog: dict[str, object]) -> tuple[int, int]:
     batches = catalog["batches"]
     assert isinstance(batches, list)
     return len(batches), sum(len(parts) for batch in batches for parts in batch.get("parts", {}).values())
+
+
+@warehouse_app.command("marts")
+def warehouse_marts(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    rebuild: Annotated[
+        bool,
+        typer.Option("--rebuild", help="Build the file again from the Parquet even when it is up to date."),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="The result as one JSON object.")] = False,
+) -> None:
+    """Bring marts.duckdb, the marts the dashboard reads (kept beside the Parquet, which
+    stays the source of truth), up to the catalog: batches recorded since are added, a
+    missing, stale or damaged file is built again from the Parquet (--rebuild: always).
+    Exit 0, or 2 when the warehouse cannot be used (no catalog, damaged, read-only) or
+    another process owns the file (a running dashboard, which keeps it up to date itself)."""
+    import time
+
+    from analytics.marts_file import MARTS_FILE, MartsLock
+    from analytics.queries import Analytics
+    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
+
+    try:
+        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
+            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+        require_readable(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+    probe = MartsLock(warehouse)  # ask first: a busy file would mean a whole build in memory
+    if not probe.acquire():
+        raise fail(
+            f"{warehouse / MARTS_FILE} is in use by another process ({probe.holder()}), which keeps it up to date"
+        )
+    probe.release()
+    began = time.perf_counter()
+    analytics = Analytics(warehouse, persist=True)
+    try:
+        if analytics.marts_file is None:
+            raise fail(
+                f"{warehouse / MARTS_FILE} could not be opened for writing (in use, or a read-only folder)"
+            )
+        if rebuild and analytics.last_refresh != "full":
+            analytics.refresh(force=True)
+        done = analytics.last_refresh
+        deals = int(analytics.sql("select count(*) as n from mart_deals")["n"][0])
+    finally:
+        analytics.close()
+    seconds = round(time.perf_counter() - began, 3)
+    size = (warehouse / MARTS_FILE).stat().st_size
+    if as_json:
+        out = {"warehouse": str(warehouse), "file": str(warehouse / MARTS_FILE), "refresh": done,
+               "deals": deals, "bytes": size, "seconds": seconds}  # fmt: skip
+        typer.echo(json.dumps(out, ensure_ascii=False))
+        return
+    said = {"full": "built from the Parquet", "incremental": "new batches added",
+            "merged": "merged batches followed", "opened": "already up to date"}  # fmt: skip
+    echo_text(f"{warehouse / MARTS_FILE}: {said.get(done, done)} in {seconds:.1f} s "
+              f"({deals} complete deals, {size / 1e6:.1f} MB)")  # fmt: skip
