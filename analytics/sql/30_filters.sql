@@ -5,21 +5,6 @@
 -- made; with some, they are looked up once per deal in mart_deals (list_has_all on every
 -- seat or transfer row, or an IN that always runs, were the slowest part of the pages).
 
--- The deals under the shared filters and one player who sat ($player), with each deal's
--- players as shown (names are per club: mart_shared_names, 20_marts.sql).
-create or replace macro deals_in(p_club, p_from, p_to, p_rules, p_player) as table
-select *
-from (
-    select d.* replace (list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players)
-    from stg_deals as d
-    cross join mart_shared_names as n
-)
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
-    and (p_player is null or list_contains(players, p_player));
-
 create or replace macro seat_deals_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_seat_deals
@@ -89,3 +74,18 @@ where (p_club is null or club = p_club)
     and (p_from is null or played_date >= p_from)
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules);
+
+-- The deals under the shared filters and one player who sat ($player), with each deal's
+-- players as shown (names are per club: mart_shared_names, 20_marts.sql).
+create or replace macro deals_in(p_club, p_from, p_to, p_rules, p_player) as table
+select *
+from (
+    select d.* replace (list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players)
+    from stg_deals as d
+    cross join mart_shared_names as n
+)
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and (p_player is null or list_contains(players, p_player));

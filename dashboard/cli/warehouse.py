@@ -12,6 +12,8 @@ import typer
 if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
+    from analytics.queries import Analytics
+
 from dashboard.cli.options import (
     DEFAULT_WAIT_S,
     EXIT_USAGE,
@@ -162,8 +164,7 @@ def stats(
         first, last = chosen.first, chosen.last
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
-    if analytics.roster_error is not None:  # names as recorded: say so, on stderr (JSON stays clean)
-        typer.echo(f"warning: {analytics.roster_error}; names are shown as recorded", err=True)
+    _warn_if_roster_unreadable(analytics)
     try:
         frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
         audit = analytics.findings_summary(filters) if player is None and not as_json else None
@@ -189,6 +190,12 @@ def stats(
         echo_text(player_table_text(frame, language) + _guests_line(listed_apart))
         if audit is not None:
             echo_text(audit_text(audit, language))
+
+
+def _warn_if_roster_unreadable(analytics: Analytics) -> None:
+    """Names as recorded when the roster cannot be read: say so on stderr (JSON stays clean)."""
+    if analytics.roster_error is not None:
+        typer.echo(f"warning: {analytics.roster_error}; names are shown as recorded", err=True)
 
 
 def _guests_apart(
