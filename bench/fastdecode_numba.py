@@ -1,5 +1,5 @@
-"""Probe for issue 14: log lines straight to integer arrays with numba, against the
-decoding floor and against what importing numba costs a command.
+"""A probe, kept for the record: log lines straight to integer arrays with numba, against
+the decoding floor and against what importing numba costs a command.
 
 Not part of the product (numba is no dependency): run it after ``.venv/bin/pip install
 numba==0.68.1``. It answers two questions before a compiled fast path is built: how much
