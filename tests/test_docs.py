@@ -1,6 +1,7 @@
 """The project's documentation (docs/) is complete in a clone: nothing points outside the
-repository, every docs/ file and rules.md section the code cites exists, the docs' own
-links resolve, and every finding code the code can emit is documented in docs/report.md.
+repository, every docs/ file and rules.md section the code cites exists, every path a
+comment or docstring names exists and none cites an issue number, the docs' own links
+resolve, and every finding code the code can emit is documented in docs/report.md.
 (The tables of docs/presets.md, docs/rules.md and docs/knobs.md: tests/test_rules.py.)"""
 
 from __future__ import annotations
