@@ -196,6 +196,29 @@ def test_paths_cited_in_code_exist() -> None:
     assert missing == [], "\n".join(missing)
 
 
+def test_paths_cited_in_the_docs_exist() -> None:
+    """The same for the README, the benchmarks' README and every doc (analytics/README.md,
+    which names its SQL files from its own folder, aside)."""
+    docs = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted(DOCS.glob("*.md"))]
+    missing = [
+        f"{doc.relative_to(ROOT)}:{number}: {path}"
+        for doc in docs
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for path in _cited_paths(line)
+        if not path.startswith(GENERATED)
+        and not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists())
+    ]
+    assert missing == [], "\n".join(missing)
+
+
+def test_the_front_doors_stay_short() -> None:
+    """The README is a front door (what chuanma is, the two commands, the flow, where to
+    start reading): the reference lives in docs/; the benchmarks' README holds the current
+    figures, not their history."""
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 150
+    assert len((ROOT / "bench" / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
+
+
 def test_no_comment_cites_an_issue() -> None:
     """A comment or docstring says what a thing is and why, not which issue asked for it
     (the issue tracker is not part of a clone)."""
