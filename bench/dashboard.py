@@ -46,7 +46,7 @@ from ingest.writer import write_lines  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
 GOAL_MS = 1000.0
-FIRST_VISIT_GOAL_MS = 3000.0  # a new tab at a page's address (issue 13)
+FIRST_VISIT_GOAL_MS = 3000.0  # a new tab at a page's address
 PAGES = ("overview", "players", "fans", "head_to_head", "replay", "audit", "upload",
          "ratings", "versus", "search", "patterns")  # fmt: skip
 

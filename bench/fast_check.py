@@ -1,4 +1,4 @@
-"""The fast checker against the explaining engine over many simulated deals (issue 14).
+"""The fast checker against the explaining engine over many simulated deals.
 
 For each preset (or rules object) it simulates ``--deals`` deals a session at a time, about
 ``--tamper`` of them corrupted by the simulator's tamperer and ``--mutate`` changed at random

@@ -1,11 +1,11 @@
-"""Probe for issue 14: log lines straight to integer arrays with numba, against the
-decoding floor and against what importing numba costs a command.
+"""A probe, kept for the record: log lines straight to integer arrays with numba, against
+the decoding floor and against what importing numba costs a command.
 
 Not part of the product (numba is no dependency): run it after ``.venv/bin/pip install
 numba==0.68.1``. It answers two questions before a compiled fast path is built: how much
 cheaper than ``msgspec`` per line can reading get when a deal's lines become integer
 arrays with no Python object per line, and what numba itself costs a short command
-(``chuanma validate`` of 5,000 deals has a decoding floor of ~0.3-0.5 s here).
+(whose whole decoding floor is a fraction of a second); the answers are in bench/README.md.
 
 Most lines of a log are draws, discards and pongs written in one fixed form
 (``{"type":"draw","seat":1,"tile":"7m","t":6500}``: the writer's key order, no spaces).

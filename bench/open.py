@@ -1,5 +1,5 @@
 """Opening a warehouse: how long ``Analytics(warehouse)`` takes and how much memory the
-process holds after every page's queries ran once (issue 24: open <= 1 s, <= 500 MB).
+process holds after every page's queries ran once (the goals: open <= 1 s, <= 500 MB).
 
 Each open runs in a process of its own (a server start), ``--repeat`` times; the first
 open after an ingest also builds or updates ``marts.duckdb`` and is reported apart. The

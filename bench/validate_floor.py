@@ -1,4 +1,4 @@
-"""Validation against the decoding floor of the same file (issue 14), in one run.
+"""Validation against the decoding floor of the same file, in one run.
 
 The floor is what any validator must pay to look at every line: read the file and run
 ``msgspec.json.Decoder().decode`` over each of its lines. Against it, the same file is

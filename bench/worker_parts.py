@@ -1,4 +1,4 @@
-"""What ingest spends on its chunks, part by part, in this process (issue 14).
+"""What ingest spends on its chunks, part by part, in this process.
 
 The chunks are the ones ``chuanma ingest`` cuts (``plan_chunks``) from the first
 ``--files`` logs of the ingest benchmark's corpus (``bench/ingest.py --corpus-only``

@@ -48,7 +48,7 @@ LISTED = (
     ("record", ":material/edit_note:", "record"),
     ("audit", ":material/search:", "audit"),
     ("upload", ":material/upload:", "upload"),
-    ("ratings", ":material/trending_up:", "ratings"),  # issue 13: added pages
+    ("ratings", ":material/trending_up:", "ratings"),  # the pages added after the first ones
     ("versus", ":material/group:", "versus"),
     ("search", ":material/manage_search:", "search"),
     ("patterns", ":material/grid_view:", "patterns"),

@@ -443,7 +443,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "To print, use the browser's Print (Ctrl+P): the page is laid out for paper.",
     ),
     "session_open": ("本场结算", "Session result"),
-    # issue 13, added pages: placements and rating, player vs player, find a deal, pattern
+    # the added pages: placements and rating, player vs player, find a deal, pattern
     # rates, export
     "page_ratings": ("名次与等级分", "Placements & rating"),
     "page_versus": ("玩家对比", "Player vs player"),
@@ -838,7 +838,7 @@ SUIT_LABELS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-#: every finding code of spec/log-format.md (and the warehouse's own) by name
+#: every finding code of docs/log-format.md (and the warehouse's own) by name
 FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
     "bad_record": ("无法读取的行", "unreadable line"),
     "bad_tile": ("不存在的牌", "no such tile"),

@@ -45,7 +45,7 @@ PAGES: Final = {
     "audit": "app_pages/audit.py",
     "upload": "app_pages/upload.py",
     "session": "app_pages/session.py",
-    # issue 13: added pages
+    # the pages added after the first ones
     "ratings": "app_pages/ratings.py",
     "versus": "app_pages/versus.py",
     "search": "app_pages/search.py",

@@ -2,7 +2,7 @@
 
 The state and the tile moves are :class:`engine.state.DealState`, the claims
 :class:`engine.claims.DealClaims`; this class adds the wins and the end. ``apply`` raises
-:class:`IllegalEvent` (carrying the finding code of spec/log-format.md) for a move the
+:class:`IllegalEvent` (carrying the finding code of docs/log-format.md) for a move the
 rules forbid; the state is then not to be trusted and the replay of the deal stops.
 Breaches that leave the deal playable (定缺 discard order, a missed forced win) are
 collected in ``breaches`` instead. Payments are priced by the settlement core

@@ -126,7 +126,7 @@ class DealReport(msgspec.Struct):
         return {"code": found.code, "line": found.line, "scope": scope}
 
     def to_json(self) -> dict[str, Any]:
-        """The deal object of the validation report (spec/log-format.md)."""
+        """The deal object of the validation report (docs/log-format.md)."""
         out: dict[str, Any] = {
             "deal_id": self.deal_id,
             "session_id": self.session_id,

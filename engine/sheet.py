@@ -1,4 +1,4 @@
-"""The audit of a score-sheet deal (spec/log-format.md, "Score sheets"): no tiles, only
+"""The audit of a score-sheet deal (docs/log-format.md, "Score sheets"): no tiles, only
 what a club wrote down (kongs, wins with their patterns, who is ready at the wall's end
 and who is a 花猪), priced by the same settlement core as a tile deal
 (:class:`engine.settle.Settler`) and checked for what the facts allow: a seat that has

@@ -1,4 +1,4 @@
-/* The reader's scanner of plain play lines (issue 14), the C twin of
+/* The reader's scanner of plain play lines, the C twin of
  * ingest/play_lines.py:py_split_plays (tests/test_play_lines.py holds the two together).
  *
  * A draw, discard or pong line in the exact form the writer gives it,

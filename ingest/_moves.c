@@ -1,4 +1,4 @@
-/* The moves of a deal in C (issue 14): the plan of ingest/fast_plan.py.
+/* The moves of a deal in C, for the fast check: the plan of ingest/fast_plan.py.
  *
  * replay_moves() plays a fast-read deal's records (play codes and decoded records) on C
  * arrays, exactly as ingest/fast_check.py plays them (same checks, same order), and

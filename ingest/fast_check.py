@@ -1,4 +1,4 @@
-"""The fast path of validation (issue 14): a deal's decoded records replayed on integer
+"""The fast path of validation: a deal's decoded records replayed on integer
 state, with no event object and no message, ending in one of two answers.
 
 - The deal is clean: every move legal, every recorded fan, pattern and payment what the

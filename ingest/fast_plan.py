@@ -1,4 +1,4 @@
-"""The C half of the fast path (issue 14): a deal's moves played in C, its plan back.
+"""The C half of the fast path: a deal's moves played in C, its plan back.
 
 ``ingest/_moves.c`` (built by ``make compile``) plays a fast-read deal's records on C
 arrays, with the same checks in the same order as :class:`ingest.fast_check._FastDeal`,

@@ -4,7 +4,7 @@ Reading a log builds hundreds of thousands of small lists and tuples that all st
 until the read ends, which is exactly what makes the collector's full passes expensive:
 each one walks every live container, and they come more often as the heap grows. Nothing
 the reader or the replay builds forms a reference cycle, so the collector finds nothing
-to free; pausing it cut reading time by a quarter (bench/README.md). Reference counting
+to free, and its passes were about a quarter of reading time. Reference counting
 still frees everything as usual, and the collector is switched back on afterwards (left
 off if the caller had it off).
 """

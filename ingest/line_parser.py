@@ -4,8 +4,8 @@ that says in plain words what is wrong with it.
 :class:`LineParser` has a fast path (msgspec decodes a valid line straight into its record)
 and a slow one that explains a bad line: not JSON, no ``type``, an unknown type, a missing
 or bad field, a bad tile, unknown fields (kept, with a warning). The reader
-(``ingest/reader.py``) groups the parsed lines into sessions and deals; ingest's planner
-(``ingest/parallel.py``) asks the same parser where sessions start. The decoder and the
+(``ingest/reader.py``) groups the parsed lines into sessions and deals; ingest's chunk
+planner (``ingest/warehouse/chunks.py``) asks the same parser where sessions start. The decoder and the
 record tables are public for the reader's own fast path (a draw or discard inside a deal).
 """
 

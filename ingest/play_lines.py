@@ -1,4 +1,4 @@
-"""Plain play lines as small ints (issue 14): the reader's fast path keeps a deal's draw,
+"""Plain play lines as small ints: the reader's fast path keeps a deal's draw,
 discard and pong lines as *play codes*, not records.
 
 A line in the exact form the writer gives it, ``{"type":"draw","seat":2,"tile":"5m","t":6500}``

@@ -38,7 +38,7 @@ Decisions where the format is silent (also in docs/log-format.md):
 - Lines that are not UTF-8 are ``bad_record`` findings; the raw text keeps them with
   replacement characters.
 
-Speed (issue 14): ``read_log_bytes`` splits each inflated piece into lines in C, and a
+Speed: ``read_log_bytes`` splits each inflated piece into lines in C, and a
 deal whose lines after its ``deal`` line are all play events that read without a finding,
 up to a ``deal_end`` that does too, is read on a fast path: each line decoded from its
 bytes straight into its record (``DealLog.records``), with no text, event or list entry

@@ -104,7 +104,7 @@ class SessionEndRec(Record, tag="session_end"):
     totals: Four | None = None
 
 
-# --- score sheets (spec/log-format.md, "Score sheets"): deals recorded without tiles ---
+# --- score sheets (docs/log-format.md, "Score sheets"): deals recorded without tiles ---
 ReadyFan = Annotated[int, Meta(ge=0)] | None
 
 

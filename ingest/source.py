@@ -2,9 +2,9 @@
 piece with a cap on its size and its ratio (a gzip bomb stops at the limit with a finding,
 never fills memory), and the bytes cut into numbered lines with a cap on a line's length.
 
-The reader (``ingest/reader.py``), ingest's planner (``ingest/parallel.py``) and the
-warehouse read files through here, so every path obeys the same :class:`Limits`, and a
-file name that is not UTF-8 is stored and printed the same way (:func:`file_name`).
+The reader (``ingest/reader.py``), ingest's chunk planner (``ingest/warehouse/chunks.py``)
+and the warehouse read files through here, so every path obeys the same :class:`Limits`,
+and a file name that is not UTF-8 is stored and printed the same way (:func:`file_name`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The differential check of a fast path (``ingest.fast_check.fast_replay``, issue 14)
+"""The differential check of a fast path (``ingest.fast_check.fast_replay``)
 against the explaining engine (``engine.replay.replay_deal``): one place for the comparison,
 shared by the test (``tests/test_fast_check.py``) and the long run (``bench/fast_check.py``).
 
@@ -238,7 +238,7 @@ def check_lines(
     deal is counted in ``tally`` and every broken promise is one of its disagreements.
 
     The engine's side is the line-by-line reader (``read_lines``) and
-    :meth:`SessionReplay.replay_events`: the engine alone, as before issue 14. Against it:
+    :meth:`SessionReplay.replay_events`: the engine alone, with no fast path. Against it:
 
     - ``fast`` on the deal's records decoded here, timed as validation calls it; with
       ``facts``, a deal it calls clean is asked again with ``keep_facts`` (untimed, as

@@ -1,4 +1,4 @@
-"""The pages added by issue 13 through ``streamlit.testing.v1.AppTest``, in English and
+"""The added pages through ``streamlit.testing.v1.AppTest``, in English and
 中文, on a small real warehouse: placements and rating, player vs player, find a deal (and
 the biggest hands), pattern rates, the leaderboard's rating columns and the exports. The
 numbers shown are compared with the analytics API or an independent DuckDB query; in 中文

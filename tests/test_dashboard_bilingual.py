@@ -1,4 +1,4 @@
-"""Issue 13's fixes, each through the real app (AppTest) on a real warehouse: every word in
+"""The dashboard's language and count fixes, each through the real app (AppTest) on a real warehouse: every word in
 both languages (no English label left on any page in 中文), one count of findings and of
 deals with findings on every page and in ``chuanma stats``, a clashing upload said as a
 warning, the state kept in the URL, and the small display fixes."""
@@ -104,7 +104,7 @@ ENGLISH = sorted(
     key=len,
     reverse=True,
 )
-#: bits of English the pages once wrote around the labels (issue 13)
+#: bits of English the pages once wrote around the labels
 ENGLISH_BITS = ("line ", "rule `", " base ", "the deal ends", "seat ", "would have")
 
 

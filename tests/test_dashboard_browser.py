@@ -308,7 +308,7 @@ def test_the_url_keeps_language_filters_player_and_deal(chromium: Path, server: 
 
 
 def test_find_a_deal_and_download_its_csv(chromium: Path, server: str, tmp_path: Path) -> None:
-    """Issue 13: the search page by its deep link, a search by finding code, the result
+    """The search page by its deep link, a search by finding code, the result
     table downloaded as CSV (a real download), and the rating page's line drawn."""
     import csv
     import re

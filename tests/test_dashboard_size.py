@@ -1,4 +1,4 @@
-"""The dashboard and the command line stay readable (issue 11, item 6): no module over
+"""The dashboard and the command line stay readable: no module over
 ~500 lines (the label table of ``i18n.py`` aside: it is data) and no function over ~80,
 so a newcomer reads one job at a time."""
 

@@ -1,12 +1,16 @@
 """The project's documentation (docs/) is complete in a clone: nothing points outside the
-repository, every docs/ file and rules.md section the code cites exists, the docs' own
-links resolve, and every finding code the code can emit is documented in docs/report.md.
+repository, every docs/ file and rules.md section the code cites exists, every path a
+comment or docstring names exists and none cites an issue number, the docs' own links
+resolve, and every finding code the code can emit is documented in docs/report.md.
 (The tables of docs/presets.md, docs/rules.md and docs/knobs.md: tests/test_rules.py.)"""
 
 from __future__ import annotations
 
+import ast
+import io
 import os
 import re
+import tokenize
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -125,3 +129,112 @@ def test_every_finding_code_is_documented() -> None:
         code for pair in re.findall(r"^### `(\w+)`, `(\w+)`", report, re.MULTILINE) for code in pair
     }
     assert codes - documented == set()
+
+
+# --- what the code's comments and docstrings cite ------------------------------------------
+
+#: the folders whose comments and docstrings are checked. analytics/ is left out for now: it
+#: still cites an issue number and a path relative to its sql/ folder; the lead cleans it.
+CODE_DIRS = ("engine", "ingest", "dashboard", "bench", "tests")
+#: where the build, the demo and the tests write (see .gitignore): cited, never committed
+GENERATED = ("build/", "data/demo", "data/warehouse", "tests/artifacts")
+#: a path as the code cites it: folders, then a file or a folder; not a tail of a longer path
+#: (``<warehouse>/uploads/``) nor a URL
+_CITED_PATH = re.compile(r"(?<![\w./<~:-])((?:[\w-]+/)+(?:[\w*-]+(?:\.[\w*-]+)*)?)")
+_FILE_SUFFIX = re.compile(r"\.(?:py|md|c|h|sql|toml|txt|json|jsonl|csv|xlsx)$")
+_ISSUE = re.compile(r"\bissues? ?#?\d+", re.IGNORECASE)
+
+
+def _comments_and_docstrings(path: Path, text: str) -> Iterator[tuple[int, str]]:
+    """(line, text) of each comment and docstring of a Python file (every string that is a
+    statement of its own), or of each comment of a C file."""
+    if path.suffix == ".py":
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                yield token.start[0], token.string
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.Expr) or not isinstance(node.value, ast.Constant):
+                continue
+            if isinstance(node.value.value, str):
+                yield node.lineno, node.value.value
+    else:
+        for match in re.finditer(r"/\*.*?\*/|//[^\n]*", text, flags=re.DOTALL):
+            yield text.count("\n", 0, match.start()) + 1, match.group()
+
+
+def _code_comments() -> Iterator[tuple[str, int, str]]:
+    for top in CODE_DIRS:
+        for path in sorted((ROOT / top).rglob("*")):
+            if path.suffix in (".py", ".c", ".h") and not SKIP_DIRS & set(path.parts):
+                text = path.read_text(encoding="utf-8")
+                for line, piece in _comments_and_docstrings(path, text):
+                    yield path.relative_to(ROOT).as_posix(), line, piece
+
+
+def _cited_paths(piece: str) -> Iterator[str]:
+    """The repository paths a comment names: those under a top-level folder of the
+    repository (or under spec, which is not one), and any other that names a file by its
+    suffix (a SQL file named from its own folder, say)."""
+    tops = {p.name for p in ROOT.iterdir() if p.is_dir()} | {"spec"}
+    for path in _CITED_PATH.findall(piece):
+        path = path.rstrip(".")
+        if path.split("/")[0] in tops or _FILE_SUFFIX.search(path):
+            yield path
+
+
+def test_paths_cited_in_code_exist() -> None:
+    """A comment or docstring that names a file or a folder (a doc, a module of the
+    engine or of ingest and its folders, a benchmark, a test, something under data)
+    names one that exists; a ``*`` matches as a glob."""
+    missing = [
+        f"{where}:{line}: {path}"
+        for where, line, piece in _code_comments()
+        for path in _cited_paths(piece)
+        if not path.startswith(GENERATED)
+        and not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists())
+    ]
+    assert missing == [], "\n".join(missing)
+
+
+def test_paths_cited_in_the_docs_exist() -> None:
+    """The same for the README, the benchmarks' README and every doc (analytics/README.md,
+    which names its SQL files from its own folder, aside)."""
+    docs = [ROOT / "README.md", ROOT / "bench" / "README.md", *sorted(DOCS.glob("*.md"))]
+    missing = [
+        f"{doc.relative_to(ROOT)}:{number}: {path}"
+        for doc in docs
+        for number, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1)
+        for path in _cited_paths(line)
+        if not path.startswith(GENERATED)
+        and not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists())
+    ]
+    assert missing == [], "\n".join(missing)
+
+
+def test_the_front_doors_stay_short() -> None:
+    """The README is a front door (what chuanma is, the two commands, the flow, where to
+    start reading): the reference lives in docs/; the benchmarks' README holds the current
+    figures, not their history."""
+    assert len((ROOT / "README.md").read_text(encoding="utf-8").splitlines()) <= 150
+    assert len((ROOT / "bench" / "README.md").read_text(encoding="utf-8").splitlines()) <= 300
+
+
+def test_no_comment_cites_an_issue() -> None:
+    """A comment or docstring says what a thing is and why, not which issue asked for it
+    (the issue tracker is not part of a clone)."""
+    cited = [
+        f"{where}:{line}: {match}"
+        for where, line, piece in _code_comments()
+        for match in _ISSUE.findall(piece)
+    ]
+    assert cited == [], "\n".join(cited)
+
+
+def test_the_comment_scan_sees_comments_and_paths() -> None:
+    """Guards the two tests above against a scan that reads nothing."""
+    pieces = list(_code_comments())
+    assert {where for where, _, _ in pieces} >= {"engine/deal.py", "ingest/_moves.c", "tests/test_docs.py"}
+    paths = {path for _, _, piece in pieces for path in _cited_paths(piece)}
+    assert {"docs/rules.md", "engine/move_codes.py", "ingest/_moves.c", "bench/fast_check.py"} <= paths
+    assert list(_cited_paths("in <warehouse>/uploads/ or https://example.org/a/b.md")) == []
+    assert _ISSUE.findall("as issue 14 asked, Issue 13's pages") == ["issue 14", "Issue 13"]

@@ -1,4 +1,4 @@
-"""The fan scorer against a spec-literal reading of docs/rules.md section 4 (issue 14).
+"""The fan scorer against a spec-literal reading of docs/rules.md section 4.
 
 :func:`engine.fan.score_win` scores on bits: a hand's features are one ``int``, each rule
 set's scored patterns a table built once. The reference here is the scorer as first

@@ -1,4 +1,4 @@
-"""The fast checker (``ingest.fast_check.fast_replay``, issue 14) against the explaining
+"""The fast checker (``ingest.fast_check.fast_replay``) against the explaining
 engine, deal by deal, over simulated clubs of every preset and of rule variants that turn
 each knob of docs/knobs.md, about a fifth of their deals tampered with (the simulator's
 corruptions) and a tenth changed at random (a line dropped, doubled, swapped or moved, a

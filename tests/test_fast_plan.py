@@ -1,4 +1,4 @@
-"""The moves played in C (``ingest/_moves.c``, issue 14) against the same moves in Python
+"""The moves played in C (``ingest/_moves.c``) against the same moves in Python
 (``ingest/fast_check.py``): the same report for every deal, tampered or not, under every
 preset and the knobs the moves read; and the C moves take almost every clean deal (a
 C half that always said "not here" would pass the differential tests but be useless)."""

@@ -1,4 +1,4 @@
-"""The reader's fast path (issue 14): a deal whose lines are all well-formed play events is
+"""The reader's fast path: a deal whose lines are all well-formed play events is
 read from its bytes into records, and the ``LogFile`` is exactly what the line-by-line
 path (``read_log_bytes(..., fast=False)``) gives, on clean, tampered and damaged logs."""
 

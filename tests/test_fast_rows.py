@@ -1,4 +1,4 @@
-"""The warehouse rows of a deal checked on the fast path (issue 14) equal the engine's.
+"""The warehouse rows of a deal checked on the fast path equal the engine's.
 
 A file is read twice, once on the reader's fast path (deals keep their decoded records,
 the fast check prices them, the events rows come from the records) and once line by line

@@ -1,4 +1,4 @@
-"""The warehouse under faults (issue #10, items 1 and 7): a missing, reset, truncated or
+"""The warehouse under faults: a missing, reset, truncated or
 garbage catalog, a deleted or truncated Parquet file, a read-only folder, and kill -9 at
 random moments of real ``chuanma ingest`` runs (mid-batch-write too), each followed by
 another ingest: nothing stored is ever lost, every refusal names the file and the command

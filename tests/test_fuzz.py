@@ -1,4 +1,4 @@
-"""Fuzzing (issue #10, item 7): hypothesis over raw bytes (plain and gzip'd) and over
+"""Fuzzing: hypothesis over raw bytes (plain and gzip'd) and over
 mutations of a valid log. The reader and the validator never raise; ingest never loses a
 batch stored before, whatever the next file holds. Kept to a few seconds by ``settings``."""
 

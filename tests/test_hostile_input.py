@@ -1,4 +1,4 @@
-"""Hostile and odd input (issue #10, items 2, 3 and 5): gzip bombs in bounded memory,
+"""Hostile and odd input: gzip bombs in bounded memory,
 numbers beyond the warehouse's int32 as findings, file names that are not UTF-8, FIFOs,
 unreadable folders, cut-off gzip, unreachable schedulers, absurd worker counts, terminal
 escapes in names, ties in ``stats``, and SIGTERM to ``chuanma dashboard``."""
@@ -31,7 +31,7 @@ PEAK_LIMIT_MB = 300
 #: ingest of the stray-events bomb keeps a finding and a quarantine row for each of its
 #: ~1 M stray lines (the ratio limit stops it at 40 MB of text): 259 MB in one venv and
 #: 296-314 MB in a fresh one of the same pins, on the same code; 285 MB before session 4's
-#: changes (pure Python, fresh venv). The open leftover of issue 10: a cap on the findings
+#: changes (pure Python, fresh venv). Still open: a cap on the findings
 #: of a file's stray lines would bound it well below.
 INGEST_STRAY_LIMIT_MB = 360
 UPLOAD_GROWTH_MB = 100  # what one upload may add to the dashboard's memory (a 1 GB bomb)

@@ -1,4 +1,4 @@
-"""Players are per club (玩家按俱乐部区分, issue 13): two clubs that each have a "Ann" ingested
+"""Players are per club (玩家按俱乐部区分): two clubs that each have a "Ann" ingested
 into one real warehouse give two players, never one. Every expectation below is an
 independent DuckDB query over the stored Parquet files (not the views), grouped by club
 and name; the only rule written again here is how a player is shown: the name when it

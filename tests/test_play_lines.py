@@ -1,4 +1,4 @@
-"""Plain play lines as play codes (issue 14): the C splitter (``ingest/_lines.c``) and its
+"""Plain play lines as play codes: the C splitter (``ingest/_lines.c``) and its
 Python twin agree on every line, and a line gets a code only when msgspec would decode
 it to exactly that draw, discard or pong."""
 

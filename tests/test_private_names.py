@@ -1,4 +1,4 @@
-"""No module reaches into another's private names (issue 25: the engine's classes are
+"""No module reaches into another's private names (the engine's classes are
 split over state.py, claims.py and deal.py by inheritance; each may use only the private
 names it defines itself): a ``self._x`` a module reads it also writes or defines, and no
 module imports another's ``_name``."""

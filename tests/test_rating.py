@@ -1,5 +1,5 @@
 """Placements, the pairwise Elo rating, pattern rates and records against tablemates
-(issue 13) on a real warehouse (simulated and tampered logs, ingested), each checked
+on a real warehouse (simulated and tampered logs, ingested), each checked
 against an independent computation from the stored seats; the rating's invariants (zero
 sum per session, deterministic, hand-worked first session) and ``chuanma stats --json``'s
 added keys."""

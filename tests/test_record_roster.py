@@ -1,4 +1,4 @@
-"""The Record page picks a club's players from its roster (issue 22 item 6), in English
+"""The Record page picks a club's players from its roster, in English
 and in Chinese (``?lang=zh``): a club with a roster offers its players only (no free text,
 so a typo cannot make a new player), a new name is added by the explicit "add to the
 roster" step (a name the club has is refused), and the session begins with the picked

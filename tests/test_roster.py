@@ -1,4 +1,4 @@
-"""A club's players (球员名册, issue 22 item 6): the roster file and ``chuanma roster``, and
+"""A club's players (球员名册): the roster file and ``chuanma roster``, and
 what it changes when the warehouse is read: an alias counts for its player, a guest is
 listed apart, a forgotten player shows as an anonymous label in every table with every
 figure as before. Expectations are independent DuckDB queries over the stored Parquet."""

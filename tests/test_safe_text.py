@@ -1,5 +1,5 @@
-"""Markdown from the data and the URL is shown as text (issue #10, item 4), and who may
-write through the Upload page (item 6), through Streamlit's AppTest on a warehouse whose
+"""Markdown from the data and the URL is shown as text, and who may
+write through the Upload page, through Streamlit's AppTest on a warehouse whose
 player names and session and deal ids are markdown."""
 
 from __future__ import annotations

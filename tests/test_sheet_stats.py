@@ -1,4 +1,4 @@
-"""Score-sheet deals in the warehouse and its statistics (issue 12, item 5).
+"""Score-sheet deals in the warehouse and its statistics.
 
 The same simulated clubs are ingested three times: as tile logs, as their score sheets
 (``chuanma simulate --sheet-sessions 1``: every deal the sheet version of the deal played)

@@ -1,6 +1,7 @@
-"""Where the warehouse's code sits (README, "How the code is laid out"): ``analytics/``
-reads the store through its schema and catalog alone, and the package's modules import
-each other, never their own face (``ingest/warehouse/__init__.py``), so no import cycles."""
+"""Where the warehouse's code sits (docs/architecture.md, "How the code is laid out"):
+``analytics/`` reads the store through its schema and catalog alone, and the package's
+modules import each other, never their own face (``ingest/warehouse/__init__.py``), so no
+import cycles."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ingest as a pipeline with flat memory (issue 14): a few chunks in flight however long the
+"""Ingest as a pipeline with flat memory: a few chunks in flight however long the
 files, each batch streamed to its Parquet files in row groups (the same files one write
 of the whole batch gave), the stored ids kept compact, conflicts in any chunk quarantined
 with their own line numbers."""

@@ -21,7 +21,7 @@ from ingest.warehouse import IngestLock, WarehouseLocked, ingest, read_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDERS = 4
-DEALS = 25  # each; the issue's figure was 200 (bench/README.md)
+DEALS = 25  # each; bench/writers.py saves 200 each
 
 #: one recorder: a session of DEALS deals saved one by one, each save's result printed
 RECORDER = """

@@ -33,7 +33,7 @@ BOARD: tuple[tuple[str, str, str], ...] = (
     ("flower_pig_rate", "flower_pig_rate", "pct"),
     ("ready_at_end_rate", "ready_at_end_rate", "pct"),
     ("biggest_win", "biggest_win", "int"),
-    # issue 13: placements and rating (analytics/rating.py)
+    # placements and rating (analytics/rating.py)
     ("rating", "rating", "num"),
     ("avg_placement", "avg_placement", "num"),
     ("placement_1_rate", "placement_1_rate", "pct"),

@@ -39,7 +39,7 @@ app.add_typer(roster_app, name="roster")
 
 
 def main() -> None:
-    # numpy's OpenBLAS starts a thread per core at import and they spin a while: 0.11 s of
-    # CPU per process here, for matrix routines no command calls (ingest's workers inherit it)
+    # numpy's OpenBLAS starts a thread per core at import and they spin a while, a tenth of a
+    # second of CPU per process, for matrix routines no command calls (ingest's workers inherit it)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     app()

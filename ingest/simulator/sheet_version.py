@@ -1,4 +1,4 @@
-"""A tile deal as a club would write it on its score sheet (spec/log-format.md, "Score
+"""A tile deal as a club would write it on its score sheet (docs/log-format.md, "Score
 sheets"): the kongs (who, kind, from whom), the wins with their patterns, and at an empty
 wall who is ready at what fan and who is a 花猪. The simulator's deals become sheet deals
 this way, so the differential test can check that the same deal priced from tiles and

@@ -334,7 +334,7 @@ class PoolRunner:
 
     Not a Dask ``LocalCluster``: on a 2-core machine its scheduler, nannies, heartbeats
     and system monitor ran in and beside the ingesting process and took CPU time from the
-    two workers, and starting it cost seconds (bench/README.md). A pool has none of that;
+    two workers, and starting it took seconds. A pool has none of that;
     chunks and results travel pickled, both uncompressed (a local pipe)."""
 
     def __init__(self, pool: concurrent.futures.Executor, workers: int) -> None:
@@ -401,12 +401,12 @@ def _connect(client_class: Any, scheduler: str) -> Any:
 #: what the spawned workers need in their environment (they copy ``os.environ`` when they
 #: start):
 #: - one OpenBLAS thread, since numpy's starts one a core at import and they spin a while
-#:   (0.11 s of CPU per process here) for matrix routines ingest never calls;
+#:   (a tenth of a second of CPU per process) for matrix routines ingest never calls;
 #: - glibc's malloc keeping what it frees: by default a block of a few MB (a chunk's text,
 #:   its columns, the tables packed for the pipe) is mapped for itself and unmapped when
 #:   freed, and the heap's top is given back, so the next chunk faults the same memory in
-#:   again, page by zeroed page (1.2 million page faults for 100,000 deals, 0.45 million
-#:   with these; bench/README.md). A worker's memory then stays at its peak until it ends.
+#:   again, page by zeroed page (with these settings an ingest takes less than half the
+#:   page faults). A worker's memory then stays at its peak until it ends.
 _WORKER_ENV: Final = {
     "OPENBLAS_NUM_THREADS": "1",
     "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
