@@ -2,7 +2,7 @@
 
 The SQL lives in ``analytics/sql``: ``10_staging.sql`` (views over the Parquet files of
 the recorded batches), ``20_marts.sql`` (what the pages read), ``30_filters.sql`` (the
-shared filters as table macros) and ``queries/*.sql``, one file per question, which take
+shared filters as table macros) and ``analytics/sql/queries/*.sql``, one file per question, which take
 bound parameters only (``$player``, ``$club``, ``$date_from``, ``$date_to``, ``$rules``,
 ``$tablemates``). Nothing from a caller is ever formatted into SQL.
 
@@ -515,7 +515,7 @@ class Analytics:
             self._owner.release()
             self._owner = None
 
-    # -- placements, rating, patterns, tablemates (issue 13: 7, 8, 11)
+    # -- placements, rating, patterns, tablemates
     def session_placements(self, filters: Filters | None = None) -> pd.DataFrame:
         """Per session and player: the session's net and placement 1..4 (ties by seat)."""
         return self.query("session_placements", filters)

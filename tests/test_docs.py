@@ -133,9 +133,8 @@ def test_every_finding_code_is_documented() -> None:
 
 # --- what the code's comments and docstrings cite ------------------------------------------
 
-#: the folders whose comments and docstrings are checked. analytics/ is left out for now: it
-#: still cites an issue number and a path relative to its sql/ folder; the lead cleans it.
-CODE_DIRS = ("engine", "ingest", "dashboard", "bench", "tests")
+#: the folders whose comments and docstrings are checked
+CODE_DIRS = ("engine", "ingest", "analytics", "dashboard", "bench", "tests")
 #: where the build, the demo and the tests write (see .gitignore): cited, never committed
 GENERATED = ("build/", "data/demo", "data/warehouse", "tests/artifacts")
 #: a path as the code cites it: folders, then a file or a folder; not a tail of a longer path
