@@ -131,8 +131,8 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
     "sheet_header_unknown": ("is not a column of a score sheet", "不是记分表的列"),
     "sheet_header_repeat": ("repeats column {column}", "与 {column} 列重复"),
     "sheet_cell_differs": (
-        "{key} {value!r} differs from {known!r} given before for this session; the first is used",
-        "{key} {value!r} 与本场之前写的 {known!r} 不同；以第一次为准",
+        "{field} {value!r} differs from {known!r} given before for this session; the first is used",
+        "{field} {value!r} 与本场之前写的 {known!r} 不同；以第一次为准",
     ),
     "sheet_unknown_event": (
         "unknown event {kind!r}; write 杠/kong, 胡/hu, 查叫/end, 本局/net or 总分/total",

@@ -419,19 +419,19 @@ class LineParser:
         try:
             obj = msgspec.json.decode(text)
         except DECODE_ERRORS as err:
-            text = say("read_not_json", line=n, error=str(err))
-            return ParsedLine(None, None, [self.finding("bad_record", n, text)])
+            said = say("read_not_json", line=n, error=str(err))
+            return ParsedLine(None, None, [self.finding("bad_record", n, said)])
         if not isinstance(obj, dict):
-            text = say("read_not_object", line=n, got=_json_kind(obj))
-            return ParsedLine(None, None, [self.finding("bad_record", n, text)])
+            said = say("read_not_object", line=n, got=_json_kind(obj))
+            return ParsedLine(None, None, [self.finding("bad_record", n, said)])
         seat = _seat_of(obj)
         if "type" not in obj:
-            text = say("read_no_type", line=n)
-            return ParsedLine(None, None, [self.finding("bad_record", n, text, seat)])
+            said = say("read_no_type", line=n)
+            return ParsedLine(None, None, [self.finding("bad_record", n, said, seat)])
         kind = obj["type"]
         if not isinstance(kind, str) or kind not in RECORD_TYPES:
-            text = say("read_unknown_type", line=n, got=show_value(kind), types=_TYPES)
-            return ParsedLine(None, None, [self.finding("bad_record", n, text, seat)])
+            said = say("read_unknown_type", line=n, got=show_value(kind), types=_TYPES)
+            return ParsedLine(None, None, [self.finding("bad_record", n, said, seat)])
         cls = (SHEET_RECORD_TYPES if sheet else RECORD_TYPES)[kind]
         if kind == "deal" and obj.get("record") == "sheet":
             cls = SheetDealRec
@@ -442,9 +442,9 @@ class LineParser:
         if unknown:
             extras = {key: obj.pop(key) for key in unknown}
             for key in unknown:
-                text = say("read_unknown_field", line=n, field=key, kind=kind)
+                said = say("read_unknown_field", line=n, field=key, kind=kind)
                 extra = {"field": key, "value": extras[key]}
-                found.append(self.finding("unknown_field", n, text, seat, warning=True, extra=extra))
+                found.append(self.finding("unknown_field", n, said, seat, warning=True, extra=extra))
         try:
             rec = msgspec.convert(obj, cls)
         except msgspec.ValidationError as err:

@@ -259,7 +259,7 @@ class SheetLayout:
             if known is None:
                 session.values[key] = value
             elif known != value and key != "session":
-                message = say("sheet_cell_differs", key=key, value=value, known=known)
+                message = say("sheet_cell_differs", field=key, value=value, known=known)
                 self.out.findings.append((None, self.finding(row.number, key, message), row.raw))
 
     def _place(self, session: SheetSession, row: Row, sticky: dict[str, str]) -> None:
