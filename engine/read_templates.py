@@ -55,6 +55,24 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "第 {line} 行：{kind} 事件无效：{error}",
     ),
     "read_bad_tile": ("line {line}: '{field}': {error}", "第 {line} 行：'{field}'：{error}"),
+    # what is wrong with a tile (engine.tiles.TileError)
+    "tile_not_a_tile": (
+        "{name!r} is not a tile: write a rank 1-9 then m, p or s, e.g. '5p'",
+        "{name!r} 不是牌：请写点数 1-9 再加 m、p 或 s，如 '5p'",
+    ),
+    "tile_suit_alone": (
+        "{text!r}: suit letter {char!r} at position {position} has no digits before it",
+        "{text!r}：第 {position} 位的花色字母 {char!r} 前面没有数字",
+    ),
+    "tile_unexpected": (
+        "{text!r}: unexpected {char!r} at position {position}; write digits 1-9 followed by their suit m, p or s, "
+        "e.g. '1123m456p'",
+        "{text!r}：第 {position} 位出现了 {char!r}；请写数字 1-9 再加花色 m、p 或 s，如 '1123m456p'",
+    ),
+    "tile_no_suit": (
+        "{text!r}: digits at the end have no suit letter (m, p or s)",
+        "{text!r}：末尾的数字没有花色字母（m、p 或 s）",
+    ),
     # the lines around a deal (ingest.reader)
     "read_long_line": (
         "line {line}: the line is longer than {limit} (the limit: --max-line-kb); its first 200 bytes are kept",

@@ -90,7 +90,8 @@ class _BadTile(Exception):
     def __init__(self, where: str, error: TileError) -> None:
         super().__init__(f"'{where}': {error}")
         self.where = where
-        self.error = str(error)
+        # the tile reader's words as its template where it names one (both languages)
+        self.error: Text | str = say(error.key, **error.values) if error.key else str(error)
 
 
 _RANK: Final[dict[str, int]] = {str(rank): rank - 1 for rank in range(1, 10)}
