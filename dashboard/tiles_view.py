@@ -28,6 +28,9 @@ CSS: Final = """<style>
 .cm-tag.cm-won{background:#2e7d32;color:#fff}
 .cm-tag.cm-dealer{background:#6a1b9a;color:#fff}
 .cm-tiles{display:inline-flex;flex-wrap:wrap;gap:2px;align-items:flex-end}
+.cm-finding{padding:.75em 1em;margin:.25em 0;border-radius:.5em;background:rgba(255,43,43,.09);
+  color:inherit;line-height:2}
+.cm-finding .cm-tile{vertical-align:middle}
 .cm-tile{display:inline-flex;flex-direction:column;align-items:center;justify-content:center;
   width:1.75em;height:2.45em;border:1px solid #b9b4a5;border-radius:4px;
   background:linear-gradient(#fffef9,#efe9d6);box-shadow:0 2px 0 #a59f8c;

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from engine.fan import NAMES
+from engine.read_templates import READ_TEMPLATES
 from engine.rules import Rules
 from engine.settlement import REASONS, Transfer, multiplier
 from engine.voice import DEFAULT, Lang, Voice
@@ -824,6 +825,8 @@ def sheet_impossible_pattern(pattern: str, fault: str, **values: object) -> Text
         rule=say("rule_" + pattern),
     )
 
+
+TEMPLATES.update(READ_TEMPLATES)  # the reading layer's (engine.read_templates)
 
 NO_DEAL_END = say("no_deal_end")
 EXPOSED_NEEDS_FROM = say("exposed_needs_from")

@@ -7,7 +7,7 @@ A tile id is ``suit * 9 + rank - 1`` with suits in the order 万 ``m``, 筒 ``p`
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Final
+from typing import Any, Final
 
 SUITS = "mps"
 SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
@@ -17,9 +17,16 @@ ALL_TILES: tuple[int, ...] = tuple(range(NUM_KINDS))
 
 
 class TileError(ValueError):
-    """A tile or list of tiles that cannot be read (finding code ``bad_tile``)."""
+    """A tile or list of tiles that cannot be read (finding code ``bad_tile``); ``key`` and
+    ``values`` name its template (``engine/read_templates.py``), so the finding that
+    quotes it reads in either language (this module imports no messages: it is below them)."""
 
     code = "bad_tile"
+
+    def __init__(self, message: str, key: str = "", values: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values or {}
 
 
 class TileCountError(ValueError):
@@ -42,7 +49,11 @@ def parse_tile(name: str) -> int:
     try:
         return _IDS[name]
     except (KeyError, TypeError):
-        raise TileError(f"{name!r} is not a tile: write a rank 1-9 then m, p or s, e.g. '5p'") from None
+        raise TileError(
+            f"{name!r} is not a tile: write a rank 1-9 then m, p or s, e.g. '5p'",
+            "tile_not_a_tile",
+            {"name": name},
+        ) from None
 
 
 def suit_of(tile: int) -> int:
@@ -69,7 +80,9 @@ def parse_tiles(text: str | Sequence[str]) -> list[int]:
         elif char in SUITS:
             if not pending:
                 raise TileError(
-                    f"{text!r}: suit letter {char!r} at position {position} has no digits before it"
+                    f"{text!r}: suit letter {char!r} at position {position} has no digits before it",
+                    "tile_suit_alone",
+                    {"text": text, "char": char, "position": position},
                 )
             base = SUITS.index(char) * 9
             tiles.extend(base + rank - 1 for rank in pending)
@@ -77,10 +90,14 @@ def parse_tiles(text: str | Sequence[str]) -> list[int]:
         else:
             raise TileError(
                 f"{text!r}: unexpected {char!r} at position {position}; "
-                "write digits 1-9 followed by their suit m, p or s, e.g. '1123m456p'"
+                "write digits 1-9 followed by their suit m, p or s, e.g. '1123m456p'",
+                "tile_unexpected",
+                {"text": text, "char": char, "position": position},
             )
     if pending:
-        raise TileError(f"{text!r}: digits at the end have no suit letter (m, p or s)")
+        raise TileError(
+            f"{text!r}: digits at the end have no suit letter (m, p or s)", "tile_no_suit", {"text": text}
+        )
     return tiles
 
 

@@ -37,9 +37,11 @@ from engine.events import (
     SheetKong,
     Void,
 )
+from engine.messages import Text, say, words
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
 from ingest.records import (
     FIELD_MEANING,
+    FIELD_MEANING_ZH,
     KNOWN_BY_CLASS,
     RECORD_TYPES,
     SHEET_RECORD_TYPES,
@@ -83,7 +85,13 @@ TILE_IDS: Final[dict[str, int]] = {tile_name(t): t for t in ALL_TILES}
 
 
 class _BadTile(Exception):
-    """A tile field that names no tile; carries the finding's message."""
+    """A tile field that names no tile: the field and the tile reader's words."""
+
+    def __init__(self, where: str, error: TileError) -> None:
+        super().__init__(f"'{where}': {error}")
+        self.where = where
+        # the tile reader's words as its template where it names one (both languages)
+        self.error: Text | str = say(error.key, **error.values) if error.key else str(error)
 
 
 _RANK: Final[dict[str, int]] = {str(rank): rank - 1 for rank in range(1, 10)}
@@ -124,7 +132,7 @@ def _tile(name: str, where: str) -> int:
         try:
             return parse_tile(name)
         except TileError as err:
-            raise _BadTile(f"'{where}': {err}") from None
+            raise _BadTile(where, err) from None
     return tile
 
 
@@ -137,9 +145,9 @@ def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
         try:
             return tuple(parse_tiles(value))
         except TileError as err:
-            raise _BadTile(f"'{where}': {err}") from None
+            raise _BadTile(where, err) from None
     except TileError as err:
-        raise _BadTile(f"'{where}': {err}") from None
+        raise _BadTile(where, err) from None
 
 
 # --- records -> engine events ----------------------------------------------------------
@@ -296,18 +304,25 @@ class ParsedLine:
         return next((f for f in self.findings if f.severity == "error"), None)
 
 
-def _json_kind(value: Any) -> str:
+def _json_kind(value: Any) -> Text:
+    """What a JSON value is, in words of both languages ("an array" / 数组)."""
     if isinstance(value, dict):
-        return "an object"
+        return say("json_object")
     if isinstance(value, list):
-        return "an array"
+        return say("json_array")
     if isinstance(value, str):
-        return "a string"
+        return say("json_string")
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return say("json_true" if value else "json_false")
     if value is None:
-        return "null"
-    return "a number"
+        return say("json_null")
+    return say("json_number")
+
+
+def _meaning(name: str) -> dict[str, str]:
+    """What field ``name`` must hold, in both languages (English where no 中文 is written)."""
+    meaning = FIELD_MEANING[name]
+    return words(meaning, FIELD_MEANING_ZH.get(name, meaning))
 
 
 def show_value(value: Any, limit: int = 60) -> str:
@@ -325,27 +340,28 @@ def _seat_of(obj: dict[str, Any]) -> int | None:
     return seat if type(seat) is int and 0 <= seat <= 3 else None
 
 
+#: the event types a line may have, as the unknown-type finding lists them
+_TYPES: Final = ", ".join(RECORD_TYPES)
 _MISSING = re.compile(r"Object missing required field `([^`]+)`(?: - at `\$(.*)`)?$")
 _AT = re.compile(r" - at `\$\.([^.\[`]+)(.*)`$")
 
 
-def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: int) -> str:
+def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: int) -> Text:
     """Turn msgspec's terse message into plain words naming the field and what it must be."""
     text = str(err)
     missing = _MISSING.match(text)
     if missing and not missing.group(2):
         name = missing.group(1)
-        meaning = FIELD_MEANING.get(name)
-        hint = f" ({meaning})" if meaning else ""
-        return f"line {n}: the {kind} event has no '{name}' field{hint}"
+        hint = say("read_field_hint", meaning=_meaning(name)) if name in FIELD_MEANING else ""
+        return say("read_no_field", line=n, kind=kind, field=name, hint=hint)
     at = _AT.search(text)
     if at:
         name, rest = at.group(1), at.group(2)
-        meaning = FIELD_MEANING.get(name)
-        if meaning:
-            where = f" (at {name}{rest})" if rest else ""
-            return f"line {n}: '{name}' must be {meaning}, got {show_value(obj.get(name))}{where}"
-    return f"line {n}: the {kind} event is not valid: {text}"
+        if name in FIELD_MEANING:
+            where = say("read_field_at", at=name + rest) if rest else ""
+            got = show_value(obj.get(name))
+            return say("read_bad_field", line=n, field=name, meaning=_meaning(name), got=got, where=where)
+    return say("read_not_valid", line=n, kind=kind, error=text)
 
 
 class LineParser:
@@ -358,24 +374,25 @@ class LineParser:
         self,
         code: str,
         n: int,
-        message: str,
+        text: Text,
         seat: int | None = None,
         *,
         warning: bool = False,
         extra: dict[str, Any] | None = None,
-        zh: str = "",
     ) -> Finding:
-        """A finding of line ``n``; ``zh`` its Chinese message (else the code's Chinese name
-        before the English, :func:`engine.events.fallback_zh`)."""
+        """A finding of line ``n``, its message a template with its values, so a page
+        renders it again in the reader's language (:mod:`engine.read_templates`)."""
         return Finding(
             code=code,
             line=n,
             seat=seat,
-            message=message,
+            message=text.en,
             severity="warning" if warning else "error",
             file=self.name,
             extra=extra or {},
-            message_zh=zh,
+            message_zh=text.zh,
+            message_key=text.key,
+            message_values=text.values,
         )
 
     def parse(self, n: int, text: str, sheet: bool = False) -> ParsedLine:
@@ -394,7 +411,8 @@ class LineParser:
             event = _CONVERT[cls](rec, n)
         except _BadTile as bad:
             seat = getattr(rec, "seat", None)
-            found.append(self.finding("bad_tile", n, f"line {n}: {bad}", seat))
+            text = say("read_bad_tile", line=n, field=bad.where, error=bad.error)
+            found.append(self.finding("bad_tile", n, text, seat))
             return ParsedLine(kind, None, found, extras)
         return ParsedLine(kind, event, found, extras)
 
@@ -402,23 +420,19 @@ class LineParser:
         try:
             obj = msgspec.json.decode(text)
         except DECODE_ERRORS as err:
-            zh = f"第 {n} 行：不是有效的 JSON（{err}）"
-            return ParsedLine(
-                None, None, [self.finding("bad_record", n, f"line {n}: not valid JSON ({err})", zh=zh)]
-            )
+            said = say("read_not_json", line=n, error=str(err))
+            return ParsedLine(None, None, [self.finding("bad_record", n, said)])
         if not isinstance(obj, dict):
-            message = f"line {n}: expected a JSON object {{...}}, got {_json_kind(obj)}"
-            zh = f"第 {n} 行：应为 JSON 对象 {{...}}，实为 {_json_kind(obj)}"
-            return ParsedLine(None, None, [self.finding("bad_record", n, message, zh=zh)])
+            said = say("read_not_object", line=n, got=_json_kind(obj))
+            return ParsedLine(None, None, [self.finding("bad_record", n, said)])
         seat = _seat_of(obj)
         if "type" not in obj:
-            message = f"line {n}: the object has no 'type' field, so it is no event of the log format"
-            zh = f"第 {n} 行：对象没有 'type' 字段，不是记录格式中的事件"
-            return ParsedLine(None, None, [self.finding("bad_record", n, message, seat, zh=zh)])
+            said = say("read_no_type", line=n)
+            return ParsedLine(None, None, [self.finding("bad_record", n, said, seat)])
         kind = obj["type"]
         if not isinstance(kind, str) or kind not in RECORD_TYPES:
-            message = f"line {n}: unknown event type {show_value(kind)}; expected {FIELD_MEANING['type']}"
-            return ParsedLine(None, None, [self.finding("bad_record", n, message, seat)])
+            said = say("read_unknown_type", line=n, got=show_value(kind), types=_TYPES)
+            return ParsedLine(None, None, [self.finding("bad_record", n, said, seat)])
         cls = (SHEET_RECORD_TYPES if sheet else RECORD_TYPES)[kind]
         if kind == "deal" and obj.get("record") == "sheet":
             cls = SheetDealRec
@@ -429,12 +443,9 @@ class LineParser:
         if unknown:
             extras = {key: obj.pop(key) for key in unknown}
             for key in unknown:
-                message = f"line {n}: unknown field '{key}' on a {kind} event; kept, but not checked"
-                zh = f"第 {n} 行：{kind} 事件有未知字段 '{key}'；已保留，未核对"
+                said = say("read_unknown_field", line=n, field=key, kind=kind)
                 extra = {"field": key, "value": extras[key]}
-                found.append(
-                    self.finding("unknown_field", n, message, seat, warning=True, extra=extra, zh=zh)
-                )
+                found.append(self.finding("unknown_field", n, said, seat, warning=True, extra=extra))
         try:
             rec = msgspec.convert(obj, cls)
         except msgspec.ValidationError as err:

@@ -69,6 +69,7 @@ from engine.events import (
     SheetHu,
     SheetKong,
 )
+from engine.messages import Text, say
 from ingest.gcpause import gc_paused
 from ingest.line_parser import (
     DECODE_ERRORS,
@@ -387,9 +388,9 @@ class LogBuilder:
         else:
             self._outside(n, text, parsed)
 
-    def bad_line(self, n: int, text: str, message: str) -> None:
+    def bad_line(self, n: int, text: str, message: Text) -> None:
         """A line that could not even be decoded as text: a finding wherever it falls."""
-        parsed = ParsedLine(None, None, [self.parser.finding("bad_record", n, f"line {n}: {message}")])
+        parsed = ParsedLine(None, None, [self.parser.finding("bad_record", n, message)])
         if self.deal is not None:
             self.deal.keep(n, text)
             self.deal.findings.extend(parsed.findings)
@@ -431,12 +432,7 @@ class LogBuilder:
         if not isinstance(event, DealStart):
             error = parsed.error
             assert error is not None
-            message = (
-                f"line {n}: the deal opened here could not be read, so its lines up to the next "
-                "deal or session line are set aside with it"
-            )
-            zh = f"第 {n} 行：此处开始的牌局无法读取，它到下一个 deal 或 session 行为止的各行与它一起被隔离"
-            self.sweep = self.parser.finding("bad_record", n, message, zh=zh)
+            self.sweep = self.parser.finding("bad_record", n, say("read_deal_unreadable", line=n))
             self.sweep_reported = False
             if self.session is not None:  # its deal has no net, so neither has the session
                 self.session.set_aside.append(n)
@@ -444,12 +440,10 @@ class LogBuilder:
             return
         if self.session is None:
             if self.last_session_end is not None:
-                where = f"after the session_end at line {self.last_session_end}, before a new session line"
+                where = say("read_after_session_end", end=self.last_session_end)
             else:
-                where = "before any session line"
-            message = (
-                f"line {n}: deal {show_value(event.deal_id)} comes {where}, so it has no players or rules"
-            )
+                where = say("read_before_session")
+            message = say("read_deal_no_session", line=n, deal=show_value(event.deal_id), where=where)
             self.log.findings.append(self.parser.finding("bad_record", n, message))
             self.session = SessionLog(session=None, deals=[], end=None, findings=[])
             self.log.sessions.append(self.session)
@@ -506,7 +500,7 @@ class LogBuilder:
         self.sweep = None
         session = self.session
         if session is None or session.line is None:
-            message = f"line {n}: a session_end with no session line before it"
+            message = say("read_stray_session_end", line=n)
             self._stray(n, text, self.parser.finding("bad_record", n, message), parsed.findings)
             self.session = None
             return
@@ -529,14 +523,11 @@ class LogBuilder:
         if parsed.kind is not None:
             seat = getattr(parsed.event, "seat", None)
             if self.last_end is not None:
-                context = f"the last deal ended at line {self.last_end}"
-                context_zh = f"上一局在第 {self.last_end} 行结束"
+                context = say("read_last_deal_ended", end=self.last_end)
             else:
-                context = "no deal has started yet"
-                context_zh = "还没有开始任何牌局"
-            message = f"line {n}: a {parsed.kind} event outside any deal ({context})"
-            zh = f"第 {n} 行：{parsed.kind} 事件不在任何牌局内（{context_zh}）"
-            error = self.parser.finding("bad_record", n, message, seat, zh=zh)
+                context = say("read_no_deal_yet")
+            message = say("read_outside_deal", line=n, kind=parsed.kind, context=context)
+            error = self.parser.finding("bad_record", n, message, seat)
         assert error is not None
         self._stray(n, text, error, parsed.findings)
 
@@ -552,6 +543,15 @@ class LogBuilder:
 
 
 # --- entry points ----------------------------------------------------------------------
+
+
+def file_finding(text: Text, name: str, line: int | None = None, warning: bool = False) -> Finding:
+    """A ``bad_record`` finding of the whole file ``name`` (it cannot be opened, it is cut
+    short), its message a template so it reads in the user's language."""
+    return Finding(
+        "bad_record", line, None, text.en, severity="warning" if warning else "error", file=name,
+        message_zh=text.zh, message_key=text.key, message_values=text.values,
+    )  # fmt: skip
 
 
 def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits | None = None) -> LogFile:
@@ -624,8 +624,7 @@ def read_log_bytes(
         pieces = inflate
     else:
         if name.endswith(".gz"):
-            message = f"{name}: named .gz but is not gzip data; read as plain text"
-            notes.append(Finding("bad_record", None, None, message, severity="warning", file=name))
+            notes.append(file_finding(say("read_not_gzip", file=name), name, warning=True))
         pieces = _pieces(data, limits.max_inflated)
     builder = LogBuilder(name)
     lines = ByteLines(pieces, limits.max_line)
@@ -639,9 +638,9 @@ def read_log_bytes(
         else:
             for n, piece, whole in lines:
                 _feed_bytes(builder, n, piece, whole, limits)
-        problem = inflate.problem if inflate is not None else None
+        problem = inflate.why if inflate is not None else None
         if problem is None and len(data) > limits.max_inflated:
-            problem = f"it is larger than {mb(limits.max_inflated)} (the limit: --max-inflated-mb)"
+            problem = say("read_too_large", limit=mb(limits.max_inflated))
         if problem is None and lines.partial:  # the last line, with no newline after it
             if reader is not None:
                 reader.feed(lines.complete + 1, [lines.partial], [None], False)
@@ -655,11 +654,8 @@ def read_log_bytes(
     log.findings[:0] = notes
     if problem is not None:  # the break may cut a line in two: it is stray
         count = lines.complete
-        lost = f"after line {count}" if count else "before the first line"
-        message = f"{name}: {problem}; it stops {lost}, the complete lines before that were read"
-        lost_zh = f"第 {count} 行之后" if count else "第一行之前"
-        zh = f"{name}：{problem}；文件在{lost_zh}中断，之前的完整行已读取"
-        finding = Finding("bad_record", count + 1, None, message, file=name, message_zh=zh)
+        lost = say("read_after_line", line=count) if count else say("read_before_first")
+        finding = file_finding(say("read_cut", file=name, problem=problem, lost=lost), name, count + 1)
         log.findings.append(finding)
         if lines.partial.strip():
             log.stray.append((count + 1, lines.partial.decode("utf-8", "replace").rstrip("\r"), finding))
@@ -849,8 +845,7 @@ def _feed_lines(builder: LogBuilder, first: int, parts: list[bytes], limits: Lim
 def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: Limits) -> None:
     if not whole:
         shown = piece[:200].decode("utf-8", "replace") + "…"
-        why = f"the line is longer than {mb(limits.max_line)} (the limit: --max-line-kb); its first 200 bytes are kept"
-        builder.bad_line(n, shown, why)
+        builder.bad_line(n, shown, say("read_long_line", line=n, limit=mb(limits.max_line)))
         return
     if n == 1 and piece.startswith(b"\xef\xbb\xbf"):
         piece = piece[3:]
@@ -858,7 +853,8 @@ def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: 
         text = piece.decode("utf-8")
     except UnicodeDecodeError as err:
         raw = piece.decode("utf-8", "replace").rstrip("\r")
-        builder.bad_line(n, raw, f"not UTF-8 text (byte {err.start} is {piece[err.start]:#04x})")
+        byte = f"{piece[err.start]:#04x}"
+        builder.bad_line(n, raw, say("read_not_utf8", line=n, at=err.start, byte=byte))
         return
     builder.feed(n, text.rstrip("\r"))
 
@@ -870,7 +866,6 @@ def read_log(path: str | Path, on_session: Callable[[SessionLog], None] | None =
     try:
         data = read_head(path, Limits.from_env().max_inflated + 1)
     except OSError as err:
-        message = f"{name}: cannot read the file ({err.strerror or err})"
-        zh = f"{name}：无法读取文件（{err.strerror or err}）"
-        return LogFile(name, [], [], [Finding("bad_record", None, None, message, file=name, message_zh=zh)])
+        text = say("read_cannot_open", file=name, error=str(err.strerror or err))
+        return LogFile(name, [], [], [file_finding(text, name)])
     return read_log_bytes(data, name, on_session=on_session)

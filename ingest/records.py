@@ -240,6 +240,42 @@ FIELD_MEANING: Final[dict[str, str]] = {
     "revision": "a whole number of at least 1 (a correction of a deal stored before)",
 }
 
+#: the same in 中文, for the findings' Chinese (a key missing here reads in English)
+FIELD_MEANING_ZH: Final[dict[str, str]] = {
+    "type": "以下之一：" + "、".join(RECORD_TYPES),
+    "session_id": "非空字符串",
+    "deal_id": "非空字符串",
+    "players": "4 个玩家名字（字符串）的列表",
+    "rules": '预设名（如 "standard"）或规则选项的对象',
+    "base": "至少为 1 的整数",
+    "club": "字符串",
+    "table": "字符串",
+    "started_at": "字符串（ISO-8601 时间）",
+    "dealer": "座位号 0-3",
+    "hands": '4 手牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
+    "wall": '牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
+    "dice": "整数列表",
+    "direction": "clockwise、counterclockwise、across 之一",
+    "tiles": '4 组牌的列表（紧凑写法 "123m" 或牌名列表）',
+    "seat": "座位号 0-3",
+    "suit": "m、p、s 之一",
+    "tile": "牌名，如 '5p'",
+    "kind": "exposed、added、concealed 之一",
+    "deltas": "4 个整数的列表（每家一个）",
+    "from": "座位号 0-3，自摸为 null",
+    "fan": "至少为 0 的整数",
+    "patterns": "番型 id（字符串）的列表",
+    "reason": "字符串，如 three_won 或 wall_exhausted",
+    "settlement": "4 个整数的列表（每家一个）",
+    "scores": "4 个整数的列表（每家一个）",
+    "totals": "4 个整数的列表（每家一个）",
+    "record": '"sheet" 表示记分表牌局（没有手牌和牌墙）',
+    "ready": "4 项的列表，每项为听牌番数或 null（未听牌或已胡）",
+    "flower_pigs": "座位号 0-3 的列表",
+    "same_turn": "true 或 false（本轮摸到的牌开的弯杠）",
+    "revision": "至少为 1 的整数（对已存牌局的更正）",
+}
+
 
 #: a line of a fast-read deal (``ingest.reader.DealLog.records``): a plain draw, discard
 #: or pong as its play code (:mod:`ingest.play_lines`), any other line as its record

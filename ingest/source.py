@@ -17,6 +17,7 @@ from typing import Any, Final
 
 import msgspec
 
+from engine.messages import Text, say
 from ingest.play_lines import split_plays
 
 __all__ = [
@@ -178,15 +179,21 @@ def _salvage(good: bytes, piece: bytes) -> list[bytes]:
 
 class Inflate:
     """Gzip data inflated piece by piece (at most ``PIECE`` bytes each), every member,
-    stopping after ``limit`` bytes; ``problem`` says why it stopped early, if it did."""
+    stopping after ``limit`` bytes; ``why`` says why it stopped early, if it did (a
+    template and its values, so the finding reads in either language), ``problem`` the same
+    in English."""
 
     def __init__(self, data: bytes, limit: int, max_ratio: float | None = None) -> None:
         self.data = data
         self.limit = limit
         self.max_ratio = max_ratio
-        self.problem: str | None = None
+        self.why: Text | None = None
         self.size = 0
         self.fed = 0  # compressed bytes consumed, over every member
+
+    @property
+    def problem(self) -> str | None:
+        return self.why.en if self.why is not None else None
 
     def __iter__(self) -> Iterator[bytes]:
         data = self.data
@@ -204,43 +211,35 @@ class Inflate:
                 except zlib.error as err:
                     if fed:  # a fresh step: redo it byte by byte for what came before the break
                         yield from self._cap(b"".join(_salvage(data[:start], piece)))
-                    self.problem = self.problem or f"the gzip data is corrupt ({err})"
+                    self.why = self.why or say("gzip_corrupt", error=str(err))
                     return
                 start += fed
                 self.fed += fed
                 yield from self._cap(out)
-                if self.problem:
+                if self.why:
                     return
                 if not piece and not out:
                     break  # nothing more to give: the data ends inside the member
             if not inflater.eof:
-                self.problem = "the gzip data is cut off (truncated file)"
+                self.why = say("gzip_cut")
                 return
             self.fed -= len(inflater.unused_data)  # fed again with the next member
             data = inflater.unused_data + data[start:]
             if not data.strip(b"\x00"):
                 return
             if not data.startswith(GZIP_MAGIC):
-                self.problem = "the gzip data is followed by bytes that are not gzip"
+                self.why = say("gzip_trailing")
                 return
 
     def _cap(self, out: bytes) -> Iterator[bytes]:
         room = self.limit - self.size
         if len(out) > room:
             out = out[:room]
-            self.problem = f"it inflates to more than {mb(self.limit)} (the limit: --max-inflated-mb)"
+            self.why = say("gzip_too_large", limit=mb(self.limit))
         self.size += len(out)
         ratio = self.max_ratio
-        if (
-            ratio is not None
-            and self.size > RATIO_FLOOR
-            and self.size > ratio * self.fed
-            and not self.problem
-        ):
-            self.problem = (
-                f"it inflates more than {ratio:g} times its size (a gzip bomb?; "
-                "the limit: CHUANMA_MAX_GZIP_RATIO)"
-            )
+        if ratio is not None and self.size > RATIO_FLOOR and self.size > ratio * self.fed and not self.why:
+            self.why = say("gzip_bomb", ratio=f"{ratio:g}")
         if out:
             yield out
 

@@ -267,7 +267,7 @@ def test_replay_page_steps_through_a_deal_with_a_finding(app: AppTest, api: Anal
     at.query_params["deal"] = found["deal_id"]
     at.switch_page("app_pages/replay.py").run()
     assert not at.exception
-    errors = [e.value for e in at.error]
+    errors = [h.value for h in at.html if "cm-finding" in h.value]  # findings: HTML, tiles drawn
     assert any("payment_mismatch" in e and f"line {found['line']}" in e for e in errors), errors
     step = int(at.slider(key="replay_step").value)  # type: ignore[arg-type]
     assert step > 0
@@ -298,7 +298,7 @@ def test_replay_of_an_invalid_deal_shows_where_it_stops(app: AppTest, api: Analy
     at.switch_page("app_pages/replay.py").run()
     assert not at.exception
     at.button[3].click().run()  # End: the step where the replay stopped
-    assert any(deal["code"] in e.value for e in at.error)
+    assert any(deal["code"] in h.value for h in at.html if "cm-finding" in h.value)
 
 
 def test_audit_page_lists_explains_and_rescores(app: AppTest, api: Analytics) -> None:

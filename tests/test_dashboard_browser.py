@@ -206,9 +206,10 @@ def test_overview_player_upload_audit_and_replay_in_a_browser(
             # the audit page explains the wrong kong payment
             page.get_by_role("link", name="See the findings on the Audit page").click()
             page.get_by_role("heading", name="Re-score a session under another rule set").wait_for()
-            explained = page.locator("[data-testid='stMarkdownContainer']").filter(has_text="kong of").first
+            explained = page.locator(".cm-explained").filter(has_text="kong of").first
             explained.wait_for()
             text = explained.inner_text()
+            assert explained.locator(".cm-tile").count() == 1  # the kong's tile, drawn as a tile
             # by name, the seat beside it, and the payments per player ("expected Ann +1, Bo −1")
             assert "(seat " in text and "under standard" in text, text
             assert "expected [" not in text and "recorded [" not in text, text
@@ -220,7 +221,7 @@ def test_overview_player_upload_audit_and_replay_in_a_browser(
             page.get_by_role("link", name="Replay upload-club").first.click()
             page.locator(".cm-board").wait_for()
             assert page.locator(".cm-tile").count() > 40
-            page.locator("[data-testid='stAlert']").filter(has_text="payment_mismatch").first.wait_for()
+            page.locator(".cm-finding").filter(has_text="payment_mismatch").first.wait_for()
             page.wait_for_timeout(500)
             page.screenshot(path=ARTIFACTS / "replay.png", full_page=True)
         except Exception:

@@ -10,12 +10,14 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
+from dashboard.finding_html import row_html
 from dashboard.findings_view import payments_line, row_text
 from dashboard.i18n import code_label, rule_label
 from dashboard.rescore import Rescore
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
+from dashboard.tiles_view import CSS
 from engine.rules import preset_names
 
 CODE_KEY = "audit_code"
@@ -230,7 +232,8 @@ if src is not None:
                 },
                 key="findings_table",
             )
-            for row, text in zip(found.head(EXPLAINED).to_dict(orient="records"), explained, strict=False):
+            st.html(CSS)  # the tile faces of the cards' explanations
+            for row in found.head(EXPLAINED).to_dict(orient="records"):
                 with st.container(border=True):
                     line = page_kit.plain(row["line"])
                     where = " · ".join(
@@ -248,7 +251,7 @@ if src is not None:
                     named = rule_label(rule, page_kit.lang()) if isinstance(rule, str) else ""
                     ruled = f" · {page_kit.t('rule_ref', rule=md(named))}" if named else ""
                     st.markdown(f"**{code_label(str(row['code']), page_kit.lang())}** · {where}{ruled}")
-                    st.markdown(md(text))
+                    st.html(f'<div class="cm-explained">{row_html(row, page_kit.lang())}</div>')
                     moved = payments_line(row["expected"], row["recorded"], row["players"], page_kit.lang())
                     if moved is not None:
                         st.markdown(f"**{md(moved)}**")

@@ -5,13 +5,15 @@ event. The one page that reads events: one deal's, replayed through the rules en
 
 from __future__ import annotations
 
+from html import escape
+
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, page_kit
 from dashboard.deal_steps import DealReplay, Step, StepFinding
-from dashboard.findings_view import finding_text as explain
-from dashboard.findings_view import named_voice, page_tile, seat_base
+from dashboard.finding_html import finding_html
+from dashboard.findings_view import seat_base
 from dashboard.i18n import (
     code_label,
     end_reason_label,
@@ -24,7 +26,6 @@ from dashboard.i18n import (
 from dashboard.safe_text import md
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
 from engine.tiles import SUITS, rank_of, suit_of
-from engine.voice import Voice
 
 SESSION_KEY = "replay_session"
 DEAL_KEY = "replay_deal"
@@ -139,21 +140,15 @@ def opening_step(replay: DealReplay, line: int | None) -> int:
     return found[0] if found else 0
 
 
-def finding_text(finding: StepFinding, voice: Voice | None = None) -> str:
-    """A finding as the page says it: its code, line and rule, its explanation with the
-    players' names where ``voice`` has them."""
+def finding_block(finding: StepFinding, players: list[str], first: int) -> str:
+    """A finding as the page shows it, as HTML: its code, line and rule, its explanation
+    with the players' names and its tiles drawn as the board draws them (all text escaped)."""
     line = f"{page_kit.t('line_n', n=finding.line)}" if finding.line is not None else ""
-    named = md(rule_label(finding.rule, page_kit.lang())) if finding.rule else ""
+    named = rule_label(finding.rule, page_kit.lang()) if finding.rule else ""
     rule = f" · {page_kit.t('rule_ref', rule=named)}" if named else ""
-    message = explain(
-        finding.message,
-        finding.message_zh,
-        finding.message_key,
-        finding.message_values,
-        page_kit.lang(),
-        voice,
-    )
-    return f"**{code_label(finding.code, page_kit.lang())}** ({line}{rule}): {md(message)}"
+    message = finding_html(finding, page_kit.lang(), players, first)
+    head = escape(f"{code_label(finding.code, page_kit.lang())}")
+    return f'<div class="cm-finding" role="alert"><b>{head}</b> ({escape(line + rule)}): {message}</div>'
 
 
 def show(replay: DealReplay) -> None:
@@ -256,9 +251,8 @@ def show_board(replay: DealReplay, index: int) -> None:
             ),
             icon=":material/emoji_events:",
         )
-    voice = named_voice(replay.players, seat_base(replay.record), page_tile)
     for finding in step.findings:
-        st.error(finding_text(finding, voice), icon=":material/error:")
+        st.html(finding_block(finding, list(replay.players), seat_base(replay.record)))
 
 
 def show_ledger(replay: DealReplay, index: int) -> None:

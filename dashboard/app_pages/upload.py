@@ -147,12 +147,13 @@ def show_report(report: ValidationReport) -> None:
             "status": [page_kit.t("status_" + d.status) for d in report.deals],
             "findings": [len(d.findings) for d in report.deals],
             "codes": [sorted({f.code for f in d.findings}) for d in report.deals],
-            "scores": [list(d.scores) if d.replayed else None for d in report.deals],
+            # text, so a deal with no net reads "–" beside the others (page_kit.blanks), never None
+            "scores": [", ".join(map(str, d.scores)) if d.replayed else None for d in report.deals],
             "line": [d.line for d in report.deals],
         }
     )
     page_kit.dataframe(
-        deals,
+        page_kit.blanks(deals),
         hide_index=True,
         height=page_kit.table_height(len(deals)),
         column_config={

@@ -15,6 +15,8 @@ import zipfile
 from dataclasses import dataclass
 from typing import Final
 
+from engine.messages import Text, say
+
 #: what one cell may hold: text, a number, a date (xlsx), or nothing
 Cell = str | int | float | dt.datetime | dt.date | dt.time | None
 
@@ -22,7 +24,12 @@ _XLSX_MAGIC: Final = b"PK\x03\x04"
 
 
 class SheetError(Exception):
-    """A file that is no readable sheet (bad zip, no worksheet, undecodable text)."""
+    """A file that is no readable sheet (bad zip, no worksheet, undecodable text): why, as
+    a template and its values (the finding reads in the user's language)."""
+
+    def __init__(self, text: Text) -> None:
+        super().__init__(text.en)
+        self.text = text
 
 
 @dataclass
@@ -60,10 +67,8 @@ def _decode(data: bytes) -> tuple[str, str]:
         try:
             return data.decode("gb18030"), "gb18030"
         except UnicodeDecodeError:
-            raise SheetError(
-                f"the text is neither UTF-8 nor GB18030 (byte {utf8_error.start} is "
-                f"{data[utf8_error.start]:#04x}); save the sheet as CSV UTF-8"
-            ) from None
+            byte = f"{data[utf8_error.start]:#04x}"
+            raise SheetError(say("sheet_bad_text", at=utf8_error.start, byte=byte)) from None
 
 
 def _read_csv(data: bytes) -> Grid:
@@ -75,7 +80,7 @@ def _read_csv(data: bytes) -> Grid:
     try:
         rows: list[list[Cell]] = [list(row) for row in csv.reader(io.StringIO(text, newline=""), dialect)]
     except csv.Error as error:
-        raise SheetError(f"the CSV cannot be read: {error}") from None
+        raise SheetError(say("sheet_bad_csv", error=str(error))) from None
     return Grid(rows, encoding=encoding)
 
 
@@ -85,11 +90,11 @@ def _read_xlsx(data: bytes, name: str) -> Grid:
     try:
         book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
     except (zipfile.BadZipFile, KeyError, ValueError, OSError, TypeError) as error:
-        raise SheetError(f"not a readable .xlsx workbook ({error})") from None
+        raise SheetError(say("sheet_bad_xlsx", error=str(error))) from None
     try:
         sheet = book.worksheets[0] if book.worksheets else None
         if sheet is None:
-            raise SheetError("the workbook has no worksheet")
+            raise SheetError(say("sheet_no_worksheet"))
         rows: list[list[Cell]] = []
         for values in sheet.iter_rows(values_only=True):
             rows.append([_cell(v) for v in values])

@@ -23,8 +23,10 @@ from dataclasses import replace
 from typing import Any, Final
 
 from engine.events import Finding
+from engine.messages import render, say
+from engine.read_templates import ROW_TWINS
 from engine.rules import RulesError, load_rules
-from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog
+from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog, file_finding
 from ingest.sheets.cells import Grid, SheetError, read_grid
 from ingest.sheets.layout import POINTS, Row, SheetLayout, SheetLog, SheetSession, find_header
 from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE
@@ -55,11 +57,7 @@ class _Importer(SheetLayout):
         rows = self.grid.rows
         header = find_header(rows)
         if header is None:
-            message = (
-                "no header row found: the first rows need column names such as 局号/deal, 事件/event, "
-                "得分1/points1 (see data/templates/sheet-template.csv)"
-            )
-            self.out.findings.append((None, self.finding(1, None, message), ""))
+            self.out.findings.append((None, self.finding(1, None, say("sheet_no_header")), ""))
             return self.out
         block = self.first_block(rows[:header])
         self.read_columns(rows[header], header + 1)
@@ -121,7 +119,7 @@ class _Importer(SheetLayout):
                 continue
             if convert is None:
                 try:
-                    obj[json_key] = whole_number(key, text, "the base (底分)")
+                    obj[json_key] = whole_number(key, text, say("what_base"))
                 except BadCell as error:
                     row = Row(session.row, {}, "")
                     self.bad(None, row, error)
@@ -162,9 +160,7 @@ class _Importer(SheetLayout):
             names = [n for n in LIST_SPLIT.split(listed) if n]
             if len(names) == 4:
                 return names
-            error = BadCell(
-                "players", f"four player names are needed (seat order), got {len(names)}: {listed!r}"
-            )
+            error = BadCell("players", say("sheet_four_players", count=len(names), listed=listed))
             self.bad(None, Row(session.row, {}, ""), error)
             return None
         if any(seats):
@@ -172,7 +168,7 @@ class _Importer(SheetLayout):
             self.bad(
                 None,
                 Row(session.row, {}, ""),
-                BadCell(f"player{seats.index(None) + 1}", f"no name for {missing}"),
+                BadCell(f"player{seats.index(None) + 1}", say("sheet_no_name", missing=missing)),
             )
         return None
 
@@ -204,9 +200,7 @@ class _Importer(SheetLayout):
                 if event in ("end", "net"):
                     if event in end_rows:
                         other = end_rows[event].number
-                        raise BadCell(
-                            "event", f"a deal has one {event} row; row {other} is this deal's already"
-                        )
+                        raise BadCell("event", say("sheet_one_end_row", event=event, other=other))
                     self._end_fields(session, row, end, end_columns)
                     for key in end_columns:
                         end_sources.setdefault(key, row.number)
@@ -233,42 +227,41 @@ class _Importer(SheetLayout):
         given = [row.cells.get(key) for key in POINTS]
         if not any(given):
             if required:
-                raise BadCell("points1", "the four seats' points are needed on this row")
+                raise BadCell("points1", say("sheet_points_needed"))
             return None
         for key, text in zip(POINTS, given, strict=True):
             if not text:
-                raise BadCell(key, "points must be given for all four seats or for none")
-        return [whole_number(key, text or "", "points") for key, text in zip(POINTS, given, strict=True)]
+                raise BadCell(key, say("sheet_points_all"))
+        return [
+            whole_number(key, text or "", say("what_points")) for key, text in zip(POINTS, given, strict=True)
+        ]
 
     def _seat(self, session: SheetSession, row: Row, key: str) -> int:
         return seat_of(row.cells[key], session.players, key)
 
     def _kong(self, session: SheetSession, row: Row) -> tuple[dict[str, Any], dict[str, str]]:
         if "seat" not in row.cells:
-            raise BadCell("seat", "empty; a kong row names who made the kong (seat 1-4 or a player's name)")
+            raise BadCell("seat", say("sheet_kong_seat"))
         seat = self._seat(session, row, "seat")
         kind_text = row.cells.get("kind", "")
         kind = KONG_KINDS.get(norm(kind_text)) if kind_text else None
         if kind is None:
-            raise BadCell(
-                "kind",
-                f"the kong kind must be 直杠, 弯杠/巴杠 or 暗杠 (exposed, added, concealed), got {kind_text!r}",
-            )
+            raise BadCell("kind", say("sheet_kong_kind", got=kind_text))
         obj: dict[str, Any] = {"type": "kong", "seat": seat, "kind": kind}
         columns = {"seat": self._col("seat"), "kind": self._col("kind")}
         if kind == "exposed":
             if "from" not in row.cells:
-                raise BadCell("from", "empty; a 直杠 (exposed kong) names the seat that discarded the tile")
+                raise BadCell("from", say("sheet_kong_from"))
             obj["from"] = self._seat(session, row, "from")
             columns["from"] = self._col("from")
         elif "from" in row.cells:
-            raise BadCell("from", f"a {kind_text} ({kind} kong) takes no discard, so 'from' must be empty")
+            raise BadCell("from", say("sheet_kong_no_from", kind_text=kind_text, kind=kind))
         self._optional(row, obj, columns, "deltas")
         return obj, columns
 
     def _hu(self, session: SheetSession, row: Row) -> tuple[dict[str, Any], dict[str, str]]:
         if "seat" not in row.cells:
-            raise BadCell("seat", "empty; a hu row names the winner (seat 1-4 or a player's name)")
+            raise BadCell("seat", say("sheet_hu_seat"))
         seat = self._seat(session, row, "seat")
         patterns, marked_self = pattern_ids(row.cells.get("patterns", ""))
         kind = norm(row.cells.get("kind", ""))
@@ -276,7 +269,7 @@ class _Importer(SheetLayout):
         if norm(from_text) in SELF_DRAW or (not from_text and (marked_self or kind in SELF_DRAW)):
             from_seat: int | None = None
         elif not from_text:
-            raise BadCell("from", "empty; write the discarder (seat 1-4 or name), or 自摸 for a self-draw")
+            raise BadCell("from", say("sheet_hu_from"))
         else:
             from_seat = self._seat(session, row, "from")
         rules = session.rules
@@ -290,7 +283,7 @@ class _Importer(SheetLayout):
         obj: dict[str, Any] = {"type": "hu", "seat": seat, "from": from_seat, "patterns": patterns}
         columns = {"seat": self._col("seat"), "from": self._col("from"), "patterns": self._col("patterns")}
         if "fan" in row.cells:
-            obj["fan"] = whole_number("fan", row.cells["fan"], "the fan (番数)")
+            obj["fan"] = whole_number("fan", row.cells["fan"], say("what_fan"))
             columns["fan"] = self._col("fan")
         self._optional(row, obj, columns, "deltas")
         return obj, columns
@@ -316,9 +309,7 @@ class _Importer(SheetLayout):
         if kind_text:
             reason = END_REASONS.get(norm(kind_text))
             if reason is None:
-                raise BadCell(
-                    "kind", f"an end row's kind is how the deal ended (流局, 三家胡), got {kind_text!r}"
-                )
+                raise BadCell("kind", say("sheet_end_kind", got=kind_text))
             end["reason"] = reason
         ready = row.cells.get("ready")
         if ready:
@@ -349,7 +340,8 @@ def convert_sheet(data: bytes, name: str) -> SheetLog:
         grid = read_grid(data, name)
     except SheetError as error:
         log = SheetLog(name)
-        log.findings.append((None, Finding("bad_record", None, None, f"{name}: {error}", file=name), ""))
+        text = say("sheet_unreadable", file=name, error=error.text)
+        log.findings.append((None, file_finding(text, name), ""))
         return log
     return convert_grid(grid, name)
 
@@ -397,7 +389,30 @@ _LINE_WORD: Final = re.compile(r"\bline (\d+)")
 
 def _as_rows(finding: Finding) -> Finding:
     message = _LINE_WORD.sub(r"row \1", finding.message)
-    return finding if message == finding.message else replace(finding, message=message)
+    if message == finding.message:
+        return finding
+    key, values = row_twin(finding.message_key, finding.message_values)
+    if not key or render(key, values, "en") != message:  # a "line N" inside a value: words kept
+        return replace(finding, message=message, message_key="", message_values=None)
+    return replace(finding, message=message, message_key=key, message_values=values)
+
+
+def row_twin(key: str, values: Any) -> tuple[str, Any]:
+    """A template and its values saying "row N" where the reader said "line N"
+    (:data:`engine.read_templates.ROW_TWINS`), nested texts too."""
+    twins = {k: _twin_values(v) for k, v in values.items()} if isinstance(values, dict) else values
+    return ROW_TWINS.get(key, key), twins
+
+
+def _twin_values(value: Any) -> Any:
+    if isinstance(value, dict):
+        if "text" in value and isinstance(value["text"], dict):
+            key, values = row_twin(value["text"].get("key", ""), value["text"].get("values"))
+            return {"text": {"key": key, "values": values}}
+        return {k: _twin_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_twin_values(v) for v in value]
+    return value
 
 
 def _rows_not_lines(log: LogFile) -> None:

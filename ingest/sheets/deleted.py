@@ -15,14 +15,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
+from engine.messages import say
 from engine.replay import DealReport, FindingSink
 from ingest.revisions import split_revision
 
 DELETED: Final = "deleted"
-FIRST_DELETED: Final = (
-    "a deal_end with reason 'deleted' removes a deal stored before, so it is a revision (2 or more) "
-    "of that deal; this is the deal's first recording (revision 1), so there is nothing to delete"
-)
+_FIRST: Final = say("first_deleted")
+FIRST_DELETED: Final = _FIRST.en
 
 
 def is_deleted(
@@ -55,9 +54,8 @@ def deleted_report(
         sink.add(
             Finding(
                 "bad_record", end.line, None, FIRST_DELETED, expected="revision 2 or more", recorded=revision,
-                rule="revisions", file=sink.file,
-                message_zh="reason 为 deleted 的 deal_end 用来删除之前保存过的牌局，必须是该局的第 2 版或以后；"
-                "这是该局的第一次记录（第 1 版），没有可删除的",
+                rule="revisions", file=sink.file, message_zh=_FIRST.zh, message_key=_FIRST.key,
+                message_values=_FIRST.values,
             )
         )  # fmt: skip
     return DealReport(

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from engine.events import Finding
+from engine.messages import Text, say
 from engine.rules import Rules
 from ingest.sheets.cells import Cell, Grid, column_letter
 from ingest.sheets.terms import EVENTS, norm
@@ -148,25 +149,33 @@ class SheetLayout:
 
     # findings
 
-    def finding(self, row: int, key: str | None, message: str, *, warning: bool = False) -> Finding:
+    def finding(self, row: int, key: str | None, message: str | Text, *, warning: bool = False) -> Finding:
+        """A finding at a row (and the column of ``key``); a ``message`` that is a template
+        keeps its key and values, so the finding reads in the user's language."""
+        inner = message if isinstance(message, Text) else Text(message, message)
         if key is not None:
             letter = self.letters.get(key, "?")
-            where = f"row {row}, column {letter} ({self.headers.get(key, key)})"
+            text = say("sheet_at_cell", row=row, column=letter, header=self.headers.get(key, key), text=inner)
         else:
-            where = f"row {row}"
+            text = say("sheet_at_row", row=row, text=inner)
+        keyed = isinstance(message, Text) and bool(message.key)
         return Finding(
             "unknown_field" if warning else "bad_record",
             row,
             None,
-            f"{where}: {message}",
+            text.en,
             severity="warning" if warning else "error",
             file=self.name,
             rule="score sheet",
             extra={"row": row, "column": self.letters.get(key) if key else None},
+            message_zh=text.zh if keyed else "",
+            message_key=text.key if keyed else "",
+            message_values=text.values if keyed else None,
         )
 
     def bad(self, deal_id: str | None, row: Row, error: BadCell) -> None:
-        self.out.findings.append((deal_id, self.finding(row.number, error.key, error.message), row.raw))
+        message = error.text if error.text is not None else error.message
+        self.out.findings.append((deal_id, self.finding(row.number, error.key, message), row.raw))
 
     def first_block(self, rows: list[list[Cell]]) -> dict[str, tuple[int, list[str]]]:
         """``key, value`` rows above the header: the session fields of the whole sheet."""
@@ -200,13 +209,12 @@ class SheetLayout:
             letter = column_letter(index)
             if key is None or key in self.index:
                 why = (
-                    "is not a column of a score sheet"
+                    say("sheet_header_unknown")
                     if key is None
-                    else f"repeats column {self.letters[key]}"
+                    else say("sheet_header_repeat", column=self.letters[key])
                 )
-                finding = self.finding(
-                    number, None, f"column {letter} header {text!r} {why}; ignored", warning=True
-                )
+                message = say("sheet_header_ignored", column=letter, header=text, why=why)
+                finding = self.finding(number, None, message, warning=True)
                 self.out.findings.append((None, finding, ""))
                 continue
             self.index[key] = index
@@ -251,9 +259,7 @@ class SheetLayout:
             if known is None:
                 session.values[key] = value
             elif known != value and key != "session":
-                message = (
-                    f"{key} {value!r} differs from {known!r} given before for this session; the first is used"
-                )
+                message = say("sheet_cell_differs", field=key, value=value, known=known)
                 self.out.findings.append((None, self.finding(row.number, key, message), row.raw))
 
     def _place(self, session: SheetSession, row: Row, sticky: dict[str, str]) -> None:
@@ -265,7 +271,7 @@ class SheetLayout:
         kind_text = row.cells.get("event", "")
         event = EVENTS.get(norm(kind_text)) if kind_text else None
         if kind_text and event is None:
-            message = f"unknown event {kind_text!r}; write 杠/kong, 胡/hu, 查叫/end, 本局/net or 总分/total"
+            message = say("sheet_unknown_event", kind=kind_text)
             self.out.findings.append(
                 (self._open_deal_id(session, sticky), self.finding(row.number, "event", message), row.raw)
             )
@@ -275,7 +281,7 @@ class SheetLayout:
                 return  # a row of session fields only
             event = "net" if "seat" not in row.cells else ""
             if not event:
-                message = "empty; write 杠/kong, 胡/hu, 查叫/end, 本局/net or 总分/total"
+                message = say("sheet_no_event")
                 self.out.findings.append((None, self.finding(row.number, "event", message), row.raw))
                 return
         row.cells["event"] = event
@@ -284,7 +290,7 @@ class SheetLayout:
             return
         deal = sticky.get("deal")
         if deal is None:
-            message = "no deal number on this row or above it in this session"
+            message = say("sheet_no_deal")
             self.out.findings.append((None, self.finding(row.number, "deal", message), row.raw))
             return
         session.deals.setdefault(deal, []).append(row)

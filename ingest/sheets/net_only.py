@@ -9,10 +9,13 @@ says so with a ``net_only`` warning, so a clean result is not mistaken for a ful
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final, TypeGuard
+from typing import Any, Final, Literal, TypeGuard
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
+from engine.messages import Text, say
 from engine.replay import DealReport, FindingSink
+
+Severity = Literal["error", "warning"]
 
 NET_ONLY: Final = "net_only"
 NET_ONLY_NOTE: Final = "net-only sheet: only zero-sum and totals checked"
@@ -37,29 +40,33 @@ def net_only_report(
         sink.add(finding)
     scores = end.scores if end is not None else None
     line = end.line if end is not None else start.line
-    sink.add(
-        Finding(NET_ONLY, line, None, NET_ONLY_NOTE, severity="warning", rule="score sheet", file=sink.file)
-    )
+    sink.add(_finding(NET_ONLY, line, say("net_only_note"), sink, severity="warning", rule="score sheet"))
     if scores is None:
-        message = "a net-only deal records each seat's net points; this one has none"
-        sink.add(Finding("bad_record", line, None, message, rule="score sheet", file=sink.file))
+        sink.add(_finding("bad_record", line, say("net_only_none"), sink, rule="score sheet"))
         return DealReport(  # no nets: nothing was scored, so the deal is not complete
             start.deal_id, session_id, sink.file, start.line, rules_name,
             sink.findings[before:], sink.warnings[warned:], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), NET_ONLY, False,
             replayed=False,
         )  # fmt: skip
     elif sum(scores) != 0:
-        message = (
-            f"every point one seat wins another pays, so a deal's nets add up to 0; these add up to "
-            f"{sum(scores):+d}"
-        )
+        message = say("net_only_sum", sum=f"{sum(scores):+d}")
         sink.add(
-            Finding(
-                "score_mismatch", line, None, message, expected="a sum of 0", recorded=list(scores),
-                rule="zero sum", file=sink.file,
+            _finding(
+                "score_mismatch", line, message, sink, expected="a sum of 0", recorded=list(scores),
+                rule="zero sum",
             )
         )  # fmt: skip
     return DealReport(
         start.deal_id, session_id, sink.file, start.line, rules_name,
         sink.findings[before:], sink.warnings[warned:], scores, [], [], [], (0, 0, 0, 0), NET_ONLY, True,
+    )  # fmt: skip
+
+
+def _finding(
+    code: str, line: int | None, text: Text, sink: FindingSink, *, severity: Severity = "error", **more: Any
+) -> Finding:
+    """A finding of the deal with its message as a template (it reads in either language)."""
+    return Finding(
+        code, line, None, text.en, severity=severity, file=sink.file, message_zh=text.zh,
+        message_key=text.key, message_values=text.values, **more,
     )  # fmt: skip

@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 from typing import Any, Final
 
+from engine.messages import Text, say
 from engine.rules import Rules
 from ingest.sheets.cells import Cell
 from ingest.sheets.terms import (
@@ -31,12 +32,14 @@ _CN_COUNT: Final = {"一": 1, "两": 2, "二": 2, "三": 3, "四": 4}
 
 
 class BadCell(Exception):
-    """One cell that cannot be read: its column key and what is wrong."""
+    """One cell that cannot be read: its column key and what is wrong (a template and its
+    values, so the finding reads in the user's language; ``message`` its English)."""
 
-    def __init__(self, key: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, key: str, message: str | Text) -> None:
+        self.text = message if isinstance(message, Text) else None
+        self.message = message.en if isinstance(message, Text) else message
+        super().__init__(self.message)
         self.key = key
-        self.message = message
 
 
 # --- cells -------------------------------------------------------------------------
@@ -56,14 +59,14 @@ def cell_text(value: Cell) -> str:
     return str(value).strip()
 
 
-def whole_number(key: str, text: str, what: str) -> int:
+def whole_number(key: str, text: str, what: Text) -> int:
     cleaned = text.replace("＋", "+").replace("－", "-").replace("−", "-").replace(",", "")
     try:
         number = float(cleaned)
     except ValueError:
-        raise BadCell(key, f"{what} must be a whole number, got {text!r}") from None
+        raise BadCell(key, say("cell_whole_number", what=what, got=text)) from None
     if not number.is_integer():
-        raise BadCell(key, f"{what} must be a whole number, got {text!r}")
+        raise BadCell(key, say("cell_whole_number", what=what, got=text))
     return int(number)
 
 
@@ -78,7 +81,7 @@ def iso_date(text: str) -> str:
             except ValueError:
                 continue
             return when.isoformat() if with_time else when.date().isoformat()
-    raise BadCell("date", f"the date must read like 2026-11-28 (or 2026/11/28, 2026年11月28日), got {text!r}")
+    raise BadCell("date", say("cell_date", got=text))
 
 
 # --- the header ----------------------------------------------------------------------
@@ -138,11 +141,11 @@ def seat_of(text: str, players: list[str], key: str) -> int:
     try:
         number = float(cleaned)
     except ValueError:
-        known = ", ".join(players) if players else "no players named"
-        raise BadCell(key, f"{text!r} is no seat: write 1-4 or a player's name ({known})") from None
+        known = ", ".join(players) if players else say("cell_no_players")
+        raise BadCell(key, say("cell_no_seat", got=text, known=known)) from None
     if number.is_integer() and 1 <= number <= 4:
         return int(number) - 1
-    raise BadCell(key, f"seats on a sheet are numbered 1-4 (seat 1 is the first player), got {text!r}")
+    raise BadCell(key, say("cell_seat_range", got=text))
 
 
 def ready_fans(text: str, players: list[str]) -> list[int | None]:
@@ -154,7 +157,7 @@ def ready_fans(text: str, players: list[str]) -> list[int | None]:
             continue
         match = re.fullmatch(r"(.+?)\s*[:：=＝]?\s*(\d+)\s*番?", entry)
         if match is None:
-            raise BadCell("ready", f"{entry!r}: write each ready seat with its fan, e.g. 'Ann 2' or '1:2'")
+            raise BadCell("ready", say("cell_ready", entry=entry))
         seat = seat_of(match.group(1), players, "ready")
         ready[seat] = int(match.group(2))
     return ready
@@ -192,9 +195,7 @@ def _segment(token: str) -> Iterator[str]:
                 rest = rest[size:]
                 break
         else:
-            raise BadCell(
-                "patterns", f"unknown pattern {token!r}; write 平胡, 清一色, 对对胡, 根... or their ids"
-            )
+            raise BadCell("patterns", say("cell_pattern", token=token))
 
 
 def pattern_ids(text: str) -> tuple[list[str], bool]:

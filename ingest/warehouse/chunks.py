@@ -234,13 +234,11 @@ def _set_aside(log: LogFile, error: Exception) -> LogFile:
     """The last resort when a piece's rows cannot be stored (a number computed from
     in-range claims still overflows a column, say): every line of it goes to quarantine
     with one ``bad_record`` finding that says why, rather than stopping the ingest."""
-    from engine.events import Finding
+    from engine.messages import say
+    from ingest.reader import file_finding
 
-    message = (
-        f"{log.path}: this part of the file (lines {min((n for n, *_ in _all_lines(log)), default=0)}+) "
-        f"could not be stored ({error}); its lines are kept in quarantine"
-    )
-    finding = Finding("bad_record", None, None, message, file=log.path)
+    first = min((n for n, *_ in _all_lines(log)), default=0)
+    finding = file_finding(say("store_set_aside", file=log.path, first=first, error=str(error)), log.path)
     stray = sorted(((n, text, finding) for n, text in _all_lines(log)), key=lambda item: item[0])
     return LogFile(log.path, [], stray, [*log.findings, finding])
 
