@@ -40,7 +40,11 @@ MATERIALIZED: Final = (
     "mart_pairs",
     "mart_flows",
     "mart_findings",
+    "mart_quarantine_reasons",
 )
+#: marts of counts, not of deals: a new batch's rows are added to the held ones with the
+#: same key (no ``deal_id`` to delete by; a revision never takes a quarantined line away)
+SUMMED: Final = {"mart_quarantine_reasons": ("reason", "lines")}
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
 #: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
@@ -55,7 +59,19 @@ MARTS: Final = (
     "mart_pairs",
     "mart_flows",
     "mart_findings",
+    "mart_quarantine_reasons",
 )
+#: the order a materialized table's rows are written in at a full build: by club, then
+#: day, so the pages' club and date filters skip whole row groups (DuckDB's zone maps keep
+#: each row group's min and max); rows a later batch adds go after, in their batch's order
+SORTED_BY: Final = {
+    "stg_deals": "club, played_date",
+    "mart_deals": "club, played_date",
+    "mart_seat_deals": "club, played_date",
+    "mart_pairs": "club, played_date",
+    "mart_flows": "club, played_date",
+    "mart_findings": "club, played_date",
+}
 QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
 _PARAM = re.compile(r"\$([a-z_]+)")
 
@@ -64,6 +80,7 @@ _PARAM = re.compile(r"\$([a-z_]+)")
 def sql_version() -> str:
     """What the stored marts depend on besides the data (``marts_file.sql_version``)."""
     texts = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES]
+    texts += [f"{table} order by {order}" for table, order in sorted(SORTED_BY.items())]
     return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED))
 
 
@@ -282,7 +299,8 @@ class Analytics:
         self._views(con, catalog)
         if self.materialize:
             for mart in (*STAGED, *MATERIALIZED):  # in order: later ones read the earlier tables
-                con.execute(f"create or replace table {mart}__table as select * from {mart}")
+                order = f" order by {SORTED_BY[mart]}" if mart in SORTED_BY else ""
+                con.execute(f"create or replace table {mart}__table as select * from {mart}{order}")
                 con.execute(f"drop view {mart}")  # names are ours, never a caller's text
                 con.execute(f"alter table {mart}__table rename to {mart}")
             con.execute(
@@ -328,6 +346,9 @@ class Analytics:
                         {"names": delta.names},
                     )
                 for mart, rows in delta.marts.items():
+                    if mart in SUMMED:
+                        self._add_counts(mart, rows)
+                        continue
                     if delta.removed:  # names are ours, never a caller's text
                         self.con.execute(
                             f"delete from {mart} where deal_id in (select unnest($ids))",
@@ -357,6 +378,22 @@ class Analytics:
             self.held.superseded = delta.superseded
         self.last_refresh = "merged" if change.merged and delta is None else "incremental"
         return True
+
+    def _add_counts(self, mart: str, rows: Any) -> None:
+        """Add a batch's counts to a :data:`SUMMED` mart, one row per key as a full build
+        makes it (inside the caller's transaction; names are ours, never a caller's text)."""
+        key, count = SUMMED[mart]
+        self.con.register("delta_rows", rows)
+        merged = self.con.execute(
+            f"select {key}, cast(sum({count}) as bigint) as {count} from"
+            f" (select {key}, {count} from {mart} union all select {key}, {count} from delta_rows)"
+            f" group by {key}"
+        ).to_arrow_table()
+        self.con.unregister("delta_rows")
+        self.con.execute(f"delete from {mart}")
+        self.con.register("merged_rows", merged)
+        self.con.execute(f"insert into {mart} by name select * from merged_rows")
+        self.con.unregister("merged_rows")
 
     def _views(
         self, con: duckdb.DuckDBPyConnection, catalog: dict[str, Any], *, transaction: bool = True

@@ -153,3 +153,12 @@ select
 from stg_findings as f
 left join stg_deals as d on f.deal_id = d.deal_id
 cross join mart_shared_names as n;
+
+-- quarantined lines counted by reason (what the audit's deal status shows): the lines stay in
+-- Parquet, read by a deal's replay only; counting them at every query read every batch's
+-- file (tens of millions of lines at a million deals). A new batch's counts are added to
+-- the held ones (analytics/queries.py SUMMED): a revision supersedes deals, never lines.
+create or replace view mart_quarantine_reasons as
+select reason, count(*) as lines
+from stg_quarantine
+group by reason;

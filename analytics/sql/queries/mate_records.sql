@@ -16,12 +16,21 @@ flows as (
     group by payee_player, payer_player
 ),
 
+-- the player's sessions in two exclusive branches (30_filters.sql): with no player the IN
+-- is dropped when the plan is made instead of being built over every seat row
 per_session as (
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where $player is null or session_id in (
-        select session_id from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-        where player = $player
+    from (
+        select session_id, player, seat, net
+        from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+        where $player is null
+        union all
+        select session_id, player, seat, net
+        from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+        where $player is not null and session_id in (
+            select session_id from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+            where player = $player
+        )
     )
     group by session_id, player
 ),
