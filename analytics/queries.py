@@ -45,6 +45,10 @@ MATERIALIZED: Final = (
 #: marts of counts, not of deals: a new batch's rows are added to the held ones with the
 #: same key (no ``deal_id`` to delete by; a revision never takes a quarantined line away)
 SUMMED: Final = {"mart_quarantine_reasons": ("reason", "lines")}
+#: marts kept from other marts, not from a batch's rows: a full build materializes them
+#: after :data:`MATERIALIZED`; an incremental refresh makes again the days its new and
+#: superseded deals touch, with the table macro of the same sums (``20_marts.sql``)
+DERIVED: Final = {"mart_player_days": "player_days"}
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
 #: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
@@ -60,6 +64,7 @@ MARTS: Final = (
     "mart_flows",
     "mart_findings",
     "mart_quarantine_reasons",
+    "mart_player_days",
 )
 #: the order a materialized table's rows are written in at a full build: by club, then
 #: day, so the pages' club and date filters skip whole row groups (DuckDB's zone maps keep
@@ -81,7 +86,7 @@ def sql_version() -> str:
     """What the stored marts depend on besides the data (``marts_file.sql_version``)."""
     texts = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES]
     texts += [f"{table} order by {order}" for table, order in sorted(SORTED_BY.items())]
-    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED))
+    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED, *DERIVED))
 
 
 def held_of(con: duckdb.DuckDBPyConnection) -> incremental.Held:
@@ -298,7 +303,7 @@ class Analytics:
         roster.install(con, roster.name_rows(roster.roster_or_error(self.root)[0]))
         self._views(con, catalog)
         if self.materialize:
-            for mart in (*STAGED, *MATERIALIZED):  # in order: later ones read the earlier tables
+            for mart in (*STAGED, *MATERIALIZED, *DERIVED):  # in order: later ones read the earlier tables
                 order = f" order by {SORTED_BY[mart]}" if mart in SORTED_BY else ""
                 con.execute(f"create or replace table {mart}__table as select * from {mart}{order}")
                 con.execute(f"drop view {mart}")  # names are ours, never a caller's text
@@ -332,6 +337,7 @@ class Analytics:
         self.con.execute("begin transaction")
         try:
             if delta is not None:
+                days = self._touched_days(delta)
                 if delta.superseded != self.held.superseded:
                     self.con.execute(f"delete from {SUPERSEDED}")
                     self.con.execute(
@@ -358,6 +364,7 @@ class Analytics:
                         self.con.register("delta_rows", rows)
                         self.con.execute(f"insert into {mart} by name select * from delta_rows")
                         self.con.unregister("delta_rows")
+                self._derive(days)
                 if delta.stored:
                     self.con.execute(
                         f"insert into {marts_file.STORED_IDS} select unnest($ids), unnest($ends)",
@@ -379,12 +386,51 @@ class Analytics:
         self.last_refresh = "merged" if change.merged and delta is None else "incremental"
         return True
 
+    def _touched_days(self, delta: incremental.Delta) -> tuple[list[date], bool]:
+        """The days (and whether the deals without a day) whose :data:`DERIVED` rows the
+        delta changes: its new seat rows' and those of the held deals it supersedes."""
+        found: set[date | None] = set()
+        seats = delta.marts.get("mart_seat_deals")
+        if seats is not None and seats.num_rows:
+            self.con.register("delta_rows", seats)
+            found.update(
+                d for (d,) in self.con.execute("select distinct played_date from delta_rows").fetchall()
+            )
+            self.con.unregister("delta_rows")
+        if delta.removed:
+            found.update(
+                d
+                for (d,) in self.con.execute(
+                    "select distinct played_date from mart_seat_deals where deal_id in (select unnest($ids))",
+                    {"ids": delta.removed},
+                ).fetchall()
+            )
+        return sorted(d for d in found if d is not None), None in found
+
+    def _derive(self, touched: tuple[list[date], bool]) -> None:
+        """Make the :data:`DERIVED` marts' rows of the touched days again from the marts
+        they read (already brought up to date in this transaction; names are ours)."""
+        days, no_day = touched
+        if not days and not no_day:
+            return
+        params = {"days": days, "no_day": no_day}
+        for mart, macro in DERIVED.items():
+            self.con.execute(
+                f"delete from {mart} where list_contains(cast($days as date[]), played_date)"
+                " or ($no_day and played_date is null)",
+                params,
+            )
+            self.con.execute(
+                f"insert into {mart} by name select * from {macro}(false, cast($days as date[]), $no_day)",
+                params,
+            )
+
     def _add_counts(self, mart: str, rows: Any) -> None:
         """Add a batch's counts to a :data:`SUMMED` mart, one row per key as a full build
         makes it (inside the caller's transaction; names are ours, never a caller's text)."""
         key, count = SUMMED[mart]
         self.con.register("delta_rows", rows)
-        merged = self.con.execute(
+        merged = self.con.sql(
             f"select {key}, cast(sum({count}) as bigint) as {count} from"
             f" (select {key}, {count} from {mart} union all select {key}, {count} from delta_rows)"
             f" group by {key}"
