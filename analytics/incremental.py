@@ -100,6 +100,8 @@ RENAMES: Final = {
     " where club is not null and list_contains($added, player)",
     "mart_player_days": "update mart_player_days set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
+    "mart_session_days": "update mart_session_days set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
 }
 
 

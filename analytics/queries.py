@@ -48,7 +48,7 @@ SUMMED: Final = {"mart_quarantine_reasons": ("reason", "lines")}
 #: marts kept from other marts, not from a batch's rows: a full build materializes them
 #: after :data:`MATERIALIZED`; an incremental refresh makes again the days its new and
 #: superseded deals touch, with the table macro of the same sums (``20_marts.sql``)
-DERIVED: Final = {"mart_player_days": "player_days"}
+DERIVED: Final = {"mart_player_days": "player_days", "mart_session_days": "session_days"}
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
 #: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
@@ -65,6 +65,7 @@ MARTS: Final = (
     "mart_findings",
     "mart_quarantine_reasons",
     "mart_player_days",
+    "mart_session_days",
 )
 #: the order a materialized table's rows are written in at a full build: by club, then
 #: day, so the pages' club and date filters skip whole row groups (DuckDB's zone maps keep

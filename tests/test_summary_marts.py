@@ -1,10 +1,11 @@
-"""The marts of sums (``mart_player_days``, ``mart_quarantine_reasons``) give exactly what
-the per-row computation they replace gives, after a full build and after every kind of
-incremental step (new batches over days already held, a name newly shared, a revision).
+"""The marts of sums (``mart_player_days``, ``mart_session_days``, ``mart_quarantine_reasons``)
+give exactly what the per-row computation they replace gives, after a full build and after
+every kind of incremental step (new batches over days already held, a name newly shared,
+a revision).
 
-The per-row reference for ``player_stats`` is the query's own tablemates branch (the sums
-over ``mart_seat_deals``) run with no tablemates: the two branches must agree to the last
-bit, floats included (``DataFrame.equals``, not a rounded comparison).
+The per-row reference for a query reading a mart of sums is the query's own tablemates
+branch (over ``mart_seat_deals``) run with no tablemates: the two branches must agree to
+the last bit, floats included (``DataFrame.equals``, not a rounded comparison).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import pytest
 from test_marts_incremental import EVENING, OTHER, sheet
 
-from analytics.queries import Analytics, Filters, query_sql
+from analytics.queries import DERIVED, Analytics, Filters, query_sql
 from dashboard.record_draft import save_deal
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
@@ -24,18 +25,18 @@ from ingest.warehouse import ingest
 from ingest.writer import write_lines
 
 DAYS_BRANCH = "where len(cast($tablemates as varchar[])) = 0"
-SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0 and"
+SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
+#: the queries with a branch over a mart of sums and one over the seat rows
+SUMMED_QUERIES = ("player_stats", "placements", "session_placements", "mate_records")
 
 
-def per_seat_player_stats(api: Analytics, filters: Filters) -> pd.DataFrame:
-    """player_stats computed from the seat rows (its tablemates branch, forced)."""
-    text = query_sql("player_stats")
-    assert DAYS_BRANCH in text and SEATS_BRANCH in text
-    text = text.replace(DAYS_BRANCH, "where false").replace(SEATS_BRANCH, "where")
+def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
+    """A query computed from the seat rows (its tablemates branch, forced)."""
+    text = query_sql(name)
+    assert DAYS_BRANCH in text and SEATS_BRANCH in text, name
+    text = text.replace(DAYS_BRANCH, "where false").replace(SEATS_BRANCH, "where true")
     values = filters.params()
-    return api.sql(
-        text, {k: values[k] for k in ("player", "club", "date_from", "date_to", "rules", "tablemates")}
-    )
+    return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
 
 
 def assert_sums_exact(api: Analytics) -> None:
@@ -47,12 +48,14 @@ def assert_sums_exact(api: Analytics) -> None:
         Filters(date_from=date(2026, 11, 2), date_to=date(2026, 11, 28)),
     ]
     variants += [Filters(player=p) for p in players[:3]] + [Filters(rules="standard")]
-    for filters in variants:
-        have, want = api.query("player_stats", filters), per_seat_player_stats(api, filters)
-        assert have.equals(want) and list(have.dtypes) == list(want.dtypes), filters
-    held = api.sql("select * from mart_player_days order by all")
-    fresh = api.sql("select * from player_days(true, cast([] as date[]), false) order by all")
-    assert held.equals(fresh)
+    for name in SUMMED_QUERIES:
+        for filters in variants:
+            have, want = api.query(name, filters), per_seat(api, name, filters)
+            assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
+    for mart, macro in DERIVED.items():
+        held = api.sql(f"select * from {mart} order by all")
+        fresh = api.sql(f"select * from {macro}(true, cast([] as date[]), false) order by all")
+        assert held.equals(fresh), mart
     status = api.query("deal_status")
     lines = status[status["what"] == "quarantine_lines"][["label", "count"]].reset_index(drop=True)
     counted = api.sql(

@@ -212,3 +212,24 @@ group by player, club, rules, played_date;
 
 create or replace view mart_player_days as
 select * from player_days(true, cast([] as date[]), false);
+
+-- each player's net per session, club, rule set and day: what the placements read when no
+-- tablemates are asked for (one row per player and session day instead of one per seat).
+-- Kept like mart_player_days (analytics/queries.py DERIVED).
+create or replace macro session_days(p_all, p_days, p_no_day) as table
+select
+    session_id,
+    player,
+    club,
+    rules,
+    played_date,
+    min(seat) as seat,
+    min(played_at) as played_at,
+    count(*) as deals,
+    sum(net) as net
+from mart_seat_deals
+where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+group by session_id, player, club, rules, played_date;
+
+create or replace view mart_session_days as
+select * from session_days(true, cast([] as date[]), false);
