@@ -98,6 +98,10 @@ RENAMES: Final = {
     " where club is not null and (list_contains($added, payer_player) or list_contains($added, payee_player))",
     "mart_findings": "update mart_findings set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
+    "mart_player_days": "update mart_player_days set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
+    "mart_session_days": "update mart_session_days set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
 }
 
 

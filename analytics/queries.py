@@ -14,6 +14,7 @@ calls it and keys its caches on :attr:`Analytics.version`).
 from __future__ import annotations
 
 import contextlib
+import os
 import re
 import threading
 from dataclasses import dataclass, field
@@ -40,7 +41,15 @@ MATERIALIZED: Final = (
     "mart_pairs",
     "mart_flows",
     "mart_findings",
+    "mart_quarantine_reasons",
 )
+#: marts of counts, not of deals: a new batch's rows are added to the held ones with the
+#: same key (no ``deal_id`` to delete by; a revision never takes a quarantined line away)
+SUMMED: Final = {"mart_quarantine_reasons": ("reason", "lines")}
+#: marts kept from other marts, not from a batch's rows: a full build materializes them
+#: after :data:`MATERIALIZED`; an incremental refresh makes again the days its new and
+#: superseded deals touch, with the table macro of the same sums (``20_marts.sql``)
+DERIVED: Final = {"mart_player_days": "player_days", "mart_session_days": "session_days"}
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
 #: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
@@ -55,8 +64,29 @@ MARTS: Final = (
     "mart_pairs",
     "mart_flows",
     "mart_findings",
+    "mart_quarantine_reasons",
+    "mart_player_days",
+    "mart_session_days",
 )
+#: the order a materialized table's rows are written in at a full build: by club, then
+#: day, so the pages' club and date filters skip whole row groups (DuckDB's zone maps keep
+#: each row group's min and max); rows a later batch adds go after, in their batch's order
+SORTED_BY: Final = {
+    "stg_deals": "club, played_date",
+    "mart_deals": "club, played_date",
+    "mart_seat_deals": "club, played_date",
+    "mart_pairs": "club, played_date",
+    "mart_flows": "club, played_date",
+    "mart_findings": "club, played_date",
+}
 QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql")))
+#: DuckDB's memory limit for a materializing connection (the dashboard's): its buffer pool
+#: otherwise keeps every block of the marts a query read (up to 80% of the machine), so the
+#: process grew with the warehouse; at 400 MB the marts' blocks are dropped and read again
+#: from the file (the OS cache) when needed, at no measured cost per query at a million
+#: deals (300 MB cost 37%). ``CHUANMA_DUCKDB_MEMORY`` sets another (a DuckDB size, "2GB").
+MEMORY_LIMIT: Final = "400MB"
+MEMORY_ENV: Final = "CHUANMA_DUCKDB_MEMORY"
 _PARAM = re.compile(r"\$([a-z_]+)")
 
 
@@ -64,7 +94,8 @@ _PARAM = re.compile(r"\$([a-z_]+)")
 def sql_version() -> str:
     """What the stored marts depend on besides the data (``marts_file.sql_version``)."""
     texts = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES]
-    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED))
+    texts += [f"{table} order by {order}" for table, order in sorted(SORTED_BY.items())]
+    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED, *DERIVED))
 
 
 def held_of(con: duckdb.DuckDBPyConnection) -> incremental.Held:
@@ -169,6 +200,9 @@ class Analytics:
 
     def _connection(self, path: str) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(path)
+        if self.materialize:
+            limit = os.environ.get(MEMORY_ENV, "").strip() or MEMORY_LIMIT
+            con.execute("set memory_limit = $limit", {"limit": limit})
         if self.threads is not None:
             con.execute("set threads = $n", {"n": self.threads})
         return con
@@ -281,8 +315,9 @@ class Analytics:
         roster.install(con, roster.name_rows(roster.roster_or_error(self.root)[0]))
         self._views(con, catalog)
         if self.materialize:
-            for mart in (*STAGED, *MATERIALIZED):  # in order: later ones read the earlier tables
-                con.execute(f"create or replace table {mart}__table as select * from {mart}")
+            for mart in (*STAGED, *MATERIALIZED, *DERIVED):  # in order: later ones read the earlier tables
+                order = f" order by {SORTED_BY[mart]}" if mart in SORTED_BY else ""
+                con.execute(f"create or replace table {mart}__table as select * from {mart}{order}")
                 con.execute(f"drop view {mart}")  # names are ours, never a caller's text
                 con.execute(f"alter table {mart}__table rename to {mart}")
             con.execute(
@@ -314,6 +349,7 @@ class Analytics:
         self.con.execute("begin transaction")
         try:
             if delta is not None:
+                days = self._touched_days(delta)
                 if delta.superseded != self.held.superseded:
                     self.con.execute(f"delete from {SUPERSEDED}")
                     self.con.execute(
@@ -328,6 +364,9 @@ class Analytics:
                         {"names": delta.names},
                     )
                 for mart, rows in delta.marts.items():
+                    if mart in SUMMED:
+                        self._add_counts(mart, rows)
+                        continue
                     if delta.removed:  # names are ours, never a caller's text
                         self.con.execute(
                             f"delete from {mart} where deal_id in (select unnest($ids))",
@@ -337,6 +376,7 @@ class Analytics:
                         self.con.register("delta_rows", rows)
                         self.con.execute(f"insert into {mart} by name select * from delta_rows")
                         self.con.unregister("delta_rows")
+                self._derive(days)
                 if delta.stored:
                     self.con.execute(
                         f"insert into {marts_file.STORED_IDS} select unnest($ids), unnest($ends)",
@@ -357,6 +397,61 @@ class Analytics:
             self.held.superseded = delta.superseded
         self.last_refresh = "merged" if change.merged and delta is None else "incremental"
         return True
+
+    def _touched_days(self, delta: incremental.Delta) -> tuple[list[date], bool]:
+        """The days (and whether the deals without a day) whose :data:`DERIVED` rows the
+        delta changes: its new seat rows' and those of the held deals it supersedes."""
+        found: set[date | None] = set()
+        seats = delta.marts.get("mart_seat_deals")
+        if seats is not None and seats.num_rows:
+            self.con.register("delta_rows", seats)
+            found.update(
+                d for (d,) in self.con.execute("select distinct played_date from delta_rows").fetchall()
+            )
+            self.con.unregister("delta_rows")
+        if delta.removed:
+            found.update(
+                d
+                for (d,) in self.con.execute(
+                    "select distinct played_date from mart_seat_deals where deal_id in (select unnest($ids))",
+                    {"ids": delta.removed},
+                ).fetchall()
+            )
+        return sorted(d for d in found if d is not None), None in found
+
+    def _derive(self, touched: tuple[list[date], bool]) -> None:
+        """Make the :data:`DERIVED` marts' rows of the touched days again from the marts
+        they read (already brought up to date in this transaction; names are ours)."""
+        days, no_day = touched
+        if not days and not no_day:
+            return
+        params = {"days": days, "no_day": no_day}
+        for mart, macro in DERIVED.items():
+            self.con.execute(
+                f"delete from {mart} where list_contains(cast($days as date[]), played_date)"
+                " or ($no_day and played_date is null)",
+                params,
+            )
+            self.con.execute(
+                f"insert into {mart} by name select * from {macro}(false, cast($days as date[]), $no_day)",
+                params,
+            )
+
+    def _add_counts(self, mart: str, rows: Any) -> None:
+        """Add a batch's counts to a :data:`SUMMED` mart, one row per key as a full build
+        makes it (inside the caller's transaction; names are ours, never a caller's text)."""
+        key, count = SUMMED[mart]
+        self.con.register("delta_rows", rows)
+        merged = self.con.sql(
+            f"select {key}, cast(sum({count}) as bigint) as {count} from"
+            f" (select {key}, {count} from {mart} union all select {key}, {count} from delta_rows)"
+            f" group by {key}"
+        ).to_arrow_table()
+        self.con.unregister("delta_rows")
+        self.con.execute(f"delete from {mart}")
+        self.con.register("merged_rows", merged)
+        self.con.execute(f"insert into {mart} by name select * from merged_rows")
+        self.con.unregister("merged_rows")
 
     def _views(
         self, con: duckdb.DuckDBPyConnection, catalog: dict[str, Any], *, transaction: bool = True

@@ -123,7 +123,11 @@ def main() -> None:
         "select (select count(*) from stg_deals) as deals, (select count(*) from stg_events) as events, "
         "(select count(*) from stg_seats) as seats, (select count(*) from stg_ledger) as ledger"
     ).iloc[0]
-    busiest = analytics.sql("select player from stg_seats group by player order by count(*) desc limit 1")
+    # the busiest player as the pages name them (a name written in several clubs is shown
+    # "Name (club)": the name as written would pick no deal, and time an empty page)
+    busiest = analytics.sql(
+        "select player from mart_seat_deals group by player order by count(*) desc, player limit 1"
+    )
     player = str(busiest["player"][0])
     club = str(analytics.sql("select club from stg_deals limit 1")["club"][0])
     variants: dict[str, Filters] = {

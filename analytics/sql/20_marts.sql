@@ -153,3 +153,83 @@ select
 from stg_findings as f
 left join stg_deals as d on f.deal_id = d.deal_id
 cross join mart_shared_names as n;
+
+-- quarantined lines counted by reason (what the audit's deal status shows): the lines stay in
+-- Parquet, read by a deal's replay only; counting them at every query read every batch's
+-- file (tens of millions of lines at a million deals). A new batch's counts are added to
+-- the held ones (analytics/queries.py SUMMED): a revision supersedes deals, never lines.
+create or replace view mart_quarantine_reasons as
+select reason, count(*) as lines
+from stg_quarantine
+group by reason;
+
+-- the player table's sums per player, club, rule set and day: what player_stats reads when
+-- no tablemates are asked for (a few rows per player and day instead of one per seat, so
+-- its cost follows the players and days shown, not the deals stored). Kept from
+-- mart_seat_deals: a full build materializes the view; an incremental refresh makes again
+-- the days its new and superseded deals touch (player_days over those days,
+-- analytics/queries.py DERIVED). The biggest win is kept as each group's first by the
+-- player table's order (points, then fan, then the earliest deal_id): the first of those
+-- is the first over all the rows.
+create or replace macro player_days(p_all, p_days, p_no_day) as table
+select
+    player,
+    club,
+    rules,
+    played_date,
+    count(*) as deals,
+    count(*) filter (where won) as wins,
+    count(*) filter (where is_self_draw) as self_draws,
+    sum(dealt_in) as deal_ins,
+    count(*) filter (where dealt_in > 0) as deal_in_deals,
+    sum(fan) filter (where won) as fan_total,
+    sum(win_points) filter (where won) as win_points_total,
+    sum(deal_in_points) as deal_in_points,
+    sum(net) as net,
+    sum(kongs) as kongs,
+    sum(kongs_exposed) as kongs_exposed,
+    sum(kongs_added) as kongs_added,
+    sum(kongs_concealed) as kongs_concealed,
+    sum(kong_income) as kong_income,
+    count(*) filter (where flower_pig) as flower_pigs,
+    count(ready_at_end) as wall_end_deals,
+    count(*) filter (where ready_at_end) as ready_at_end,
+    sum(cha_jiao_paid) as cha_jiao_paid,
+    sum(cha_jiao_received) as cha_jiao_received,
+    count(*) filter (where win_order = 1) as win_order_1,
+    count(*) filter (where win_order = 2) as win_order_2,
+    count(*) filter (where win_order = 3) as win_order_3,
+    sum(win_turn) filter (where won and not is_sheet) as win_turn_total,
+    count(win_turn) filter (where won and not is_sheet) as win_turn_count,
+    count(*) filter (where is_sheet) as sheet_deals,
+    max(win_points) as biggest_win,
+    first(win_points order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_points,
+    first(fan order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_fan,
+    first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_deal
+from mart_seat_deals
+where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+group by player, club, rules, played_date;
+
+create or replace view mart_player_days as
+select * from player_days(true, cast([] as date[]), false);
+
+-- each player's net per session, club, rule set and day: what the placements read when no
+-- tablemates are asked for (one row per player and session day instead of one per seat).
+-- Kept like mart_player_days (analytics/queries.py DERIVED).
+create or replace macro session_days(p_all, p_days, p_no_day) as table
+select
+    session_id,
+    player,
+    club,
+    rules,
+    played_date,
+    min(seat) as seat,
+    min(played_at) as played_at,
+    count(*) as deals,
+    sum(net) as net
+from mart_seat_deals
+where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+group by session_id, player, club, rules, played_date;
+
+create or replace view mart_session_days as
+select * from session_days(true, cast([] as date[]), false);

@@ -16,12 +16,30 @@ flows as (
     group by payee_player, payer_player
 ),
 
+-- the sessions (all, or the player's) in exclusive branches (30_filters.sql): with no
+-- tablemates from mart_session_days, else from the deals' seat rows; with no player the
+-- IN is dropped when the plan is made instead of being built over every row
+session_rows as (
+    select session_id, player, seat, net
+    from mart_session_days
+    where len(cast($tablemates as varchar[])) = 0
+        and ($club is null or club = $club)
+        and ($date_from is null or played_date >= $date_from)
+        and ($date_to is null or played_date <= $date_to)
+        and ($rules is null or rules = $rules)
+    union all
+    select session_id, player, seat, net
+    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where len(cast($tablemates as varchar[])) > 0
+),
+
 per_session as (
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where $player is null or session_id in (
-        select session_id from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-        where player = $player
+    from (
+        select * from session_rows where $player is null
+        union all
+        select * from session_rows
+        where $player is not null and session_id in (select session_id from session_rows where player = $player)
     )
     group by session_id, player
 ),

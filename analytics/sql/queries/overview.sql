@@ -9,10 +9,19 @@ with picked as (
     from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
 ),
 
+-- two exclusive branches, as in 30_filters.sql: with no player the IN is dropped when the
+-- plan is made (an OR with it built a hash table of every deal id at every query)
 seated as (
     select count(distinct player) as players
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
-    where $player is null or deal_id in (select deal_id from picked)
+    from (
+        select player
+        from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
+        where $player is null
+        union all
+        select player
+        from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
+        where $player is not null and deal_id in (select deal_id from picked)
+    )
 )
 
 select

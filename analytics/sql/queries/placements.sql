@@ -1,11 +1,22 @@
 -- One row per player: sessions played, placements 1st..4th (see session_placements.sql
 -- for the tie rule), their rates and the average placement (lower is better).
+-- Two exclusive branches, as in session_placements.sql (mart_session_days with no tablemates).
 with picked as (
     select *
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where len(cast($tablemates as varchar[])) > 0
 ),
 
 per_session as (
+    select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
+    from mart_session_days
+    where len(cast($tablemates as varchar[])) = 0
+        and ($club is null or club = $club)
+        and ($date_from is null or played_date >= $date_from)
+        and ($date_to is null or played_date <= $date_to)
+        and ($rules is null or rules = $rules)
+    group by session_id, player
+    union all
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
     from picked
     group by session_id, player

@@ -1,13 +1,59 @@
 -- One row per player: the player table and the player card (rates are shares, 0..1).
 -- Score-sheet deals count in everything but what needs tiles (the average win turn), which
 -- leaves them out: sheet_deals_excluded says how many.
-with picked as (
+-- Two exclusive branches (as in 30_filters.sql): with no tablemates the sums come from
+-- mart_player_days (per player, club, rule set and day); with tablemates, from their
+-- deals' seat rows. Both give the same numbers for the same deals.
+with days as (
+    select *
+    from mart_player_days
+    where len(cast($tablemates as varchar[])) = 0
+        and ($club is null or club = $club)
+        and ($date_from is null or played_date >= $date_from)
+        and ($date_to is null or played_date <= $date_to)
+        and ($rules is null or rules = $rules)
+        and ($player is null or player = $player)
+),
+
+picked as (
     select *
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where $player is null or player = $player
+    where len(cast($tablemates as varchar[])) > 0 and ($player is null or player = $player)
 ),
 
 per_player as (
+    select
+        player,
+        cast(sum(deals) as bigint) as deals,
+        cast(sum(wins) as bigint) as wins,
+        cast(sum(self_draws) as bigint) as self_draws,
+        cast(sum(deal_ins) as bigint) as deal_ins,
+        cast(sum(deal_in_deals) as bigint) as deal_in_deals,
+        cast(sum(fan_total) as bigint) as fan_total,
+        cast(sum(win_points_total) as bigint) as win_points_total,
+        cast(sum(deal_in_points) as bigint) as deal_in_points,
+        cast(sum(net) as bigint) as net,
+        cast(sum(kongs) as bigint) as kongs,
+        cast(sum(kongs_exposed) as bigint) as kongs_exposed,
+        cast(sum(kongs_added) as bigint) as kongs_added,
+        cast(sum(kongs_concealed) as bigint) as kongs_concealed,
+        cast(sum(kong_income) as bigint) as kong_income,
+        cast(sum(flower_pigs) as bigint) as flower_pigs,
+        cast(sum(wall_end_deals) as bigint) as wall_end_deals,
+        cast(sum(ready_at_end) as bigint) as ready_at_end,
+        cast(sum(cha_jiao_paid) as bigint) as cha_jiao_paid,
+        cast(sum(cha_jiao_received) as bigint) as cha_jiao_received,
+        cast(sum(win_order_1) as bigint) as win_order_1,
+        cast(sum(win_order_2) as bigint) as win_order_2,
+        cast(sum(win_order_3) as bigint) as win_order_3,
+        sum(win_turn_total) / nullif(sum(win_turn_count), 0) as avg_win_turn,
+        cast(sum(sheet_deals) as bigint) as sheet_deals,
+        max(biggest_win) as biggest_win,
+        first(best_fan order by best_points desc nulls last, best_fan desc nulls last, best_deal) filter (where best_points is not null) as biggest_win_fan,
+        first(best_deal order by best_points desc nulls last, best_fan desc nulls last, best_deal) filter (where best_points is not null) as biggest_win_deal
+    from days
+    group by player
+    union all
     select
         player,
         count(*) as deals,

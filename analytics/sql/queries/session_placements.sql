@@ -3,12 +3,31 @@
 -- seat, the lower seat (earlier in the session's turn order) placing higher, then by
 -- name, so every session has exactly one 1st, 2nd... The player filter applies after the
 -- ranking: a player's placements are always among the whole table.
+-- Two exclusive branches (30_filters.sql): with no tablemates the per-session sums come
+-- from mart_session_days (per session, player and day), else from the deals' seat rows.
 with picked as (
     select *
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where len(cast($tablemates as varchar[])) > 0
 ),
 
 per_session as (
+    select
+        session_id,
+        player,
+        min(seat) as seat,
+        min(played_at) as played_at,
+        min(played_date) as played_date,
+        cast(sum(deals) as bigint) as deals,
+        cast(sum(net) as bigint) as net
+    from mart_session_days
+    where len(cast($tablemates as varchar[])) = 0
+        and ($club is null or club = $club)
+        and ($date_from is null or played_date >= $date_from)
+        and ($date_to is null or played_date <= $date_to)
+        and ($rules is null or rules = $rules)
+    group by session_id, player
+    union all
     select
         session_id,
         player,
