@@ -14,7 +14,6 @@ it does not take, or a win that might have been passed or missed (the pass rule 
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, Final
 
 from engine import move_codes, shapes
@@ -54,11 +53,17 @@ _MOVES: Final[Any] = _moves_module()
 COMPILED: Final = _MOVES is not None
 
 
-@cache
+#: rule bits by rule set name (a name says every knob; a str keeps its hash, a Rules does not)
+_FLAGS: Final[dict[str, int | None]] = {}
+
+
 def rule_flags(rules: Rules) -> int | None:
     """The knobs the moves read, as the bits ``_moves.c`` takes (None: a knob or value the
     C moves do not know, so the deal takes the Python moves; ``engine/move_codes.py``)."""
-    return move_codes.rule_flags(rules.knobs())
+    name = rules.name
+    if name not in _FLAGS:
+        _FLAGS[name] = move_codes.rule_flags(rules.knobs())
+    return _FLAGS[name]
 
 
 def plan_moves(
