@@ -181,6 +181,8 @@ class Analytics:
         self.last_refresh = ""
         #: the fingerprint of the roster the views apply (``analytics/roster.py``)
         self.roster_digest = ""
+        #: (the roster digest it was read for, why that roster cannot be read or None)
+        self._roster_error: tuple[str | None, str | None] = (None, None)
         self._owner: marts_file.MartsLock | None = None
         self._columns_whole = False  # the next raw views write every file's columns
         self.con = self._open(persist)
@@ -189,9 +191,14 @@ class Analytics:
     @property
     def roster_error(self) -> str | None:
         """Why the warehouse's roster cannot be read (its names are then shown as recorded:
-        a roster that changes is applied at the next refresh), or None."""
-        error = roster.roster_or_error(self.root)[1]
-        return None if error is None else str(error)
+        a roster that changes is applied at the next refresh), or None. Read once per roster
+        the views apply (every page asks), not at every call."""
+        checked, why = self._roster_error
+        if checked != self.roster_digest:
+            error = roster.roster_or_error(self.root)[1]
+            why = None if error is None else str(error)
+            self._roster_error = (self.roster_digest, why)
+        return why
 
     @property
     def marts_file(self) -> Path | None:

@@ -10,6 +10,7 @@ the last bit, floats included (``DataFrame.equals``, not a rounded comparison).
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from pathlib import Path
 
@@ -24,7 +25,10 @@ from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
 from ingest.writer import write_lines
 
-DAYS_BRANCH = "where len(cast($tablemates as varchar[])) = 0"
+#: the branch over a mart of sums (30_filters.sql's session_days_in / player_days_in)
+DAYS_BRANCH = re.compile(
+    r"\b(session|player)_days_in\(\$club, \$date_from, \$date_to, \$rules, cast\(\$tablemates as varchar\[\]\)\)"
+)
 SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
 #: the queries with a branch over a mart of sums and one over the seat rows
 SUMMED_QUERIES = ("player_stats", "placements", "session_placements", "mate_records")
@@ -33,8 +37,10 @@ SUMMED_QUERIES = ("player_stats", "placements", "session_placements", "mate_reco
 def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
     """A query computed from the seat rows (its tablemates branch, forced)."""
     text = query_sql(name)
-    assert DAYS_BRANCH in text and SEATS_BRANCH in text, name
-    text = text.replace(DAYS_BRANCH, "where false").replace(SEATS_BRANCH, "where true")
+    assert DAYS_BRANCH.search(text) and SEATS_BRANCH in text, name
+    # the sums' branch given a tablemate (so it is empty), the seat rows' branch taken
+    text = DAYS_BRANCH.sub(r"\1_days_in($club, $date_from, $date_to, $rules, ['forced'])", text)
+    text = text.replace(SEATS_BRANCH, "where true")
     values = filters.params()
     return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
 

@@ -37,6 +37,26 @@ where (p_club is null or club = p_club)
     and len(p_mates) > 0
     and deal_id in (select deal_id from mate_deals(p_mates));
 
+-- The sums per session and per player and day (20_marts.sql), under the shared filters;
+-- nothing when tablemates are asked for (those read the seat rows: seat_deals_in).
+create or replace macro session_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_session_days
+where len(p_mates) = 0
+    and (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules);
+
+create or replace macro player_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_player_days
+where len(p_mates) = 0
+    and (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules);
+
 create or replace macro pairs_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_pairs

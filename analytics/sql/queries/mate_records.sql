@@ -21,12 +21,7 @@ flows as (
 -- IN is dropped when the plan is made instead of being built over every row
 session_rows as (
     select session_id, player, seat, net
-    from mart_session_days
-    where len(cast($tablemates as varchar[])) = 0
-        and ($club is null or club = $club)
-        and ($date_from is null or played_date >= $date_from)
-        and ($date_to is null or played_date <= $date_to)
-        and ($rules is null or rules = $rules)
+    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     union all
     select session_id, player, seat, net
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))

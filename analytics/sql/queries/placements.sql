@@ -9,12 +9,7 @@ with picked as (
 
 per_session as (
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
-    from mart_session_days
-    where len(cast($tablemates as varchar[])) = 0
-        and ($club is null or club = $club)
-        and ($date_from is null or played_date >= $date_from)
-        and ($date_to is null or played_date <= $date_to)
-        and ($rules is null or rules = $rules)
+    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     group by session_id, player
     union all
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net

@@ -6,13 +6,8 @@
 -- deals' seat rows. Both give the same numbers for the same deals.
 with days as (
     select *
-    from mart_player_days
-    where len(cast($tablemates as varchar[])) = 0
-        and ($club is null or club = $club)
-        and ($date_from is null or played_date >= $date_from)
-        and ($date_to is null or played_date <= $date_to)
-        and ($rules is null or rules = $rules)
-        and ($player is null or player = $player)
+    from player_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where ($player is null or player = $player)
 ),
 
 picked as (

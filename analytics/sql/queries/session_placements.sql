@@ -20,12 +20,7 @@ per_session as (
         min(played_date) as played_date,
         cast(sum(deals) as bigint) as deals,
         cast(sum(net) as bigint) as net
-    from mart_session_days
-    where len(cast($tablemates as varchar[])) = 0
-        and ($club is null or club = $club)
-        and ($date_from is null or played_date >= $date_from)
-        and ($date_to is null or played_date <= $date_to)
-        and ($rules is null or rules = $rules)
+    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     group by session_id, player
     union all
     select
