@@ -104,6 +104,13 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "line {line}: a {kind} event outside any deal ({context})",
         "第 {line} 行：{kind} 事件不在任何牌局内（{context}）",
     ),
+    "read_stray_flood": (
+        "line {line}: more than {listed} lines of this file belong to no deal; this line and"
+        " the stray lines after it are not listed one by one (each is kept in quarantine with"
+        " its text)",
+        "第 {line} 行：本文件中不属于任何牌局的行超过 {listed} 行；此行及其后的这类行不再逐条列出"
+        "（每行连同原文均已隔离保存）",
+    ),
     "read_last_deal_ended": ("the last deal ended at line {end}", "上一局在第 {end} 行结束"),
     "read_no_deal_yet": ("no deal has started yet", "还没有开始任何牌局"),
     # the whole file (ingest.reader, ingest.source)

@@ -32,6 +32,10 @@ Decisions where the format is silent (also in docs/log-format.md):
   line does not bury the real findings), and kept in ``DealLog.extras`` by line number
   (``SessionLog.extras`` for session lines).
 - Blank lines are skipped (they are in no ``raw_lines``); line numbers count them.
+- The first :data:`STRAY_LISTED` stray lines of a file are listed each with its own
+  finding; the ones after share one finding that says so (a flood of stray lines, such as
+  a gzip bomb of events, costs one finding, not one per line). Every stray line, listed or
+  not, stays in ``LogFile.stray`` with its text, so nothing is lost.
 - Gzip is detected by its magic bytes. Truncated or corrupt gzip data: the complete lines
   before the break are read, a cut-off last line is stray, and ``LogFile.findings`` says
   where the data stopped.
@@ -334,6 +338,10 @@ class LogFile:
 # --- grouping lines into sessions and deals --------------------------------------------
 
 
+#: stray lines of one file listed with their own finding; the rest share one
+STRAY_LISTED: Final = 1000
+
+
 class LogBuilder:
     """Routes each line to its deal, its session or ``stray`` (see the module docstring)."""
 
@@ -346,6 +354,8 @@ class LogBuilder:
         self.sweep: Finding | None = None  # set while skipping the lines of an unreadable deal
         self.sweep_reported = False  # the sweep's finding is in log.findings once, when first used
         self.last_end: int | None = None  # line of the last deal_end, for stray messages
+        self.stray_listed = 0  # stray lines reported with their own finding so far
+        self.flood: Finding | None = None  # the finding shared by the stray lines past STRAY_LISTED
         self.last_session_end: int | None = None
         self.fresh: DealLog | None = None  # a deal just opened that the fast path may read (see _FastLines)
 
@@ -532,6 +542,15 @@ class LogBuilder:
         self._stray(n, text, error, parsed.findings)
 
     def _stray(self, n: int, text: str, reason: Finding, others: list[Finding]) -> None:
+        if reason is not self.sweep:
+            if self.stray_listed >= STRAY_LISTED:
+                if self.flood is None:
+                    message = say("read_stray_flood", line=n, listed=STRAY_LISTED)
+                    self.flood = self.parser.finding("bad_record", n, message)
+                    self.log.findings.append(self.flood)
+                self.log.stray.append((n, text, self.flood))
+                return
+            self.stray_listed += 1
         self.log.stray.append((n, text, reason))
         if reason is self.sweep:
             if not self.sweep_reported:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.reader import read_log_bytes
+from ingest.reader import STRAY_LISTED, read_log_bytes
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.source import Limits, file_name, name_bytes
 from ingest.validate import validate_paths
@@ -28,12 +28,6 @@ from ingest.writer import write_log
 ROOT = Path(__file__).resolve().parents[1]
 MB = 1 << 20
 PEAK_LIMIT_MB = 300
-#: ingest of the stray-events bomb keeps a finding and a quarantine row for each of its
-#: ~1 M stray lines (the ratio limit stops it at 40 MB of text): 259 MB in one venv and
-#: 296-314 MB in a fresh one of the same pins, on the same code; 285 MB before session 4's
-#: changes (pure Python, fresh venv). Still open: a cap on the findings
-#: of a file's stray lines would bound it well below.
-INGEST_STRAY_LIMIT_MB = 360
 UPLOAD_GROWTH_MB = 100  # what one upload may add to the dashboard's memory (a 1 GB bomb)
 #: an expression a child evaluates to its peak resident memory in KB
 HWM = "int(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')))"
@@ -97,8 +91,30 @@ def test_a_gzip_bomb_costs_bounded_memory(block: bytes, tmp_path: Path) -> None:
     peak, done = peak_rss_mb("ingest", path, "--warehouse", tmp_path / "wh", "--workers", "0", "--json")
     assert done.returncode == 3, done.stderr[-2000:]
     assert json.loads(done.stdout.splitlines()[-1])["file_findings"] >= 1
-    limit = INGEST_STRAY_LIMIT_MB if block.startswith(b"{") else PEAK_LIMIT_MB
-    assert peak < limit, f"ingest peaked at {peak:.0f} MB"
+    assert peak < PEAK_LIMIT_MB, f"ingest peaked at {peak:.0f} MB"
+
+
+def test_a_flood_of_stray_lines_is_listed_up_to_a_bound_and_kept_whole(tmp_path: Path) -> None:
+    """The stray-events bomb's ~57,000 lines once cost a finding each (376 MB in one CI
+    run): past STRAY_LISTED they share one finding, and every line is still quarantined."""
+    extra = 5
+    stray = b'{"type":"draw","seat":0,"tile":"1m"}\n' * (STRAY_LISTED + extra)
+    path = tmp_path / "flood.jsonl"
+    path.write_bytes(small_log(tmp_path / "log.jsonl").read_bytes() + stray)
+    log = read_log_bytes(path.read_bytes(), "flood.jsonl", Limits())
+    assert len(log.stray) == STRAY_LISTED + extra
+    first_unlisted = log.stray[STRAY_LISTED]
+    assert [f.line for f in log.findings][-2:] == [log.stray[STRAY_LISTED - 1][0], first_unlisted[0]]
+    assert len(log.findings) == STRAY_LISTED + 1
+    flood = log.findings[-1]
+    assert flood.code == "bad_record" and f"more than {STRAY_LISTED} lines" in flood.message
+    assert flood.message_key == "read_stray_flood" and "逐条" in flood.message_zh
+    assert all(reason is flood for _, _, reason in log.stray[STRAY_LISTED:])
+    done = chuanma("ingest", path, "--warehouse", tmp_path / "wh", "--workers", "0", "--json")
+    assert done.returncode == 3, done.stderr[-2000:]
+    result = json.loads(done.stdout.splitlines()[-1])
+    assert result["files"][0]["stray_lines"] == STRAY_LISTED + extra
+    assert result["files"][0]["deals"] == 2
 
 
 def test_limits_are_configurable_and_name_themselves(tmp_path: Path) -> None:

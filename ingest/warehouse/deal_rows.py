@@ -167,11 +167,15 @@ class FactBuilder:
         """Validate and record every session and deal of a read file, then its stray lines."""
         for finding in log.findings:
             self._finding("file", finding, None, None, NO_MONTH, None)
+        said: dict[int, str] = {}  # one text per reason: many stray lines may share one
         for n, text, reason in log.stray:
+            why = said.get(id(reason))
+            if why is None:
+                why = said[id(reason)] = f"{reason.code}: {reason.message}"
             self.cols["quarantine"].add(
                 NO_MONTH,
                 "stray",
-                f"{reason.code}: {reason.message}",
+                why,
                 None,
                 None,
                 self.file,
