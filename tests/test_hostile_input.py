@@ -95,8 +95,8 @@ def test_a_gzip_bomb_costs_bounded_memory(block: bytes, tmp_path: Path) -> None:
 
 
 def test_a_flood_of_stray_lines_is_listed_up_to_a_bound_and_kept_whole(tmp_path: Path) -> None:
-    """The stray-events bomb's ~57,000 lines once cost a finding each (376 MB in one CI
-    run): past STRAY_LISTED they share one finding, and every line is still quarantined."""
+    """Stray lines once cost a finding each (the stray-events bomb's memory): past
+    STRAY_LISTED they share one finding, and every line is still quarantined."""
     extra = 5
     stray = b'{"type":"draw","seat":0,"tile":"1m"}\n' * (STRAY_LISTED + extra)
     path = tmp_path / "flood.jsonl"
