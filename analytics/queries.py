@@ -123,6 +123,16 @@ def query_sql(name: str) -> str:
 
 
 @cache
+def page_sql(name: str) -> str:
+    """The text of ``pages/<name>.sql``: one page's own read (a session, a deal), with its
+    own parameters."""
+    path = SQL_DIR / "pages" / f"{name}.sql"
+    if not path.is_file():
+        raise KeyError(f"no page query {name!r}")
+    return path.read_text(encoding="utf-8")
+
+
+@cache
 def _params_of(name: str) -> frozenset[str]:
     return frozenset(_PARAM.findall(query_sql(name)))
 
@@ -529,6 +539,10 @@ class Analytics:
         """Any read-only SQL over the views (bound parameters only), e.g. for the tests."""
         frame: pd.DataFrame = self.con.cursor().execute(text, params or {}).df()
         return frame
+
+    def page(self, name: str, **params: Any) -> pd.DataFrame:
+        """``analytics/sql/pages/<name>.sql`` with bound parameters (lists as lists)."""
+        return self.sql(page_sql(name), params)
 
     # -- players
     def player_stats(self, filters: Filters | None = None) -> pd.DataFrame:

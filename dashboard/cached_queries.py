@@ -23,20 +23,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from functools import cache
 from typing import Any, Final
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from analytics import rating
-from analytics.queries import SQL_DIR, Analytics, Filters, with_placements, without_player
+from analytics.queries import Analytics, Filters, page_sql, with_placements, without_player
 from dashboard.deal_steps import DealReplay, replay_from_rows
 from dashboard.rescore import Rescore, rescore_session
 from dashboard.warehouse_location import warehouse_path
-
-#: the per-page queries (one deal, one session, a search), beside the analytics API's own
-PAGES_SQL: Final = SQL_DIR / "pages"
 
 #: the shared filters as a hashable tuple: player, club, date_from, date_to, rules, tablemates
 FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...]]
@@ -97,10 +93,9 @@ def query(name: str, filters: Filters | None = None, *, src: Source | None = Non
     return _query(src.path, src.version, name, filter_key(filters or Filters()))
 
 
-@cache
 def dashboard_sql(name: str) -> str:
     """The text of ``analytics/sql/pages/<name>.sql``."""
-    return (PAGES_SQL / f"{name}.sql").read_text(encoding="utf-8")
+    return page_sql(name)
 
 
 @st.cache_data(show_spinner=False, max_entries=1024)

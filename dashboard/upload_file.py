@@ -33,6 +33,14 @@ def file_sha256(path: Path) -> str | None:
     return digest.hexdigest()
 
 
+def saved_path(warehouse: Path, sha: str, name: str) -> Path:
+    """Where an upload is kept for the ingest: named by its content, so it is written once."""
+    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(name).name) or "upload.jsonl"
+    if not safe.lower().endswith((".jsonl", ".jsonl.gz", ".csv", ".xlsx")):
+        safe += ".jsonl"
+    return warehouse / "uploads" / f"{sha[:12]}-{safe}"
+
+
 def write_upload(path: Path, data: bytes) -> bool:
     """Put ``data`` at ``path``; True when it was written, False when the file there
     already held these bytes. Raises ``OSError`` when it cannot be written (nothing is

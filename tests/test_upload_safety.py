@@ -20,10 +20,9 @@ from streamlit.testing.v1 import AppTest
 from test_safe_text import markdown_sent
 
 from analytics.queries import Analytics
-from dashboard.app_pages.upload import saved_path
 from dashboard.record_draft import save_deal, upload_path
 from dashboard.token_guard import FIRST_WAIT, GUARD, MAX_WAIT, TokenGuard
-from dashboard.upload_file import not_stored, write_upload
+from dashboard.upload_file import not_stored, saved_path, write_upload
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
 from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact, log_text
 from ingest.warehouse import ingest

@@ -8,7 +8,6 @@ ingests files (their sha256 makes a second ingest of the same log a no-op)."""
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
@@ -19,7 +18,7 @@ from dashboard.i18n import code_label
 from dashboard.ingest_report import ingest_text
 from dashboard.plain_errors import plain_error
 from dashboard.safe_text import md
-from dashboard.upload_file import write_upload
+from dashboard.upload_file import saved_path, write_upload
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import READ_ONLY_LIMIT, may_write, upload_token
 from ingest.reader import read_log_bytes
@@ -110,14 +109,6 @@ def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
     report = validate_log(read_log_bytes(payload, name))
     st.session_state[REPORT_KEY] = (sha, report)
     return report
-
-
-def saved_path(warehouse: Path, sha: str, name: str) -> Path:
-    """Where an upload is kept for the ingest: named by its content, so it is written once."""
-    safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(name).name) or "upload.jsonl"
-    if not safe.lower().endswith((".jsonl", ".jsonl.gz", ".csv", ".xlsx")):
-        safe += ".jsonl"
-    return warehouse / "uploads" / f"{sha[:12]}-{safe}"
 
 
 def show_report(report: ValidationReport) -> None:

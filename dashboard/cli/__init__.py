@@ -12,7 +12,7 @@ from dashboard.cli.audit import replay, validate
 from dashboard.cli.hand import hand
 from dashboard.cli.roster import roster_app
 from dashboard.cli.season import season_app
-from dashboard.cli.serve import dashboard
+from dashboard.cli.serve import dashboard, serve
 from dashboard.cli.simulate import simulate
 from dashboard.cli.warehouse import ingest, stats, warehouse_app
 
@@ -31,7 +31,7 @@ def root() -> None:
 
 
 # the order of ``chuanma --help``
-for command in (hand, validate, replay, simulate, ingest, stats, dashboard):
+for command in (hand, validate, replay, simulate, ingest, stats, dashboard, serve):
     app.command()(command)
 app.add_typer(warehouse_app, name="warehouse")
 app.add_typer(season_app, name="season")

@@ -1,4 +1,5 @@
-"""``chuanma dashboard``: this process becomes the Streamlit server of ``dashboard/app.py``."""
+"""``chuanma dashboard`` (this process becomes the Streamlit server of ``dashboard/app.py``)
+and ``chuanma serve`` (the HTTP API of ``dashboard/api/``, on uvicorn)."""
 
 from __future__ import annotations
 
@@ -74,3 +75,46 @@ def dashboard(
         os.execve(sys.executable, command, env)
     except OSError as error:
         raise fail(f"cannot start the dashboard ({error.strerror or error})") from None
+
+
+def serve(
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    port: Annotated[int, typer.Option(min=1, max=65535, help="Port to serve on.")] = 8000,
+    address: Annotated[
+        str,
+        typer.Option(
+            help="Address to listen on (default localhost only); beyond localhost writing needs --token."
+        ),
+    ] = "localhost",
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token",
+            help="Writes (POST /v1/ingest) ask for 'Authorization: Bearer TOKEN' (or set CHUANMA_API_TOKEN).",
+        ),
+    ] = None,
+    max_body_mb: Annotated[
+        float, typer.Option(min=0.001, help="The largest request body accepted, in MB.")
+    ] = 64,
+) -> None:
+    """Serve the HTTP API on http://ADDRESS:PORT (docs at /docs, schema at /openapi.json).
+
+    POST /v1/validate and /v1/ingest take a log, a sheet or a spreadsheet; GET /v1/sessions,
+    /v1/deals/ID, /v1/players and /v1/findings answer as the pages do (docs/api.md). Runs
+    until stopped (Ctrl-C or SIGTERM)."""
+    import os
+
+    import uvicorn
+
+    from dashboard.api.app import create_app
+
+    folder = warehouse.resolve()
+    given = token or os.environ.get("CHUANMA_API_TOKEN") or None
+    if address not in LOCAL_ADDRESSES and given is None:
+        typer.echo(f"chuanma serve: listening on {address} without a token: writing is closed", err=True)
+    typer.echo(f"chuanma serve: http://{address}:{port}/docs (warehouse {folder}); Ctrl-C stops it", err=True)
+    app = create_app(folder, address=address, token=given, max_body_mb=max_body_mb)
+    try:
+        uvicorn.run(app, host=address, port=port, log_level="warning")
+    except OSError as error:
+        raise fail(f"cannot start the API ({error.strerror or error})") from None

@@ -1,0 +1,211 @@
+"""The API's reads: sessions, a session's result, a deal's replay, players and the
+leaderboard, findings. Each is what the matching page shows, from the same queries
+(``analytics/sql``) and the same builders (``dashboard.session_result``,
+``dashboard.deal_steps``), as JSON; every text in ``lang``."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from datetime import date
+from typing import Annotated, Any, Literal
+
+import pandas as pd  # type: ignore[import-untyped]
+from fastapi import APIRouter, Query, Request
+
+from analytics.queries import Filters
+from dashboard.api.errors import ApiError
+from dashboard.api.state import ApiState
+from dashboard.deal_steps import DealReplay, Step, replay_from_rows
+from dashboard.findings_view import finding_said, row_text, seat_base
+from dashboard.i18n import Lang, reason_label
+from dashboard.session_result import SessionResult, build_result, chat_text
+from engine.tiles import tile_name
+
+router = APIRouter(prefix="/v1", tags=["reads"])
+
+LangQuery = Annotated[Literal["en", "zh"], Query(description="Language of every text: en or zh (中文).")]
+Club = Annotated[str | None, Query(description="Only this club's deals.")]
+DateFrom = Annotated[date | None, Query(description="First day, YYYY-MM-DD.")]
+DateTo = Annotated[date | None, Query(description="Last day, YYYY-MM-DD.")]
+RulesName = Annotated[str | None, Query(description="Only deals under this rule set name.")]
+Mates = Annotated[list[str] | None, Query(alias="with", description="Only deals where this player sat too.")]
+Limit = Annotated[int, Query(ge=1, le=10_000, description="At most this many rows.")]
+
+
+def state_of(request: Request) -> ApiState:
+    state: ApiState = request.app.state.chuanma
+    return state
+
+
+def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table as JSON objects (NaN as null, days and times as ISO text, arrays as lists)."""
+    rows: list[dict[str, Any]] = json.loads(
+        frame.to_json(orient="records", date_format="iso", force_ascii=False)
+    )
+    return rows
+
+
+def filters(club: str | None, date_from: date | None, date_to: date | None, rules: str | None,
+            mates: list[str] | None = None, player: str | None = None) -> Filters:  # fmt: skip
+    return Filters(player, club, date_from, date_to, rules, tuple(mates or ()))
+
+
+@router.get("/health", summary="The server and its warehouse")
+def health(request: Request) -> dict[str, Any]:
+    """Whether the server answers, and the warehouse's version (it changes with every write)."""
+    state = state_of(request)
+    with state.reading() as analytics:
+        return {"status": "ok", "version": analytics.version}
+
+
+@router.get("/sessions", summary="Sessions, the latest first")
+def sessions(
+    request: Request, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    rules: RulesName = None, player: Annotated[str | None, Query(description="Only sessions this player sat in.")] = None,
+    limit: Limit = 100,
+) -> dict[str, Any]:  # fmt: skip
+    """Each session with its deals, how many have findings and how many are invalid."""
+    with state_of(request).reading() as analytics:
+        frame = analytics.query("session_list", filters(club, date_from, date_to, rules, player=player))
+    return {"sessions": records(frame.head(limit)), "total": len(frame)}
+
+
+@router.get("/sessions/{session_id}", summary="A session's result")
+def session(request: Request, session_id: str, lang: LangQuery = "en") -> dict[str, Any]:
+    """Totals per player, each payment with its reason, who pays whom, and the text a club
+    pastes into its chat group."""
+    with state_of(request).reading() as analytics:
+        header = analytics.page("session_header", session_id=session_id)
+        if header.empty:
+            raise ApiError("not_found", f"no session {session_id!r}")
+        deals = analytics.page("session_deals", session_id=session_id)
+        ledger = analytics.page("session_ledger", session_id=session_id)
+    return session_json(build_result(header.iloc[0].to_dict(), deals, ledger), lang)
+
+
+def session_json(result: SessionResult, lang: Lang) -> dict[str, Any]:
+    names = result.players
+    payments = result.payments.assign(
+        reason_label=[reason_label(str(r), lang) for r in result.payments["reason"]]
+    )
+    return {
+        "session_id": result.session_id,
+        "club": result.club,
+        "table": result.table,
+        "played_at": result.played_at,
+        "rules": result.rules,
+        "base": result.base,
+        "players": list(names),
+        "totals": {names[seat]: result.totals[seat] for seat in range(len(names))},
+        "ranking": [names[seat] for seat in result.ranking()],
+        "recorded_totals": list(result.recorded) if result.recorded is not None else None,
+        "deals": [deal_json(d, names) for d in records(result.deals)],
+        "payments": records(payments.rename(columns={"payer_player": "payer", "payee_player": "payee"})),
+        "transfers": [
+            {"payer": names[t.payer], "payee": names[t.payee], "amount": t.amount} for t in result.transfers
+        ],
+        "problem": result.problem,
+        "chat_text": chat_text(result, lang),
+    }
+
+
+def deal_json(row: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
+    """One deal of a session: its status and each player's net (by name, not by seat)."""
+    nets = {names[seat]: row[f"net_{seat}"] for seat in range(len(names))}
+    return {"deal_id": row["deal_id"], "status": row["status"], "findings": row["findings"], "nets": nets}
+
+
+@router.get("/deals/{deal_id}", summary="A deal's replay, step by step")
+def deal(request: Request, deal_id: str, lang: LangQuery = "en") -> dict[str, Any]:
+    """Each line of the deal as the table after it (hands, melds, discards, the wall, each
+    payment and finding), with the players' names; a deal not replayed to its end stops
+    where its replay stopped."""
+    with state_of(request).reading() as analytics:
+        header = analytics.page("deal_header", deal_id=deal_id)
+        if header.empty:
+            raise ApiError("not_found", f"no deal {deal_id!r}")
+        row = header.iloc[0].to_dict()
+        raw = events = pd.DataFrame()
+        if row["status"] == "invalid":
+            raw = analytics.page("deal_raw_lines", deal_id=deal_id)
+        else:
+            events = analytics.page(
+                "deal_events", month=str(row["month"]), first=deal_id, last=deal_id, deal_ids=[deal_id]
+            )
+        stored = analytics.page("deal_findings", deal_id=deal_id)
+    return replay_json(replay_from_rows(row, events, raw, stored), lang)
+
+
+def replay_json(replay: DealReplay, lang: Lang) -> dict[str, Any]:
+    first = seat_base(replay.record)
+    players = list(replay.players)
+
+    def said(finding: Any) -> dict[str, Any]:
+        return {**asdict(finding), "text": finding_said(finding, lang, players, first)}
+
+    def step(s: Step) -> dict[str, Any]:
+        return {
+            "index": s.index, "line": s.line, "kind": s.kind, "seat": s.seat,
+            "tile": tile_name(s.tile) if s.tile is not None else None, "from_seat": s.from_seat,
+            "detail": s.detail, "wall_left": s.wall_left, "scores": list(s.scores),
+            "hands": [[tile_name(t) for t in hand] for hand in s.hands],
+            "melds": [[[kind, tile_name(t)] for kind, t in seat] for seat in s.melds],
+            "discards": [[tile_name(t) for t in seat] for seat in s.discards],
+            "payments": [asdict(p) for p in s.payments],
+            "wins": [asdict(w) for w in s.wins],
+            "findings": [said(f) for f in s.findings],
+        }  # fmt: skip
+
+    return {
+        "deal_id": replay.deal_id, "session_id": replay.session_id, "players": players,
+        "rules": replay.rules, "base": replay.base, "dealer": replay.dealer, "status": replay.status,
+        "record": replay.record, "seats_from": first, "scores": list(replay.scores), "error": replay.error,
+        "findings": [said(f) for f in replay.findings], "steps": [step(s) for s in replay.steps],
+    }  # fmt: skip
+
+
+@router.get("/players", summary="The leaderboard: every player's statistics")
+def players(
+    request: Request, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    rules: RulesName = None, mates: Mates = None,
+) -> dict[str, Any]:  # fmt: skip
+    """One object per player (deals, 胡牌率 win rate, 自摸率, 点炮率, fan, points ...), the
+    roster's guests marked ``guest`` (listed apart on the leaderboards)."""
+    with state_of(request).reading() as analytics:
+        frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates))
+        guests = analytics.guests()
+    return {"players": records(frame.assign(guest=frame["player"].isin(sorted(guests))))}
+
+
+@router.get("/players/{player}", summary="One player's statistics")
+def player(
+    request: Request, player: str, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    rules: RulesName = None, mates: Mates = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The player's row of the leaderboard (the name as the pages show it)."""
+    with state_of(request).reading() as analytics:
+        frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates, player=player))
+    if frame.empty:
+        raise ApiError("not_found", f"no deals of {player!r} under these filters")
+    return records(frame)[0]
+
+
+@router.get("/findings", summary="Findings, the latest first")
+def findings(
+    request: Request, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    rules: RulesName = None, code: Annotated[str | None, Query(description="Only this finding code.")] = None,
+    session_id: Annotated[str | None, Query(description="Only this session's.")] = None,
+    player: Annotated[str | None, Query(description="Only this player's.")] = None,
+    limit: Limit = 200, lang: LangQuery = "en",
+) -> dict[str, Any]:  # fmt: skip
+    """Every error finding under the filters, each with its explanation in ``lang`` naming
+    the players (``text``); ``total`` counts them all, ``findings`` lists at most ``limit``."""
+    with state_of(request).reading() as analytics:
+        frame = analytics.page(
+            "findings_list", club=club, date_from=date_from, date_to=date_to, rules=rules,
+            code=code, session_id=session_id, player=player, limit=limit,
+        )  # fmt: skip
+    total = int(frame["total"].iloc[0]) if not frame.empty else 0
+    texts = [row_text(row, lang, None) for row in frame.to_dict(orient="records")]
+    return {"findings": records(frame.drop(columns=["total"]).assign(text=texts)), "total": total}

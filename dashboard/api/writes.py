@@ -1,0 +1,145 @@
+"""The API's two ways in: ``POST /v1/validate`` (the report, nothing written) and
+``POST /v1/ingest`` (stored through the normal ingest path, waiting its turn like the
+Record page's saves). The body is the file's bytes: a log (``.jsonl``, gzip or not), a
+score-sheet log or a spreadsheet (``.csv``, ``.xlsx``); ``name`` gives its file name, else
+its kind is told by its first bytes. The Upload page's limits hold (inflation, line length),
+and a body past the server's limit is refused before it is read whole."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+
+from dashboard.api.errors import ApiError
+from dashboard.api.reads import LangQuery, state_of
+from dashboard.api.state import ApiState
+from dashboard.findings_view import finding_said, seat_base
+from dashboard.i18n import Lang
+from dashboard.upload_file import not_stored, saved_path, write_upload
+from engine.rules import Rules, RulesError, load_rules
+from ingest.reader import read_log_bytes
+from ingest.validate import ValidationReport, validate_log
+
+router = APIRouter(prefix="/v1", tags=["writes"])
+
+NameQuery = Annotated[
+    str | None,
+    Query(description="The file's name; its ending picks the reader (.jsonl, .jsonl.gz, .csv, .xlsx)."),
+]
+RulesQuery = Annotated[
+    str | None,
+    Query(description="Replay every deal under these rules instead of the log's (a preset or JSON)."),
+]
+#: what the body's first bytes say it is, when no name says it
+MAGIC: tuple[tuple[bytes, str], ...] = ((b"\x1f\x8b", "upload.jsonl.gz"), (b"PK\x03\x04", "upload.xlsx"))
+#: the request body, as the OpenAPI schema describes it
+BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+    }
+}
+
+
+def file_name(name: str | None, data: bytes) -> str:
+    """The body's file name: the one given, else one told by its first bytes."""
+    if name:
+        return name
+    for magic, named in MAGIC:
+        if data.startswith(magic):
+            return named
+    return "upload.jsonl" if data.lstrip()[:1] == b"{" else "upload.csv"
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The body, at most ``limit`` bytes (a longer one is refused as soon as it is seen)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise ApiError("too_large", f"the body is over this server's limit of {limit >> 20} MB")
+    parts, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise ApiError("too_large", f"the body is over this server's limit of {limit >> 20} MB")
+        parts.append(chunk)
+    data = b"".join(parts)
+    if not data:
+        raise ApiError("bad_request", "the body is empty: send the file's bytes")
+    return data
+
+
+def override(spec: str | None) -> Rules | None:
+    try:
+        return None if spec is None else load_rules(spec)
+    except RulesError as error:
+        raise ApiError("bad_request", f"rules: {error}") from None
+
+
+def report_json(report: ValidationReport, lang: Lang) -> dict[str, Any]:
+    """``validate --json``'s report (docs/report.md), each deal's finding with ``text``: its
+    explanation in ``lang`` naming the session's players."""
+    data = report.to_json()
+    players = {s.session_id: list(s.players) for s in report.sessions}
+    for deal, shown in zip(report.deals, data["deals"], strict=True):
+        names = players.get(deal.session_id, [])
+        first = seat_base(deal.record, deal.file)
+        for finding, said in zip(deal.findings, shown["findings"], strict=True):
+            said["text"] = finding_said(finding, lang, names, first)
+    return data
+
+
+@router.post("/validate", summary="Validate a log, a sheet or a spreadsheet (nothing is written)",
+             openapi_extra=BODY)  # fmt: skip
+async def validate(request: Request, name: NameQuery = None, rules: RulesQuery = None,
+                   lang: LangQuery = "en") -> dict[str, Any]:  # fmt: skip
+    """The validation report: every deal's status, findings and computed scores, the
+    sessions and the file's own findings; ``summary.ok`` is true when nothing was found."""
+    state = state_of(request)
+    data = await read_body(request, state.max_body)
+    named = file_name(name, data)
+    report = validate_log(read_log_bytes(data, named), override(rules))
+    return report_json(report, lang)
+
+
+@router.post("/ingest", summary="Store a log, a sheet or a spreadsheet in the warehouse", openapi_extra=BODY)
+async def ingest_body(
+    request: Request,
+    name: NameQuery = None,
+    wait: Annotated[float, Query(ge=0, le=3600, description="Seconds to wait for another writer.")] = 600.0,
+    authorization: Annotated[str | None, Header(description="Bearer <token>, when the server asks for one.")] = None,
+) -> dict[str, Any]:  # fmt: skip
+    """The ingest summary (as ``chuanma ingest --json``) and ``stored``: whether every deal
+    went in as written (``not_stored`` says why not: invalid deals, lines set aside, ...).
+    The same bytes sent twice are stored once."""
+    state = state_of(request)
+    client = request.client.host if request.client is not None else "unknown"
+    state.check_write(authorization, client)
+    data = await read_body(request, state.max_body)
+    named = file_name(name, data)
+    from starlette.concurrency import run_in_threadpool
+
+    return await run_in_threadpool(store, state, data, named, wait)
+
+
+def store(state: ApiState, data: bytes, name: str, wait: float) -> dict[str, Any]:
+    """Keep the bytes under ``<warehouse>/uploads/`` (temp file + rename) and ingest them."""
+    from ingest.warehouse import WarehouseError, ingest
+    from ingest.warehouse.lock import WarehouseLocked
+
+    path = saved_path(state.warehouse, hashlib.sha256(data).hexdigest(), name)
+    try:
+        write_upload(path, data)
+        summary = ingest([path], state.warehouse, workers=0, wait=wait)
+    except WarehouseLocked as error:
+        raise ApiError("busy", str(error).replace(str(state.warehouse), "<warehouse>")) from None
+    except (WarehouseError, OSError) as error:
+        raise ApiError("bad_request", f"cannot ingest: {type(error).__name__}") from None
+    reason = not_stored(summary)
+    out: dict[str, Any] = summary.to_json()
+    out.pop("warehouse", None)  # the server's folder is not the client's to know
+    for entry in out.get("files", []):
+        entry["file"] = str(Path(entry["file"]).relative_to(state.warehouse))
+    return {**out, "stored": reason is None, "not_stored": reason}
