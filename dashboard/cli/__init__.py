@@ -9,6 +9,7 @@ import os
 import typer
 
 from dashboard.cli.audit import replay, validate
+from dashboard.cli.backup import warehouse_backup, warehouse_restore
 from dashboard.cli.hand import hand
 from dashboard.cli.roster import roster_app
 from dashboard.cli.season import season_app
@@ -33,6 +34,8 @@ def root() -> None:
 # the order of ``chuanma --help``
 for command in (hand, validate, replay, simulate, ingest, stats, dashboard, serve):
     app.command()(command)
+warehouse_app.command("backup")(warehouse_backup)
+warehouse_app.command("restore")(warehouse_restore)
 app.add_typer(warehouse_app, name="warehouse")
 app.add_typer(season_app, name="season")
 app.add_typer(roster_app, name="roster")
