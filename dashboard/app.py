@@ -13,16 +13,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import cached_queries, page_kit
+from dashboard import access_gate, cached_queries, page_kit
 from dashboard.phone import close_sidebar_after_navigation
 from dashboard.write_access import listens_beyond_localhost
 
 # the favicon is a file served by this server: no icon is fetched from the internet
 st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
 page_kit.language_switch()
-source = cached_queries.source()
-page_kit.filter_sidebar(source)
-page_kit.write_url()
 home = st.Page(
     page_kit.PAGES["overview"],
     title=page_kit.t("page_overview"),
@@ -63,6 +60,10 @@ pages = [
 ]
 page = st.navigation(pages)
 close_sidebar_after_navigation(page.url_path)
+access_gate.gate()  # with club tokens: a token first (the page chosen stays chosen), then its club only
+source = cached_queries.source()
+page_kit.filter_sidebar(source)
+page_kit.write_url()
 if not listens_beyond_localhost():  # where the warehouse lives: only for a visitor at this machine
     st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
 page.run()

@@ -306,6 +306,33 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Enter the upload token first: without it the server does not read what is uploaded.",
     ),
     "token_refused": ("口令不对。", "Wrong token."),
+    "access_token": ("俱乐部令牌", "Club token"),
+    "access_token_help": (
+        "此服务器按俱乐部发放令牌（chuanma access add）：令牌决定能看哪个俱乐部、能否记录。",
+        "This server gives tokens per club (chuanma access add): the token decides which club you see "
+        "and whether you may record.",
+    ),
+    "access_needed": (
+        "此仪表盘需要俱乐部令牌：请在侧栏输入。",
+        "This dashboard asks for a club's token: enter it in the sidebar.",
+    ),
+    "access_as": ("{club} 的{role}", "{role} of {club}"),
+    "access_role_viewer": ("查看者", "viewer"),
+    "access_role_recorder": ("记录员", "recorder"),
+    "access_role_admin": ("管理员", "admin"),
+    "access_recorder_needed": (
+        "记录和上传需要记录员的令牌；你的令牌只能查看。",
+        "Recording and uploading need a recorder's token; yours can only view.",
+    ),
+    "access_other_club": (
+        "你的令牌只能为 {club} 记录；此文件包含：{others}。未导入。",
+        "Your token records for {club} only; this file holds: {others}. Not ingested.",
+    ),
+    "access_unreadable": (
+        "访问令牌文件无法读取：在修好之前，仪表盘不显示任何内容（详情见服务器日志）。",
+        "The access file cannot be read: until it is fixed the dashboard shows nothing "
+        "(the details are in the server's log).",
+    ),
     "upload_too_big_read_only": (
         "只读服务器只校验不超过 {limit} 的文件；此文件 {size}，未读取。",
         "A read-only server validates files of at most {limit}; this one is {size} and was not read.",

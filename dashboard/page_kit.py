@@ -19,7 +19,7 @@ import streamlit as st
 
 from analytics.queries import Filters
 from analytics.seasons import Season, SeasonError, current_season, load_seasons, month_of
-from dashboard import cached_queries
+from dashboard import access_gate, cached_queries
 from dashboard.i18n import LANG_NAMES, LANGS, Lang, label, rules_label
 from dashboard.safe_text import md
 
@@ -168,6 +168,11 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         st.sidebar.caption(t("no_match"))
         return
     clubs = sorted({str(c) for c in options["club"].dropna()})
+    only = access_gate.club()
+    if only is not None:  # a club's token: its club only, no "all"
+        options = options[options["club"] == only]
+        clubs = [only]
+        st.session_state[CLUB_KEY] = only
     rules = sorted({str(r) for r in options["rules"].dropna()})
     for name, key, known in ((URL_CLUB, CLUB_KEY, clubs), (URL_RULES, RULES_KEY, rules)):
         asked = _param(name)
@@ -179,8 +184,9 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         st.session_state[RULES_KEY] = ALL
     everything = t("all")
     st.sidebar.selectbox(
-        t("club"), [ALL, *clubs], key=CLUB_KEY, format_func=lambda v: everything if v == ALL else v
-    )
+        t("club"), clubs if only is not None else [ALL, *clubs], key=CLUB_KEY,
+        format_func=lambda v: everything if v == ALL else v,
+    )  # fmt: skip
     shown = {name: rules_label(name, lang()) for name in rules}  # in this run's language
     st.sidebar.selectbox(
         t("rules"), [ALL, *rules], key=RULES_KEY, format_func=lambda v: everything if v == ALL else shown[v]
@@ -286,7 +292,7 @@ def _day(value: Any) -> date:
 
 def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filters:
     """The shared filters as chosen in the sidebar (plus a player, for one page)."""
-    club = st.session_state.get(CLUB_KEY, ALL)
+    club = access_gate.club() or st.session_state.get(CLUB_KEY, ALL)
     rules = st.session_state.get(RULES_KEY, ALL)
     chosen = st.session_state.get(DATES_KEY)
     first = last = None

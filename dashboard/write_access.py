@@ -11,6 +11,7 @@ import hashlib
 import hmac
 import math
 import os
+from collections.abc import Callable
 from typing import Final
 
 import streamlit as st
@@ -41,11 +42,19 @@ def listens_beyond_localhost() -> bool:
 
 
 def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bool:
-    """Whether this visitor may write; draws the token field, or the read-only note."""
+    """Whether this visitor may write; draws the token field, or the read-only note. With
+    club tokens (``dashboard/access.py``) the visitor's token decides: a recorder's writes."""
+    from dashboard.access_gate import recorder_gate
+
+    decided = recorder_gate()
+    if decided is not None:
+        return decided
     token = upload_token()
     if token is not None:
         given = st.text_input(token_label, type="password", key=key, help=token_help)
-        return bool(given) and token_accepted(given, token, key)
+        return bool(given) and token_accepted(
+            given, lambda typed: hmac.compare_digest(typed.encode(), token.encode()), key
+        )
     if listens_beyond_localhost():
         st.info(read_only, icon=":material/lock:")
         return False
@@ -62,7 +71,7 @@ def client_id() -> str:
     return address if isinstance(address, str) and address else "localhost"
 
 
-def token_accepted(given: str, token: str, key: str) -> bool:
+def token_accepted(given: str, accepts: Callable[[str], bool], key: str) -> bool:
     """Compare a typed token, once per text typed (a rerun with the same text is not a new
     guess), and only when the client's wait after wrong tokens is over
     (:mod:`dashboard.token_guard`); says why a token is refused."""
@@ -79,7 +88,7 @@ def token_accepted(given: str, token: str, key: str) -> bool:
     if wait > 0:
         st.warning(page_kit.t("token_wait", seconds=math.ceil(wait)), icon=":material/hourglass_top:")
         return False
-    right = hmac.compare_digest(given.encode(), token.encode())
+    right = accepts(given)
     if right:
         GUARD.passed(client)
     else:

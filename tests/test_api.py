@@ -311,7 +311,7 @@ def test_requests_from_the_schema_never_get_a_server_error(server: Server) -> No
     @given(requests(schema))
     def check(path: str) -> None:
         answer = call(server.url + path)
-        assert answer.status in (200, 404, 422), (path, answer.body)
+        assert answer.status in (200, 403, 404, 422), (path, answer.body)  # never a 5xx
         if answer.status != 200:
             assert answer.body["error"]["code"] in CODES
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
-from dashboard.api import errors, reads, writes
+from dashboard.api import access_routes, errors, reads, writes
 from dashboard.api.state import ApiState
 
 VERSION = "1"
@@ -29,4 +29,5 @@ def create_app(warehouse: Path, *, address: str = "localhost", token: str | None
     errors.install(app)
     app.include_router(reads.router)
     app.include_router(writes.router)
+    app.include_router(access_routes.router)
     return app

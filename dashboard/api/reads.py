@@ -15,7 +15,7 @@ from fastapi import APIRouter, Query, Request
 
 from analytics.queries import Filters
 from dashboard.api.errors import ApiError
-from dashboard.api.state import ApiState
+from dashboard.api.who import Viewer, owned, scoped, state_of
 from dashboard.deal_steps import DealReplay, Step, replay_from_rows
 from dashboard.findings_view import finding_said, row_text, seat_base
 from dashboard.i18n import Lang, reason_label
@@ -31,11 +31,6 @@ DateTo = Annotated[date | None, Query(description="Last day, YYYY-MM-DD.")]
 RulesName = Annotated[str | None, Query(description="Only deals under this rule set name.")]
 Mates = Annotated[list[str] | None, Query(alias="with", description="Only deals where this player sat too.")]
 Limit = Annotated[int, Query(ge=1, le=10_000, description="At most this many rows.")]
-
-
-def state_of(request: Request) -> ApiState:
-    state: ApiState = request.app.state.chuanma
-    return state
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -61,24 +56,26 @@ def health(request: Request) -> dict[str, Any]:
 
 @router.get("/sessions", summary="Sessions, the latest first")
 def sessions(
-    request: Request, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    request: Request, grant: Viewer, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
     rules: RulesName = None, player: Annotated[str | None, Query(description="Only sessions this player sat in.")] = None,
     limit: Limit = 100,
 ) -> dict[str, Any]:  # fmt: skip
     """Each session with its deals, how many have findings and how many are invalid."""
+    club = scoped(grant, club)
     with state_of(request).reading() as analytics:
         frame = analytics.query("session_list", filters(club, date_from, date_to, rules, player=player))
     return {"sessions": records(frame.head(limit)), "total": len(frame)}
 
 
 @router.get("/sessions/{session_id}", summary="A session's result")
-def session(request: Request, session_id: str, lang: LangQuery = "en") -> dict[str, Any]:
+def session(request: Request, grant: Viewer, session_id: str, lang: LangQuery = "en") -> dict[str, Any]:
     """Totals per player, each payment with its reason, who pays whom, and the text a club
     pastes into its chat group."""
     with state_of(request).reading() as analytics:
         header = analytics.page("session_header", session_id=session_id)
         if header.empty:
             raise ApiError("not_found", f"no session {session_id!r}")
+        owned(grant, header["club"].iloc[0], f"session {session_id!r}")
         deals = analytics.page("session_deals", session_id=session_id)
         ledger = analytics.page("session_ledger", session_id=session_id)
     return session_json(build_result(header.iloc[0].to_dict(), deals, ledger), lang)
@@ -117,7 +114,7 @@ def deal_json(row: dict[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
 
 
 @router.get("/deals/{deal_id}", summary="A deal's replay, step by step")
-def deal(request: Request, deal_id: str, lang: LangQuery = "en") -> dict[str, Any]:
+def deal(request: Request, grant: Viewer, deal_id: str, lang: LangQuery = "en") -> dict[str, Any]:
     """Each line of the deal as the table after it (hands, melds, discards, the wall, each
     payment and finding), with the players' names; a deal not replayed to its end stops
     where its replay stopped."""
@@ -126,6 +123,7 @@ def deal(request: Request, deal_id: str, lang: LangQuery = "en") -> dict[str, An
         if header.empty:
             raise ApiError("not_found", f"no deal {deal_id!r}")
         row = header.iloc[0].to_dict()
+        owned(grant, row["club"], f"deal {deal_id!r}")
         raw = events = pd.DataFrame()
         if row["status"] == "invalid":
             raw = analytics.page("deal_raw_lines", deal_id=deal_id)
@@ -167,11 +165,12 @@ def replay_json(replay: DealReplay, lang: Lang) -> dict[str, Any]:
 
 @router.get("/players", summary="The leaderboard: every player's statistics")
 def players(
-    request: Request, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    request: Request, grant: Viewer, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
     rules: RulesName = None, mates: Mates = None,
 ) -> dict[str, Any]:  # fmt: skip
     """One object per player (deals, 胡牌率 win rate, 自摸率, 点炮率, fan, points ...), the
     roster's guests marked ``guest`` (listed apart on the leaderboards)."""
+    club = scoped(grant, club)
     with state_of(request).reading() as analytics:
         frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates))
         guests = analytics.guests()
@@ -180,10 +179,11 @@ def players(
 
 @router.get("/players/{player}", summary="One player's statistics")
 def player(
-    request: Request, player: str, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    request: Request, grant: Viewer, player: str, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
     rules: RulesName = None, mates: Mates = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The player's row of the leaderboard (the name as the pages show it)."""
+    club = scoped(grant, club)
     with state_of(request).reading() as analytics:
         frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates, player=player))
     if frame.empty:
@@ -193,7 +193,7 @@ def player(
 
 @router.get("/findings", summary="Findings, the latest first")
 def findings(
-    request: Request, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
+    request: Request, grant: Viewer, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
     rules: RulesName = None, code: Annotated[str | None, Query(description="Only this finding code.")] = None,
     session_id: Annotated[str | None, Query(description="Only this session's.")] = None,
     player: Annotated[str | None, Query(description="Only this player's.")] = None,
@@ -201,6 +201,7 @@ def findings(
 ) -> dict[str, Any]:  # fmt: skip
     """Every error finding under the filters, each with its explanation in ``lang`` naming
     the players (``text``); ``total`` counts them all, ``findings`` lists at most ``limit``."""
+    club = scoped(grant, club)
     with state_of(request).reading() as analytics:
         frame = analytics.page(
             "findings_list", club=club, date_from=date_from, date_to=date_to, rules=rules,

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from analytics.queries import Analytics
+from dashboard.access import AccessError, Grant, active, grant_of, load_grants
 from dashboard.api.errors import ApiError
 from dashboard.token_guard import TokenGuard
 
@@ -41,25 +42,44 @@ class ApiState:
             self._analytics.refresh()
             yield self._analytics
 
-    def check_write(self, authorization: str | None, client: str) -> None:
-        """Raise the :class:`ApiError` that refuses this write, if any. Wrong tokens are
-        slowed per client (:mod:`dashboard.token_guard`) and logged."""
-        if self.token is None:
-            if self.address not in LOCAL:
-                raise ApiError("forbidden", "writing is closed: this server listens beyond localhost "
-                               "without a token (start it with --token)")  # fmt: skip
-            return
+    def caller(self, authorization: str | None, client: str, role: str) -> Grant | None:
+        """The grant a request acts under, or the :class:`ApiError` that refuses it.
+
+        With the access file's tokens (``dashboard/access.py``) every request but the
+        health check needs one allowing ``role``, and reads only its club (the grant is
+        returned). Without them, as before tokens per club: reads are open; writes need
+        ``--token`` if one was given, else a server on localhost (None is returned: every
+        club). Wrong tokens are slowed per client and logged (``dashboard/token_guard.py``)."""
+        grants = self.grants()
+        if not active(grants) and (role == "viewer" or (self.token is None and self.address in LOCAL)):
+            return None
+        if not active(grants) and self.token is None:
+            raise ApiError("forbidden", "writing is closed: this server listens beyond localhost "
+                           "without a token (start it with --token, or add tokens: chuanma access add)")  # fmt: skip
         wait = self.guard.wait(client)
         if wait > 0:
             raise ApiError("too_many_tries", f"too many wrong tokens: try again in {wait:.0f} s",
                            headers={"Retry-After": str(int(wait) + 1)})  # fmt: skip
         given = (authorization or "").removeprefix("Bearer ").strip()
-        if given and hmac.compare_digest(given.encode(), self.token.encode()):
+        if not given:
+            raise ApiError("unauthorized", "this server asks for a token: Authorization: Bearer <token>")
+        if self.token is not None and hmac.compare_digest(given.encode(), self.token.encode()):
             self.guard.passed(client)
-            return
-        if given:
+            return None  # the server's own token: every club
+        grant = grant_of(grants, given)
+        if grant is None:
             self.guard.missed(client)
-        raise ApiError("unauthorized", "this server asks for a token: Authorization: Bearer <token>")
+            raise ApiError("unauthorized", "this token is not known here (wrong, or revoked)")
+        self.guard.passed(client)
+        if not grant.allows(role):
+            raise ApiError("forbidden", f"a {grant.role}'s token cannot do this (it needs a {role}'s)")
+        return grant
+
+    def grants(self) -> list[Grant]:
+        try:
+            return load_grants(self.warehouse)
+        except AccessError as error:  # a damaged file must not open what it guarded
+            raise ApiError("internal", "the access file cannot be read: the server's log says why") from error
 
     def close(self) -> None:
         with self._lock:

@@ -11,11 +11,13 @@ import hashlib
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
+from fastapi import APIRouter, Query, Request
 
+from dashboard.access import Grant, foreign_clubs
 from dashboard.api.errors import ApiError
-from dashboard.api.reads import LangQuery, state_of
+from dashboard.api.reads import LangQuery
 from dashboard.api.state import ApiState
+from dashboard.api.who import Recorder, Viewer, state_of
 from dashboard.findings_view import finding_said, seat_base
 from dashboard.i18n import Lang
 from dashboard.upload_file import not_stored, saved_path, write_upload
@@ -93,7 +95,7 @@ def report_json(report: ValidationReport, lang: Lang) -> dict[str, Any]:
 
 @router.post("/validate", summary="Validate a log, a sheet or a spreadsheet (nothing is written)",
              openapi_extra=BODY)  # fmt: skip
-async def validate(request: Request, name: NameQuery = None, rules: RulesQuery = None,
+async def validate(request: Request, grant: Viewer, name: NameQuery = None, rules: RulesQuery = None,
                    lang: LangQuery = "en") -> dict[str, Any]:  # fmt: skip
     """The validation report: every deal's status, findings and computed scores, the
     sessions and the file's own findings; ``summary.ok`` is true when nothing was found."""
@@ -107,21 +109,30 @@ async def validate(request: Request, name: NameQuery = None, rules: RulesQuery =
 @router.post("/ingest", summary="Store a log, a sheet or a spreadsheet in the warehouse", openapi_extra=BODY)
 async def ingest_body(
     request: Request,
+    grant: Recorder,
     name: NameQuery = None,
     wait: Annotated[float, Query(ge=0, le=3600, description="Seconds to wait for another writer.")] = 600.0,
-    authorization: Annotated[str | None, Header(description="Bearer <token>, when the server asks for one.")] = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """The ingest summary (as ``chuanma ingest --json``) and ``stored``: whether every deal
     went in as written (``not_stored`` says why not: invalid deals, lines set aside, ...).
-    The same bytes sent twice are stored once."""
+    The same bytes sent twice are stored once. A club's recorder stores its club's
+    sessions only."""
     state = state_of(request)
-    client = request.client.host if request.client is not None else "unknown"
-    state.check_write(authorization, client)
     data = await read_body(request, state.max_body)
     named = file_name(name, data)
     from starlette.concurrency import run_in_threadpool
 
+    if grant is not None:
+        await run_in_threadpool(check_clubs, grant, data, named)
     return await run_in_threadpool(store, state, data, named, wait)
+
+
+def check_clubs(grant: Grant, data: bytes, name: str) -> None:
+    """Refuse a body holding a session of another club, or deals of no known club."""
+    others = foreign_clubs(grant.club, data, name)
+    if others:
+        raise ApiError("forbidden", f"a recorder of club {grant.club!r} stores its club's sessions only; "
+                       f"this holds: {', '.join(others)}")  # fmt: skip
 
 
 def store(state: ApiState, data: bytes, name: str, wait: float) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import page_kit
+from dashboard import access_gate, page_kit
 from dashboard.findings_view import finding_said
 from dashboard.i18n import code_label, label, pattern_label, reason_label
 from dashboard.plain_errors import plain_error
@@ -64,6 +64,8 @@ def open_draft(warehouse: Any) -> Draft | None:
     if not sid:
         return None
     draft = load_draft(warehouse, sid)
+    if draft is not None and not access_gate.shows(draft.session.club):  # another club's draft: not there
+        draft = None
     if draft is None or draft.closed_at is not None:  # a closed session records no more
         if draft is not None:
             st.info(page_kit.t("record_was_closed", session=md(sid), at=draft.closed_at))
@@ -75,10 +77,17 @@ def open_draft(warehouse: Any) -> Draft | None:
     return draft
 
 
+def owned_draft(warehouse: Any, session_id: str) -> bool:
+    draft = load_draft(warehouse, session_id)
+    return draft is not None and access_gate.shows(draft.session.club)
+
+
 # ------------------------------------------------------------------ start
 def start_form(warehouse: Any) -> None:
     closed_note()
-    kept = list_drafts(warehouse)
+    kept = [
+        sid for sid in list_drafts(warehouse) if access_gate.club() is None or owned_draft(warehouse, sid)
+    ]
     if kept:
         st.subheader(page_kit.t("record_continue"))
         chosen = st.pills(
@@ -88,7 +97,11 @@ def start_form(warehouse: Any) -> None:
             st.session_state[SID_KEY] = chosen
             st.rerun()
     st.subheader(page_kit.t("record_start"))
-    club = st.text_input(page_kit.t("record_club"), key="record_club")
+    if access_gate.club() is not None:  # a club's recorder records for its club
+        st.session_state["record_club"] = access_gate.club()
+    club = st.text_input(
+        page_kit.t("record_club"), key="record_club", disabled=access_gate.club() is not None
+    )
     table = st.text_input(page_kit.t("record_table"), key="record_table")
     names = seat_inputs(warehouse, club)
     presets = [*preset_names(), CUSTOM]

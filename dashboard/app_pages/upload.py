@@ -12,7 +12,8 @@ import hashlib
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import page_kit
+from dashboard import access_gate, page_kit
+from dashboard.access import foreign_clubs
 from dashboard.findings_view import finding_said, named_voice, seat_base
 from dashboard.i18n import code_label
 from dashboard.ingest_report import ingest_text
@@ -188,6 +189,11 @@ def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> 
     that name is replaced) and ingest it; a failure shows a plain message, its details go
     to the server's log."""
     warehouse = warehouse_path()
+    only = access_gate.club()
+    others = foreign_clubs(only, payload, name) if only is not None else []
+    if others:  # a club's recorder stores its club's sessions only
+        st.error(page_kit.t("access_other_club", club=md(str(only)), others=md(", ".join(others))))
+        return
     path = saved_path(warehouse, sha, name)
     bar = st.progress(0.0, text=page_kit.t("ingesting"))
     try:

@@ -1,5 +1,5 @@
 """The ``chuanma`` command line, the top layer: one typer app, one module per command group
-(hand, audit, simulate, warehouse, season, roster, serve). Each command imports its layer lazily so that a
+(hand, audit, simulate, warehouse, season, roster, serve, access). Each command imports its layer lazily so that a
 quick call such as ``chuanma hand`` starts in well under a second."""
 
 from __future__ import annotations
@@ -8,6 +8,7 @@ import os
 
 import typer
 
+from dashboard.cli.access import access_app
 from dashboard.cli.audit import replay, validate
 from dashboard.cli.backup import warehouse_backup, warehouse_restore
 from dashboard.cli.hand import hand
@@ -39,6 +40,7 @@ warehouse_app.command("restore")(warehouse_restore)
 app.add_typer(warehouse_app, name="warehouse")
 app.add_typer(season_app, name="season")
 app.add_typer(roster_app, name="roster")
+app.add_typer(access_app, name="access")
 
 
 def main() -> None:
