@@ -316,3 +316,26 @@ def test_requests_from_the_schema_never_get_a_server_error(server: Server) -> No
             assert answer.body["error"]["code"] in CODES
 
     check()
+
+
+def test_any_body_gets_a_report_or_a_clear_refusal(server: Server, log_file: Path) -> None:
+    """Random bytes, cut logs and broken gzip to POST /v1/validate: a report (findings for
+    what cannot be read) or a 400, never a server error."""
+    text = log_file.read_bytes()
+    bodies = st.one_of(
+        st.binary(max_size=2_000),
+        st.integers(1, len(text)).map(lambda n: text[:n]),  # a log cut anywhere
+        st.integers(1, 400).map(lambda n: gzip.compress(text)[:n]),  # a gzip cut anywhere
+    )
+
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+    @given(bodies, st.sampled_from([None, "x.jsonl", "x.jsonl.gz", "x.csv", "x.xlsx"]))
+    def check(body: bytes, name: str | None) -> None:
+        answer = call(server.url + "/v1/validate" + (f"?name={name}" if name else ""), body)
+        assert answer.status in (200, 400), (name, body[:60], answer.body)
+        if answer.status == 200:
+            assert "summary" in answer.body
+        else:
+            assert answer.body["error"]["code"] == "bad_request"
+
+    check()
