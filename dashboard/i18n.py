@@ -914,6 +914,8 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "dead_wait_counts": ("绝张叫", "a dead wait counts"),
     "haidi": ("海底", "the last tile"),
     "exchange_three": ("换三张", "exchange of three"),
+    "tax_refund": ("退税", "kong income returned"),
+    "flower_pig_pays": ("花猪赔谁", "whom a flower pig pays"),
     "fan": ("番数", "fan"),
     "payments": ("付分", "payments"),
     "cha_jiao": ("查叫", "the wall's-end settlement"),

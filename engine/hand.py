@@ -133,7 +133,7 @@ def ready_value(
     caller that has worked them out or counts only some (死叫); by default all of them."""
     if mask < 0:
         mask = wait_mask(concealed, pongs, kongs)
-    highest = rules.no_ting_pays == "max"
+    highest = rules.no_ting_pays != "min"  # a flat 查大叫 (a number) records the highest
     value = -1
     with_tile = list(concealed)
     for tile in range(NUM_KINDS):

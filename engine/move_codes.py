@@ -97,6 +97,8 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "concealed_kong_each": "pricing",
     "flower_pig_payment": "查叫 (Python)",
     "no_ting_pays": "查叫 (Python)",
+    "tax_refund": "查叫 (Python)",
+    "flower_pig_pays": "查叫 (Python)",
     "dead_wait_counts": "查叫 (Python)",
     "haidi": "fan (海底)",
 }

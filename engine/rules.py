@@ -46,10 +46,12 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "concealed_kong_each": int,
     "added_kong_same_turn_only": bool,
     "flower_pig_payment": int,  # or "cap": the multiplier of max_fan (满格)
-    "no_ting_pays": ("max", "min"),
+    "no_ting_pays": ("max", "min"),  # or a whole number >= 1: a flat 查大叫 in base units
     "dead_wait_counts": bool,
     "haidi": bool,
     "exchange_three": bool,
+    "tax_refund": bool,
+    "flower_pig_pays": ("still_in", "all_others"),
 }
 
 
@@ -62,6 +64,7 @@ _SAMPLES: dict[str, tuple[Any, ...]] = {
     "added_kong_each": (1, 2),
     "concealed_kong_each": (1, 2, 3),
     "flower_pig_payment": (4, 8, 16, "cap"),
+    "no_ting_pays": ("max", "min", 1, 4),
 }
 
 
@@ -71,7 +74,9 @@ def knob_values() -> dict[str, tuple[Any, ...]]:
     (tests/test_fast_check.py), so a new knob is tested the day it is written here."""
     out: dict[str, tuple[Any, ...]] = {}
     for knob, allowed in _CHOICES.items():
-        if isinstance(allowed, tuple):
+        if knob in _SAMPLES:  # a knob of literals that also takes a number says how it is played
+            out[knob] = _SAMPLES[knob]
+        elif isinstance(allowed, tuple):
             out[knob] = allowed
         elif allowed is bool:
             out[knob] = (False, True)
@@ -102,10 +107,12 @@ class Rules:
     concealed_kong_each: int
     added_kong_same_turn_only: bool
     flower_pig_payment: int | Literal["cap"]
-    no_ting_pays: Literal["max", "min"]
+    no_ting_pays: Literal["max", "min"] | int
     dead_wait_counts: bool
     haidi: bool
     exchange_three: bool
+    tax_refund: bool
+    flower_pig_pays: Literal["still_in", "all_others"]
     fan: tuple[tuple[str, FanValue], ...]
 
     def pattern_fan(self, pattern: str) -> int | None:
@@ -157,6 +164,10 @@ def _check_knob(knob: str, value: Any) -> Any:
     if knob == "max_fan" and value in (None, "none"):
         return None
     if knob == "flower_pig_payment" and value == "cap":
+        return value
+    if knob == "no_ting_pays" and isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:
+            raise RulesError(f"knob 'no_ting_pays' must be 'max', 'min' or a whole number >= 1, not {value!r}")
         return value
     if isinstance(allowed, tuple):
         if value not in allowed:

@@ -144,10 +144,14 @@ class Settler:
     def cha_jiao(self, pigs: set[int], ready: dict[int, int], line: int) -> list[Transfer]:
         """查花猪, then 查大叫, then 退税 (rules.md 6), among the seats still in."""
         in_play = self.in_play
-        transfers = flower_pig_transfers(in_play, pigs, self.rules.flower_pig_points * self.base, line)
-        transfers += no_ting_transfers(in_play, pigs, ready, self.base, line)
-        not_ready = {seat for seat in in_play if seat not in ready}
-        transfers += refund_transfers(self.kong_income, not_ready, line)
+        rules = self.rules
+        points = rules.flower_pig_points * self.base
+        transfers = flower_pig_transfers(in_play, pigs, points, line, rules.flower_pig_pays)
+        flat = rules.no_ting_pays if isinstance(rules.no_ting_pays, int) else None
+        transfers += no_ting_transfers(in_play, pigs, ready, self.base, line, flat)
+        if rules.tax_refund:
+            not_ready = {seat for seat in in_play if seat not in ready}
+            transfers += refund_transfers(self.kong_income, not_ready, line)
         self.settlement = transfers
         self.ledger.extend(transfers)
         return transfers

@@ -62,22 +62,28 @@ def multiplier(fan: int) -> int:
     return 1 << (fan - 1)
 
 
-def flower_pig_transfers(in_play: Sequence[int], pigs: set[int], points: int, line: int) -> list[Transfer]:
-    """查花猪: every 花猪 pays every seat still in that is not a 花猪."""
+def flower_pig_transfers(
+    in_play: Sequence[int], pigs: set[int], points: int, line: int, pays: str = "still_in"
+) -> list[Transfer]:
+    """查花猪: every 花猪 pays every seat still in that is not a 花猪 (``flower_pig_pays``
+    ``still_in``), or every other seat, in or out (``all_others``)."""
+    payees = range(4) if pays == "all_others" else in_play
     return [
         Transfer("flower_pig", pig, seat, points, line)
         for pig in sorted(pigs)
-        for seat in in_play
-        if seat not in pigs
+        for seat in payees
+        if seat != pig and (pays == "all_others" or seat not in pigs)
     ]
 
 
 def no_ting_transfers(
-    in_play: Sequence[int], pigs: set[int], ready_fan: dict[int, int], base: int, line: int
-) -> list[Transfer]:
-    """查大叫: every seat still in, not a 花猪 and not ready, pays every ready seat."""
+    in_play: Sequence[int], pigs: set[int], ready_fan: dict[int, int], base: int, line: int,
+    flat: int | None = None,
+) -> list[Transfer]:  # fmt: skip
+    """查大叫: every seat still in, not a 花猪 and not ready, pays every ready seat its
+    ready hand's value, or ``flat`` base units each (``no_ting_pays`` a number)."""
     return [
-        Transfer("no_ting", seat, ready, base * multiplier(fan), line)
+        Transfer("no_ting", seat, ready, base * (flat if flat is not None else multiplier(fan)), line)
         for seat in in_play
         if seat not in pigs and seat not in ready_fan
         for ready, fan in sorted(ready_fan.items())

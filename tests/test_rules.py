@@ -41,6 +41,8 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "dead_wait_counts": (True, True, True),
     "haidi": (False, False, False),
     "exchange_three": (False, False, False),
+    "tax_refund": (True, True, True),
+    "flower_pig_pays": ("still_in", "still_in", "still_in"),
 }
 FLOWER_PIG_POINTS = (16, 8, 16)
 
