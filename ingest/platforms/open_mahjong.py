@@ -250,10 +250,9 @@ def _convert_round(
     deal_id = f"{session}-r{number}"
 
     def fail(line: int, why: str) -> None:
-        out.add(base, {"type": "deal", "deal_id": deal_id, "dealer": 0, "hands": ["", "", "", ""]})
-        out.note(deal_id, finding("bad_record", line, out.name, f"{key}: {why}; the round is not replayed",
-                                  f"{key}：{why}；本局不复盘"))  # fmt: skip
-        out.add(base + 999, {"type": "deal_end", "reason": "wall_exhausted"})
+        """The round opens no deal: one finding of the file says which and why."""
+        en, zh = f"{key}: {why}; the round is not replayed", f"{key}：{why}；本局不复盘"
+        out.note(None, finding("bad_record", line, out.name, en, zh))
 
     if not isinstance(data, dict):
         fail(base, "the round is not a JSON object")
