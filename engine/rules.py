@@ -167,7 +167,9 @@ def _check_knob(knob: str, value: Any) -> Any:
         return value
     if knob == "no_ting_pays" and isinstance(value, int) and not isinstance(value, bool):
         if value < 1:
-            raise RulesError(f"knob 'no_ting_pays' must be 'max', 'min' or a whole number >= 1, not {value!r}")
+            raise RulesError(
+                f"knob 'no_ting_pays' must be 'max', 'min' or a whole number >= 1, not {value!r}"
+            )
         return value
     if isinstance(allowed, tuple):
         if value not in allowed:
