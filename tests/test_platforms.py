@@ -139,3 +139,13 @@ def test_ingest_into_a_warehouse(tmp_path: Path) -> None:
     assert done.returncode in (0, 1, 3), done.stderr
     deals = read_table(warehouse, "deals")
     assert sorted(deals["status"].to_pylist()) == ["findings", "findings", "ok"]
+
+
+def test_api_validate_path_tells_the_record_by_its_bytes() -> None:
+    """POST /v1/validate names an upload by its first bytes, then reads it as here."""
+    from dashboard.api.writes import file_name
+
+    data = RECORD.read_bytes()
+    named = file_name(None, data)
+    statuses = sorted(d.status for d in validate_log(read_log_bytes(data, named)).deals)
+    assert statuses == ["findings", "findings", "ok"]
