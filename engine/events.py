@@ -237,6 +237,8 @@ CODE_ZH: Final[dict[str, str]] = {
     "unknown_field": "未知字段（已保留，未核对）",
     "net_only": "只记净分的记分表：只核对零和与总分",
     "conflicting_duplicate": "重复牌局编号但内容不同",
+    "platform_inferred": "平台牌谱未记，由行牌推断",
+    "platform_rule": "平台规则 chuanma 无法表达",
 }
 
 

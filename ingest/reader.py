@@ -625,6 +625,15 @@ def read_log_bytes(
     ``on_session`` takes each session as soon as it is read to its end (in file order;
     the ``LogFile`` returned then holds none), so a caller that checks a session and lets
     it go holds one session's deals at a time, not the file's."""
+    from ingest.platforms.detect import read_platform_bytes
+
+    platform = read_platform_bytes(data, name)  # a platform's record, told by its content
+    if platform is not None:
+        if on_session is not None:
+            for session in platform.sessions:
+                on_session(session)
+            platform.sessions = []
+        return platform
     if name.lower().endswith((".csv", ".xlsx")):
         from ingest.sheets.convert import read_sheet_bytes
 

@@ -30,6 +30,7 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.gcpause import gc_paused
 from ingest.line_parser import LineParser
+from ingest.platforms.detect import platform_of
 from ingest.reader import LogFile, read_log_bytes, read_text_bytes
 from ingest.source import GZIP_MAGIC, Inflate, Limits
 from ingest.warehouse.deal_rows import facts_of_log
@@ -200,6 +201,8 @@ def plan_chunks(
     limits = Limits.from_env()
     damaged = [Chunk(first_index, name, sha256, None, data, 0, limits=limits)]
     if name.lower().endswith((".csv", ".xlsx")):  # a score sheet: converted whole by the reader
+        return damaged
+    if platform_of(data) is not None:  # a platform's record: one JSON document, converted whole
         return damaged
     gzipped = data.startswith(GZIP_MAGIC)
     if not gzipped and (name.endswith(".gz") or len(data) > limits.max_inflated):

@@ -1,0 +1,56 @@
+"""A converted record (log lines and the converter's own findings) read as a LogFile.
+
+The lines go through chuanma's reader like any log, so the engine checks them; the
+converter's findings (an unreadable part, an inferred 定缺, a rule chuanma cannot
+express) go to the deal they belong to, or to the file.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import Finding
+from ingest.reader import LogBuilder, LogFile
+
+
+@dataclass
+class Converted:
+    """What a converter made of one record: lines by number, findings by deal id."""
+
+    name: str
+    lines: list[tuple[int, dict[str, Any]]] = field(default_factory=list)
+    findings: list[tuple[str | None, Finding]] = field(default_factory=list)
+
+    def add(self, line: int, obj: dict[str, Any]) -> None:
+        self.lines.append((line, obj))
+
+    def note(self, deal_id: str | None, finding: Finding) -> None:
+        self.findings.append((deal_id, finding))
+
+
+def finding(
+    code: str, line: int | None, name: str, en: str, zh: str, warning: bool = False, seat: int | None = None
+) -> Finding:
+    """A converter's finding, written out in both languages (no template)."""
+    return Finding(
+        code, line, seat, en, severity="warning" if warning else "error", rule="platforms",
+        file=name, message_zh=zh,
+    )  # fmt: skip
+
+
+def log_of(converted: Converted) -> LogFile:
+    """Feed the lines to the reader, then hand each finding to its deal (or the file)."""
+    builder = LogBuilder(converted.name)
+    for line, obj in converted.lines:
+        builder.feed(line, json.dumps(obj, ensure_ascii=False))
+    log = builder.finish()
+    deals = {deal.deal.deal_id: deal for _, deal in log.iter_deals()}
+    for deal_id, found in converted.findings:
+        deal = deals.get(deal_id) if deal_id is not None else None
+        if deal is not None:
+            deal.findings.append(found)
+        else:
+            log.findings.append(found)
+    return log

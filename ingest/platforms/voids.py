@@ -1,0 +1,59 @@
+"""Infer a seat's 定缺 (void suit) from its moves, for records that do not write it.
+
+A seat's void suit is one it never pongs, kongs or wins on, and that its winning hand
+does not hold. Of the suits the moves allow, the one it discarded first wins (a seat
+plays its void suit out first), then the one it held fewest of (the platform's own
+default when a seat does not choose).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+SUITS = "mps"
+
+
+@dataclass(frozen=True)
+class Inferred:
+    """The suit chosen, the suits the moves allowed, and whether the moves decide it."""
+
+    suit: str
+    allowed: tuple[str, ...]
+
+    @property
+    def decided(self) -> bool:
+        return len(self.allowed) == 1
+
+
+def infer_void(seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]]) -> Inferred:
+    """The void suit of ``seat`` given its dealt ``hand`` and the deal's events in order."""
+    held = list(hand)
+    banned: set[str] = set()
+    first_discard: dict[str, int] = {}
+    for i, event in enumerate(events):
+        kind = event.get("type")
+        tile = event.get("tile")
+        if event.get("seat") != seat or not isinstance(tile, str):
+            continue
+        if kind == "draw":
+            held.append(tile)
+        elif kind == "discard":
+            first_discard.setdefault(tile[-1], i)
+            if tile in held:
+                held.remove(tile)
+        elif kind in ("pong", "kong"):
+            banned.add(tile[-1])
+            gone = {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[str(event.get("kind", kind))]
+            for _ in range(gone):
+                if tile in held:
+                    held.remove(tile)
+        elif kind == "hu":
+            banned.add(tile[-1])
+            banned.update(t[-1] for t in held)
+    allowed = tuple(s for s in SUITS if s not in banned)
+    pool = allowed or tuple(SUITS)
+    big = len(events) + 1
+    suit = min(pool, key=lambda s: (first_discard.get(s, big), sum(t[-1] == s for t in hand)))
+    return Inferred(suit, allowed)
