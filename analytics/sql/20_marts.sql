@@ -233,3 +233,32 @@ group by session_id, player, club, rules, played_date;
 
 create or replace view mart_session_days as
 select * from session_days(true, cast([] as date[]), false);
+
+-- each session's deals per club, rule set and day, every status counted (invalid deals too):
+-- what the session pickers list (queries/session_list.sql) when no player is asked for, one
+-- row per session day instead of one per deal. Kept like mart_player_days (DERIVED), from
+-- stg_deals, so a day whose only new deal is invalid is made again too.
+create or replace macro session_rows(p_all, p_days, p_no_day) as table
+select
+    s.* replace (list_transform(s.players, lambda p: shown_player(p, s.club, n.names)) as players)
+from (
+    select
+        session_id,
+        club,
+        rules,
+        played_date,
+        min(played_at) as played_at,
+        count(*) filter (where status = 'invalid') as invalid_deals,
+        any_value("table") as "table",
+        any_value(players) as players,
+        count(*) as deals,
+        count(*) filter (where status <> 'ok') as findings_deals,
+        count(*) filter (where not is_sheet) as tile_deals
+    from stg_deals
+    where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+    group by session_id, club, rules, played_date
+) as s
+cross join mart_shared_names as n;
+
+create or replace view mart_sessions as
+select * from session_rows(true, cast([] as date[]), false);
