@@ -601,6 +601,12 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_who": ("谁", "Who"),
     "record_kind": ("杠型", "Kind"),
     "record_from": ("谁放的", "From whom"),
+    "record_late_mark": ("（晚弯杠）", " (late: tile not drawn this turn)"),
+    "record_late_added": ("不是当巡摸到的（晚弯杠）", "Tile not drawn this turn (a late added kong)"),
+    "record_late_added_help": (
+        "第四张牌是早先摸到、留在手里的：规则 added_kong_same_turn_only 下这个弯杠不收钱",
+        "The fourth tile was drawn earlier and kept: under added_kong_same_turn_only this kong earns nothing",
+    ),
     "record_self_draw": ("自摸", "自摸 self-draw"),
     "record_patterns": ("番型", "Patterns"),
     "record_roots": ("根", "根 roots"),
