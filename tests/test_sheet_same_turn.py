@@ -115,3 +115,40 @@ def test_a_bad_same_turn_cell_is_a_finding_naming_its_column() -> None:
     assert len(messages) == 2, messages
     assert "same_turn" in messages[0] and "E" in messages[0], messages[0]
     assert "maybe" in messages[1], messages[1]
+
+
+def test_the_record_page_checkbox_makes_a_late_added_kong(tmp_path: Any, monkeypatch: Any) -> None:
+    """On the page, under chengdu: Du's 弯杠 with the box ticked earns nothing; once the next
+    move shows nobody robbed it, the totals stay at zero (a kong drawn this turn: +3)."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from dashboard.warehouse_location import WAREHOUSE_ENV
+
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "wh"))
+    app = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
+    at = AppTest.from_file(app, default_timeout=60)
+    at.session_state["lang"] = "en"
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    at.button_group(key="record_rules").set_value("chengdu").run()
+    at.text_input(key="record_sid_input").input("late")
+    for seat, name in enumerate(PLAYERS):
+        at.text_input(key=f"record_player_{seat}").input(name)
+    at.button(key="record_begin").click().run()
+    at.button_group(key="record_action_0").set_value("kong").run()
+    at.button_group(key="record_kong_who_0").set_value(3).run()
+    at.button_group(key="record_kong_kind_0").set_value("added").run()
+    at.checkbox(key="record_kong_late_0").check().run()
+    at.button(key="record_kong_add_0").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert "(late: tile not drawn this turn)" in "\n".join(str(m.value) for m in at.markdown)
+    # Ann's 自摸 平胡 next: 1 fan, ×1 + 自摸加底 1 from each of Bo, Chen, Du; the kong earned 0
+    at.button_group(key="record_win_who_1").set_value(0).run()
+    at.button_group(key="record_win_from_1").set_value(-1).run()
+    at.button_group(key="record_win_patterns_1").set_value(["pinghu"]).run()
+    at.button(key="record_win_add_1").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    metrics = {str(m.label): str(m.value) for m in at.metric}
+    assert metrics == {"Ann": "+6", "Bo": "-2", "Chen": "-2", "Du": "-2"}
