@@ -146,7 +146,11 @@ def ready_value(
         with_tile[tile] -= 1
         if result is None:
             continue
-        fan = result.fan if rules.ready_value_kong_roots or not kongs else _without_kong_roots(result, len(kongs), rules)
+        fan = (
+            result.fan
+            if rules.ready_value_kong_roots or not kongs
+            else _without_kong_roots(result, len(kongs), rules)
+        )
         if value < 0 or (fan > value if highest else fan < value):
             value = fan
     return value if value >= 0 else None

@@ -79,7 +79,9 @@ def knob_values() -> dict[str, tuple[Any, ...]]:
     (tests/test_fast_check.py), so a new knob is tested the day it is written here."""
     out: dict[str, tuple[Any, ...]] = {}
     for knob, allowed in _CHOICES.items():
-        if knob in _SAMPLES:  # a knob of literals that also takes a number (or a bool a literal) says how it is played
+        if (
+            knob in _SAMPLES
+        ):  # a knob of literals that also takes a number (or a bool a literal) says how it is played
             out[knob] = _SAMPLES[knob]
         elif isinstance(allowed, tuple):
             out[knob] = allowed

@@ -112,7 +112,9 @@ def test_whole_deals_under_the_house_rules(tmp_path: Path, preset: str) -> None:
 # kong_discard_transfer "refund", ready_value_kong_roots, flower_pig, next_after_discard_win
 
 
-def kong_discard(overrides: dict[str, Any], preset: str = "standard", winners: tuple[int, ...] = (1,)) -> Settler:
+def kong_discard(
+    overrides: dict[str, Any], preset: str = "standard", winners: tuple[int, ...] = (1,)
+) -> Settler:
     """杠上炮, by hand: seat 0 makes a concealed kong (2 from each of seats 1-3 under both
     presets: seat 0 +6), then discards it straight into a win of 2 fan by each of
     ``winners`` (2^(2-1) = 2 from seat 0 to each)."""
@@ -229,13 +231,15 @@ def test_who_draws_after_a_discard_win(preset: str) -> None:
                 after = events[index + 1] if index + 1 < len(events) else None
                 if event.from_seat is None or not isinstance(after, Draw):
                     continue  # a self-draw, a second winner of the tile, or the end
-                # the tile's winners are the Hu lines just before this one, same source
-                winners = [e.seat for e in events[: index + 1] if isinstance(e, Hu)]
-                start = event.from_seat
-                if value == "winner":
-                    start = max(
-                        (w for w in winners if won[w]), key=lambda w: (w - event.from_seat) % 4
-                    ) if index and isinstance(events[index - 1], Hu) else event.seat
+                source = event.from_seat
+                # the tile's winners: this Hu line and the Hu lines of the same tile just before it
+                winners = [event.seat]
+                back = index - 1
+                while back >= 0 and isinstance(events[back], Hu) and events[back].from_seat == source:
+                    winners.append(events[back].seat)
+                    back -= 1
+                furthest = max(winners, key=lambda w: (w - source) % 4)
+                start = furthest if value == "winner" else source
                 expected = next(s for s in ((start + k) % 4 for k in (1, 2, 3)) if not won[s])
                 assert after.seat == expected, (value, index)
                 checked += 1
@@ -288,7 +292,8 @@ def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int
     for seat, hand in enumerate(hands[:3]):
         for tile in hand:
             fast.move(seat, tile, 1)
-        fast.void[seat] = PIG_VOIDS[seat] if PIG_VOIDS[seat] is not None else -1
+        void = PIG_VOIDS[seat]
+        fast.void[seat] = void if void is not None else -1
     fast.won[3] = True
     fast.cha_jiao([0, 1, 2], 99)
     return deltas(deal.settlement), set(deal.pigs), deltas(fast.settler.settlement), set(fast.pigs)

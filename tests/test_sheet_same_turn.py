@@ -13,7 +13,16 @@ from typing import Any
 from dashboard.record_draft import _deal, _deal_json
 from ingest.reader import read_log_bytes
 from ingest.sheets.convert import convert_sheet, read_sheet_bytes
-from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact, deal_lines, log_text, price
+from ingest.sheets.record import (
+    DealFacts,
+    EndFact,
+    KongFact,
+    SessionFacts,
+    WinFact,
+    deal_lines,
+    log_text,
+    price,
+)
 from ingest.validate import validate_log
 
 PLAYERS = ("Ann", "Bo", "Chen", "Du")
