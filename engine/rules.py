@@ -52,7 +52,7 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "exchange_three": bool,
     "tax_refund": bool,
     "flower_pig_pays": ("still_in", "all_others"),
-    # issue 26 item 4, the rest of the house rules (docs/knobs.md)
+    # house rules of 杠上炮, 查叫 and the turn (docs/knobs.md)
     "ready_value_kong_roots": bool,
     "flower_pig": ("three_suits", "holds_void"),
     "next_after_discard_win": ("winner", "discarder"),
@@ -79,9 +79,7 @@ def knob_values() -> dict[str, tuple[Any, ...]]:
     (tests/test_fast_check.py), so a new knob is tested the day it is written here."""
     out: dict[str, tuple[Any, ...]] = {}
     for knob, allowed in _CHOICES.items():
-        if (
-            knob in _SAMPLES
-        ):  # a knob of literals that also takes a number (or a bool a literal) says how it is played
+        if knob in _SAMPLES:  # a knob that mixes kinds (literals, numbers, bools) says how it is played
             out[knob] = _SAMPLES[knob]
         elif isinstance(allowed, tuple):
             out[knob] = allowed

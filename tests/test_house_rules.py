@@ -108,7 +108,7 @@ def test_whole_deals_under_the_house_rules(tmp_path: Path, preset: str) -> None:
     assert "payment_mismatch" in codes
 
 
-# -------------------------------------------------------------------- issue 26 item 4, the rest
+# -------------------------------------------------------------------- 杠上炮, 查叫 and the turn
 # kong_discard_transfer "refund", ready_value_kong_roots, flower_pig, next_after_discard_win
 
 

@@ -43,7 +43,7 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "exchange_three": (False, False, False),
     "tax_refund": (True, True, True),
     "flower_pig_pays": ("still_in", "still_in", "still_in"),
-    # issue 26 item 4: the rest of the house rules
+    # house rules of 杠上炮, 查叫 and the turn
     "ready_value_kong_roots": (True, True, True),
     "flower_pig": ("three_suits", "three_suits", "three_suits"),
     "next_after_discard_win": ("winner", "winner", "winner"),
