@@ -101,6 +101,10 @@ def test_a_tie_goes_to_the_lower_seat() -> None:
     end = marts_sql.index(";", marts_sql.index("create or replace view mart_session_days")) + 1
     db.execute(marts_sql[start:end])
     db.execute("create table mart_player_days as select 1 as club, 1 as rules, 1 as played_date where false")
+    db.execute(
+        "create table mart_sessions as select 1 as club, 1 as rules, 1 as played_date,"
+        " []::varchar[] as players where false"
+    )
     db.execute(filters_sql.split("create or replace macro pairs_in")[0])
     params: dict[str, object] = {
         "club": None,
