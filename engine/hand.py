@@ -125,12 +125,18 @@ def waits(concealed: Sequence[int], pongs: Sequence[int] = (), kongs: Sequence[i
 
 
 def ready_value(
-    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], rules: Rules, mask: int = -1
+    concealed: Sequence[int],
+    pongs: Sequence[int],
+    kongs: Sequence[int],
+    rules: Rules,
+    mask: int = -1,
+    concealed_kongs: int = 0,
 ) -> int | None:
     """查大叫 value of a ready hand: its highest or lowest fan over its waits, as
     ``no_ting_pays`` says, with roots and the cap but no situational extra;
     ``None`` when the hand has no wait. ``mask`` (27 bits) limits the waits valued, for a
-    caller that has worked them out or counts only some (死叫); by default all of them."""
+    caller that has worked them out or counts only some (死叫); by default all of them.
+    ``concealed_kongs`` of the kongs are 暗杠 (门清)."""
     if mask < 0:
         mask = wait_mask(concealed, pongs, kongs)
     highest = rules.no_ting_pays != "min"  # a flat 查大叫 (a number) records the highest
@@ -140,7 +146,7 @@ def ready_value(
         if not mask >> tile & 1:
             continue
         with_tile[tile] += 1
-        result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN)
+        result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN, tile, concealed_kongs)
         with_tile[tile] -= 1
         if result is not None and (value < 0 or (result.fan > value if highest else result.fan < value)):
             value = result.fan
@@ -177,7 +183,8 @@ def analyse_hand(
         raise HandError(
             f"the winning tile {tile_name(win_tile)} is not among the concealed tiles of {text!r}"
         )
-    result = score_win(counts, hand.pongs, hand.kongs, rules, context)
+    tile = -1 if win_tile is None else win_tile
+    result = score_win(counts, hand.pongs, hand.kongs, rules, context, tile)
     if result is None:
         return HandReport(text, False, None, (), (), None, 14)
     return HandReport(text, True, result.fan, result.patterns, (), None, 14, result)

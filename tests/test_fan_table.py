@@ -18,7 +18,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, near_wins, random_hands, ready_hands, winning_hands
 
-from engine.fan import PATTERNS, FanResult, WinContext, hand_features, score_win, situational_extras
+from engine.fan import HAND_EXTRAS, PATTERNS, FanResult, WinContext, hand_features, score_win, situational_extras
 from engine.hand import ready_value, wait_mask
 from engine.rules import Rules, load_rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
@@ -65,6 +65,10 @@ def reference_features(
             features.add("four_kind")
     if context.first_turn and meld_count == 0:
         features.add("heavenly" if context.dealer else "earthly")
+    if meld_count == 0:  # every meld given as a pong: 门清 only without melds
+        features.add("concealed")
+    if all(rank_of(t) not in (1, 9) for t in range(NUM_KINDS) if total[t]):
+        features.add("no_terminal_tile")
     return features
 
 
@@ -82,6 +86,10 @@ def reference_score(
         total_tiles[tile] += 1
     roots = sum(1 for count in total_tiles if count == 4)
     situational = situational_extras(context, rules)  # unchanged by the rewrite
+    gen_fan = rules.pattern_fan("gen") or 0
+    # 门清 and 中张: extras of the tiles, each its row's fan where the rule set scores it
+    hand = tuple(e.id for e in HAND_EXTRAS if e.requires <= features and rules.pattern_fan(e.id) is not None)
+    extra = sum(rules.pattern_fan(e) or 0 for e in (*hand, *situational))
     best = None
     for pattern in PATTERNS:
         if not pattern.requires <= features:
@@ -90,14 +98,15 @@ def reference_score(
         if base_fan is None:
             continue
         own_roots = roots - 1 if pattern.uses_root else roots
-        candidate = (base_fan + own_roots + len(situational), base_fan, pattern)
+        candidate = (base_fan + gen_fan * own_roots + extra, base_fan, pattern)
         if best is None or candidate[:2] >= best[:2]:
             best = candidate
     assert best is not None
     total, _, pattern = best
     own_roots = roots - 1 if pattern.uses_root else roots
     capped = total if rules.max_fan is None else min(total, rules.max_fan)
-    return FanResult(capped, pattern.id, ("gen",) * own_roots + situational, total)
+    gens = ("gen",) * own_roots if gen_fan else ()
+    return FanResult(capped, pattern.id, (*gens, *hand, *situational), total)
 
 
 @st.composite
