@@ -13,7 +13,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 import pytest
 
 from engine.fan import NAMES
-from engine.rules import PATTERN_IDS, Rules, RulesError, load_rules, preset_names, rules_from_name
+from engine.rules import FAN_IDS, PATTERN_IDS, Rules, RulesError, load_rules, preset_names, rules_from_name
 
 PRESETS = ("standard", "chengdu", "online")
 
@@ -43,6 +43,9 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "exchange_three": (False, False, False),
     "tax_refund": (True, True, True),
     "flower_pig_pays": ("still_in", "still_in", "still_in"),
+    # fan knobs (docs/knobs.md): one base pattern, 金钩钓 with four melds, as before
+    "fan_combination": ("highest", "highest", "highest"),
+    "jingoudiao_needs_four_melds": (True, True, True),
 }
 FLOWER_PIG_POINTS = (16, 8, 16)
 
@@ -56,12 +59,28 @@ FAN_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "qingdui": (4, 4, 4),
     "jiangdui": (4, 5, 4),
     "jingoudiao": (None, 3, None),
+    "jiangjingoudiao": (None, None, None),
+    "qingjingoudiao": (None, None, None),
+    "shibaluohan": (None, None, None),
+    "qingshibaluohan": (None, None, None),
     "qingdaiyao": (5, 4, 5),
     "longqidui": (5, None, 5),
     "qingqidui": (5, 5, 5),
     "qinglongqidui": (6, None, 6),
     "tianhu": (6, "cap", 6),
     "dihu": (6, "cap", 6),
+}
+# docs/presets.md, the extras' rows of [fan]: +1 each as before they were rows; 门清 and
+# 中张 (the 门清中张 option) not scored by any preset's source.
+EXTRA_FAN_TABLE: dict[str, tuple[Any, Any, Any]] = {
+    "gen": (1, 1, 1),
+    "menqing": (None, None, None),
+    "zhongzhang": (None, None, None),
+    "gangshanghua": (1, 1, 1),
+    "gangshangpao": (1, 1, 1),
+    "qiangganghu": (1, 1, 1),
+    "haidi": (1, 1, 1),
+    "zimo": (1, 1, 1),
 }
 
 
@@ -86,9 +105,10 @@ def test_preset_knobs_match_the_transcription(preset: str) -> None:
 def test_preset_fan_table_matches_the_transcription(preset: str) -> None:
     rules = load_rules(preset)
     column = PRESETS.index(preset)
-    assert [p for p, _ in rules.fan] == list(FAN_TABLE)
+    assert [p for p, _ in rules.fan] == [*FAN_TABLE, *EXTRA_FAN_TABLE]
     assert list(PATTERN_IDS) == list(FAN_TABLE)
-    for pattern, values in FAN_TABLE.items():
+    assert list(FAN_IDS) == [*FAN_TABLE, *EXTRA_FAN_TABLE]
+    for pattern, values in {**FAN_TABLE, **EXTRA_FAN_TABLE}.items():
         assert dict(rules.fan)[pattern] == values[column], pattern
         expected = values[column]
         if expected == "cap":
@@ -138,7 +158,7 @@ def _presets_md(heading: str) -> dict[str, dict[str, Any]]:
 def test_presets_md_is_the_preset_files_value_for_value() -> None:
     """docs/presets.md and engine/presets/*.toml hold the same values, written the same way."""
     knobs = _presets_md("## Knobs")
-    fans = _presets_md("## Fan of each base pattern (`[fan]`)")
+    fans = _presets_md("## Fan of each base pattern and extra (`[fan]`)")
     assert sorted(knobs) == sorted(fans) == preset_names()
     for preset in preset_names():
         table = tomllib.loads((PRESET_FILES / f"{preset}.toml").read_text(encoding="utf-8"))
@@ -146,19 +166,20 @@ def test_presets_md_is_the_preset_files_value_for_value() -> None:
         assert knobs[preset] == table, preset
         assert list(knobs[preset]) == list(table), preset  # same order too
         assert fans[preset] == fan, preset
-        assert list(fans[preset]) == list(PATTERN_IDS), preset
+        assert list(fans[preset]) == list(FAN_IDS), preset
 
 
 def test_presets_md_matches_the_hand_transcription() -> None:
     """The docs' tables against KNOB_TABLE / FAN_TABLE above, after load_rules' reading
     ("none" is no cap for max_fan and an unscored pattern in [fan])."""
     knobs = _presets_md("## Knobs")
-    fans = _presets_md("## Fan of each base pattern (`[fan]`)")
+    fans = _presets_md("## Fan of each base pattern and extra (`[fan]`)")
     for column, preset in enumerate(PRESETS):
         read = {k: None if k == "max_fan" and v == "none" else v for k, v in knobs[preset].items()}
         assert read == {knob: values[column] for knob, values in KNOB_TABLE.items()}, preset
         read_fan = {p: None if v == "none" else v for p, v in fans[preset].items()}
-        assert read_fan == {pattern: values[column] for pattern, values in FAN_TABLE.items()}, preset
+        expected = {pattern: values[column] for pattern, values in {**FAN_TABLE, **EXTRA_FAN_TABLE}.items()}
+        assert read_fan == expected, preset
 
 
 def test_rules_md_pattern_table_matches_the_presets() -> None:
