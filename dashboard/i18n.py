@@ -916,6 +916,8 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "exchange_three": ("换三张", "exchange of three"),
     "tax_refund": ("退税", "kong income returned"),
     "flower_pig_pays": ("花猪赔谁", "whom a flower pig pays"),
+    "fan_combination": ("番型叠加", "how base patterns add up"),
+    "jingoudiao_needs_four_melds": ("金钩钓须四副", "golden hook needs four melds"),
     "platforms": ("外部平台记录", "records from other platforms (docs/platforms.md)"),
     "fan": ("番数", "fan"),
     "payments": ("付分", "payments"),

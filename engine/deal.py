@@ -233,7 +233,13 @@ class Deal(DealClaims):
         if suits_used(held) > 2:
             raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
         result = score_win(
-            counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context, tile, self.concealed_kongs(seat)
+            counts,
+            self.pongs(seat),
+            self.kong_tiles(seat),
+            self.rules,
+            context,
+            tile,
+            self.concealed_kongs(seat),
         )
         if result is None:
             raise IllegalEvent(

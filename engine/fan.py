@@ -460,3 +460,23 @@ def score_win(
     ids = scoring.ids
     also = tuple(ids[i] for i in chosen[1:])
     return FanResult(capped, ids[chosen[0]], (*gens, *hand, *situational), total, also)
+
+
+def adds_up(bases: Sequence[str]) -> bool:
+    """Do these base patterns form a set that adds up under ``fan_combination = "sum"``
+    (:func:`_best_sum`): one reading, no feature but ``win`` needed twice, 平胡 alone?
+    A score sheet declares its patterns without tiles, so the audit checks the set."""
+    index = {p.id: i for i, p in enumerate(PATTERNS)}
+    used = 0
+    groups = 0
+    for base in bases:
+        own = PATTERN_MASKS[index[base]] & ~_WIN
+        if not own:
+            return len(bases) == 1
+        if used & own:
+            return False
+        used |= own
+        for g, group in enumerate(READING_GROUPS):
+            if own & group:
+                groups |= 1 << g
+    return groups & (groups - 1) == 0

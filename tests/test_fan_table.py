@@ -18,7 +18,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, near_wins, random_hands, ready_hands, winning_hands
 
-from engine.fan import HAND_EXTRAS, PATTERNS, FanResult, WinContext, hand_features, score_win, situational_extras
+from engine.fan import (
+    HAND_EXTRAS,
+    PATTERNS,
+    FanResult,
+    WinContext,
+    hand_features,
+    score_win,
+    situational_extras,
+)
 from engine.hand import ready_value, wait_mask
 from engine.rules import Rules, load_rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
