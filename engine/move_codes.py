@@ -101,6 +101,8 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "flower_pig_pays": "查叫 (Python)",
     "dead_wait_counts": "查叫 (Python)",
     "haidi": "fan (海底)",
+    "fan_combination": "fan (Python scores every win: engine.fan.score_win)",
+    "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.fan.score_win)",
 }
 
 
