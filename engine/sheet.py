@@ -3,7 +3,8 @@ what a club wrote down (kongs, wins with their patterns, who is ready at the wal
 and who is a 花猪), priced by the same settlement core as a tile deal
 (:class:`engine.settle.Settler`) and checked for what the facts allow: a seat that has
 won makes no more kongs and wins no second time, a winner's 根 count covers its kongs,
-no seven pairs after a kong, one base pattern scored by the rule set, ``ready`` and
+no seven pairs after a kong, one base pattern scored by the rule set (under
+``fan_combination = "sum"`` several that add up: :func:`engine.fan.adds_up`), ``ready`` and
 ``flower_pigs`` only for seats still in at the wall's end, and a pattern that names how
 the win happened (天胡, 地胡, 杠上花, 杠上炮) only where the sheet's order of events allows
 it (``impossible_pattern``, :meth:`SheetAudit.check_situation`): the Record page shows the
