@@ -315,7 +315,7 @@ def test_a_sheet_under_sum(tmp_path: Path) -> None:
     # seat 2 wins seat 3's discard: 平胡 1 + 门清 1 + 中张 1 = 3 -> x4 from seat 3;
     # seat 3 self-draws 七对 3 + 清一色 3 = 6 -> x32 + 1 (自摸加底) from seat 1, the only
     # seat still in; three have won. Net: 128, -128-33 = -161, 4, -4+33 = 29.
-    lines = [
+    lines: list[dict[str, Any]] = [
         {"type": "hu", "seat": 0, "from": 1, "patterns": ["qingyise", "duiduihu", "jingoudiao"], "fan": 8,
          "deltas": [128, -128, 0, 0]},
         {"type": "hu", "seat": 2, "from": 3, "patterns": ["pinghu", "menqing", "zhongzhang"], "fan": 3,
