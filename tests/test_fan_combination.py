@@ -21,6 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, winning_hands
 
+from engine.events import Hu
 from engine.fan import DISCARD_WIN, EXTRA_IDS, FanResult, WinContext, adds_up, score_win
 from engine.hand import ready_value, wait_mask
 from engine.rules import RulesError, knob_values, load_rules
@@ -353,9 +354,8 @@ def test_whole_deals_under_the_fan_knobs(tmp_path: Path, house: dict[str, Any]) 
     records = list(simulate_club(plan))
     write_log(records, path)
     if house.get("fan_combination") == "sum":  # some win adds two base patterns up
-        bases = [
-            [p for p in r.patterns if p not in EXTRA_IDS] for r in records if getattr(r, "patterns", None)
-        ]
+        wins = [r.patterns for r in records if isinstance(r, Hu) and r.patterns is not None]
+        bases = [[p for p in patterns if p not in EXTRA_IDS] for patterns in wins]
         assert any(len(b) > 1 for b in bases)
     audited = validate_log(read_log(path))
     assert audited.ok, [f.message for f in audited.all_findings()][:3]
