@@ -40,7 +40,12 @@ RULES: tuple[Rules, ...] = (
     load_rules({"preset": "chengdu", "max_fan": 2, "haidi": False, "self_draw_bonus": "add_fan"}),
     load_rules({"preset": "standard", "fan": {"duiduihu": "none", "qidui": "none", "tianhu": "cap"}}),
     load_rules({"preset": "online", "max_fan": None, "fan": {"qingyise": 1, "jiangdui": "none"}}),
-)
+    # the extras as rows: 门清中张 on, a root worth 2, 海底 on but worth nothing
+    load_rules(
+        {"preset": "chengdu", "max_fan": 8, "haidi": True, "self_draw_bonus": "add_fan",
+         "fan": {"menqing": 1, "zhongzhang": 1, "gen": 2, "haidi": "none", "zimo": 2}}
+    ),
+)  # fmt: skip
 
 
 def reference_features(
