@@ -102,6 +102,8 @@ RENAMES: Final = {
     " where club is not null and list_contains($added, player)",
     "mart_session_days": "update mart_session_days set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
+    "mart_sessions": "update mart_sessions set players = list_transform(players, lambda p: shown_player(p, club, $added))"
+    " where club is not null and list_has_any(players, $added)",
 }
 
 

@@ -49,7 +49,11 @@ SUMMED: Final = {"mart_quarantine_reasons": ("reason", "lines")}
 #: marts kept from other marts, not from a batch's rows: a full build materializes them
 #: after :data:`MATERIALIZED`; an incremental refresh makes again the days its new and
 #: superseded deals touch, with the table macro of the same sums (``20_marts.sql``)
-DERIVED: Final = {"mart_player_days": "player_days", "mart_session_days": "session_days"}
+DERIVED: Final = {
+    "mart_player_days": "player_days",
+    "mart_session_days": "session_days",
+    "mart_sessions": "session_rows",
+}
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
 #: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
@@ -67,6 +71,7 @@ MARTS: Final = (
     "mart_quarantine_reasons",
     "mart_player_days",
     "mart_session_days",
+    "mart_sessions",
 )
 #: the order a materialized table's rows are written in at a full build: by club, then
 #: day, so the pages' club and date filters skip whole row groups (DuckDB's zone maps keep
@@ -417,11 +422,12 @@ class Analytics:
 
     def _touched_days(self, delta: incremental.Delta) -> tuple[list[date], bool]:
         """The days (and whether the deals without a day) whose :data:`DERIVED` rows the
-        delta changes: its new seat rows' and those of the held deals it supersedes."""
+        delta changes: its new deals' and those of the held deals it supersedes (every
+        status: ``mart_sessions`` counts the invalid deals too)."""
         found: set[date | None] = set()
-        seats = delta.marts.get("mart_seat_deals")
-        if seats is not None and seats.num_rows:
-            self.con.register("delta_rows", seats)
+        deals = delta.marts.get("stg_deals")
+        if deals is not None and deals.num_rows:
+            self.con.register("delta_rows", deals)
             found.update(
                 d for (d,) in self.con.execute("select distinct played_date from delta_rows").fetchall()
             )
@@ -430,7 +436,7 @@ class Analytics:
             found.update(
                 d
                 for (d,) in self.con.execute(
-                    "select distinct played_date from mart_seat_deals where deal_id in (select unnest($ids))",
+                    "select distinct played_date from stg_deals where deal_id in (select unnest($ids))",
                     {"ids": delta.removed},
                 ).fetchall()
             )
@@ -526,12 +532,17 @@ class Analytics:
         for (kind,) in found:
             con.execute(f"drop {'view' if kind == 'VIEW' else 'table'} {name}")
 
-    def query(self, name: str, filters: Filters | None = None) -> pd.DataFrame:
-        """Run ``queries/<name>.sql`` with the filters bound as parameters."""
+    def query(self, name: str, filters: Filters | None = None, **options: Any) -> pd.DataFrame:
+        """Run ``queries/<name>.sql`` with the filters bound as parameters. ``options`` are
+        the query's own parameters beyond the filters (``session_list``: ``limit``,
+        ``findings_only``); one not given is null, which means "all"."""
         sql = query_sql(name)
         wanted = _params_of(name)
         values = (filters or Filters()).params()
-        params = {key: value for key, value in values.items() if key in wanted}
+        unknown = set(options) - (wanted - set(values))
+        if unknown:
+            raise KeyError(f"query {name!r} takes no option {', '.join(sorted(unknown))}")
+        params = {key: options.get(key, values.get(key)) for key in wanted}
         frame: pd.DataFrame = self.con.cursor().execute(sql, params).df()
         return frame
 

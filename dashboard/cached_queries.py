@@ -82,15 +82,22 @@ def filter_key(filters: Filters) -> FilterKey:
 
 
 @st.cache_data(show_spinner=False, max_entries=1024)
-def _query(path: str, version: str, name: str, key: FilterKey) -> pd.DataFrame:
+def _query(
+    path: str, version: str, name: str, key: FilterKey, options: tuple[tuple[str, Any], ...] = ()
+) -> pd.DataFrame:
     player, club, first, last, rules, mates = key
-    return _analytics(path).query(name, Filters(player, club, first, last, rules, mates))
+    return _analytics(path).query(name, Filters(player, club, first, last, rules, mates), **dict(options))
 
 
-def query(name: str, filters: Filters | None = None, *, src: Source | None = None) -> pd.DataFrame:
-    """``analytics/sql/queries/<name>.sql`` under the filters, cached per version."""
+def query(
+    name: str, filters: Filters | None = None, *, src: Source | None = None, **options: Any
+) -> pd.DataFrame:
+    """``analytics/sql/queries/<name>.sql`` under the filters, cached per version; ``options``
+    as :meth:`Analytics.query` takes them (``limit=300``: read only the rows a picker shows)."""
     src = src or source()
-    return _query(src.path, src.version, name, filter_key(filters or Filters()))
+    return _query(
+        src.path, src.version, name, filter_key(filters or Filters()), tuple(sorted(options.items()))
+    )
 
 
 def dashboard_sql(name: str) -> str:

@@ -111,7 +111,8 @@ def _deal(data: dict[str, Any]) -> DealFacts:
     events: list[Fact] = []
     for item in data["events"]:
         if item["kind_of"] == "kong":
-            events.append(KongFact(int(item["seat"]), str(item["kind"]), item.get("from_seat")))
+            same_turn = bool(item.get("same_turn", True))  # drafts saved before it: true
+            events.append(KongFact(int(item["seat"]), str(item["kind"]), item.get("from_seat"), same_turn))
         else:
             events.append(WinFact(int(item["seat"]), item.get("from_seat"), tuple(item["patterns"])))
     end = data.get("end")

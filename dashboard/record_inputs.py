@@ -79,9 +79,15 @@ def kong_input(players: tuple[str, ...], seats: list[int], prefix: str, old: Kon
         others = [s for s in seats if s != who]
         was = old.from_seat if old else None
         source = seat_pills(page_kit.t("record_from"), others, players, step_key(f"{prefix}kong_from"), was)
+    same_turn = True
+    if kind == "added":  # a late 弯杠 (its tile drawn before) earns nothing on some tables
+        same_turn = not st.checkbox(
+            page_kit.t("record_late_added"), value=old is not None and not old.same_turn,
+            key=step_key(f"{prefix}kong_late"), help=page_kit.t("record_late_added_help"),
+        )  # fmt: skip
     if who is None or kind is None or (kind == "exposed" and source is None):
         return None
-    return KongFact(who, str(kind), source)
+    return KongFact(who, str(kind), source, same_turn)
 
 
 def win_input(

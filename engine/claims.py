@@ -240,8 +240,9 @@ class DealClaims(DealState):
 
     def _next_after(self, open_tile: OpenTile) -> int | None:
         """The first seat still in after the discarder, or after the winner furthest from
-        the discarder in turn order when the tile was won."""
-        if not open_tile.winners:
+        the discarder in turn order when the tile was won (``next_after_discard_win``
+        ``winner``; ``discarder``: after the discarder, won or not)."""
+        if not open_tile.winners or self.rules.next_after_discard_win == "discarder":
             return next_seat(open_tile.seat, self.won)
         after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
         return next_seat(after, self.won)

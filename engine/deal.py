@@ -269,7 +269,7 @@ class Deal(DealClaims):
         """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
         on the deal_end line, where the recorder claims it."""
         in_play = self.in_play
-        pigs = {seat for seat in in_play if suits_used(self.held(seat)) == 3}
+        pigs = {seat for seat in in_play if self.flower_pig(seat)}
         ready = {}
         for seat in in_play:
             if seat in pigs:
@@ -281,6 +281,14 @@ class Deal(DealClaims):
         self.settled = True
         self.ready_at_end = ready
         self.pigs = pigs
+
+    def flower_pig(self, seat: int) -> bool:
+        """花猪 at the wall's end: three suits held, or (``flower_pig: holds_void``) a tile of
+        the declared void still held, which three suits always are when a void is declared."""
+        held = self.held(seat)
+        if suits_used(held) == 3:
+            return True
+        return self.rules.flower_pig == "holds_void" and self.holds_void(seat, held)
 
     def _on_deal_end(self, event: DealEnd) -> None:
         open_tile = self.opened

@@ -136,7 +136,9 @@ def ready_value(
     ``no_ting_pays`` says, with roots and the cap but no situational extra;
     ``None`` when the hand has no wait. ``mask`` (27 bits) limits the waits valued, for a
     caller that has worked them out or counts only some (死叫); by default all of them.
-    ``concealed_kongs`` of the kongs are 暗杠 (门清)."""
+    ``ready_value_kong_roots`` false leaves out the 根 of the declared kongs (each kong is
+    one root of the hand's 根 extras), before the cap. ``concealed_kongs`` of the kongs
+    are 暗杠 (门清)."""
     if mask < 0:
         mask = wait_mask(concealed, pongs, kongs)
     highest = rules.no_ting_pays != "min"  # a flat 查大叫 (a number) records the highest
@@ -148,9 +150,24 @@ def ready_value(
         with_tile[tile] += 1
         result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN, tile, concealed_kongs)
         with_tile[tile] -= 1
-        if result is not None and (value < 0 or (result.fan > value if highest else result.fan < value)):
-            value = result.fan
+        if result is None:
+            continue
+        fan = (
+            result.fan
+            if rules.ready_value_kong_roots or not kongs
+            else _without_kong_roots(result, len(kongs), rules)
+        )
+        if value < 0 or (fan > value if highest else fan < value):
+            value = fan
     return value if value >= 0 else None
+
+
+def _without_kong_roots(result: FanResult, kongs: int, rules: Rules) -> int:
+    """A win's fan less the 根 its ``kongs`` declared kongs give (at most the roots the
+    reading counts), capped again: the hand is scored as it is, only those extras drop."""
+    gen_fan = rules.pattern_fan("gen") or 0  # the 根 row of the fan table
+    uncapped = result.uncapped - gen_fan * min(kongs, result.extras.count("gen"))
+    return uncapped if rules.max_fan is None else min(uncapped, rules.max_fan)
 
 
 @dataclass(frozen=True)

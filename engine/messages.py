@@ -189,8 +189,12 @@ def win_rule(fan: int, kind: str, fed_alone: bool, rules: Rules) -> Text:
     unit = multiplier(fan)
     if kind in ("discard", "rob", "kong_discard"):
         payer = say("payer_rob" if kind == "rob" else "payer_discard")
-        transfer = kind == "kong_discard" and rules.kong_discard_transfer
-        return say("win_discard_transfer" if transfer else "win_discard", payer=payer, fan=fan, unit=unit)
+        key = "win_discard"
+        if kind == "kong_discard" and rules.kong_discard_transfer is True:
+            key = "win_discard_transfer"
+        elif kind == "kong_discard" and rules.kong_discard_transfer == "refund":
+            key = "win_discard_refund"
+        return say(key, payer=payer, fan=fan, unit=unit)
     if fed_alone:
         return say("win_fed_alone", unit=unit)
     bonus = rules.self_draw_bonus == "add_base"
@@ -633,6 +637,11 @@ TEMPLATES.update(
             "点炮 (discard win): {payer} pays 2^({fan}-1) = {unit} and hands on what the kong just earned "
             "(杠上炮 呼叫转移)",
             "点炮：{payer}付 2^({fan}-1) = {unit}，并转交刚才杠的所得（杠上炮 呼叫转移）",
+        ),
+        "win_discard_refund": (
+            "点炮 (discard win): {payer} pays 2^({fan}-1) = {unit}, and what the kong just earned goes "
+            "back to the seats that paid it (杠上炮退杠, kong_discard_transfer: refund)",
+            "点炮：{payer}付 2^({fan}-1) = {unit}，刚才杠的所得退还给付钱的各家（杠上炮退杠）",
         ),
         "win_fed_alone": (
             "杠上花 after an exposed kong counts as a discard win here: the seat that fed the kong pays {unit}",

@@ -83,6 +83,14 @@ NO_BIT: Final[Mapping[str, Any]] = {
     "added_kong_same_turn_only": False,
     "exchange_three": False,
     "pass_rule": "off",
+    # who draws after a win on a discard: the C moves know only today's (``discarder``
+    # gives None, so those deals are Python's; ingest/fast_check.py plays both)
+    "next_after_discard_win": "winner",
+}
+#: knob values the C moves do not play: :func:`rule_flags` gives None for them (no bit
+#: names them), so their deals are played by the Python fast path or the engine
+HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
+    "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
 }
 #: knobs that change no move the C moves take, and why
 MOVES_IGNORE: Final[Mapping[str, str]] = {
@@ -90,7 +98,7 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "max_fan": "pricing (Python prices every plan)",
     "self_draw_bonus": "pricing",
     "kong_bloom_after_exposed": "pricing (杠上花 after an exposed kong)",
-    "kong_discard_transfer": "pricing (呼叫转移)",
+    "kong_discard_transfer": "pricing (呼叫转移, or the refund)",
     "exposed_kong_discarder": "pricing",
     "exposed_kong_others": "pricing",
     "added_kong_each": "pricing",
@@ -101,6 +109,8 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "flower_pig_pays": "查叫 (Python)",
     "dead_wait_counts": "查叫 (Python)",
     "haidi": "fan (海底)",
+    "ready_value_kong_roots": "查叫 (Python)",
+    "flower_pig": "查叫 (Python)",
     "fan_combination": "fan (Python scores every win: engine.fan.score_win)",
     "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.fan.score_win)",
 }

@@ -232,6 +232,14 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "a {kind_text} ({kind} kong) takes no discard, so 'from' must be empty",
         "{kind_text}不取别家打出的牌，'from' 须为空",
     ),
+    "sheet_same_turn_kind": (
+        "'same_turn' (drawn this turn) is for a 弯杠 (added kong) only, not a {kind_text}",
+        "'same_turn'（当巡摸到）只用于弯杠，不用于{kind_text}",
+    ),
+    "sheet_same_turn_value": (
+        "'same_turn' must be yes or no (是/否, y/n, true/false, 1/0), got {got!r}",
+        "'same_turn' 须是 是 或 否（y/n、true/false、1/0），实为 {got!r}",
+    ),
     "sheet_hu_seat": (
         "empty; a hu row names the winner (seat 1-4 or a player's name)",
         "为空；胡的行须写明胡牌者（座位 1-4 或玩家名字）",

@@ -50,7 +50,7 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "max_fan": int,  # or None ("none")
     "self_draw_bonus": ("none", "add_base", "add_fan"),
     "kong_bloom_after_exposed": ("self_draw", "discard"),
-    "kong_discard_transfer": bool,
+    "kong_discard_transfer": bool,  # or "refund": 杠上炮 returns the kong's takings to its payers
     "exposed_kong_discarder": int,
     "exposed_kong_others": int,
     "added_kong_each": int,
@@ -63,6 +63,10 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "exchange_three": bool,
     "tax_refund": bool,
     "flower_pig_pays": ("still_in", "all_others"),
+    # house rules of 杠上炮, 查叫 and the turn (docs/knobs.md)
+    "ready_value_kong_roots": bool,
+    "flower_pig": ("three_suits", "holds_void"),
+    "next_after_discard_win": ("winner", "discarder"),
     # fan: how base patterns combine, and what 金钩钓 needs (docs/knobs.md)
     "fan_combination": ("highest", "sum"),
     "jingoudiao_needs_four_melds": bool,
@@ -79,6 +83,7 @@ _SAMPLES: dict[str, tuple[Any, ...]] = {
     "concealed_kong_each": (1, 2, 3),
     "flower_pig_payment": (4, 8, 16, "cap"),
     "no_ting_pays": ("max", "min", 1, 4),
+    "kong_discard_transfer": (True, False, "refund"),
 }
 
 
@@ -88,7 +93,7 @@ def knob_values() -> dict[str, tuple[Any, ...]]:
     (tests/test_fast_check.py), so a new knob is tested the day it is written here."""
     out: dict[str, tuple[Any, ...]] = {}
     for knob, allowed in _CHOICES.items():
-        if knob in _SAMPLES:  # a knob of literals that also takes a number says how it is played
+        if knob in _SAMPLES:  # a knob that mixes kinds (literals, numbers, bools) says how it is played
             out[knob] = _SAMPLES[knob]
         elif isinstance(allowed, tuple):
             out[knob] = allowed
@@ -114,7 +119,7 @@ class Rules:
     max_fan: int | None
     self_draw_bonus: Literal["none", "add_base", "add_fan"]
     kong_bloom_after_exposed: Literal["self_draw", "discard"]
-    kong_discard_transfer: bool
+    kong_discard_transfer: bool | Literal["refund"]
     exposed_kong_discarder: int
     exposed_kong_others: int
     added_kong_each: int
@@ -127,6 +132,9 @@ class Rules:
     exchange_three: bool
     tax_refund: bool
     flower_pig_pays: Literal["still_in", "all_others"]
+    ready_value_kong_roots: bool
+    flower_pig: Literal["three_suits", "holds_void"]
+    next_after_discard_win: Literal["winner", "discarder"]
     fan_combination: Literal["highest", "sum"]
     jingoudiao_needs_four_melds: bool
     fan: tuple[tuple[str, FanValue], ...]
@@ -181,6 +189,8 @@ def _check_knob(knob: str, value: Any) -> Any:
     if knob == "max_fan" and value in (None, "none"):
         return None
     if knob == "flower_pig_payment" and value == "cap":
+        return value
+    if knob == "kong_discard_transfer" and value == "refund":
         return value
     if knob == "no_ting_pays" and isinstance(value, int) and not isinstance(value, bool):
         if value < 1:

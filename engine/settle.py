@@ -121,20 +121,25 @@ class Settler:
         self, seat: int, from_seat: int, fan: int, line: int, kong_discard: bool
     ) -> list[Transfer]:
         """点炮 (or 抢杠): the discarder pays; on a 杠上炮 it also hands on what its last
-        kong earned (呼叫转移), the whole income to each winner."""
+        kong earned (呼叫转移), the whole income to each winner, or (``refund``) returns
+        it to the seats that paid it, once however many win."""
         transfers = [Transfer("win_discard", from_seat, seat, self.base * multiplier(fan), line)]
         kong = self.last_kong
-        if (
-            kong_discard
-            and self.rules.kong_discard_transfer
-            and kong is not None
-            and kong.seat == from_seat
-            and kong.income
-        ):
-            transfers.append(Transfer("kong_transfer", from_seat, seat, kong.income, line))
-            kong.handed_on += kong.income
+        if kong_discard and kong is not None and kong.seat == from_seat and kong.income:
+            transfers += self._kong_on_discard(kong, seat, line)
         self._won(seat, transfers)
         return transfers
+
+    def _kong_on_discard(self, kong: KongIncome, winner: int, line: int) -> list[Transfer]:
+        """What a 杠上炮 does with the discarder's kong, as ``kong_discard_transfer`` says."""
+        mode = self.rules.kong_discard_transfer
+        if mode is True:
+            kong.handed_on += kong.income
+            return [Transfer("kong_transfer", kong.seat, winner, kong.income, line)]
+        if mode != "refund" or kong.handed_on >= kong.income:
+            return []  # kept (false), or already refunded to a first winner of the discard
+        kong.handed_on = kong.income  # nothing is left for 退税 to return
+        return [Transfer("kong_refund", kong.seat, payer, amount, line) for payer, amount in kong.paid_by]
 
     def _won(self, seat: int, transfers: list[Transfer]) -> None:
         self.ledger.extend(transfers)

@@ -19,6 +19,7 @@ REASONS: dict[str, tuple[str, str]] = {
     "win_self_draw": ("自摸", "self-draw win"),
     "self_draw_bonus": ("自摸加底", "self-draw bonus base"),
     "kong_transfer": ("呼叫转移", "杠上炮 kong transfer"),
+    "kong_refund": ("杠上炮退杠", "杠上炮 kong refunded to its payers"),
     "flower_pig": ("查花猪", "flower pig"),
     "no_ting": ("查大叫", "not ready pays ready"),
     "tax_refund": ("退税", "kong income returned"),

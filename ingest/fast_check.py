@@ -87,7 +87,7 @@ class _FastDeal(FastState):
         if self.wall_left == 0:
             self.end("wall_exhausted")
             return
-        if open_tile.winners:
+        if open_tile.winners and self.rules.next_after_discard_win == "winner":
             seat = open_tile.seat
             after = open_tile.winners[0]
             for winner in open_tile.winners:
@@ -474,9 +474,10 @@ class _FastDeal(FastState):
             pongs = self.pongs[seat]
             kongs = self.kongs[seat]
             held = held_counts(self.hands[seat], pongs, kongs)
-            if suits_used(held) == 3:
-                pigs.add(seat)
-            elif not self.holds_void(seat, held) and self.may_be_ready(seat):
+            void_held = self.holds_void(seat, held)
+            if suits_used(held) == 3 or (void_held and self.rules.flower_pig == "holds_void"):
+                pigs.add(seat)  # engine.deal.Deal.flower_pig
+            elif not void_held and self.may_be_ready(seat):
                 mask = wait_mask(self.hands[seat], pongs, kongs)
                 if mask:
                     waiting.append((seat, mask))

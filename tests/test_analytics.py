@@ -265,3 +265,27 @@ def test_one_deal_for_the_replay_viewer(hand: Analytics) -> None:
     assert list(ledger["amount"]) == [2, 2, 2, 4, 4, 4] and set(ledger["payee_player"]) == {"Ann"}
     assert list(ledger["line"]) == [events["line"][1]] * 3 + [events["line"][3]] * 3
     assert hand.deal_events("E").empty  # invalid: its lines are in quarantine
+
+
+def test_session_list_counts_by_hand_and_reads_only_what_it_shows(hand: Analytics) -> None:
+    """s1 (hand-club, 2026-07-04): A, B, C, F all ok, 4 tile deals; s2 (other-club,
+    2026-08-10): D findings, E invalid (Bo discards a tile he does not hold). The latest
+    first; the same rows from the sessions' mart (no player) and from the deals (a player)."""
+    listed = hand.query("session_list")
+    columns = ["session_id", "deals", "findings_deals", "invalid_deals", "tile_deals", "listed_sessions"]
+    assert listed[columns].values.tolist() == [["s2", 2, 2, 1, 2, 2], ["s1", 4, 0, 0, 4, 2]]
+    assert listed["players"].map(list).tolist() == [
+        ["Eve", OTHER_BO, "Fang", "Gao"],
+        ["Ann", HAND_BO, "Chen", "Du"],
+    ]
+    by_player = hand.query("session_list", Filters(player=OTHER_BO))
+    same = [c for c in listed.columns if c not in ("players", "listed_sessions")]
+    assert by_player[same].values.tolist() == listed.head(1)[same].values.tolist()
+    assert by_player["listed_sessions"].tolist() == [1]
+    assert hand.query("session_list", Filters(player=HAND_BO))["session_id"].tolist() == ["s1"]
+    latest = hand.query("session_list", limit=1)
+    assert latest["session_id"].tolist() == ["s2"] and latest["listed_sessions"].tolist() == [2]
+    assert hand.query("session_list", Filters(club="hand-club"), findings_only=True).empty
+    assert hand.query("session_list", findings_only=True)["session_id"].tolist() == ["s2"]
+    with pytest.raises(KeyError, match="no option player"):
+        hand.query("session_list", player="Ann")

@@ -130,6 +130,14 @@ V: list[tuple[str, dict[str, Any], int]] = [
     ),
     ("chengdu_uncapped", {"preset": "chengdu", "max_fan": "none", "flower_pig_payment": 8}, 1),
     ("fan_table", {"preset": "standard", "fan": {"jingoudiao": 2, "longqidui": "none", "qidui": 2}}, 1),
+    # house rules of 杠上炮, 查叫 and the turn (the C moves hand "discarder" to Python)
+    (
+        "house_refund",
+        {"preset": "chengdu", "kong_discard_transfer": "refund", "ready_value_kong_roots": False},
+        1,
+    ),
+    ("house_discarder", {"preset": "standard", "next_after_discard_win": "discarder"}, 1),
+    ("house_void_pig", {"preset": "online", "flower_pig": "holds_void", "void_discard_first": False}, 1),
     # the fan knobs and rows (docs/knobs.md): scoring only, the moves are the same
     ("fan_sum", {"preset": "chengdu", "max_fan": 8, "fan_combination": "sum"}, 1),
     (

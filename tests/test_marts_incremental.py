@@ -10,6 +10,7 @@ the pages read (sorted rows), with a fresh ``Analytics(materialize=True)``.
 
 from __future__ import annotations
 
+import json
 import math
 import shutil
 from collections.abc import Iterator
@@ -36,6 +37,7 @@ from ingest.warehouse.compact import FANOUT
 from ingest.warehouse.schema import TABLES
 from ingest.writer import write_lines
 
+GOLDEN = Path(__file__).resolve().parent / "golden"
 #: the staging views the replay, search and session pages read directly
 STAGING = ("stg_deals", "stg_seats", "stg_events", "stg_ledger", "stg_findings", "stg_sessions",
            "stg_quarantine", "stg_deal_revisions")  # fmt: skip
@@ -54,6 +56,17 @@ def sheet(deal_id: str, revision: int = 1, kong_from: int = 1) -> DealFacts:
         EndFact((None, 2, None, None), (3,)),
         revision,
     )
+
+
+def refused_log(folder: Path) -> Path:
+    """tests/golden/cha_jiao.jsonl (one deal, a day of its own) under a knob value that does
+    not exist: the deal is stored as invalid, with no seat rows."""
+    lines = (GOLDEN / "cha_jiao.jsonl").read_text(encoding="utf-8").splitlines()
+    session = json.loads(lines[0])
+    session["rules"] = {"preset": "standard", "max_fan": "many"}
+    path = folder / "refused.jsonl"
+    path.write_text("\n".join([json.dumps(session), *lines[1:]]) + "\n", encoding="utf-8")
+    return path
 
 
 def normal(value: Any) -> Any:
@@ -164,6 +177,11 @@ def test_every_mart_equals_a_from_scratch_computation(api: Analytics, warehouse:
     assert "Chen (c1)" in set(api.sql("select player from mart_findings")["player"])  # the tile log's
     save_deal(warehouse, STRANGERS, sheet(f"{STRANGERS.session_id}-01"))
     step(api, warehouse, "incremental")
+    refused = refused_log(warehouse.parent)  # its only deal is not replayed: no seat rows
+    ingest([refused], warehouse, workers=0)
+    step(api, warehouse, "incremental", queries=True)
+    listed = api.query("session_list")
+    assert listed[listed["invalid_deals"] > 0]["session_id"].tolist() == ["golden-cha-jiao"]
     save_deal(warehouse, OTHER, sheet(f"{OTHER.session_id}-02"))  # "Chen (c9)" again
     step(api, warehouse, "incremental", queries=True)
     assert "Chen (c9)" in set(api.sql("select player from mart_seat_deals")["player"])

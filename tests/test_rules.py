@@ -43,6 +43,10 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
     "exchange_three": (False, False, False),
     "tax_refund": (True, True, True),
     "flower_pig_pays": ("still_in", "still_in", "still_in"),
+    # house rules of 杠上炮, 查叫 and the turn
+    "ready_value_kong_roots": (True, True, True),
+    "flower_pig": ("three_suits", "three_suits", "three_suits"),
+    "next_after_discard_win": ("winner", "winner", "winner"),
     # fan knobs (docs/knobs.md): one base pattern, 金钩钓 with four melds, as before
     "fan_combination": ("highest", "highest", "highest"),
     "jingoudiao_needs_four_melds": (True, True, True),
@@ -422,6 +426,6 @@ def test_the_knob_checks_agree_with_the_rules_annotations() -> None:
         if isinstance(allowed, tuple):
             assert literals == set(allowed) and text.startswith("Literal["), (knob, text)
         elif allowed is bool:
-            assert text == "bool", (knob, text)
+            assert text.split(" | ")[0] == "bool", (knob, text)  # 杠上炮: | Literal['refund']
         else:
             assert text.split(" | ")[0] == "int", (knob, text)  # max_fan: | None; 满格: | Literal['cap']

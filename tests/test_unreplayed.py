@@ -22,7 +22,7 @@ from ingest.validate import validate_paths
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"
 APP = ROOT / "dashboard" / "app.py"
-BAD_KNOB = {"preset": "standard", "kong_discard_transfer": "refund"}
+BAD_KNOB = {"preset": "standard", "kong_discard_transfer": "sometimes"}
 
 
 def chuanma(*args: str | Path) -> subprocess.CompletedProcess[str]:

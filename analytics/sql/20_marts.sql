@@ -174,6 +174,7 @@ group by reason;
 create or replace macro player_days(p_all, p_days, p_no_day) as table
 select
     player,
+    name,  -- as written (one per player: a player is a name in a club)
     club,
     rules,
     played_date,
@@ -208,7 +209,7 @@ select
     first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_deal
 from mart_seat_deals
 where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
-group by player, club, rules, played_date;
+group by player, name, club, rules, played_date;
 
 create or replace view mart_player_days as
 select * from player_days(true, cast([] as date[]), false);
@@ -233,3 +234,33 @@ group by session_id, player, club, rules, played_date;
 
 create or replace view mart_session_days as
 select * from session_days(true, cast([] as date[]), false);
+
+-- each session's deals per club, rule set, day and list of players, every status counted
+-- (invalid deals too): what the session pickers list (queries/session_list.sql), one row per
+-- session day instead of one per deal. Every deal of a row sat the row's players, so a
+-- player filter on the row is the filter on each of its deals. Kept like mart_player_days
+-- (DERIVED), from stg_deals, so a day whose only new deal is invalid is made again too.
+create or replace macro session_rows(p_all, p_days, p_no_day) as table
+select
+    s.* replace (list_transform(s.players, lambda p: shown_player(p, s.club, n.names)) as players)
+from (
+    select
+        session_id,
+        club,
+        rules,
+        played_date,
+        min(played_at) as played_at,
+        count(*) filter (where status = 'invalid') as invalid_deals,
+        any_value("table") as "table",
+        players,
+        count(*) as deals,
+        count(*) filter (where status <> 'ok') as findings_deals,
+        count(*) filter (where not is_sheet) as tile_deals
+    from stg_deals
+    where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+    group by session_id, club, rules, played_date, players
+) as s
+cross join mart_shared_names as n;
+
+create or replace view mart_sessions as
+select * from session_rows(true, cast([] as date[]), false);

@@ -48,6 +48,17 @@ where len(p_mates) = 0
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules);
 
+-- the sessions' day rows (20_marts.sql mart_sessions) under the shared filters, the player's
+-- (as shown) when one is named
+create or replace macro sessions_in(p_club, p_from, p_to, p_rules, p_player) as table
+select *
+from mart_sessions
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and (p_player is null or list_contains(players, p_player));
+
 create or replace macro player_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_player_days

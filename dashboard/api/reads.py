@@ -63,8 +63,11 @@ def sessions(
     """Each session with its deals, how many have findings and how many are invalid."""
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:
-        frame = analytics.query("session_list", filters(club, date_from, date_to, rules, player=player))
-    return {"sessions": records(frame.head(limit)), "total": len(frame)}
+        frame = analytics.query(
+            "session_list", filters(club, date_from, date_to, rules, player=player), limit=limit
+        )
+    total = int(frame["listed_sessions"].iloc[0]) if len(frame) else 0
+    return {"sessions": records(frame.drop(columns="listed_sessions")), "total": total}
 
 
 @router.get("/sessions/{session_id}", summary="A session's result")

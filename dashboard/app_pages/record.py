@@ -171,6 +171,8 @@ def event_text(fact: KongFact | WinFact, fan: int | None, names: tuple[str, ...]
     players = tuple(md(name) for name in names)
     if isinstance(fact, KongFact):
         kind = page_kit.t(f"kong_kind_{fact.kind}")
+        if fact.kind == "added" and not fact.same_turn:
+            kind += page_kit.t("record_late_mark")
         if fact.kind == "exposed" and fact.from_seat is not None:
             return page_kit.t(
                 "record_kong_from", who=players[fact.seat], kind=kind, source=players[fact.from_seat]
@@ -197,7 +199,8 @@ def show_events(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> No
         shown = WinFact(fact.seat, fact.from_seat, written) if isinstance(fact, WinFact) and written else fact
         body = [f"**{number + 1}.** {event_text(shown, priced.fans[number], players)}"]
         body += [f"- {line}" for line in payment_lines(paid, players)]
-        if isinstance(fact, KongFact) and fact.kind == "added" and not paid:
+        last = number == len(deal.events) - 1 and deal.end is None  # paid once the next move shows no rob
+        if isinstance(fact, KongFact) and fact.kind == "added" and not paid and last:
             body.append(f"- _{page_kit.t('record_pending')}_")
         st.markdown("\n".join(body))
     for finding in priced.findings:

@@ -89,11 +89,11 @@ def choose_deal(src: cached_queries.Source) -> str | None:
             st.session_state[FOR_KEY] = None  # open it at its first finding, or the linked one
             line = st.query_params.get("line")
             st.session_state[LINE_KEY] = int(line) if line and line.isdigit() else None
-    sessions = cached_queries.query("session_list", page_kit.filters(), src=src)
     only = st.checkbox(page_kit.t("only_findings"), key=ONLY_KEY)
-    if only and not sessions.empty:
-        sessions = sessions[sessions["findings_deals"] > 0]
-    ids = [str(s) for s in sessions["session_id"].head(MAX_SESSIONS)]
+    sessions = cached_queries.query(
+        "session_list", page_kit.filters(), src=src, limit=MAX_SESSIONS, findings_only=only
+    )
+    ids = [str(s) for s in sessions["session_id"]]
     chosen_session = st.session_state.get(SESSION_KEY)
     if chosen_session and chosen_session not in ids:
         ids.insert(0, str(chosen_session))

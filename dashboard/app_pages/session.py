@@ -72,8 +72,8 @@ def choose_session(src: cached_queries.Source) -> str | None:
     if linked and linked != st.session_state.get(LINK_KEY):
         st.session_state[LINK_KEY] = linked
         st.session_state[SESSION_KEY] = linked
-    sessions = cached_queries.query("session_list", page_kit.filters(), src=src)
-    ids = [str(s) for s in sessions["session_id"].head(MAX_SESSIONS)]
+    sessions = cached_queries.query("session_list", page_kit.filters(), src=src, limit=MAX_SESSIONS)
+    ids = [str(s) for s in sessions["session_id"]]
     chosen = st.session_state.get(SESSION_KEY)
     if chosen and chosen not in ids:
         ids.insert(0, str(chosen))

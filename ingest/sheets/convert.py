@@ -30,7 +30,7 @@ from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog, file_finding
 from ingest.sheets.cells import Grid, SheetError, read_grid
 from ingest.sheets.layout import POINTS, Row, SheetLayout, SheetLog, SheetSession, find_header
 from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE
-from ingest.sheets.terms import END_REASONS, KONG_KINDS, SELF_DRAW, norm
+from ingest.sheets.terms import END_REASONS, KONG_KINDS, SELF_DRAW, YES_NO, norm
 from ingest.sheets.values import (
     LIST_SPLIT,
     BadCell,
@@ -256,8 +256,25 @@ class _Importer(SheetLayout):
             columns["from"] = self._col("from")
         elif "from" in row.cells:
             raise BadCell("from", say("sheet_kong_no_from", kind_text=kind_text, kind=kind))
+        late = self._late_added(row, kind, kind_text)
         self._optional(row, obj, columns, "deltas")
+        if late:  # a late 弯杠: ``same_turn: false`` (true is left out, as the writer does)
+            obj["same_turn"] = False
+            columns["same_turn"] = self._col("same_turn")
         return obj, columns
+
+    @staticmethod
+    def _late_added(row: Row, kind: str, kind_text: str) -> bool:
+        """The ``same_turn`` cell says no: an added kong whose tile was not drawn this turn."""
+        text = row.cells.get("same_turn")
+        if not text:
+            return False
+        if kind != "added":
+            raise BadCell("same_turn", say("sheet_same_turn_kind", kind_text=kind_text))
+        same_turn = YES_NO.get(norm(text))
+        if same_turn is None:
+            raise BadCell("same_turn", say("sheet_same_turn_value", got=text))
+        return not same_turn
 
     def _hu(self, session: SheetSession, row: Row) -> tuple[dict[str, Any], dict[str, str]]:
         if "seat" not in row.cells:

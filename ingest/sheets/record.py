@@ -30,11 +30,14 @@ Four = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class KongFact:
-    """杠: who, which kind, and the discarder of an exposed kong (直杠)."""
+    """杠: who, which kind, the discarder of an exposed kong (直杠), and for an added kong
+    (弯杠) whether its fourth tile was drawn this turn (``same_turn``; a late 弯杠 earns
+    nothing under ``added_kong_same_turn_only``, so a 成都 table must be able to say it)."""
 
     seat: int
     kind: str
     from_seat: int | None = None
+    same_turn: bool = True
 
 
 @dataclass(frozen=True)
@@ -102,7 +105,8 @@ def _events(deal: DealFacts) -> list[SheetKong | SheetHu]:
         line = number + 2  # line 1 is the deal
         if isinstance(fact, KongFact):
             source = fact.from_seat if fact.kind == "exposed" else None
-            out.append(SheetKong(fact.seat, fact.kind, source, line=line))  # type: ignore[arg-type]
+            same_turn = fact.same_turn or fact.kind != "added"
+            out.append(SheetKong(fact.seat, fact.kind, source, same_turn=same_turn, line=line))  # type: ignore[arg-type]
         else:
             out.append(SheetHu(fact.seat, fact.from_seat, tuple(fact.patterns), line=line))
     return out
@@ -224,6 +228,8 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
             if fact.kind == "exposed":
                 kong["from"] = fact.from_seat
             kong["deltas"] = list(deltas(paid))
+            if fact.kind == "added" and not fact.same_turn:
+                kong["same_turn"] = False  # left out when true, as the writer does
             out.append(_dump(kong))
         else:
             hu: dict[str, Any] = {

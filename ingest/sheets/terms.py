@@ -45,6 +45,7 @@ COLUMN_ALIASES: Final[dict[str, tuple[str, ...]]] = {
     **{f"points{i}": (f"得分{i}", f"分{i}", f"points{i}", f"score{i}") for i in range(1, 5)},
     "ready": ("听牌", "有叫", "叫", "ready"),
     "flower_pigs": ("花猪", "flower_pigs", "flower pigs", "flowerpig"),
+    "same_turn": ("当巡", "当巡摸到", "本轮摸到", "same_turn", "same turn", "drawn this turn"),
     "note": ("备注", "说明", "note", "notes", "comment"),
 }
 COLUMNS: Final[dict[str, str]] = _table(COLUMN_ALIASES)
@@ -69,6 +70,12 @@ EVENTS: Final[dict[str, str]] = _table(
         "total": ("总分", "总计", "totals", "session_end"),
     }
 )
+
+#: a yes or a no in a cell (the ``same_turn`` column of an added kong)
+YES_NO: Final[dict[str, bool]] = {
+    **{norm(w): True for w in ("是", "对", "当巡", "y", "yes", "true", "1", "✓", "√")},
+    **{norm(w): False for w in ("否", "不是", "晚", "n", "no", "false", "0", "✗", "×")},
+}
 
 #: kong kinds of rules.md section 2
 KONG_KINDS: Final[dict[str, str]] = _table(

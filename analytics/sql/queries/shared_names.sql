@@ -1,11 +1,12 @@
 -- Player names seen in more than one club under the shared filters. Players are per club,
 -- so such a name is several people, shown as "Name (club)" (mart_shared_names): the pages
--- say so. `player` is the name as written, `clubs` the clubs it plays in.
+-- say so. `player` is the name as written, `clubs` the clubs it plays in. Read from the
+-- sums per player and day (mart_player_days, which keeps the name as written), not the seats.
 select
-    s.name as player,
-    list_sort(list_distinct(list(s.club))) as clubs
-from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[])) as s
-where s.club is not null
-group by s.name
-having count(distinct s.club) > 1
-order by s.name;
+    d.name as player,
+    list_sort(list_distinct(list(d.club))) as clubs
+from player_days_in($club, $date_from, $date_to, $rules, cast([] as varchar[])) as d
+where d.club is not null
+group by d.name
+having count(distinct d.club) > 1
+order by d.name;
