@@ -371,7 +371,8 @@ def _best_single(scoring: _Scoring, features: int, roots: int, gen_fan: int) -> 
 
 def _best_sum(scoring: _Scoring, features: int, roots: int, gen_fan: int) -> tuple[list[int], int]:
     """``fan_combination = "sum"``: the base patterns that add up, as indices in the
-    scoring (highest fan first), and their total with the roots.
+    scoring (highest fan first), and their total with the roots. Each pattern adds its
+    doublings, its fan less the plain win's 1 (:func:`summed_fan`): 清一色 3 + 对对胡 2 = 4.
 
     In one reading of the tiles (:data:`READING_GROUPS`), a set of patterns no two of
     which share a feature (``win`` aside) adds up; the best set over every reading counts.
@@ -396,14 +397,14 @@ def _best_sum(scoring: _Scoring, features: int, roots: int, gen_fan: int) -> tup
                 if used & own:
                     continue
                 key = used | own
-                new_total = total + fans[i]
+                new_total = total + fans[i] - 1  # its doublings beyond the plain win's
                 if key not in packs or new_total > packs[key][0]:
                     packs[key] = (new_total, [*chosen, i])
         for total, chosen in packs.values():
             if not chosen:
                 continue
             root_user = any(uses_root[i] for i in chosen)
-            total += gen_fan * (roots - 1 if root_user else roots)
+            total += 1 + gen_fan * (roots - 1 if root_user else roots)
             if total > best_total:
                 best, best_total = chosen, total
     if not best:  # nothing but the plain win: the single best, as under "highest"
@@ -460,6 +461,14 @@ def score_win(
     ids = scoring.ids
     also = tuple(ids[i] for i in chosen[1:])
     return FanResult(capped, ids[chosen[0]], (*gens, *hand, *situational), total, also)
+
+
+def summed_fan(fans: Sequence[int]) -> int:
+    """The fan of base patterns that add up (``fan_combination = "sum"``): the multiplier
+    is 2^(fan-1), so a pattern of fan f doubles the plain win f-1 times, and the
+    patterns' doublings add: 1 + sum(f - 1). The Sichuan Bloody Rules count fan from 0 for
+    the plain win and add them as they stand; this is the same count, one higher."""
+    return 1 + sum(f - 1 for f in fans)
 
 
 def adds_up(bases: Sequence[str]) -> bool:

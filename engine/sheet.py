@@ -18,7 +18,7 @@ from typing import Any
 
 from engine.checks import check_end, check_kong, check_win, finding
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
-from engine.fan import EXTRA_IDS, EXTRAS, NAMES, FanResult, adds_up
+from engine.fan import EXTRA_IDS, EXTRAS, NAMES, FanResult, adds_up, summed_fan
 from engine.messages import (
     EXPOSED_NEEDS_FROM,
     NO_DEAL_END,
@@ -216,12 +216,13 @@ class SheetAudit:
             raise _Stop(
                 "fan_mismatch", ev.line, seat, sheet_base_count(len(bases), rules), "fan", 1, len(bases)
             )
-        base_fan = 0
+        fans = []
         for one in bases:
             fan = rules.pattern_fan(one)
             if fan is None:
                 raise _Stop("fan_mismatch", ev.line, seat, sheet_not_scored(one, rules), "fan", None, one)
-            base_fan += fan
+            fans.append(fan)
+        base_fan = summed_fan(fans)
         if not adds_up(bases):
             raise _Stop(
                 "fan_mismatch", ev.line, seat, sheet_bases_apart(bases, rules), "fan_combination",

@@ -127,27 +127,30 @@ def test_pure_golden_hook_highest_and_sum() -> None:
     assert discard_deltas(result.fan) == (8, -8, 0, 0)  # 2^3
     # chengdu, cap 8, highest: still 清对 4 -> x8
     assert score(*HOOK, rules=CHENGDU8, win="5m").fan == 4
-    # chengdu, cap 8, sum: 清一色 3 + 金钩钓 3 + 对对胡 2 = 8 beats 清对 4 + 金钩钓 3 = 7
+    # chengdu, cap 8, sum: each pattern adds its doublings (fan - 1) to the plain win's 1:
+    # 清一色 3 + 金钩钓 3 + 对对胡 2 = 1 + 2 + 2 + 1 = 6; 清对 4 + 金钩钓 3 = 1 + 3 + 2 = 6 too,
+    # but uses the same features (one suit, triplets, the hook): the set found first stays
     # (清对 holds one suit and triplets: it adds to neither 清一色 nor 对对胡).
     result = score(*HOOK, rules=CHENGDU8_SUM, win="5m")
-    assert (result.fan, result.uncapped) == (8, 8)
+    assert (result.fan, result.uncapped) == (6, 6)
     assert result.patterns == ("qingyise", "jingoudiao", "duiduihu")  # highest fan first
-    assert discard_deltas(result.fan) == (128, -128, 0, 0)  # 2^7
-    # standard (金钩钓 not scored): highest 清对 4; sum 清一色 3 + 对对胡 2 = 5 -> x16
+    assert discard_deltas(result.fan) == (32, -32, 0, 0)  # 2^5
+    # standard (金钩钓 not scored): highest 清对 4; sum 清一色 3 + 对对胡 2 = 1 + 2 + 1 = 4,
+    # the 清对 of the table (x8), as the Sichuan Bloody Rules' flush 2 + all triplets 1 = 3
     assert score(*HOOK, rules=STANDARD).patterns == ("qingdui",)
     result = score(*HOOK, rules=STANDARD_SUM)
-    assert (result.fan, result.patterns) == (5, ("qingyise", "duiduihu"))
-    assert discard_deltas(result.fan) == (16, -16, 0, 0)
+    assert (result.fan, result.patterns) == (4, ("qingyise", "duiduihu"))
+    assert discard_deltas(result.fan) == (8, -8, 0, 0)
 
 
 def test_the_pure_golden_hook_row() -> None:
-    # 清金钩钓 at 5 under chengdu cap 8: highest 5 beats 清对 4; sum: 清金钩钓 5 + 对对胡 2 = 7,
-    # 清一色 3 + 金钩钓 3 + 对对胡 2 = 8 -> the latter (no feature counted twice in either).
+    # 清金钩钓 at 5 under chengdu cap 8: highest 5 beats 清对 4. Under sum (no feature
+    # counted twice in either set) 清一色 3 + 金钩钓 3 + 对对胡 2 = 1 + 2 + 2 + 1 = 6.
     rules = {"preset": "chengdu", "max_fan": 8, "fan": {"qingjingoudiao": 5}}
     assert score(*HOOK, rules=rules).patterns == ("qingjingoudiao",)
     summed = score(*HOOK, rules={**rules, "fan_combination": "sum", "fan": {"qingjingoudiao": 6}})
-    # 清金钩钓 6 + 对对胡 2 = 8 ties 清一色 + 金钩钓 + 对对胡 = 8: the set found first stays
-    assert summed.fan == 8 and "qingdui" not in summed.patterns
+    # 清金钩钓 6 + 对对胡 2 = 1 + 5 + 1 = 7 beats 清一色 + 金钩钓 + 对对胡 = 6
+    assert (summed.fan, summed.patterns) == (7, ("qingjingoudiao", "duiduihu"))
 
 
 # ------------------------------------------------------------------ jingoudiao_needs_four_melds
@@ -220,11 +223,12 @@ def test_shibaluohan() -> None:
     # 十八罗汉 at 6: 6 + 根 4 = 10 (no cap in standard) -> x512
     result = score("88p", melds, rules={"preset": "standard", "fan": {"shibaluohan": 6}})
     assert (result.fan, result.base, result.extras.count("gen")) == (10, "shibaluohan", 4)
-    # sum: 十八罗汉 6 + 对对胡 2 (triplets, a feature 十八罗汉 does not need) + 根 4 = 12
+    # sum: 十八罗汉 6 + 对对胡 2 (triplets, a feature 十八罗汉 does not need) = 1 + 5 + 1 = 7,
+    # + 根 4 = 11
     summed = score(
         "88p", melds, rules={"preset": "standard", "fan_combination": "sum", "fan": {"shibaluohan": 6}}
     )
-    assert (summed.fan, summed.patterns[:2]) == (12, ("shibaluohan", "duiduihu"))
+    assert (summed.fan, summed.patterns[:2]) == (11, ("shibaluohan", "duiduihu"))
     # chengdu (cap 4): 金钩钓 3 + 根 4 = 7 -> 4; 清十八罗汉 of one suit at 4 + 根 4 -> 4
     assert score("88p", melds, rules=CHENGDU).fan == 4
     pure = score(
@@ -242,11 +246,11 @@ def test_sum_adds_within_one_reading_only() -> None:
     assert score("111222333m99m", "999p", rules=STANDARD).patterns == ("daiyaojiu",)
     assert score("111222333m99m", "999p", rules=STANDARD_SUM).patterns == ("daiyaojiu",)
     # 1111m 22m 33m 55m 66m 77m (seven pairs, one suit, four 1m): standard highest 清龙七对 6
-    # (its root used); sum: 龙七对 5 + 清一色 3 = 8 (the root used) beats 七对 3 + 清一色 3
-    # + 根 1 = 7 and 清龙七对 6
+    # (its root used); sum: 龙七对 5 + 清一色 3 = 1 + 4 + 2 = 7 (the root used) beats
+    # 七对 3 + 清一色 3 + 根 1 = 1 + 2 + 2 + 1 = 6 and 清龙七对 6
     assert score("11112233556677m", rules=STANDARD).patterns == ("qinglongqidui",)
     summed = score("11112233556677m", rules=STANDARD_SUM)
-    assert (summed.fan, summed.patterns) == (8, ("longqidui", "qingyise"))
+    assert (summed.fan, summed.patterns) == (7, ("longqidui", "qingyise"))
     # 平胡 alone: 123m 456m 789m 234p 55p is 1 either way
     assert score("123m456m789m234p55p", rules=STANDARD_SUM).patterns == ("pinghu",)
 
@@ -312,21 +316,21 @@ def _sheet(tmp_path: Path, rules: Any, lines: list[dict[str, Any]]) -> Path:
 
 def test_a_sheet_under_sum(tmp_path: Path) -> None:
     # chengdu, cap 8, sum, 门清中张 on:
-    # seat 0 wins seat 1's discard: 清一色 3 + 对对胡 2 + 金钩钓 3 = 8 -> x128 from seat 1;
-    # seat 2 wins seat 3's discard: 平胡 1 + 门清 1 + 中张 1 = 3 -> x4 from seat 3;
-    # seat 3 self-draws 七对 3 + 清一色 3 = 6 -> x32 + 1 (自摸加底) from seat 1, the only
-    # seat still in; three have won. Net: 128, -128-33 = -161, 4, -4+33 = 29.
+    # seat 0 wins seat 1's discard: 清一色 3 + 对对胡 2 + 金钩钓 3 = 1 + 2 + 1 + 2 = 6 -> x32
+    # from seat 1; seat 2 wins seat 3's discard: 平胡 1 + 门清 1 + 中张 1 = 3 -> x4 from
+    # seat 3; seat 3 self-draws 七对 3 + 清一色 3 = 1 + 2 + 2 = 5 -> x16 + 1 (自摸加底) from
+    # seat 1, the only seat still in; three have won. Net: 32, -32-17 = -49, 4, -4+17 = 13.
     lines: list[dict[str, Any]] = [
-        {"type": "hu", "seat": 0, "from": 1, "patterns": ["qingyise", "duiduihu", "jingoudiao"], "fan": 8,
-         "deltas": [128, -128, 0, 0]},
+        {"type": "hu", "seat": 0, "from": 1, "patterns": ["qingyise", "duiduihu", "jingoudiao"], "fan": 6,
+         "deltas": [32, -32, 0, 0]},
         {"type": "hu", "seat": 2, "from": 3, "patterns": ["pinghu", "menqing", "zhongzhang"], "fan": 3,
          "deltas": [0, 0, 4, -4]},
-        {"type": "hu", "seat": 3, "from": None, "patterns": ["qidui", "qingyise"], "fan": 6, "deltas": [0, -33, 0, 33]},
-        {"type": "deal_end", "reason": "three_won", "settlement": [0, 0, 0, 0], "scores": [128, -161, 4, 29]},
+        {"type": "hu", "seat": 3, "from": None, "patterns": ["qidui", "qingyise"], "fan": 5, "deltas": [0, -17, 0, 17]},
+        {"type": "deal_end", "reason": "three_won", "settlement": [0, 0, 0, 0], "scores": [32, -49, 4, 13]},
     ]  # fmt: skip
     report = validate_paths([_sheet(tmp_path, SUM_SHEET_RULES, lines)])
     assert [f.message for f in report.all_findings()] == []
-    assert report.deals[0].scores == (128, -161, 4, 29)
+    assert report.deals[0].scores == (32, -49, 4, 13)
     # under chengdu (highest) the first win declares three base patterns: fan_mismatch
     report = validate_paths([_sheet(tmp_path, "chengdu", lines)])
     assert [f.code for f in report.all_findings()][:1] == ["fan_mismatch"]
