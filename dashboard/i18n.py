@@ -945,6 +945,7 @@ PRESET_NAMES: Final[dict[str, tuple[str, str]]] = {
     "standard": ("标准川麻", "standard Sichuan"),
     "chengdu": ("成都麻将", "Chengdu"),
     "online": ("手机版规则", "phone-app rules"),
+    "novikov": ("四川血战规则 (Novikov)", "Sichuan Bloody Rules (Novikov)"),
 }
 
 

@@ -383,3 +383,49 @@ def test_a_tile_the_seat_holds_four_of_is_no_wait() -> None:
     # a 5p kong elsewhere is not the seat's own: with a 5p single in hand and no kong the
     # hand waits on 5p (平胡 1), whatever the other copies' whereabouts (death is 查叫's)
     assert wait_mask(counts, [], []) == 1 << parse_tile("5p")
+
+
+# ------------------------------------------------------------------ the novikov preset
+NOVIKOV = load_rules("novikov")
+
+
+def test_novikov_scores_as_the_sichuan_bloody_rules() -> None:
+    """Their fan (plain win 0, paying 1, 2, 4, at most 8) is chuanma's less one; each hand
+    below worked out in their count and in chuanma's (docs/presets.md, "novikov")."""
+    # 111m 333m 666m 55p + pong 999p on a discard: all triplets 1 -> 2 points.
+    # chuanma: 对对胡 2 -> x2 from the discarder.
+    result = score("111m333m666m55p", "999p", rules=NOVIKOV)
+    assert (result.fan, result.patterns) == (2, ("duiduihu",))
+    assert discard_deltas(result.fan) == (2, -2, 0, 0)
+    # HOOK: full flush 2 + golden single wait 2 (in place of all triplets) = 4 -> 8 at most.
+    # chuanma: 清一色 3 + 金钩钓 2 + 对对胡 2 = 1 + 2 + 1 + 1 = 5, capped at 4 -> x8.
+    result = score(*HOOK, rules=NOVIKOV, win="5m")
+    assert (result.fan, result.uncapped) == (4, 5)
+    assert result.patterns == ("qingyise", "duiduihu", "jingoudiao")
+    assert discard_deltas(result.fan) == (8, -8, 0, 0)
+    # seven pairs of two suits holding four 1m: seven pairs 2 + a root 1 = 3 -> 8.
+    # chuanma: 七对 3 + 根 1 = 1 + 2 + 1 = 4 -> x8 (龙七对 is not a row of its own).
+    result = score("1111m2233m55p6677p", rules=NOVIKOV)
+    assert (result.fan, result.patterns) == (4, ("qidui", "gen"))
+    # full flush of sequences, won on the last tile: flush 2 + under the sea 1 = 3 -> 8.
+    result = score("123m456m789m234m55m", rules=NOVIKOV, context=WinContext(last_tile=True))
+    assert (result.fan, result.patterns) == (4, ("qingyise", "haidi"))
+    # a plain self-draw: 1 point, +1 from each payer (自摸加底): 2 from each of three.
+    plain = score("123m456m789m234p55p", rules=NOVIKOV, context=WinContext(self_draw=True))
+    assert (plain.fan, plain.patterns) == (1, ("pinghu",))
+    settler = Settler(NOVIKOV)
+    settler.win_self_draw(0, plain.fan, 1, None)
+    assert deltas(settler.ledger) == (6, -2, -2, -2)
+
+
+def test_novikov_deals_play_and_audit_clean(tmp_path: Path) -> None:
+    """The simulator plays whole deals under the preset (定缺, 换三张, the bloody end) and
+    the audit agrees with every payment it wrote."""
+    plan = ClubPlan(players=5, sessions=8, deals_per_session=8, seed=41, rules="novikov")
+    path = tmp_path / "novikov.jsonl"
+    records = list(simulate_club(plan))
+    write_log(records, path)
+    audited = validate_log(read_log(path))
+    assert audited.ok, [f.message for f in audited.all_findings()][:3]
+    wins = [r.patterns for r in records if isinstance(r, Hu) and r.patterns is not None]
+    assert wins and all("qingdui" not in patterns for patterns in wins)
