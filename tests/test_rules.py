@@ -20,16 +20,16 @@ PRESETS = ("standard", "chengdu", "online", "novikov")
 # docs/presets.md, transcribed by hand: knob -> (standard, chengdu, online, novikov).
 # "off" in the table is False; chengdu's flower_pig_payment is the 满格 'cap' (8 points).
 KNOB_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
-    "void_declaration": ("none", "none", "required", 'required'),
+    "void_declaration": ("none", "none", "required", "required"),
     "void_discard_first": (False, False, True, False),
     "multiple_hu": (True, True, True, True),
-    "pass_rule": ("any", "same_tile", "any", 'off'),
+    "pass_rule": ("any", "same_tile", "any", "off"),
     "pass_rule_higher_fan_ok": (True, False, True, True),
     "last_four_must_hu": (True, True, False, False),
-    "end_condition": ("bloody", "bloody", "bloody", 'bloody'),
+    "end_condition": ("bloody", "bloody", "bloody", "bloody"),
     "max_fan": (None, 4, 7, 4),
-    "self_draw_bonus": ("none", "add_base", "add_base", 'add_base'),
-    "kong_bloom_after_exposed": ("self_draw", "self_draw", "self_draw", 'self_draw'),
+    "self_draw_bonus": ("none", "add_base", "add_base", "add_base"),
+    "kong_bloom_after_exposed": ("self_draw", "self_draw", "self_draw", "self_draw"),
     "kong_discard_transfer": (True, True, True, False),
     "exposed_kong_discarder": (1, 2, 2, 2),
     "exposed_kong_others": (0, 0, 1, 0),
@@ -37,18 +37,18 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
     "concealed_kong_each": (2, 2, 2, 2),
     "added_kong_same_turn_only": (False, True, False, False),
     "flower_pig_payment": (16, "cap", 16, 16),
-    "no_ting_pays": ("max", "max", "max", 'max'),
+    "no_ting_pays": ("max", "max", "max", "max"),
     "dead_wait_counts": (True, True, True, True),
     "haidi": (False, False, False, True),
     "exchange_three": (False, False, False, True),
     "tax_refund": (True, True, True, False),
-    "flower_pig_pays": ("still_in", "still_in", "still_in", 'all_others'),
+    "flower_pig_pays": ("still_in", "still_in", "still_in", "all_others"),
     # house rules of 杠上炮, 查叫 and the turn
     "ready_value_kong_roots": (True, True, True, True),
-    "flower_pig": ("three_suits", "three_suits", "three_suits", 'holds_void'),
-    "next_after_discard_win": ("winner", "winner", "winner", 'winner'),
+    "flower_pig": ("three_suits", "three_suits", "three_suits", "holds_void"),
+    "next_after_discard_win": ("winner", "winner", "winner", "winner"),
     # fan knobs (docs/knobs.md): one base pattern, 金钩钓 with four melds, as before
-    "fan_combination": ("highest", "highest", "highest", 'sum'),
+    "fan_combination": ("highest", "highest", "highest", "sum"),
     "jingoudiao_needs_four_melds": (True, True, True, True),
 }
 FLOWER_PIG_POINTS = (16, 8, 16, 16)
