@@ -925,6 +925,8 @@ RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
     "ready_value_kong_roots": ("查叫算杠根", "kong roots in the ready value"),
     "flower_pig": ("花猪认定", "who is a flower pig"),
     "next_after_discard_win": ("胡后谁摸牌", "who draws after a discard win"),
+    "fan_combination": ("番型叠加", "how base patterns add up"),
+    "jingoudiao_needs_four_melds": ("金钩钓须四副", "golden hook needs four melds"),
     "platforms": ("外部平台记录", "records from other platforms (docs/platforms.md)"),
     "fan": ("番数", "fan"),
     "payments": ("付分", "payments"),
@@ -943,6 +945,7 @@ PRESET_NAMES: Final[dict[str, tuple[str, str]]] = {
     "standard": ("标准川麻", "standard Sichuan"),
     "chengdu": ("成都麻将", "Chengdu"),
     "online": ("手机版规则", "phone-app rules"),
+    "novikov": ("四川血战规则 (Novikov)", "Sichuan Bloody Rules (Novikov)"),
 }
 
 

@@ -57,7 +57,7 @@ def seat_pills(
 
 def pattern_options(rules: Rules) -> list[str]:
     bases = [p.id for p in PATTERNS if p.id != "pinghu" and rules.pattern_fan(p.id) is not None]
-    extras = [e for e in PICKED_EXTRAS if e != "haidi" or rules.haidi]
+    extras = [e for e in PICKED_EXTRAS if (e != "haidi" or rules.haidi) and rules.pattern_fan(e) is not None]
     return bases + extras
 
 
@@ -123,7 +123,7 @@ def win_input(
     )
     if who is None or source is None:
         return None
-    patterns = picked_patterns(list(picked or []), int(chosen_roots or 0))
+    patterns = picked_patterns(list(picked or []), int(chosen_roots or 0), rules.fan_combination == "sum")
     win = WinFact(who, None if source == SELF else int(source), patterns)
     fan, problems = win_fan(session, before, win)
     if fan is not None:

@@ -127,7 +127,10 @@ class Deal(DealClaims):
         if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
             # it counts as a discard win (放炮): no 自摸 bonus, neither 自摸加底 nor 自摸加番
             plain = replace(self.rules, self_draw_bonus="none")
-            rescored = score_win(self.hands[seat], self.pongs(seat), self.kong_tiles(seat), plain, context)
+            rescored = score_win(
+                self.hands[seat], self.pongs(seat), self.kong_tiles(seat), plain, context, event.tile,
+                self.concealed_kongs(seat),
+            )  # fmt: skip
             assert rescored is not None
             result = rescored
         transfers = self.settler.win_self_draw(seat, result.fan, event.line, fed_by)
@@ -229,7 +232,15 @@ class Deal(DealClaims):
             )
         if suits_used(held) > 2:
             raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
-        result = score_win(counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context)
+        result = score_win(
+            counts,
+            self.pongs(seat),
+            self.kong_tiles(seat),
+            self.rules,
+            context,
+            tile,
+            self.concealed_kongs(seat),
+        )
         if result is None:
             raise IllegalEvent(
                 "illegal_hu",

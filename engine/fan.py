@@ -1,8 +1,11 @@
 """Fan (番): base patterns and extras as data rows, scored over every reading of a hand.
 
 A base pattern applies when the hand has all of its ``requires`` features; the fan of
-each pattern comes from the rule set, so the table here holds no numbers. The best
-reading is the one with the highest total (base + extras) before the cap.
+each pattern and extra comes from the rule set (a row of its fan table), so the tables
+here hold no numbers. With ``fan_combination = "highest"`` the best reading is the one
+pattern with the highest total (base + extras) before the cap; with ``"sum"`` the base
+patterns of one reading add up, each feature counted by one pattern only (docs/rules.md
+section 4, "Adding up").
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("qingdui", "清对", "pure all triplets", "one_suit", "triplets"),
     _p("jiangdui", "将对", "2-5-8 triplets", "triplets", "only_258"),
     _p("jingoudiao", "金钩钓", "golden hook (single wait, all melded)", "golden_hook"),
+    _p("jiangjingoudiao", "将金钩钓", "2-5-8 golden hook", "golden_hook", "only_258"),
+    _p("qingjingoudiao", "清金钩钓", "pure golden hook", "one_suit", "golden_hook"),
+    _p("shibaluohan", "十八罗汉", "eighteen arhats (four kongs and a pair)", "golden_hook", "four_kongs"),
+    _p("qingshibaluohan", "清十八罗汉", "pure eighteen arhats", "one_suit", "golden_hook", "four_kongs"),
     _p("qingdaiyao", "清幺九", "pure terminals", "one_suit", "terminals"),
     _p("longqidui", "龙七对", "dragon seven pairs", "seven_pairs", "four_kind", uses_root=True),
     _p("qingqidui", "清七对", "pure seven pairs", "one_suit", "seven_pairs"),
@@ -50,9 +57,18 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("dihu", "地胡", "earthly win", "earthly"),
 )  # fmt: skip
 
-#: Extras, each +1 fan, in the order they are listed after the base pattern.
+#: Extras a hand's tiles decide (门清中张): each adds its row's fan on top of the base
+#: pattern(s) when the hand has its features, whatever pattern is scored.
+HAND_EXTRAS: tuple[Pattern, ...] = (
+    _p("menqing", "门清", "concealed hand (no pong, no exposed kong)", "concealed"),
+    _p("zhongzhang", "中张", "no 1 or 9 (断幺九)", "no_terminal_tile"),
+)
+
+#: Extras, each adding its row's fan (``gen`` once per root), in the order they are
+#: listed after the base pattern.
 EXTRAS: dict[str, tuple[str, str]] = {
     "gen": ("根", "root"),
+    **{p.id: (p.zh, p.en) for p in HAND_EXTRAS},
     "gangshanghua": ("杠上花", "bloom after a kong"),
     "gangshangpao": ("杠上炮", "win on a discard after a kong"),
     "qiangganghu": ("抢杠胡", "robbing a kong"),
@@ -98,11 +114,13 @@ class FanResult(msgspec.Struct, frozen=True, gc=False):
     base: str
     extras: tuple[str, ...]
     uncapped: int
+    #: the further base patterns that add up with ``base`` (``fan_combination = "sum"``)
+    also: tuple[str, ...] = ()
 
     @property
     def patterns(self) -> tuple[str, ...]:
-        """The base pattern's id, then one id per extra (``gen`` once per root)."""
-        return (self.base, *self.extras)
+        """The base pattern ids, then one id per extra (``gen`` once per root)."""
+        return (self.base, *self.also, *self.extras)
 
 
 # Each feature a base pattern can require (see :func:`feature_bits`), as one bit of an
@@ -117,26 +135,54 @@ _SEVEN_PAIRS: Final = 64
 _FOUR_KIND: Final = 128
 _HEAVENLY: Final = 256
 _EARTHLY: Final = 512
-#: the features by the names :data:`PATTERNS` require them by
+_FOUR_KONGS: Final = 1024
+_CONCEALED: Final = 2048
+_NO_TERMINAL_TILE: Final = 4096
+#: the features by the names :data:`PATTERNS` and :data:`HAND_EXTRAS` require them by
 FEATURE_BITS: Final[dict[str, int]] = {
     "win": _WIN, "one_suit": _ONE_SUIT, "triplets": _TRIPLETS, "only_258": _ONLY_258,
     "golden_hook": _GOLDEN_HOOK, "terminals": _TERMINALS, "seven_pairs": _SEVEN_PAIRS,
     "four_kind": _FOUR_KIND, "heavenly": _HEAVENLY, "earthly": _EARTHLY,
+    "four_kongs": _FOUR_KONGS, "concealed": _CONCEALED, "no_terminal_tile": _NO_TERMINAL_TILE,
 }  # fmt: skip
 #: the features each pattern requires, as bits, in :data:`PATTERNS` order
 PATTERN_MASKS: Final[tuple[int, ...]] = tuple(
     sum(FEATURE_BITS[name] for name in pattern.requires) for pattern in PATTERNS
 )
+#: the features each hand extra requires, in :data:`HAND_EXTRAS` order
+HAND_EXTRA_MASKS: Final[tuple[int, ...]] = tuple(
+    sum(FEATURE_BITS[name] for name in extra.requires) for extra in HAND_EXTRAS
+)
+#: Features that hold in one reading of the tiles only: a reading of triplets, one with a
+#: 1 or 9 in every set, or seven pairs (no reading has two of these; docs/rules.md 4).
+#: Every other feature holds in every reading.
+READING_GROUPS: Final[tuple[int, ...]] = (
+    _TRIPLETS | _ONLY_258 | _GOLDEN_HOOK | _FOUR_KONGS,
+    _TERMINALS,
+    _SEVEN_PAIRS | _FOUR_KIND,
+)
+_ANY_READING: Final = READING_GROUPS[0] | READING_GROUPS[1] | READING_GROUPS[2]
 #: tiles whose rank is not 2, 5 or 8 (将对 allows none of them)
 _NOT_258: Final[tuple[int, ...]] = tuple(t for t in range(NUM_KINDS) if t % 9 not in (1, 4, 7))
+#: tiles of rank 1 or 9 (中张 allows none of them)
+_TERMINAL_TILES: Final[tuple[int, ...]] = tuple(t for t in range(NUM_KINDS) if t % 9 in (0, 8))
 
 
 def feature_bits(
-    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], context: WinContext
+    concealed: Sequence[int],
+    pongs: Sequence[int],
+    kongs: Sequence[int],
+    context: WinContext,
+    win_tile: int = -1,
+    concealed_kongs: int = 0,
+    needs_four_melds: bool = True,
 ) -> int:
     """The features base patterns test (:data:`FEATURE_BITS`), 0 when the tiles are no
     win (shape or 缺一门). ``concealed`` is the 27-long count vector of the concealed tiles
-    with the winning tile; ``pongs`` and ``kongs`` the melded tile kinds."""
+    with the winning tile; ``pongs`` and ``kongs`` the melded tile kinds, the last
+    ``concealed_kongs`` of the kongs' count being 暗杠 (门清 keeps them). ``win_tile`` (-1:
+    not known) lets 金钩钓 be a single wait on the pair without four melds
+    (``needs_four_melds`` false, the knob ``jingoudiao_needs_four_melds``)."""
     k0, k1, k2 = suit_keys(concealed)
     count = sum(concealed)
     melds = len(pongs) + len(kongs)
@@ -165,8 +211,12 @@ def feature_bits(
             features |= _TRIPLETS
             if _only_258(concealed, pongs, kongs):
                 features |= _ONLY_258
-            if melds == 4:
+            # a triplets reading holds each kind 0, 2 or 3 times: the kind held twice is the pair
+            single_pair_wait = win_tile >= 0 and concealed[win_tile] == 2
+            if melds == 4 or (single_pair_wait and not needs_four_melds):
                 features |= _GOLDEN_HOOK
+            if len(kongs) == 4:
+                features |= _FOUR_KONGS
         if regular & ALL_TERMINAL and _melds_terminal(pongs) and _melds_terminal(kongs):
             features |= _TERMINALS
     if seven:
@@ -175,6 +225,10 @@ def feature_bits(
             features |= _FOUR_KIND
     if context.first_turn and melds == 0:  # 天胡/地胡: no pong or kong before (docs/rules.md section 4)
         features |= _HEAVENLY if context.dealer else _EARTHLY
+    if not pongs and len(kongs) <= concealed_kongs:
+        features |= _CONCEALED
+    if _no_terminal_tile(concealed, pongs, kongs):
+        features |= _NO_TERMINAL_TILE
     return features
 
 
@@ -184,6 +238,14 @@ def _only_258(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[in
         all(not concealed[tile] for tile in _NOT_258)
         and all(tile % 9 in (1, 4, 7) for tile in pongs)
         and all(tile % 9 in (1, 4, 7) for tile in kongs)
+    )
+
+
+def _no_terminal_tile(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int]) -> bool:
+    return (
+        all(not concealed[tile] for tile in _TERMINAL_TILES)
+        and all(tile % 9 not in (0, 8) for tile in pongs)
+        and all(tile % 9 not in (0, 8) for tile in kongs)
     )
 
 
@@ -215,6 +277,8 @@ def count_roots(concealed: Sequence[int], meld_tiles: Sequence[int], kong_tiles:
 
 
 def situational_extras(context: WinContext, rules: Rules) -> tuple[str, ...]:
+    """The extras of how the win happened that the rule set scores (its row not ``none``;
+    海底 also needs ``haidi``, 自摸加番 ``self_draw_bonus = "add_fan"``)."""
     extras = []
     if context.after_kong:
         extras.append("gangshanghua" if context.self_draw else "gangshangpao")
@@ -224,18 +288,24 @@ def situational_extras(context: WinContext, rules: Rules) -> tuple[str, ...]:
         extras.append("haidi")
     if context.self_draw and rules.self_draw_bonus == "add_fan":
         extras.append("zimo")
-    return tuple(extras)
+    return tuple(e for e in extras if rules.pattern_fan(e) is not None)
 
 
 class _Scoring(msgspec.Struct, frozen=True, gc=False):
-    """A rule set's base patterns ready to score: the scored ones (fan not ``none``) in
-    :data:`PATTERNS` order, as parallel tuples."""
+    """A rule set's fan table ready to score: the scored base patterns (fan not ``none``)
+    in :data:`PATTERNS` order as parallel tuples, the scored hand extras likewise, and the
+    fan of each extra row (0: not scored)."""
 
     rules: Rules
     masks: tuple[int, ...]
     fans: tuple[int, ...]
     uses_root: tuple[bool, ...]
     ids: tuple[str, ...]
+    hand_masks: tuple[int, ...]
+    hand_fans: tuple[int, ...]
+    hand_ids: tuple[str, ...]
+    extra_fan: dict[str, int]
+    summing: bool
 
 
 #: :class:`_Scoring` by ``id`` of the rule set; the entry keeps its rules alive, so an id
@@ -253,12 +323,26 @@ def _scoring(rules: Rules) -> _Scoring:
         fan = rules.pattern_fan(pattern.id)
         if fan is not None:
             kept.append((i, fan))
+    hand_kept: list[tuple[int, int]] = []
+    for i, extra in enumerate(HAND_EXTRAS):
+        fan = rules.pattern_fan(extra.id)
+        if fan is not None:
+            hand_kept.append((i, fan))
+    extra_fan: dict[str, int] = {}
+    for extra_id in EXTRAS:
+        fan = rules.pattern_fan(extra_id)
+        extra_fan[extra_id] = 0 if fan is None else fan
     scoring = _Scoring(
         rules,
         tuple(PATTERN_MASKS[i] for i, _ in kept),
         tuple(fan for _, fan in kept),
         tuple(PATTERNS[i].uses_root for i, _ in kept),
         tuple(PATTERNS[i].id for i, _ in kept),
+        tuple(HAND_EXTRA_MASKS[i] for i, _ in hand_kept),
+        tuple(fan for _, fan in hand_kept),
+        tuple(HAND_EXTRAS[i].id for i, _ in hand_kept),
+        extra_fan,
+        rules.fan_combination == "sum",
     )
     if len(_SCORING) >= _SCORING_LIMIT:
         _SCORING.clear()
@@ -266,25 +350,10 @@ def _scoring(rules: Rules) -> _Scoring:
     return scoring
 
 
-def score_win(
-    concealed: Sequence[int],
-    pongs: Sequence[int],
-    kongs: Sequence[int],
-    rules: Rules,
-    context: WinContext = DISCARD_WIN,
-) -> FanResult | None:
-    """Fan of a win: ``concealed`` counts include the winning tile; ``pongs``/``kongs``
-    are the melded tile kinds. ``None`` when the tiles are no win (shape or 缺一门).
-
-    The best reading is the pattern with the highest total (base + roots + extras),
-    then the highest base fan; a later pattern in :data:`PATTERNS` wins a tie."""
-    features = feature_bits(concealed, pongs, kongs, context)
-    if not features:
-        return None
-    roots = count_roots(concealed, [*pongs, *kongs], kongs)
-    situational = situational_extras(context, rules) if context is not DISCARD_WIN else ()
-    scoring = _scoring(rules)
-    extra = len(situational)
+def _best_single(scoring: _Scoring, features: int, roots: int, gen_fan: int) -> tuple[int, int]:
+    """``fan_combination = "highest"``: (index in the scoring, total of base and roots) of
+    the best single pattern; the highest total, then the highest base fan, then the later
+    pattern of :data:`PATTERNS`."""
     best = -1
     best_total = best_base = 0
     masks, fans, uses_root = scoring.masks, scoring.fans, scoring.uses_root
@@ -293,10 +362,130 @@ def score_win(
         if features & mask != mask:
             continue
         base_fan = fans[i]
-        total = base_fan + (roots - 1 if uses_root[i] else roots) + extra
+        total = base_fan + gen_fan * (roots - 1 if uses_root[i] else roots)
         if best < 0 or total > best_total or (total == best_total and base_fan >= best_base):
             best, best_total, best_base = i, total, base_fan
     assert best >= 0, "pinghu applies to every win"
-    own_roots = roots - 1 if uses_root[best] else roots
-    capped = best_total if rules.max_fan is None else min(best_total, rules.max_fan)
-    return FanResult(capped, scoring.ids[best], ("gen",) * own_roots + situational, best_total)
+    return best, best_total
+
+
+def _best_sum(scoring: _Scoring, features: int, roots: int, gen_fan: int) -> tuple[list[int], int]:
+    """``fan_combination = "sum"``: the base patterns that add up, as indices in the
+    scoring (highest fan first), and their total with the roots. Each pattern adds its
+    doublings, its fan less the plain win's 1 (:func:`summed_fan`): 清一色 3 + 对对胡 2 = 4.
+
+    In one reading of the tiles (:data:`READING_GROUPS`), a set of patterns no two of
+    which share a feature (``win`` aside) adds up; the best set over every reading counts.
+    So 清一色 + 对对胡 + 金钩钓 add, but 清对 never adds to 清一色 or 对对胡 (it holds
+    their features). A pattern that needs only ``win`` (平胡) counts when nothing else
+    applies."""
+    readings = [features & ~_ANY_READING | features & group for group in READING_GROUPS if features & group]
+    if not readings:
+        readings = [features]
+    masks, fans, uses_root = scoring.masks, scoring.fans, scoring.uses_root
+    best: list[int] = []
+    best_total = -1
+    for reading in readings:
+        # packings by the features they use: (total, pattern indices)
+        packs: dict[int, tuple[int, list[int]]] = {0: (0, [])}
+        for i in range(len(masks)):
+            mask = masks[i]
+            own = mask & ~_WIN
+            if reading & mask != mask or not own:
+                continue
+            for used, (total, chosen) in list(packs.items()):
+                if used & own:
+                    continue
+                key = used | own
+                new_total = total + fans[i] - 1  # its doublings beyond the plain win's
+                if key not in packs or new_total > packs[key][0]:
+                    packs[key] = (new_total, [*chosen, i])
+        for total, chosen in packs.values():
+            if not chosen:
+                continue
+            root_user = any(uses_root[i] for i in chosen)
+            total += 1 + gen_fan * (roots - 1 if root_user else roots)
+            if total > best_total:
+                best, best_total = chosen, total
+    if not best:  # nothing but the plain win: the single best, as under "highest"
+        single, total = _best_single(scoring, features, roots, gen_fan)
+        return [single], total
+    best.sort(key=lambda i: -fans[i])
+    return best, best_total
+
+
+def score_win(
+    concealed: Sequence[int],
+    pongs: Sequence[int],
+    kongs: Sequence[int],
+    rules: Rules,
+    context: WinContext = DISCARD_WIN,
+    win_tile: int = -1,
+    concealed_kongs: int = 0,
+) -> FanResult | None:
+    """Fan of a win: ``concealed`` counts include the winning tile ``win_tile`` (-1: not
+    known, then 金钩钓 needs four melds); ``pongs``/``kongs`` are the melded tile kinds,
+    ``concealed_kongs`` of the kongs 暗杠. ``None`` when the tiles are no win (shape or
+    缺一门).
+
+    ``highest``: the best reading is the pattern with the highest total (base + roots +
+    extras), then the highest base fan; a later pattern in :data:`PATTERNS` wins a tie.
+    ``sum``: the patterns of :func:`_best_sum`. Extras add on top either way."""
+    features = feature_bits(
+        concealed, pongs, kongs, context, win_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
+    )
+    if not features:
+        return None
+    scoring = _scoring(rules)
+    roots = count_roots(concealed, [*pongs, *kongs], kongs)
+    gen_fan = scoring.extra_fan["gen"]
+    situational = situational_extras(context, rules) if context is not DISCARD_WIN else ()
+    extra = 0
+    for extra_id in situational:
+        extra += scoring.extra_fan[extra_id]
+    hand: list[str] = []
+    hand_masks = scoring.hand_masks
+    for i in range(len(hand_masks)):
+        if features & hand_masks[i] == hand_masks[i]:
+            hand.append(scoring.hand_ids[i])
+            extra += scoring.hand_fans[i]
+    if scoring.summing:
+        chosen, base_total = _best_sum(scoring, features, roots, gen_fan)
+    else:
+        single, base_total = _best_single(scoring, features, roots, gen_fan)
+        chosen = [single]
+    own_roots = roots - 1 if any(scoring.uses_root[i] for i in chosen) else roots
+    gens = ("gen",) * own_roots if gen_fan else ()
+    total = base_total + extra
+    capped = total if rules.max_fan is None else min(total, rules.max_fan)
+    ids = scoring.ids
+    also = tuple(ids[i] for i in chosen[1:])
+    return FanResult(capped, ids[chosen[0]], (*gens, *hand, *situational), total, also)
+
+
+def summed_fan(fans: Sequence[int]) -> int:
+    """The fan of base patterns that add up (``fan_combination = "sum"``): the multiplier
+    is 2^(fan-1), so a pattern of fan f doubles the plain win f-1 times, and the
+    patterns' doublings add: 1 + sum(f - 1). The Sichuan Bloody Rules count fan from 0 for
+    the plain win and add them as they stand; this is the same count, one higher."""
+    return 1 + sum(f - 1 for f in fans)
+
+
+def adds_up(bases: Sequence[str]) -> bool:
+    """Do these base patterns form a set that adds up under ``fan_combination = "sum"``
+    (:func:`_best_sum`): one reading, no feature but ``win`` needed twice, 平胡 alone?
+    A score sheet declares its patterns without tiles, so the audit checks the set."""
+    index = {p.id: i for i, p in enumerate(PATTERNS)}
+    used = 0
+    groups = 0
+    for base in bases:
+        own = PATTERN_MASKS[index[base]] & ~_WIN
+        if not own:
+            return len(bases) == 1
+        if used & own:
+            return False
+        used |= own
+        for g, group in enumerate(READING_GROUPS):
+            if own & group:
+                groups |= 1 << g
+    return groups & (groups - 1) == 0

@@ -125,14 +125,20 @@ def waits(concealed: Sequence[int], pongs: Sequence[int] = (), kongs: Sequence[i
 
 
 def ready_value(
-    concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[int], rules: Rules, mask: int = -1
+    concealed: Sequence[int],
+    pongs: Sequence[int],
+    kongs: Sequence[int],
+    rules: Rules,
+    mask: int = -1,
+    concealed_kongs: int = 0,
 ) -> int | None:
     """查大叫 value of a ready hand: its highest or lowest fan over its waits, as
     ``no_ting_pays`` says, with roots and the cap but no situational extra;
     ``None`` when the hand has no wait. ``mask`` (27 bits) limits the waits valued, for a
     caller that has worked them out or counts only some (死叫); by default all of them.
     ``ready_value_kong_roots`` false leaves out the 根 of the declared kongs (each kong is
-    one root of the hand's 根 extras), before the cap."""
+    one root of the hand's 根 extras), before the cap. ``concealed_kongs`` of the kongs
+    are 暗杠 (门清)."""
     if mask < 0:
         mask = wait_mask(concealed, pongs, kongs)
     highest = rules.no_ting_pays != "min"  # a flat 查大叫 (a number) records the highest
@@ -142,7 +148,7 @@ def ready_value(
         if not mask >> tile & 1:
             continue
         with_tile[tile] += 1
-        result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN)
+        result = score_win(with_tile, pongs, kongs, rules, DISCARD_WIN, tile, concealed_kongs)
         with_tile[tile] -= 1
         if result is None:
             continue
@@ -159,7 +165,8 @@ def ready_value(
 def _without_kong_roots(result: FanResult, kongs: int, rules: Rules) -> int:
     """A win's fan less the 根 its ``kongs`` declared kongs give (at most the roots the
     reading counts), capped again: the hand is scored as it is, only those extras drop."""
-    uncapped = result.uncapped - min(kongs, result.extras.count("gen"))
+    gen_fan = rules.pattern_fan("gen") or 0  # the 根 row of the fan table
+    uncapped = result.uncapped - gen_fan * min(kongs, result.extras.count("gen"))
     return uncapped if rules.max_fan is None else min(uncapped, rules.max_fan)
 
 
@@ -193,7 +200,8 @@ def analyse_hand(
         raise HandError(
             f"the winning tile {tile_name(win_tile)} is not among the concealed tiles of {text!r}"
         )
-    result = score_win(counts, hand.pongs, hand.kongs, rules, context)
+    tile = -1 if win_tile is None else win_tile
+    result = score_win(counts, hand.pongs, hand.kongs, rules, context, tile)
     if result is None:
         return HandReport(text, False, None, (), (), None, 14)
     return HandReport(text, True, result.fan, result.patterns, (), None, 14, result)

@@ -308,6 +308,10 @@ def sheet_base_count(count: int, rules: Rules) -> Text:
     return say("sheet_base_count", count=count, rules=rules.name)
 
 
+def sheet_bases_apart(bases: list[str], rules: Rules) -> Text:
+    return say("sheet_bases_apart", names=patterns_value(bases), rules=rules.name)
+
+
 def sheet_not_scored(pattern: str, rules: Rules) -> Text:
     return say("sheet_not_scored", name=patterns_value([pattern]), pattern=pattern, rules=rules.name)
 
@@ -737,6 +741,11 @@ TEMPLATES.update(
             "a win has exactly one base pattern (the highest; patterns are not added together), "
             "recorded {count} under {rules}",
             "一个胡牌只有一个基本番型（取最大，不叠加），记录了 {count} 个（规则 {rules}）",
+        ),
+        "sheet_bases_apart": (
+            "{names} do not add up under {rules} (fan_combination sum): base patterns that add "
+            "need no feature twice and are of one reading (rules.md 4, Adding up)",
+            "规则 {rules}（番型叠加）下 {names} 不能相加：相加的基本番型不共用特征，且属同一读法（规则第 4 节）",
         ),
         "sheet_not_scored": (
             "{name} ({pattern}) is not scored under {rules}",

@@ -111,6 +111,8 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "haidi": "fan (海底)",
     "ready_value_kong_roots": "查叫 (Python)",
     "flower_pig": "查叫 (Python)",
+    "fan_combination": "fan (Python scores every win: engine.fan.score_win)",
+    "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.fan.score_win)",
 }
 
 

@@ -17,8 +17,19 @@ from typing import Any, Literal
 #: Base pattern ids, in the order of docs/rules.md section 4.
 PATTERN_IDS: tuple[str, ...] = (
     "pinghu", "duiduihu", "qingyise", "daiyaojiu", "qidui", "qingdui", "jiangdui",
-    "jingoudiao", "qingdaiyao", "longqidui", "qingqidui", "qinglongqidui", "tianhu", "dihu",
+    "jingoudiao", "jiangjingoudiao", "qingjingoudiao", "shibaluohan", "qingshibaluohan",
+    "qingdaiyao", "longqidui", "qingqidui", "qinglongqidui", "tianhu", "dihu",
 )  # fmt: skip
+#: Extras, rows of the fan table too (docs/knobs.md, "The fan table"): each adds its fan on
+#: top of the base pattern(s) where it applies (``gen`` once per root).
+EXTRA_FAN_IDS: tuple[str, ...] = (
+    "gen", "menqing", "zhongzhang", "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "zimo",
+)  # fmt: skip
+#: every row of the fan table: the base patterns, then the extras
+FAN_IDS: tuple[str, ...] = PATTERN_IDS + EXTRA_FAN_IDS
+#: the fan of an extra a preset file leaves out: 1, what every extra scored before the
+#: extras became rows (a file written then scores as it did)
+EXTRA_DEFAULT_FAN = 1
 
 FanValue = int | Literal["cap"] | None
 
@@ -56,6 +67,9 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "ready_value_kong_roots": bool,
     "flower_pig": ("three_suits", "holds_void"),
     "next_after_discard_win": ("winner", "discarder"),
+    # fan: how base patterns combine, and what 金钩钓 needs (docs/knobs.md)
+    "fan_combination": ("highest", "sum"),
+    "jingoudiao_needs_four_melds": bool,
 }
 
 
@@ -121,20 +135,23 @@ class Rules:
     ready_value_kong_roots: bool
     flower_pig: Literal["three_suits", "holds_void"]
     next_after_discard_win: Literal["winner", "discarder"]
+    fan_combination: Literal["highest", "sum"]
+    jingoudiao_needs_four_melds: bool
     fan: tuple[tuple[str, FanValue], ...]
 
     def pattern_fan(self, pattern: str) -> int | None:
-        """Fan of a base pattern under these rules; ``None`` when it is not scored.
+        """Fan of a base pattern or an extra (a row of the fan table) under these rules;
+        ``None`` when it is not scored.
 
         ``cap`` is the rule set's ``max_fan``; without a cap it is the highest fan any
-        pattern has here (天胡/地胡 "按满格处理").
+        base pattern has here (天胡/地胡 "按满格处理").
         """
         value = dict(self.fan)[pattern]
         if value != "cap":
             return value
         if self.max_fan is not None:
             return self.max_fan
-        return max(v for v in dict(self.fan).values() if isinstance(v, int))
+        return max(v for p, v in self.fan if isinstance(v, int) and p in PATTERN_IDS)
 
     @property
     def flower_pig_points(self) -> int:
@@ -195,10 +212,12 @@ def _check_knob(knob: str, value: Any) -> Any:
 
 
 def _check_fan(pattern: str, value: Any) -> FanValue:
-    if pattern not in PATTERN_IDS:
-        raise RulesError(f"unknown pattern {pattern!r} in 'fan'; patterns: {', '.join(PATTERN_IDS)}")
+    if pattern not in FAN_IDS:
+        raise RulesError(f"unknown pattern {pattern!r} in 'fan'; patterns: {', '.join(FAN_IDS)}")
     if value in (None, "none"):
         return None
+    if value == "cap" and pattern in EXTRA_FAN_IDS:
+        raise RulesError(f"fan of the extra {pattern!r} must be a whole number >= 1 or 'none', not 'cap'")
     if value == "cap" or (isinstance(value, int) and not isinstance(value, bool) and value >= 1):
         return value  # type: ignore[no-any-return]
     raise RulesError(f"fan of {pattern!r} must be a whole number >= 1, 'cap' or 'none', not {value!r}")
@@ -250,7 +269,7 @@ def _load_frozen(items: str) -> Rules:
         name += "+" + json.dumps(changed, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     rules = Rules(
         name=name,
-        fan=tuple((p, fan_values.get(p)) for p in PATTERN_IDS),
+        fan=tuple((p, fan_values.get(p, EXTRA_DEFAULT_FAN if p in EXTRA_FAN_IDS else None)) for p in FAN_IDS),
         **values,
     )
     if rules.flower_pig_payment == "cap":

@@ -3,7 +3,8 @@ what a club wrote down (kongs, wins with their patterns, who is ready at the wal
 and who is a 花猪), priced by the same settlement core as a tile deal
 (:class:`engine.settle.Settler`) and checked for what the facts allow: a seat that has
 won makes no more kongs and wins no second time, a winner's 根 count covers its kongs,
-no seven pairs after a kong, one base pattern scored by the rule set, ``ready`` and
+no seven pairs after a kong, one base pattern scored by the rule set (under
+``fan_combination = "sum"`` several that add up: :func:`engine.fan.adds_up`), ``ready`` and
 ``flower_pigs`` only for seats still in at the wall's end, and a pattern that names how
 the win happened (天胡, 地胡, 杠上花, 杠上炮) only where the sheet's order of events allows
 it (``impossible_pattern``, :meth:`SheetAudit.check_situation`): the Record page shows the
@@ -17,7 +18,7 @@ from typing import Any
 
 from engine.checks import check_end, check_kong, check_win, finding
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
-from engine.fan import EXTRA_IDS, EXTRAS, NAMES, FanResult
+from engine.fan import EXTRA_IDS, EXTRAS, NAMES, FanResult, adds_up, summed_fan
 from engine.messages import (
     EXPOSED_NEEDS_FROM,
     NO_DEAL_END,
@@ -25,6 +26,7 @@ from engine.messages import (
     end_rule,
     sheet_after_end,
     sheet_base_count,
+    sheet_bases_apart,
     sheet_cha_jiao_not_due,
     sheet_from_not_exposed,
     sheet_from_self,
@@ -209,15 +211,26 @@ class SheetAudit:
                     "bad_record", ev.line, seat, sheet_unknown_pattern(pattern), "fan", "a pattern of rules.md 4", pattern
                 )  # fmt: skip
         bases = [p for p in ev.patterns if p not in EXTRA_IDS]
-        if len(bases) != 1:
+        summing = rules.fan_combination == "sum"
+        if len(bases) != 1 and not (summing and bases):
             raise _Stop(
                 "fan_mismatch", ev.line, seat, sheet_base_count(len(bases), rules), "fan", 1, len(bases)
             )
+        fans = []
+        for one in bases:
+            fan = rules.pattern_fan(one)
+            if fan is None:
+                raise _Stop("fan_mismatch", ev.line, seat, sheet_not_scored(one, rules), "fan", None, one)
+            fans.append(fan)
+        base_fan = summed_fan(fans)
+        if not adds_up(bases):
+            raise _Stop(
+                "fan_mismatch", ev.line, seat, sheet_bases_apart(bases, rules), "fan_combination",
+                "patterns that add up", bases,
+            )  # fmt: skip
+        bases.sort(key=lambda p: -(rules.pattern_fan(p) or 0))
         base = bases[0]
-        base_fan = rules.pattern_fan(base)
-        if base_fan is None:
-            raise _Stop("fan_mismatch", ev.line, seat, sheet_not_scored(base, rules), "fan", None, base)
-        if base in SEVEN_PAIRS and self.kongs_by[seat]:
+        if SEVEN_PAIRS.intersection(bases) and self.kongs_by[seat]:
             kongs = self.kongs_by[seat]
             raise _Stop(
                 "illegal_hu", ev.line, seat, sheet_seven_pairs_kong(seat, kongs), "qidui", "no kong", kongs
@@ -230,14 +243,20 @@ class SheetAudit:
             "gangshangpao": not self_draw and not rob and self.after_kong == ev.from_seat,
             "qiangganghu": rob,
             "haidi": rules.haidi,
+            # 门清 and 中张 come from tiles a sheet does not have: taken as declared
+            "menqing": True,
+            "zhongzhang": True,
         }
-        extras = [e for e in EXTRAS if e in allowed and allowed[e] and e in declared]
+        extras = [e for e in EXTRAS if allowed.get(e) and e in declared and rules.pattern_fan(e) is not None]
         fed_by = self.settler.bloom_feeder(seat) if "gangshanghua" in extras else None
-        if self_draw and fed_by is None and rules.self_draw_bonus == "add_fan":
+        if self_draw and fed_by is None and rules.self_draw_bonus == "add_fan" and rules.pattern_fan("zimo"):
             extras.append("zimo")
-        gens = max(ev.patterns.count("gen"), self.kongs_by[seat])
-        fan, uncapped = fan_of(base_fan, gens + len(extras), rules)
-        return fed_by, FanResult(fan, base, ("gen",) * gens + tuple(extras), uncapped)
+        gen_fan = rules.pattern_fan("gen") or 0
+        gens = max(ev.patterns.count("gen"), self.kongs_by[seat]) if gen_fan else 0
+        extra_fan = gen_fan * gens + sum(rules.pattern_fan(e) or 0 for e in extras)
+        fan, uncapped = fan_of(base_fan, extra_fan, rules)
+        result = FanResult(fan, base, ("gen",) * gens + tuple(extras), uncapped, tuple(bases[1:]))
+        return fed_by, result
 
     def _pay_win(self, ev: SheetHu, fed_by: int | None, result: FanResult) -> None:
         settler = self.settler

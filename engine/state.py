@@ -290,12 +290,24 @@ class DealState:
             return None
         counts = list(self.hands[seat])
         counts[tile] += 1
-        return self.win_counts(seat, counts, context)
+        return self.win_counts(seat, counts, context, tile)
 
-    def win_counts(self, seat: int, counts: list[int], context: WinContext) -> FanResult | None:
+    def win_counts(
+        self, seat: int, counts: list[int], context: WinContext, win_tile: int = -1
+    ) -> FanResult | None:
+        """The fan of ``counts`` (with the winning tile ``win_tile``, -1: the drawn tile)."""
         if self.holds_void(seat, held_counts(counts, self.pongs(seat), self.kong_tiles(seat))):
             return None
-        return score_win(counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context)
+        if win_tile < 0 and self.last_draw is not None:
+            win_tile = self.last_draw
+        return score_win(
+            counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context, win_tile,
+            self.concealed_kongs(seat),
+        )  # fmt: skip
+
+    def concealed_kongs(self, seat: int) -> int:
+        """How many of the seat's kongs are 暗杠 (门清 keeps them)."""
+        return sum(1 for m in self.melds[seat] if m.kind == "concealed")
 
     def ready_fan(self, seat: int) -> int | None:
         """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
@@ -313,7 +325,7 @@ class DealState:
                 return None
             # 死叫不算叫: a dead wait neither makes the seat ready nor sets its value
             mask = sum(1 << tile for tile in live)
-        return ready_value(hand, pongs, kongs, self.rules, mask)
+        return ready_value(hand, pongs, kongs, self.rules, mask, self.concealed_kongs(seat))
 
     def _unseen_by(self, seat: int) -> list[int]:
         """Copies a seat cannot see: the wall and the concealed hands of others still in."""

@@ -299,13 +299,14 @@ class _FastDeal(FastState):
         else:
             self.claim_win(rec, rec.from_, tile, line)
 
-    def legal_win(self, seat: int, counts: list[int], context: WinContext) -> FanResult:
+    def legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
         pongs = self.pongs[seat]
         kongs = self.kongs[seat]
         held = held_counts(counts, pongs, kongs)
         if self.holds_void(seat, held) or suits_used(held) > 2:
             raise HandOff
-        result = score_win(counts, pongs, kongs, self.rules, context)
+        self.check_kongs_known(seat)
+        result = score_win(counts, pongs, kongs, self.rules, context, tile)
         if result is None:
             raise HandOff
         return result
@@ -334,10 +335,10 @@ class _FastDeal(FastState):
         """Score and pay a win on the seat's own draw (its hand as held: ``hands[seat]``)."""
         hand = self.hands[seat]
         fed_by = self.settler.bloom_feeder(seat) if context.after_kong else None
-        result = self.legal_win(seat, hand, context)
+        result = self.legal_win(seat, hand, context, tile)
         if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
             plain = replace(self.rules, self_draw_bonus="none")
-            rescored = score_win(hand, self.pongs[seat], self.kongs[seat], plain, context)
+            rescored = score_win(hand, self.pongs[seat], self.kongs[seat], plain, context, tile)
             if rescored is None:
                 raise HandOff
             result = rescored
@@ -358,7 +359,7 @@ class _FastDeal(FastState):
     ) -> None:
         """Score and pay a win on a discard or a robbed kong (``counts``: the seat's tiles
         with it); ``passes_upto`` >= 0: first the pass rule over the tiles opened before it."""
-        result = self.legal_win(seat, counts, context)
+        result = self.legal_win(seat, counts, context, tile)
         if passes_upto >= 0 and self.pass_blocks(seat, tile, result.fan, passes_upto):
             raise HandOff
         transfers = self.settler.win_discard(seat, from_seat, result.fan, line, context.after_kong)
@@ -486,6 +487,7 @@ class _FastDeal(FastState):
         ready: dict[int, int] = {}
         for seat, mask in waiting:
             if pays or self.keep_facts:
+                self.check_kongs_known(seat)
                 fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules, mask)
                 if fan is None:
                     raise HandOff  # a wait no pattern scores: the engine's to explain

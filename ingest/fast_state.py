@@ -79,6 +79,8 @@ class FastState:
     ) -> None:
         """``deal_in=False``: no tiles dealt (a plan's pricing loads every seat it reads)."""
         self.rules = rules
+        # 门清 scored: the kinds of the kongs (暗杠 or not) matter, and are not kept here
+        self.menqing_scored = rules.pattern_fan("menqing") is not None
         self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
         self.pass_rule = _PASS_RULES[rules.pass_rule]
         self.void_required = rules.void_declaration == "required"
@@ -202,19 +204,31 @@ class FastState:
             return False
         return any(held[suit * 9 : suit * 9 + 9])
 
-    def win_counts(self, seat: int, counts: list[int], context: WinContext) -> FanResult | None:
+    def win_counts(
+        self, seat: int, counts: list[int], context: WinContext, win_tile: int = NO_TILE
+    ) -> FanResult | None:
+        """engine.state.DealState.win_counts (``win_tile`` NO_TILE: the drawn tile)."""
         pongs = self.pongs[seat]
         kongs = self.kongs[seat]
         if self.holds_void(seat, held_counts(counts, pongs, kongs)):
             return None
-        return score_win(counts, pongs, kongs, self.rules, context)
+        self.check_kongs_known(seat)
+        if win_tile == NO_TILE:
+            win_tile = self.last_draw
+        return score_win(counts, pongs, kongs, self.rules, context, win_tile)
+
+    def check_kongs_known(self, seat: int) -> None:
+        """门清 needs to know which kongs are 暗杠, which this state does not keep: a seat
+        with kongs and no pong under a rule set that scores 门清 is the engine's."""
+        if self.menqing_scored and self.kongs[seat] and not self.pongs[seat]:
+            raise HandOff
 
     def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
         if not self.shape_with(seat, tile):
             return None
         counts = list(self.hands[seat])
         counts[tile] += 1
-        return self.win_counts(seat, counts, context)
+        return self.win_counts(seat, counts, context, tile)
 
     def heavenly(self, seat: int) -> bool:
         return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim

@@ -18,7 +18,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, near_wins, random_hands, ready_hands, winning_hands
 
-from engine.fan import PATTERNS, FanResult, WinContext, hand_features, score_win, situational_extras
+from engine.fan import (
+    HAND_EXTRAS,
+    PATTERNS,
+    FanResult,
+    WinContext,
+    hand_features,
+    score_win,
+    situational_extras,
+)
 from engine.hand import ready_value, wait_mask
 from engine.rules import Rules, load_rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
@@ -32,7 +40,12 @@ RULES: tuple[Rules, ...] = (
     load_rules({"preset": "chengdu", "max_fan": 2, "haidi": False, "self_draw_bonus": "add_fan"}),
     load_rules({"preset": "standard", "fan": {"duiduihu": "none", "qidui": "none", "tianhu": "cap"}}),
     load_rules({"preset": "online", "max_fan": None, "fan": {"qingyise": 1, "jiangdui": "none"}}),
-)
+    # the extras as rows: 门清中张 on, a root worth 2, 海底 on but worth nothing
+    load_rules(
+        {"preset": "chengdu", "max_fan": 8, "haidi": True, "self_draw_bonus": "add_fan",
+         "fan": {"menqing": 1, "zhongzhang": 1, "gen": 2, "haidi": "none", "zimo": 2}}
+    ),
+)  # fmt: skip
 
 
 def reference_features(
@@ -65,6 +78,10 @@ def reference_features(
             features.add("four_kind")
     if context.first_turn and meld_count == 0:
         features.add("heavenly" if context.dealer else "earthly")
+    if meld_count == 0:  # every meld given as a pong: 门清 only without melds
+        features.add("concealed")
+    if all(rank_of(t) not in (1, 9) for t in range(NUM_KINDS) if total[t]):
+        features.add("no_terminal_tile")
     return features
 
 
@@ -82,6 +99,10 @@ def reference_score(
         total_tiles[tile] += 1
     roots = sum(1 for count in total_tiles if count == 4)
     situational = situational_extras(context, rules)  # unchanged by the rewrite
+    gen_fan = rules.pattern_fan("gen") or 0
+    # 门清 and 中张: extras of the tiles, each its row's fan where the rule set scores it
+    hand = tuple(e.id for e in HAND_EXTRAS if e.requires <= features and rules.pattern_fan(e.id) is not None)
+    extra = sum(rules.pattern_fan(e) or 0 for e in (*hand, *situational))
     best = None
     for pattern in PATTERNS:
         if not pattern.requires <= features:
@@ -90,14 +111,15 @@ def reference_score(
         if base_fan is None:
             continue
         own_roots = roots - 1 if pattern.uses_root else roots
-        candidate = (base_fan + own_roots + len(situational), base_fan, pattern)
+        candidate = (base_fan + gen_fan * own_roots + extra, base_fan, pattern)
         if best is None or candidate[:2] >= best[:2]:
             best = candidate
     assert best is not None
     total, _, pattern = best
     own_roots = roots - 1 if pattern.uses_root else roots
     capped = total if rules.max_fan is None else min(total, rules.max_fan)
-    return FanResult(capped, pattern.id, ("gen",) * own_roots + situational, total)
+    gens = ("gen",) * own_roots if gen_fan else ()
+    return FanResult(capped, pattern.id, (*gens, *hand, *situational), total)
 
 
 @st.composite

@@ -62,6 +62,7 @@ MAX_HANDOFF_VARIANT = 0.2
 HANDED_OFF_BY_DESIGN = {
     "exchange_three": "换三张 (exchange_three) is the engine's",
     "dead_wait": "死叫不算叫 (dead_wait_counts false) needs the unseen tiles at 查叫: the engine's",
+    "menqing_zhongzhang": "门清 with kongs and no pong needs the kinds of the kongs (暗杠 or not): the engine's",
 }
 
 
@@ -137,6 +138,18 @@ V: list[tuple[str, dict[str, Any], int]] = [
     ),
     ("house_discarder", {"preset": "standard", "next_after_discard_win": "discarder"}, 1),
     ("house_void_pig", {"preset": "online", "flower_pig": "holds_void", "void_discard_first": False}, 1),
+    # the fan knobs and rows (docs/knobs.md): scoring only, the moves are the same
+    ("fan_sum", {"preset": "chengdu", "max_fan": 8, "fan_combination": "sum"}, 1),
+    (
+        "golden_hook_loose",
+        {
+            "preset": "chengdu",
+            "jingoudiao_needs_four_melds": False,
+            "fan": {"qingjingoudiao": 4, "shibaluohan": 4},
+        },
+        1,
+    ),
+    ("menqing_zhongzhang", {"preset": "chengdu", "fan": {"menqing": 1, "zhongzhang": 1, "gen": 2}}, 1),
 ]
 VARIANTS = [Corpus(name, rules, 200 + index, 6, base) for index, (name, rules, base) in enumerate(V)]
 CORPORA = {corpus.name: corpus for corpus in (*PRESETS, *VARIANTS)}

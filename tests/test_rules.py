@@ -13,64 +13,83 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 import pytest
 
 from engine.fan import NAMES
-from engine.rules import PATTERN_IDS, Rules, RulesError, load_rules, preset_names, rules_from_name
+from engine.rules import FAN_IDS, PATTERN_IDS, Rules, RulesError, load_rules, preset_names, rules_from_name
 
-PRESETS = ("standard", "chengdu", "online")
+PRESETS = ("standard", "chengdu", "online", "novikov")
 
-# docs/presets.md, transcribed by hand: knob -> (standard, chengdu, online).
+# docs/presets.md, transcribed by hand: knob -> (standard, chengdu, online, novikov).
 # "off" in the table is False; chengdu's flower_pig_payment is the 满格 'cap' (8 points).
-KNOB_TABLE: dict[str, tuple[Any, Any, Any]] = {
-    "void_declaration": ("none", "none", "required"),
-    "void_discard_first": (False, False, True),
-    "multiple_hu": (True, True, True),
-    "pass_rule": ("any", "same_tile", "any"),
-    "pass_rule_higher_fan_ok": (True, False, True),
-    "last_four_must_hu": (True, True, False),
-    "end_condition": ("bloody", "bloody", "bloody"),
-    "max_fan": (None, 4, 7),
-    "self_draw_bonus": ("none", "add_base", "add_base"),
-    "kong_bloom_after_exposed": ("self_draw", "self_draw", "self_draw"),
-    "kong_discard_transfer": (True, True, True),
-    "exposed_kong_discarder": (1, 2, 2),
-    "exposed_kong_others": (0, 0, 1),
-    "added_kong_each": (1, 1, 1),
-    "concealed_kong_each": (2, 2, 2),
-    "added_kong_same_turn_only": (False, True, False),
-    "flower_pig_payment": (16, "cap", 16),
-    "no_ting_pays": ("max", "max", "max"),
-    "dead_wait_counts": (True, True, True),
-    "haidi": (False, False, False),
-    "exchange_three": (False, False, False),
-    "tax_refund": (True, True, True),
-    "flower_pig_pays": ("still_in", "still_in", "still_in"),
+KNOB_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
+    "void_declaration": ("none", "none", "required", "required"),
+    "void_discard_first": (False, False, True, False),
+    "multiple_hu": (True, True, True, True),
+    "pass_rule": ("any", "same_tile", "any", "off"),
+    "pass_rule_higher_fan_ok": (True, False, True, True),
+    "last_four_must_hu": (True, True, False, False),
+    "end_condition": ("bloody", "bloody", "bloody", "bloody"),
+    "max_fan": (None, 4, 7, 4),
+    "self_draw_bonus": ("none", "add_base", "add_base", "add_base"),
+    "kong_bloom_after_exposed": ("self_draw", "self_draw", "self_draw", "self_draw"),
+    "kong_discard_transfer": (True, True, True, False),
+    "exposed_kong_discarder": (1, 2, 2, 2),
+    "exposed_kong_others": (0, 0, 1, 0),
+    "added_kong_each": (1, 1, 1, 1),
+    "concealed_kong_each": (2, 2, 2, 2),
+    "added_kong_same_turn_only": (False, True, False, False),
+    "flower_pig_payment": (16, "cap", 16, 16),
+    "no_ting_pays": ("max", "max", "max", "max"),
+    "dead_wait_counts": (True, True, True, True),
+    "haidi": (False, False, False, True),
+    "exchange_three": (False, False, False, True),
+    "tax_refund": (True, True, True, False),
+    "flower_pig_pays": ("still_in", "still_in", "still_in", "all_others"),
     # house rules of 杠上炮, 查叫 and the turn
-    "ready_value_kong_roots": (True, True, True),
-    "flower_pig": ("three_suits", "three_suits", "three_suits"),
-    "next_after_discard_win": ("winner", "winner", "winner"),
+    "ready_value_kong_roots": (True, True, True, True),
+    "flower_pig": ("three_suits", "three_suits", "three_suits", "holds_void"),
+    "next_after_discard_win": ("winner", "winner", "winner", "winner"),
+    # fan knobs (docs/knobs.md): one base pattern, 金钩钓 with four melds, as before
+    "fan_combination": ("highest", "highest", "highest", "sum"),
+    "jingoudiao_needs_four_melds": (True, True, True, True),
 }
-FLOWER_PIG_POINTS = (16, 8, 16)
+FLOWER_PIG_POINTS = (16, 8, 16, 16)
 
-# docs/rules.md section 4 fan table: pattern -> (standard, chengdu, online); None is "–".
-FAN_TABLE: dict[str, tuple[Any, Any, Any]] = {
-    "pinghu": (1, 1, 1),
-    "duiduihu": (2, 2, 2),
-    "qingyise": (3, 3, 3),
-    "daiyaojiu": (3, 2, 3),
-    "qidui": (3, 3, 3),
-    "qingdui": (4, 4, 4),
-    "jiangdui": (4, 5, 4),
-    "jingoudiao": (None, 3, None),
-    "qingdaiyao": (5, 4, 5),
-    "longqidui": (5, None, 5),
-    "qingqidui": (5, 5, 5),
-    "qinglongqidui": (6, None, 6),
-    "tianhu": (6, "cap", 6),
-    "dihu": (6, "cap", 6),
+# docs/rules.md section 4 fan table: pattern -> (standard, chengdu, online, novikov); None is "–".
+FAN_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
+    "pinghu": (1, 1, 1, 1),
+    "duiduihu": (2, 2, 2, 2),
+    "qingyise": (3, 3, 3, 3),
+    "daiyaojiu": (3, 2, 3, None),
+    "qidui": (3, 3, 3, 3),
+    "qingdui": (4, 4, 4, None),
+    "jiangdui": (4, 5, 4, None),
+    "jingoudiao": (None, 3, None, 2),
+    "jiangjingoudiao": (None, None, None, None),
+    "qingjingoudiao": (None, None, None, None),
+    "shibaluohan": (None, None, None, None),
+    "qingshibaluohan": (None, None, None, None),
+    "qingdaiyao": (5, 4, 5, None),
+    "longqidui": (5, None, 5, None),
+    "qingqidui": (5, 5, 5, None),
+    "qinglongqidui": (6, None, 6, None),
+    "tianhu": (6, "cap", 6, None),
+    "dihu": (6, "cap", 6, None),
+}
+# docs/presets.md, the extras' rows of [fan]: +1 each as before they were rows; 门清 and
+# 中张 (the 门清中张 option) not scored by any preset's source.
+EXTRA_FAN_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
+    "gen": (1, 1, 1, 1),
+    "menqing": (None, None, None, None),
+    "zhongzhang": (None, None, None, None),
+    "gangshanghua": (1, 1, 1, 1),
+    "gangshangpao": (1, 1, 1, 1),
+    "qiangganghu": (1, 1, 1, 1),
+    "haidi": (1, 1, 1, 1),
+    "zimo": (1, 1, 1, 1),
 }
 
 
 def test_preset_names() -> None:
-    assert preset_names() == ["chengdu", "online", "standard"]
+    assert preset_names() == ["chengdu", "novikov", "online", "standard"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)
@@ -90,9 +109,10 @@ def test_preset_knobs_match_the_transcription(preset: str) -> None:
 def test_preset_fan_table_matches_the_transcription(preset: str) -> None:
     rules = load_rules(preset)
     column = PRESETS.index(preset)
-    assert [p for p, _ in rules.fan] == list(FAN_TABLE)
+    assert [p for p, _ in rules.fan] == [*FAN_TABLE, *EXTRA_FAN_TABLE]
     assert list(PATTERN_IDS) == list(FAN_TABLE)
-    for pattern, values in FAN_TABLE.items():
+    assert list(FAN_IDS) == [*FAN_TABLE, *EXTRA_FAN_TABLE]
+    for pattern, values in {**FAN_TABLE, **EXTRA_FAN_TABLE}.items():
         assert dict(rules.fan)[pattern] == values[column], pattern
         expected = values[column]
         if expected == "cap":
@@ -142,7 +162,7 @@ def _presets_md(heading: str) -> dict[str, dict[str, Any]]:
 def test_presets_md_is_the_preset_files_value_for_value() -> None:
     """docs/presets.md and engine/presets/*.toml hold the same values, written the same way."""
     knobs = _presets_md("## Knobs")
-    fans = _presets_md("## Fan of each base pattern (`[fan]`)")
+    fans = _presets_md("## Fan of each base pattern and extra (`[fan]`)")
     assert sorted(knobs) == sorted(fans) == preset_names()
     for preset in preset_names():
         table = tomllib.loads((PRESET_FILES / f"{preset}.toml").read_text(encoding="utf-8"))
@@ -150,19 +170,20 @@ def test_presets_md_is_the_preset_files_value_for_value() -> None:
         assert knobs[preset] == table, preset
         assert list(knobs[preset]) == list(table), preset  # same order too
         assert fans[preset] == fan, preset
-        assert list(fans[preset]) == list(PATTERN_IDS), preset
+        assert list(fans[preset]) == list(FAN_IDS), preset
 
 
 def test_presets_md_matches_the_hand_transcription() -> None:
     """The docs' tables against KNOB_TABLE / FAN_TABLE above, after load_rules' reading
     ("none" is no cap for max_fan and an unscored pattern in [fan])."""
     knobs = _presets_md("## Knobs")
-    fans = _presets_md("## Fan of each base pattern (`[fan]`)")
+    fans = _presets_md("## Fan of each base pattern and extra (`[fan]`)")
     for column, preset in enumerate(PRESETS):
         read = {k: None if k == "max_fan" and v == "none" else v for k, v in knobs[preset].items()}
         assert read == {knob: values[column] for knob, values in KNOB_TABLE.items()}, preset
         read_fan = {p: None if v == "none" else v for p, v in fans[preset].items()}
-        assert read_fan == {pattern: values[column] for pattern, values in FAN_TABLE.items()}, preset
+        expected = {pattern: values[column] for pattern, values in {**FAN_TABLE, **EXTRA_FAN_TABLE}.items()}
+        assert read_fan == expected, preset
 
 
 def test_rules_md_pattern_table_matches_the_presets() -> None:

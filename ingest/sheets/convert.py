@@ -280,7 +280,8 @@ class _Importer(SheetLayout):
         if "seat" not in row.cells:
             raise BadCell("seat", say("sheet_hu_seat"))
         seat = self._seat(session, row, "seat")
-        patterns, marked_self = pattern_ids(row.cells.get("patterns", ""))
+        summing = session.rules is not None and session.rules.fan_combination == "sum"
+        patterns, marked_self = pattern_ids(row.cells.get("patterns", ""), summing)
         kind = norm(row.cells.get("kind", ""))
         from_text = row.cells.get("from", "")
         if norm(from_text) in SELF_DRAW or (not from_text and (marked_self or kind in SELF_DRAW)):

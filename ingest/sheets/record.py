@@ -166,15 +166,16 @@ def win_fan(session: SessionFacts, deal: DealFacts, win: WinFact) -> tuple[int |
     return fan, mine
 
 
-def picked_patterns(picked: Sequence[str], roots: int = 0) -> tuple[str, ...]:
+def picked_patterns(picked: Sequence[str], roots: int = 0, summing: bool = False) -> tuple[str, ...]:
     """The patterns of a win from chips picked at the table: one base pattern (none is a
-    平胡; two that make one are that one, 清一色 + 对对胡 = 清对), then the extras, then
-    ``roots`` 根 (the engine counts at least one per kong of the winner)."""
+    平胡; two that make one are that one, 清一色 + 对对胡 = 清对, unless the rule set adds
+    patterns up: ``summing``), then the extras, then ``roots`` 根 (the engine counts at
+    least one per kong of the winner)."""
     bases = [p for p in picked if p in BASE_IDS]
     extras = [p for p in picked if p not in BASE_IDS and p != "gen"]
     if not bases:
         bases = ["pinghu"]
-    elif len(bases) > 1:
+    elif len(bases) > 1 and not summing:
         combined = COMBINED_BASES.get(frozenset(bases))
         bases = [combined] if combined is not None else bases
     return (*bases, *extras, *("gen",) * max(roots, picked.count("gen")))

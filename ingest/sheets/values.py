@@ -198,8 +198,10 @@ def _segment(token: str) -> Iterator[str]:
             raise BadCell("patterns", say("cell_pattern", token=token))
 
 
-def pattern_ids(text: str) -> tuple[list[str], bool]:
-    """Pattern ids, base first (平胡 when none is written), and whether 自摸 was among them."""
+def pattern_ids(text: str, summing: bool = False) -> tuple[list[str], bool]:
+    """Pattern ids, base first (平胡 when none is written), and whether 自摸 was among them.
+    Two base patterns that name one (清一色 + 对对胡 = 清对) are that one, unless the rule
+    set adds its patterns up (``summing``: ``fan_combination = "sum"``)."""
     ids: list[str] = []
     self_draw = False
     for token in LIST_SPLIT.split(text):
@@ -213,7 +215,7 @@ def pattern_ids(text: str) -> tuple[list[str], bool]:
     self_draw = self_draw or any(p in SELF_DRAWN for p in ids)
     bases = [p for p in ids if p in BASE_IDS]
     extras = [p for p in ids if p not in BASE_IDS]
-    combined = COMBINED_BASES.get(frozenset(bases)) if len(bases) == 2 else None
+    combined = COMBINED_BASES.get(frozenset(bases)) if len(bases) == 2 and not summing else None
     if combined is not None:
         bases = [combined]
     return [*(bases or ["pinghu"]), *extras], self_draw

@@ -354,7 +354,7 @@ class FactBuilder:
                     seat, player, dealer, void, True, win.order, win.turn if tiles else None, win.kind,
                     WIN_KIND_ZH.get(win.kind), tile_name(win.tile) if tiles else None,
                     win.from_seat, result.fan, result.uncapped, result.uncapped > result.fan, result.base,
-                    list(result.extras), result.extras.count("gen"),
+                    [*result.also, *result.extras], result.extras.count("gen"),
                     sum(t.amount for t in win.transfers if t.payee == seat),
                     fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
                     seat in facts.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
