@@ -46,10 +46,10 @@ from ingest.writer import log_lines, write_lines  # noqa: E402
 CHUANMA = Path(sys.executable).with_name("chuanma")
 
 
-def corpus(deals: int, tamper: float, folder: Path) -> Path:
-    """A simulated club log of ``deals`` deals (standard rules, seed 7), ``tamper`` of them corrupted."""
+def corpus(deals: int, tamper: float, folder: Path, rules: str = "standard") -> Path:
+    """A simulated club log of ``deals`` deals (``rules``, seed 7), ``tamper`` of them corrupted."""
     per_session = 8
-    plan = ClubPlan(sessions=max(1, deals // per_session), deals_per_session=per_session, seed=7)
+    plan = ClubPlan(sessions=max(1, deals // per_session), deals_per_session=per_session, seed=7, rules=rules)
     path = folder / f"club-{deals}-tamper{tamper}.jsonl"
     events = simulate_club(plan)
     write_lines(Tamperer(tamper, 7).lines(events) if tamper > 0 else log_lines(events), path)
@@ -120,13 +120,14 @@ def main() -> None:
     parser.add_argument(
         "--no-validate", action="store_true", help="skip validation (with --read: the reader only)"
     )
+    parser.add_argument("--rules", default="standard", help="the rule set the logs are simulated under")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         files = {
-            "clean": corpus(args.deals, 0.0, Path(tmp)),
-            "tampered": corpus(args.deals, args.tamper, Path(tmp)),
+            "clean": corpus(args.deals, 0.0, Path(tmp), args.rules),
+            "tampered": corpus(args.deals, args.tamper, Path(tmp), args.rules),
         }
         times: dict[str, dict[str, list[tuple[float, float]]]] = {name: {} for name in files}
         for path in files.values():  # warm-up: page cache, imports, lazily built tables
