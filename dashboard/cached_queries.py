@@ -180,8 +180,10 @@ def rescore(session_id: str, rules: str, *, src: Source | None = None) -> Rescor
 
 # ------------------------------------------------------------------ placements, rating, search
 #: wins listed among the club's rare hands when their base pattern or an extra is one of
-#: these (天胡, 地胡, 龙七对, 清龙七对, 清七对, 清幺九, 清对, 将对, 金钩钓)
-RARE_PATTERNS: Final = ("tianhu", "dihu", "qinglongqidui", "longqidui", "qingqidui", "qingdaiyao",
+#: these (天胡, 地胡, 清十八罗汉, 十八罗汉, 清金钩钓, 将金钩钓, 龙七对, 清龙七对, 清七对, 清幺九,
+#: 清对, 将对, 金钩钓)
+RARE_PATTERNS: Final = ("tianhu", "dihu", "qingshibaluohan", "shibaluohan", "qingjingoudiao",
+                        "jiangjingoudiao", "qinglongqidui", "longqidui", "qingqidui", "qingdaiyao",
                         "qingdui", "jiangdui", "jingoudiao")  # fmt: skip
 SEARCH_LIMIT: Final = 200
 
