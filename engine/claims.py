@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
+from engine.hand import wait_mask
 from engine.messages import Text, doing, end_rule, play
 from engine.settlement import deltas
 from engine.state import (
@@ -122,6 +123,12 @@ class DealClaims(DealState):
             raise self.out_of_turn(seat, "discard")
         if self.hands[seat][tile] == 0:
             raise IllegalEvent("not_in_hand", play("discard_not_held", seat=seat, tile=tile_name(tile)), seat)
+        if self.hand_fixed(seat) and tile != self.last_draw:
+            drawn = tile_name(self.last_draw) if self.last_draw is not None else None
+            self.fixed_breach(
+                play("fixed_discard", seat=seat, tile=tile_name(tile), drawn=drawn or play("nothing")),
+                seat, expected=drawn, recorded=tile_name(tile),
+            )  # fmt: skip
         suit = self.void[seat]
         if (
             suit is not None
@@ -192,9 +199,9 @@ class DealClaims(DealState):
         if open_tile.winners and not self.rules.multiple_hu:
             return  # nobody else could win it
         context = open_tile.context
-        won = self.won
+        left = self.left
         for seat in SEATS:
-            if won[seat] or seat == open_tile.seat or seat in open_tile.winners:
+            if left[seat] or seat == open_tile.seat or seat in open_tile.winners:
                 continue
             if not self.shape_with(seat, open_tile.tile):
                 continue
@@ -243,9 +250,9 @@ class DealClaims(DealState):
         the discarder in turn order when the tile was won (``next_after_discard_win``
         ``winner``; ``discarder``: after the discarder, won or not)."""
         if not open_tile.winners or self.rules.next_after_discard_win == "discarder":
-            return next_seat(open_tile.seat, self.won)
+            return next_seat(open_tile.seat, self.left)
         after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
-        return next_seat(after, self.won)
+        return next_seat(after, self.left)
 
     def next_drawer(self) -> int | None:
         """Who draws next if nobody (else) claims the open discard; ``None`` at an empty wall."""
@@ -253,7 +260,7 @@ class DealClaims(DealState):
             return self.current if self.phase in (Phase.DRAW, Phase.REPLACEMENT) else None
         if self.opened.rob and not self.opened.winners:
             return self.opened.seat  # the konger's replacement draw
-        ends = self.opened.winners and (self.rules.end_condition == "first_hu" or self.won.count(True) >= 3)
+        ends = self.opened.winners and self.wins_end_deal() is not None
         if self.wall_left == 0 or ends:
             return None
         return self._next_after(self.opened)
@@ -295,6 +302,8 @@ class DealClaims(DealState):
                 seat,
             )
         self._check_void_claim(seat, event.tile, "pong")
+        if self.hand_fixed(seat):
+            self.fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(event.tile)), seat)
         self._record_passes(open_tile)  # a pong instead of a possible win is a pass
         self.opened = None
         self.discards[open_tile.seat].pop()
@@ -325,6 +334,14 @@ class DealClaims(DealState):
         self.expect_seat(seat, "kong")
         if self.phase is Phase.ROB:
             self._resolve_open()
+        fixed = self.hand_fixed(seat)
+        if fixed and event.kind != "exposed" and event.tile != self.last_draw:
+            self.fixed_breach(
+                play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=play("fixed_kong_undrawn")),
+                seat,
+            )
+            fixed = False  # one finding for the kong
+        waits = self.fixed_waits(seat, event.kind) if fixed else 0
         if event.kind == "exposed":
             self._exposed_kong(event)
         elif event.kind in ("added", "concealed"):
@@ -341,6 +358,26 @@ class DealClaims(DealState):
                 self._added_kong(event)
         else:
             raise IllegalEvent("bad_record", play("kong_kind", kind=event.kind), seat)
+        if fixed and wait_mask(self.hands[seat], self.pongs(seat), self.kong_tiles(seat)) != waits:
+            self.fixed_breach(
+                play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=play("fixed_kong_waits")), seat
+            )
+
+    def fixed_waits(self, seat: int, kind: str) -> int:
+        """The waits of a fixed hand before a kong: its tiles without the drawn one (a kong
+        of a discard: the hand as it is)."""
+        counts = list(self.hands[seat])
+        if kind != "exposed" and self.last_draw is not None:
+            counts[self.last_draw] -= 1
+        return wait_mask(counts, self.pongs(seat), self.kong_tiles(seat))
+
+    def fixed_breach(
+        self, text: Text, seat: int, *, expected: object = None, recorded: object = None
+    ) -> None:
+        """A move a fixed hand may not make (胡后不改牌): noted, and the replay goes on."""
+        self.breaches.append(
+            IllegalEvent("fixed_hand", text, seat, rule="end_condition", expected=expected, recorded=recorded)
+        )
 
     def _exposed_kong(self, event: Kong) -> None:
         seat = event.seat

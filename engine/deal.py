@@ -85,7 +85,7 @@ class Deal(DealClaims):
         open_tile = self.opened
         if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
             return None
-        if seat == open_tile.seat or self.won[seat] or seat in open_tile.winners:
+        if seat == open_tile.seat or self.left[seat] or seat in open_tile.winners:
             return None
         if open_tile.winners and not self.rules.multiple_hu:
             return None
@@ -136,9 +136,12 @@ class Deal(DealClaims):
         transfers = self.settler.win_self_draw(seat, result.fan, event.line, fed_by)
         kind = "kong_bloom" if self.after_kong else "self_draw"
         self._record_win(event, result, kind, transfers)
+        if self.stays:
+            self.move(seat, event.tile, -1)
+            self.lay_aside(seat, event.tile)
         if self.check_end_after_win():
             return
-        following = next_seat(seat, self.won)
+        following = next_seat(seat, self.left)
         if self.wall_left == 0:
             self.end_deal("wall_exhausted")
             return
@@ -205,8 +208,11 @@ class Deal(DealClaims):
             kind = "kong_discard" if open_tile.after_kong else "discard"
             if not open_tile.winners:
                 self.discards[open_tile.seat].pop()  # the tile goes to the winner
-        if not open_tile.winners:
-            self.move(seat, event.tile, 1)  # one tile, several winners: it goes to the first
+        if not open_tile.winners:  # one tile, several winners: it goes to the first
+            if self.stays:
+                self.lay_aside(seat, event.tile)
+            else:
+                self.move(seat, event.tile, 1)
         open_tile.winners.append(seat)
         self._record_win(event, result, kind, transfers)
         # 一炮多响 may add winners of this tile; the turn and the end are decided when it closes
@@ -268,7 +274,7 @@ class Deal(DealClaims):
     def _cha_jiao(self, line: int) -> None:
         """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
         on the deal_end line, where the recorder claims it."""
-        in_play = self.in_play
+        in_play = self.never_won
         pigs = {seat for seat in in_play if self.flower_pig(seat)}
         ready = {}
         for seat in in_play:
@@ -321,7 +327,11 @@ class Deal(DealClaims):
                 expected="no deal_end yet",
                 recorded=event.reason,
             )
-        if self.end_reason == "wall_exhausted" and len(self.in_play) >= 2 and not self.settled:
+        if (
+            self.end_reason == "wall_exhausted"
+            and len(self.never_won) >= (1 if self.stays else 2)
+            and not self.settled
+        ):
             self._cha_jiao(event.line)
 
 

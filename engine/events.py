@@ -227,6 +227,7 @@ CODE_ZH: Final[dict[str, str]] = {
     "illegal_kong": "不合规的杠",
     "illegal_hu": "不合规的胡",
     "missed_forced_hu": "漏胡（最后四张必胡）",
+    "fixed_hand": "胡后改牌（血流成河）",
     "void_rule": "违反定缺",
     "illegal_exchange": "不合规的换三张",
     "wall_mismatch": "牌墙不符",

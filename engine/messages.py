@@ -244,7 +244,9 @@ def settlement_text(settlement: Sequence[Transfer]) -> Text:
 
 def end_rule(end_condition: str) -> Text:
     """The end condition in words (rules.md 3, end_condition)."""
-    return say("end_first_hu" if end_condition == "first_hu" else "end_bloody")
+    return say(
+        {"first_hu": "end_first_hu", "bloody_flow": "end_bloody_flow"}.get(end_condition, "end_bloody")
+    )
 
 
 def wrong_reason(computed: str | None, rule: Text, recorded: str) -> Text:
@@ -437,6 +439,22 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "本局已结束（{reason}）后又有 {kind}：{rule}",
     ),
     "seat_range": ("seat must be 0-3, got {got}", "座位须是 0-3，记录为 {got}"),
+    "fixed_discard": (
+        "{seat} has won and discards {tile}, not the {drawn} it drew: 血流成河, 胡后不改牌 (after a win the"
+        " hand is fixed: a drawn tile is won on, konged or thrown at once)",
+        "{seat}已胡牌，打出 {tile} 而不是摸到的 {drawn}：血流成河，胡后不改牌（摸到的牌只能胡、杠或立即打出）",
+    ),
+    "fixed_pong": (
+        "{seat} has won and pongs {tile}: 血流成河, 胡后不改牌 (after a win a seat makes no pong)",
+        "{seat}已胡牌，又碰 {tile}：血流成河，胡后不改牌（胡牌后不能碰）",
+    ),
+    "fixed_kong": (
+        "{seat} has won and konged {tile}, {why}: 血流成河, 胡后不改牌 (a kong after a win uses the drawn"
+        " tile, or the discard, and leaves the waits as they were)",
+        "{seat}已胡牌，杠 {tile}，{why}：血流成河，胡后不改牌（胡牌后的杠须用摸到的牌或别人打出的牌，且不改变听牌）",
+    ),
+    "fixed_kong_undrawn": ("not the tile it drew", "不是摸到的牌"),
+    "fixed_kong_waits": ("which changes its waits", "改变了听牌"),
     "won_already": (
         "{seat} has already won and may not {what}: 血战到底 (bloody), a seat that has won leaves the deal",
         "{seat}已经胡牌，不能再{what}：血战到底，胡牌者离场",
@@ -685,6 +703,10 @@ TEMPLATES.update(
         "end_bloody": (
             "血战到底 (bloody): the deal ends when three seats have won or the wall is empty",
             "血战到底：三家胡牌或牌墙摸完时本局结束",
+        ),
+        "end_bloody_flow": (
+            "血流成河 (bloody_flow): a seat that wins stays in; the deal ends when the wall is empty",
+            "血流成河：胡牌者不离场，牌墙摸完时本局结束",
         ),
         "wrong_reason": (
             "the deal ends by {computed} ({rule}); recorded reason {recorded!r}",

@@ -46,7 +46,7 @@ _CHOICES: dict[str, tuple[Any, ...] | type] = {
     "pass_rule": ("any", "same_tile", "off"),
     "pass_rule_higher_fan_ok": bool,
     "last_four_must_hu": bool,
-    "end_condition": ("bloody", "first_hu"),
+    "end_condition": ("bloody", "first_hu", "bloody_flow"),
     "max_fan": int,  # or None ("none")
     "self_draw_bonus": ("none", "add_base", "add_fan"),
     "kong_bloom_after_exposed": ("self_draw", "discard"),
@@ -115,7 +115,7 @@ class Rules:
     pass_rule: Literal["any", "same_tile", "off"]
     pass_rule_higher_fan_ok: bool
     last_four_must_hu: bool
-    end_condition: Literal["bloody", "first_hu"]
+    end_condition: Literal["bloody", "first_hu", "bloody_flow"]
     max_fan: int | None
     self_draw_bonus: Literal["none", "add_base", "add_fan"]
     kong_bloom_after_exposed: Literal["self_draw", "discard"]

@@ -32,15 +32,18 @@ def fan_of(base_fan: int, extras: int, rules: Rules) -> tuple[int, int]:
 class Settler:
     """The payments of one deal, priced event by event from facts (刮风下雨, 胡, 查叫).
 
-    ``won`` is the deal's list of who has won; who is still in decides who pays a kong
-    or a self-draw, so the owner of the facts marks a winner through :meth:`win_self_draw`
-    or :meth:`win_discard`.
+    ``won`` is the deal's list of who has won; who is still in (``left`` is who has left)
+    decides who pays a kong or a self-draw, so the owner of the facts marks a winner
+    through :meth:`win_self_draw` or :meth:`win_discard`. Under 血流成河
+    (``end_condition: bloody_flow``) a winner stays in: ``left`` stays all False and only
+    the seats that never won take part in 查叫.
     """
 
     def __init__(self, rules: Rules, base: int = 1) -> None:
         self.rules = rules
         self.base = base
         self.won = [False, False, False, False]
+        self.left = [False, False, False, False] if rules.end_condition == "bloody_flow" else self.won
         self.ledger: list[Transfer] = []
         self.kong_income: list[KongIncome] = []
         self.settlement: list[Transfer] = []
@@ -49,6 +52,12 @@ class Settler:
 
     @property
     def in_play(self) -> list[int]:
+        """The seats still in the deal: they pay a kong or a self-draw."""
+        return [seat for seat in (0, 1, 2, 3) if not self.left[seat]]
+
+    @property
+    def never_won(self) -> list[int]:
+        """The seats that have not won: 查叫 is theirs (the seats still in, under 血战)."""
         return [seat for seat in (0, 1, 2, 3) if not self.won[seat]]
 
     # -- kongs (刮风下雨)
@@ -147,8 +156,8 @@ class Settler:
 
     # -- 查叫 at an empty wall
     def cha_jiao(self, pigs: set[int], ready: dict[int, int], line: int) -> list[Transfer]:
-        """查花猪, then 查大叫, then 退税 (rules.md 6), among the seats still in."""
-        in_play = self.in_play
+        """查花猪, then 查大叫, then 退税 (rules.md 6), among the seats that never won."""
+        in_play = self.never_won
         rules = self.rules
         points = rules.flower_pig_points * self.base
         transfers = flower_pig_transfers(in_play, pigs, points, line, rules.flower_pig_pays)

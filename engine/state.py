@@ -143,6 +143,9 @@ class DealState:
         self.discards: list[list[int]] = [[] for _ in SEATS]  # unclaimed discards on the table
         self.settler = Settler(rules, base)  # prices every payment from the facts below
         self.won = self.settler.won  # the same list: who is still in decides who pays
+        self.left = self.settler.left  # who has left the deal: the winners, none under 血流成河
+        self.stays = rules.end_condition == "bloody_flow"  # 血流成河: a winner plays on
+        self.laid: list[list[int]] = [[] for _ in SEATS]  # 血流成河: winning tiles laid aside
         self.void: list[int | None] = [None] * 4
         self.draws = [0] * 4
         self.wall_left = WALL_SIZE
@@ -248,7 +251,17 @@ class DealState:
 
     @property
     def in_play(self) -> list[int]:
+        """The seats still in the deal (every seat under 血流成河)."""
+        return [seat for seat in SEATS if not self.left[seat]]
+
+    @property
+    def never_won(self) -> list[int]:
+        """The seats that have not won: 查叫 judges them."""
         return [seat for seat in SEATS if not self.won[seat]]
+
+    def hand_fixed(self, seat: int) -> bool:
+        """血流成河's 胡后不改牌: the seat has won and plays on with its hand fixed."""
+        return self.stays and self.won[seat]
 
     def pongs(self, seat: int) -> list[int]:
         return [m.tile for m in self.melds[seat] if m.kind == "pong"]
@@ -266,6 +279,8 @@ class DealState:
             for tile, count in enumerate(self.held(seat)):
                 seen[tile] += count
             for tile in self.discards[seat]:
+                seen[tile] += 1
+            for tile in self.laid[seat]:
                 seen[tile] += 1
         return seen
 
@@ -341,7 +356,7 @@ class DealState:
     def expect_seat(self, seat: int, what: str) -> None:
         if seat not in SEATS:
             raise IllegalEvent("bad_record", play("seat_range", got=seat))
-        if self.won[seat]:
+        if self.left[seat]:
             raise IllegalEvent(
                 "out_of_turn",
                 play("won_already", seat=seat, what=doing(what)),
@@ -421,11 +436,12 @@ class DealState:
 
     def self_draw_context(self, seat: int) -> WinContext:
         heavenly = self.heavenly(seat)
-        earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it
+        earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it, its first win
             seat != self.dealer
             and self.draws[seat] == 1
             and not self.any_claim
             and self.last_draw is not None
+            and not self.won[seat]
         )
         return WinContext(
             self_draw=True,
@@ -441,14 +457,24 @@ class DealState:
         o = self.opened
         return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
 
-    def check_end_after_win(self) -> bool:
+    def wins_end_deal(self) -> str | None:
+        """The end reason the wins so far give, or ``None``: play on (under 血流成河 only
+        the wall ends a deal)."""
         if self.rules.end_condition == "first_hu":
-            self.end_deal("first_hu")
-            return True
-        if self.won.count(True) >= 3:
-            self.end_deal("three_won")
-            return True
-        return False
+            return "first_hu"
+        if not self.stays and self.won.count(True) >= 3:
+            return "three_won"
+        return None
+
+    def check_end_after_win(self) -> bool:
+        reason = self.wins_end_deal()
+        if reason is not None:
+            self.end_deal(reason)
+        return reason is not None
+
+    def lay_aside(self, seat: int, tile: int) -> None:
+        """血流成河: the winning tile is laid aside face up; the seat keeps its other tiles."""
+        self.laid[seat].append(tile)
 
     # -- end
     def end_deal(self, reason: str) -> None:

@@ -154,8 +154,8 @@ class FastState:
         for count in seen:
             if count > COPIES:
                 raise HandOff
-        if self.rules.exchange_three:
-            raise HandOff  # 换三张 is the engine's
+        if self.rules.exchange_three or self.rules.end_condition == "bloody_flow":
+            raise HandOff  # 换三张 and 血流成河 are the engine's
         self.phase = VOID if self.void_required else ACT
 
     # ------------------------------------------------------------------ helpers

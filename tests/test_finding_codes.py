@@ -281,6 +281,15 @@ def winner_plays_on() -> tuple[Lines, int]:
     return changed(lines, index, seat=1), index + 1
 
 
+def fixed_hand_changed() -> tuple[Lines, int]:
+    # 血流成河: seat 1 has won; on its last turn it keeps the drawn tile and throws its 1m
+    lines = golden("bloody_flow.jsonl")
+    end = find(lines, "bloody-flow-standard-1", type="deal_end")
+    events = [json.loads(text) for text in lines[:end]]
+    index = max(i for i, event in enumerate(events) if event["type"] == "discard" and event["seat"] == 1)
+    return changed(lines, index, tile="1m"), index + 1
+
+
 def wrong_reason() -> tuple[Lines, int]:
     lines = golden("multiple_hu.jsonl")
     return changed(lines, 6, reason="wall_exhausted"), 7
@@ -381,6 +390,7 @@ CASES: dict[str, Case] = {
     "wall draw mismatch": Case("wall_mismatch", wall_draw_mismatch, 1),
     "draw from empty wall": Case("wall_mismatch", draw_from_empty_wall, 2),
     "a winner plays on": Case("out_of_turn", winner_plays_on, 1, ("血战到底", "has won")),
+    "a fixed hand changed": Case("fixed_hand", fixed_hand_changed, 1, ("血流成河", "胡后不改牌")),
     "wrong reason": Case("wrong_end", wrong_reason, None, ("血战到底", "three")),
     "end too early": Case("wrong_end", end_too_early, None, ("血战到底", "three")),
     "no deal_end": Case("wrong_end", no_deal_end, None),
@@ -401,6 +411,7 @@ SPEC_CODES = {
     "bad_record", "bad_tile", "tile_count", "out_of_turn", "not_in_hand", "illegal_pong",
     "illegal_kong", "illegal_hu", "missed_forced_hu", "void_rule", "wall_mismatch",
     "wrong_end", "fan_mismatch", "payment_mismatch", "score_mismatch", "impossible_pattern",
+    "fixed_hand",
 }  # fmt: skip
 
 

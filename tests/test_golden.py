@@ -485,11 +485,51 @@ EXPECTED: dict[str, Expected] = {
         ),
         scores=(-4, 1, 2, 1),
     ),
+    # ---------------------------------------------------------------- 血流成河 (bloody_flow)
+    # Seat 1 holds 123456789m 11p 46p (waits 5p: 平胡 1), seat 3 112233s 667788p 5p (七对 3);
+    # seat 0 (22m 3399p 4567899s: three suits) and seat 2 (35779m 12246889s: two suits, not
+    # ready) never win. Every winning 5p is laid aside and the winners play on.
+    "bloody-flow-standard-1": Expected(
+        "bloody_flow.jsonl",
+        "wall_exhausted",
+        wins=(
+            Win(1, "5p", 1, ("pinghu",), (-1, 1, 0, 0)),  # seat 0's 5p: x1
+            Win(3, "5p", 3, ("qidui",), (-4, 0, 0, 4)),  # the same 5p (一炮多响): x4
+            # seat 1 self-draws a 5p on a later turn (a second win, no 地胡): all three pay x1,
+            # seat 3 too, since a winner stays in
+            Win(1, "5p", 1, ("pinghu",), (-1, 3, -1, -1)),
+            Win(1, "5p", 1, ("pinghu",), (0, 1, -1, 0)),  # seat 2's 5p: x1
+            Win(3, "5p", 3, ("qidui",), (0, 0, -4, 4)),  # and seat 3's third win: x4
+        ),
+        # 查叫 among seats 0 and 2 only: seat 0 (花猪) pays seat 2 (no 花猪) 16; seat 2 is not
+        # ready and nobody is, so no 查大叫; no kongs, so no 退税
+        settlement=(-16, 0, 16, 0),
+        # seat 0: -1 -4 -1 -16 = -22; seat 1: 1 +3 +1 = 5; seat 2: -1 -1 -4 +16 = 10;
+        # seat 3: 4 -1 +4 = 7
+        scores=(-22, 5, 10, 7),
+    ),
+    "bloody-flow-chengdu-1": Expected(
+        "bloody_flow.jsonl",
+        "wall_exhausted",
+        wins=(
+            Win(1, "5p", 1, ("pinghu",), (-1, 1, 0, 0)),
+            Win(3, "5p", 3, ("qidui",), (-4, 0, 0, 4)),
+            Win(1, "5p", 1, ("pinghu",), (-2, 6, -2, -2)),  # 自摸加底: x1 + 1 base from each
+            Win(1, "5p", 1, ("pinghu",), (0, 1, -1, 0)),
+            Win(3, "5p", 3, ("qidui",), (0, 0, -4, 4)),
+        ),
+        settlement=(-8, 0, 8, 0),  # 花猪 pays 满格: the multiplier of max_fan 4, 2^3 = 8
+        # seat 0: -1 -4 -2 -8 = -15; seat 1: 1 +6 +1 = 8; seat 2: -2 -1 -4 +8 = 1;
+        # seat 3: 4 -2 +4 = 6
+        scores=(-15, 8, 1, 6),
+    ),
 }
 
 #: session_end.totals: the sum of the session's deal scores
 TOTALS: dict[str, Four] = {
     "golden-kongs-standard": (6, 0, 3, -9),
+    "golden-bloody-flow-standard": (-22, 5, 10, 7),
+    "golden-bloody-flow-chengdu": (-15, 8, 1, 6),
     "golden-kongs-chengdu": (11, 3, 3, -17),  # (5, 1, 3, -9) + (6, 2, 0, -8)
     "golden-kongs-online": (5, 3, 2, -10),
     "golden-rob-kong": (-9, -1, 8, 2),

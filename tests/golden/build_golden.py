@@ -604,7 +604,43 @@ def pass_rule() -> Log:
     return log
 
 
+# ----------------------------------------------------------------------------- 血流成河
+BLOODY_FLOW_HANDS = ["22m33599p4567899s", "123456789m1146p", "35779m12246889s", "112233s667788p5p"]
+
+
+def bloody_flow_deal(log: Log, deal_id: str, self_draw: Four, pig: Four, scores: Four) -> None:
+    """Seats 1 (wait 5p, 平胡) and 3 (wait 5p, 七对) win seat 0's 5p, stay in, and win
+    again: seat 1 self-draws a 5p, then both win seat 2's 5p (一炮多响 of two repeat
+    winners); seat 0 (three suits) is the 花猪 of the two that never won."""
+    deal = log.deal(deal_id, BLOODY_FLOW_HANDS)
+    deal.discard(0, "5p")
+    deal.hu(1, "5p", 0, 1, ["pinghu"], [-1, 1, 0, 0])
+    deal.hu(3, "5p", 0, 3, ["qidui"], [-4, 0, 0, 4])
+    deal.filler([0], 1, keep="5p5p")  # seat 0 draws after the winner furthest from it
+    deal.draw(1, "5p")
+    deal.hu(1, "5p", None, 1, ["pinghu"], self_draw)
+    deal.filler([2, 3, 0, 1], 8, keep="5p")  # seats 1 and 3 throw each tile they draw
+    deal.draw(2, "5p")
+    deal.discard(2, "5p")
+    deal.hu(1, "5p", 2, 1, ["pinghu"], [0, 1, -1, 0])
+    deal.hu(3, "5p", 2, 3, ["qidui"], [0, 0, -4, 4])
+    deal.rest([2, 3, 0, 1])
+    deal.end("wall_exhausted", pig, scores)
+
+
+def bloody_flow() -> Log:
+    log = Log("bloody_flow")
+    log.session("golden-bloody-flow-standard", {"preset": "standard", "end_condition": "bloody_flow"})
+    bloody_flow_deal(log, "bloody-flow-standard-1", [-1, 3, -1, -1], [-16, 0, 16, 0], [-22, 5, 10, 7])
+    log.session_end([-22, 5, 10, 7])
+    log.session("golden-bloody-flow-chengdu", {"preset": "chengdu", "end_condition": "bloody_flow"})
+    bloody_flow_deal(log, "bloody-flow-chengdu-1", [-2, 6, -2, -2], [-8, 0, 8, 0], [-15, 8, 1, 6])
+    log.session_end([-15, 8, 1, 6])
+    return log
+
+
 BUILDERS = (
+    bloody_flow,
     kongs_standard,
     kongs_chengdu,
     kongs_online,
