@@ -842,6 +842,7 @@ TEMPLATES.update(
         "fault_self_drawn": ("it is written as a self-draw", "记的是自摸"),
         "fault_not_first": ("the sheet has {moves} move(s) before it", "记分表上此前已有 {moves} 个动作"),
         "fault_after_kong": ("the deal has a kong before it", "本局此前已有杠"),
+        "fault_won_before": ("{seat} has won before (血流成河)", "{seat}此前已胡牌（血流成河）"),
         "fault_not_own_kong": ("the sheet's last move is no kong of {seat}", "记分表上一步不是 {seat}的杠"),
         "fault_not_source_kong": (
             "the sheet's last move is no kong of {source}",

@@ -43,7 +43,8 @@ class Settler:
         self.rules = rules
         self.base = base
         self.won = [False, False, False, False]
-        self.left = [False, False, False, False] if rules.end_condition == "bloody_flow" else self.won
+        self.stays = rules.end_condition == "bloody_flow"  # 血流成河: a winner plays on
+        self.left = [False, False, False, False] if self.stays else self.won
         self.ledger: list[Transfer] = []
         self.kong_income: list[KongIncome] = []
         self.settlement: list[Transfer] = []

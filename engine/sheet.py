@@ -2,7 +2,8 @@
 what a club wrote down (kongs, wins with their patterns, who is ready at the wall's end
 and who is a 花猪), priced by the same settlement core as a tile deal
 (:class:`engine.settle.Settler`) and checked for what the facts allow: a seat that has
-won makes no more kongs and wins no second time, a winner's 根 count covers its kongs,
+won makes no more kongs and wins no second time (under 血流成河 it plays on and may win
+again), a winner's 根 count covers its kongs,
 no seven pairs after a kong, one base pattern scored by the rule set (under
 ``fan_combination = "sum"`` several that add up: :func:`engine.fan.adds_up`), ``ready`` and
 ``flower_pigs`` only for seats still in at the wall's end, and a pattern that names how
@@ -189,6 +190,8 @@ class SheetAudit:
                 return "dihu", "on_discard", "a self-draw"
             if self.kongs:
                 return "dihu", "after_kong", "no kong before"
+            if self.settler.won[seat]:
+                return "dihu", "won_before", "a first win"
         if "gangshanghua" in declared:
             if source is not None:
                 return "gangshanghua", "on_discard", "a self-draw"
@@ -282,7 +285,7 @@ class SheetAudit:
             self.after_kong = None
         if self.rules.end_condition == "first_hu":
             self.ended = "first_hu"
-        elif settler.won.count(True) >= 3:
+        elif settler.left.count(True) >= 3:  # never under 血流成河: nobody leaves
             self.ended = "three_won"
 
     # -- order
@@ -303,7 +306,7 @@ class SheetAudit:
             if not same_discard:
                 text = sheet_after_end(kind, self.ended, end_rule(self.rules.end_condition))
                 raise _Stop("out_of_turn", line, seat, text, "end_condition", "deal_end", kind)
-        if self.settler.won[seat]:
+        if self.settler.left[seat]:
             raise _Stop(
                 "out_of_turn", line, seat, sheet_won_already(seat, *what), "bloody", "a seat still in", seat
             )
@@ -311,7 +314,7 @@ class SheetAudit:
     def _check_source(self, seat: int, source: int, line: int, code: str, what: str) -> None:
         if source == seat:
             raise _Stop(code, line, seat, sheet_from_self(seat, what), "claims", "another seat", source)
-        if self.settler.won[source]:
+        if self.settler.left[source]:
             raise _Stop(
                 "out_of_turn", line, seat, sheet_from_won(seat, source), "bloody", "a seat still in", source
             )
@@ -320,8 +323,8 @@ class SheetAudit:
     def end(self, end: DealEnd) -> None:
         self.close_pending(robbed=False)
         reason = self.ended or "wall_exhausted"
-        in_play = self.settler.in_play
-        if reason == "wall_exhausted" and len(in_play) >= 2:
+        never_won = self.settler.never_won
+        if reason == "wall_exhausted" and len(never_won) >= (1 if self.settler.stays else 2):
             self._cha_jiao(end)
         elif (end.ready is not None and any(v is not None for v in end.ready)) or end.flower_pigs:
             text = sheet_cha_jiao_not_due(reason)

@@ -144,7 +144,7 @@ class DealState:
         self.settler = Settler(rules, base)  # prices every payment from the facts below
         self.won = self.settler.won  # the same list: who is still in decides who pays
         self.left = self.settler.left  # who has left the deal: the winners, none under 血流成河
-        self.stays = rules.end_condition == "bloody_flow"  # 血流成河: a winner plays on
+        self.stays = self.settler.stays  # 血流成河: a winner plays on
         self.laid: list[list[int]] = [[] for _ in SEATS]  # 血流成河: winning tiles laid aside
         self.void: list[int | None] = [None] * 4
         self.draws = [0] * 4
