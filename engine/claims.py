@@ -123,10 +123,11 @@ class DealClaims(DealState):
             raise self.out_of_turn(seat, "discard")
         if self.hands[seat][tile] == 0:
             raise IllegalEvent("not_in_hand", play("discard_not_held", seat=seat, tile=tile_name(tile)), seat)
-        if self.hand_fixed(seat) and tile != self.last_draw:
-            drawn = tile_name(self.last_draw) if self.last_draw is not None else None
+        if self.hand_fixed(seat) and self.last_draw is not None and tile != self.last_draw:
+            # (after a fixed hand's pong there is no drawn tile: the pong was the finding)
+            drawn = tile_name(self.last_draw)
             self.fixed_breach(
-                play("fixed_discard", seat=seat, tile=tile_name(tile), drawn=drawn or play("nothing")),
+                play("fixed_discard", seat=seat, tile=tile_name(tile), drawn=drawn),
                 seat, expected=drawn, recorded=tile_name(tile),
             )  # fmt: skip
         suit = self.void[seat]
