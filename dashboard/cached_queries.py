@@ -89,11 +89,15 @@ def _query(
     return _analytics(path).query(name, Filters(player, club, first, last, rules, mates), **dict(options))
 
 
+#: the latest sessions a session picker (Replay, Session, Audit) lists
+PICKER_SESSIONS: Final = 300
+
+
 def query(
     name: str, filters: Filters | None = None, *, src: Source | None = None, **options: Any
 ) -> pd.DataFrame:
     """``analytics/sql/queries/<name>.sql`` under the filters, cached per version; ``options``
-    as :meth:`Analytics.query` takes them (``limit=300``: read only the rows a picker shows)."""
+    as :meth:`Analytics.query` takes them (``limit=PICKER_SESSIONS``: read only the rows a picker shows)."""
     src = src or source()
     return _query(
         src.path, src.version, name, filter_key(filters or Filters()), tuple(sorted(options.items()))

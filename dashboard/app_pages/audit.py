@@ -263,7 +263,7 @@ if src is not None:
     )
     show_revisions(src, linked or None)  # corrected deals: every revision, the latest marked
     st.header(page_kit.t("rescore"))
-    listed = cached_queries.query("session_list", filters, src=src, limit=300)
+    listed = cached_queries.query("session_list", filters, src=src, limit=cached_queries.PICKER_SESSIONS)
     options = list(dict.fromkeys([*session_ids, *(str(s) for s in listed["session_id"])]))
     if not options:
         st.info(page_kit.t("no_match"))

@@ -34,7 +34,6 @@ FOR_KEY = "replay_for"  # the deal the step belongs to
 LINK_KEY = "replay_link"  # the last ?deal= followed
 LINE_KEY = "replay_open_line"  # the line of the finding a link asked to open at
 ONLY_KEY = "replay_only_findings"
-MAX_SESSIONS = 300
 STATUSES = ("ok", "findings", "invalid")
 
 
@@ -91,7 +90,7 @@ def choose_deal(src: cached_queries.Source) -> str | None:
             st.session_state[LINE_KEY] = int(line) if line and line.isdigit() else None
     only = st.checkbox(page_kit.t("only_findings"), key=ONLY_KEY)
     sessions = cached_queries.query(
-        "session_list", page_kit.filters(), src=src, limit=MAX_SESSIONS, findings_only=only
+        "session_list", page_kit.filters(), src=src, limit=cached_queries.PICKER_SESSIONS, findings_only=only
     )
     ids = [str(s) for s in sessions["session_id"]]
     chosen_session = st.session_state.get(SESSION_KEY)

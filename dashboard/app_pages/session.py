@@ -38,7 +38,6 @@ SESSION_KEY = "session_pick"
 MONEY_PARAMS = (("point", "yuan"), ("fee", "fee"), ("fee_value", "fee_value"), ("rounding", "round"))
 CLOSING_KEY = "session_money_closing"  # the session whose closing record filled the money
 LINK_KEY = "session_link"  # the last ?session= followed
-MAX_SESSIONS = 300
 FINDINGS_LIMIT = 500
 
 #: on paper: no sidebar, toolbar or buttons; tables not cut in the middle of a row
@@ -72,7 +71,9 @@ def choose_session(src: cached_queries.Source) -> str | None:
     if linked and linked != st.session_state.get(LINK_KEY):
         st.session_state[LINK_KEY] = linked
         st.session_state[SESSION_KEY] = linked
-    sessions = cached_queries.query("session_list", page_kit.filters(), src=src, limit=MAX_SESSIONS)
+    sessions = cached_queries.query(
+        "session_list", page_kit.filters(), src=src, limit=cached_queries.PICKER_SESSIONS
+    )
     ids = [str(s) for s in sessions["session_id"]]
     chosen = st.session_state.get(SESSION_KEY)
     if chosen and chosen not in ids:
