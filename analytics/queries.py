@@ -139,7 +139,22 @@ def page_sql(name: str) -> str:
 
 @cache
 def _params_of(name: str) -> frozenset[str]:
-    return frozenset(_PARAM.findall(query_sql(name)))
+    return params_named(query_sql(name))
+
+
+def params_named(sql: str) -> frozenset[str]:
+    """The ``$name`` parameters a query's text names."""
+    return frozenset(_PARAM.findall(sql))
+
+
+def bound_params(wanted: frozenset[str], filters: Filters | None, options: dict[str, Any]) -> dict[str, Any]:
+    """The ``wanted`` parameters: an option given, else the filters' value, else null ("all");
+    an option the query does not name is a ``KeyError``."""
+    values = (filters or Filters()).params()
+    unknown = set(options) - (wanted - set(values))
+    if unknown:
+        raise KeyError(f"the query takes no option {', '.join(sorted(unknown))}")
+    return {key: options.get(key, values.get(key)) for key in wanted}
 
 
 @dataclass(frozen=True)
@@ -537,12 +552,10 @@ class Analytics:
         the query's own parameters beyond the filters (``session_list``: ``limit``,
         ``findings_only``); one not given is null, which means "all"."""
         sql = query_sql(name)
-        wanted = _params_of(name)
-        values = (filters or Filters()).params()
-        unknown = set(options) - (wanted - set(values))
-        if unknown:
-            raise KeyError(f"query {name!r} takes no option {', '.join(sorted(unknown))}")
-        params = {key: options.get(key, values.get(key)) for key in wanted}
+        try:
+            params = bound_params(_params_of(name), filters, options)
+        except KeyError as error:
+            raise KeyError(f"query {name!r}: {error.args[0]}") from None
         frame: pd.DataFrame = self.con.cursor().execute(sql, params).df()
         return frame
 

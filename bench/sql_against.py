@@ -12,7 +12,6 @@ a query, not of the marts under it. The new text runs with the options a page pa
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import subprocess
 import sys
@@ -23,10 +22,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
-from analytics.queries import Analytics, Filters, query_sql  # noqa: E402
+from analytics.queries import Analytics, Filters, bound_params, params_named, query_sql  # noqa: E402
 from bench.queries import PAGE_OPTIONS  # noqa: E402
-
-PARAM = re.compile(r"\$([a-z_]+)")
 
 
 def old_text(rev: str, name: str) -> str:
@@ -44,12 +41,6 @@ def median_ms(analytics: Analytics, sql: str, params: dict[str, Any], repeat: in
         analytics.con.cursor().execute(sql, params).df()
         times.append((time.perf_counter() - started) * 1000)
     return statistics.median(times)
-
-
-def bound(sql: str, filters: Filters, options: dict[str, Any]) -> dict[str, Any]:
-    """The parameters ``sql`` names: the filters', then the options (null when not given)."""
-    values = {**filters.params(), **options}
-    return {key: values.get(key) for key in set(PARAM.findall(sql))}
 
 
 def main() -> None:
@@ -72,8 +63,8 @@ def main() -> None:
     for name in args.queries:
         old, new = old_text(args.rev, name), query_sql(name)
         for label, filters in (("all", Filters()), ("player", Filters(player=player))):
-            old_params = bound(old, filters, {})
-            new_params = bound(new, filters, PAGE_OPTIONS.get(name, {}))
+            old_params = bound_params(params_named(old), filters, {})
+            new_params = bound_params(params_named(new), filters, PAGE_OPTIONS.get(name, {}))
             runs = [
                 median_ms(analytics, sql, p, args.repeat)
                 for sql, p in [(old, old_params), (new, new_params)] * 2
