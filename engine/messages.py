@@ -831,6 +831,14 @@ TEMPLATES.update(
             "杠上花 is a self-drawn win right after the winner's own kong",
             "杠上花是自己开杠后紧接着自摸",
         ),
+        "rule_menqing": (
+            "门清 is a win with no pong and no exposed or added kong (a 暗杠 keeps it)",
+            "门清是没有碰、没有直杠或弯杠的胡牌（暗杠不影响）",
+        ),
+        "rule_zhongzhang": (
+            "中张 is a win with no 1 or 9 in the hand or any meld",
+            "中张是手牌和副露中都没有幺九的胡牌",
+        ),
         "rule_gangshangpao": (
             "杠上炮 is a win on a discard right after the discarder's kong",
             "杠上炮是放炮者开杠后紧接着打出的牌被胡",
@@ -842,6 +850,11 @@ TEMPLATES.update(
         "fault_self_drawn": ("it is written as a self-draw", "记的是自摸"),
         "fault_not_first": ("the sheet has {moves} move(s) before it", "记分表上此前已有 {moves} 个动作"),
         "fault_after_kong": ("the deal has a kong before it", "本局此前已有杠"),
+        "fault_open_kong": (
+            "the sheet has an exposed or added kong of {seat}",
+            "记分表上有 {seat}的直杠或弯杠",
+        ),
+        "fault_terminal_kong": ("the sheet has a kong of 1 or 9 by {seat}", "记分表上有 {seat}的幺九杠"),
         "fault_won_before": ("{seat} has won before (血流成河)", "{seat}此前已胡牌（血流成河）"),
         "fault_not_own_kong": ("the sheet's last move is no kong of {seat}", "记分表上一步不是 {seat}的杠"),
         "fault_not_source_kong": (

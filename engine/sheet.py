@@ -113,7 +113,7 @@ class SheetAudit:
         self._pay_kong(ev, True)
 
     def _pay_kong(self, ev: SheetKong, earns: bool) -> None:
-        tile = ev.tile if ev.tile is not None else NO_TILE
+        tile = _tile_or_none(ev.tile)
         feeder = ev.from_seat if ev.kind == "exposed" else None
         transfers = self.settler.kong(ev.seat, ev.kind, tile, ev.line, feeder, earns)
         made = KongMade(ev.seat, tile, ev.kind, ev.line, deltas(transfers))
@@ -130,7 +130,7 @@ class SheetAudit:
         if not robbed:
             self._pay_kong(ev, ev.same_turn or not self.rules.added_kong_same_turn_only)
             return
-        tile = ev.tile if ev.tile is not None else NO_TILE
+        tile = _tile_or_none(ev.tile)
         made = KongMade(ev.seat, tile, "added", ev.line, (0, 0, 0, 0), robbed=True)
         self.kongs.append(made)
         self.kongs_by[ev.seat] -= 1
@@ -161,7 +161,8 @@ class SheetAudit:
         self._pay_win(ev, fed_by, result)
 
     def check_situation(self, ev: SheetHu) -> None:
-        """天胡, 地胡, 杠上花 and 杠上炮 each name a moment of the deal; a sheet shows enough
+        """天胡, 地胡, 杠上花 and 杠上炮 each name a moment of the deal (门清 and 中张 the winner's
+        melds); a sheet shows enough
         of its order to rule some out, and a win written with one of them then cannot have
         happened as written (its fan is unknown), as a rob of no kong."""
         fault = self._situation_fault(ev)
@@ -192,6 +193,15 @@ class SheetAudit:
                 return "dihu", "after_kong", "no kong before"
             if self.settler.won[seat]:
                 return "dihu", "won_before", "a first win"
+        own_kongs = [k for k in self.kongs if k.seat == seat]
+        if self.pending is not None and self.pending.seat == seat:
+            own_kongs.append(
+                KongMade(seat, _tile_or_none(self.pending.tile), "added", self.pending.line, (0, 0, 0, 0))
+            )
+        if "menqing" in declared and any(k.kind != "concealed" for k in own_kongs):
+            return "menqing", "open_kong", "no exposed or added kong of the winner"
+        if "zhongzhang" in declared and any(k.tile != NO_TILE and k.tile % 9 in (0, 8) for k in own_kongs):
+            return "zhongzhang", "terminal_kong", "no kong of 1 or 9 by the winner"
         if "gangshanghua" in declared:
             if source is not None:
                 return "gangshanghua", "on_discard", "a self-draw"
@@ -273,7 +283,7 @@ class SheetAudit:
             transfers = settler.win_discard(
                 ev.seat, ev.from_seat, result.fan, ev.line, kind == "kong_discard"
             )
-        tile = ev.tile if ev.tile is not None else NO_TILE
+        tile = _tile_or_none(ev.tile)
         win = Win(
             ev.seat, tile, ev.from_seat, result, kind, ev.line, len(self.wins) + 1, 0,
             deltas(transfers), tuple(transfers),
@@ -432,3 +442,8 @@ def audit_sheet(
         pigs=audit.pigs,
         ready_at_end=audit.ready,
     )
+
+
+def _tile_or_none(tile: int | None) -> int:
+    """A sheet kong's tile, or :data:`NO_TILE` where the sheet names none."""
+    return tile if tile is not None else NO_TILE

@@ -167,6 +167,7 @@ def _end(reason: str = "wall_exhausted", **more: Any) -> dict[str, Any]:
 
 
 READY: dict[str, Any] = {"ready": [None, None, None, None], "flower_pigs": []}
+MENQING_ZHONGZHANG = '{"preset": "standard", "fan": {"menqing": 1, "zhongzhang": 1}}'
 
 # name -> (rules, events after the deal line, (code, line, seat), expected, recorded)
 CHECKS: dict[str, tuple[str, list[dict[str, Any]], tuple[str, int, int | None], Any, Any]] = {
@@ -250,6 +251,19 @@ CHECKS: dict[str, tuple[str, list[dict[str, Any]], tuple[str, int, int | None], 
     "heavenly_win_after_a_kong": (
         "standard", [_kong(0), _hu(0, None, "tianhu"), _end(**READY)], ("impossible_pattern", 4, 0),
         "the deal's first move", "tianhu",
+    ),
+    "menqing_after_an_exposed_kong": (  # 门清 scored, but the winner's 直杠 is on the sheet
+        MENQING_ZHONGZHANG, [_kong(1, "exposed", **{"from": 2}), _hu(1, 0, "pinghu", "menqing"), _end(**READY)],
+        ("impossible_pattern", 4, 1), "no exposed or added kong of the winner", "menqing",
+    ),
+    "zhongzhang_after_a_kong_of_nines": (  # 中张 scored, but the winner's 暗杠 is of 9s
+        MENQING_ZHONGZHANG, [_kong(1, tile="9s"), _hu(1, 0, "pinghu", "zhongzhang"), _end(**READY)],
+        ("impossible_pattern", 4, 1), "no kong of 1 or 9 by the winner", "zhongzhang",
+    ),
+    "earthly_win_after_a_win_in_bloody_flow": (  # 血流成河: seat 1 wins, then claims 地胡
+        '{"preset": "standard", "end_condition": "bloody_flow"}',
+        [_hu(1, 0, "pinghu"), _hu(1, None, "dihu"), _end(**READY)],
+        ("impossible_pattern", 4, 1), "a first win", "dihu",
     ),
     "self_draw_fan_missing_under_add_fan": (
         '{"preset": "standard", "self_draw_bonus": "add_fan"}', [_hu(1, None, "pinghu"), _end(**READY)],
