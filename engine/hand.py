@@ -35,6 +35,7 @@ class Hand:
     concealed: tuple[int, ...]  # in the order written
     pongs: tuple[int, ...] = ()
     kongs: tuple[int, ...] = ()
+    concealed_kongs: int = 0  # how many of the kongs are 暗杠 (written in brackets)
 
     @property
     def meld_count(self) -> int:
@@ -63,20 +64,26 @@ def held_counts(concealed: Sequence[int], pongs: Sequence[int], kongs: Sequence[
 
 
 def parse_hand(text: str) -> Hand:
-    """Read ``"1123m456p 555s 7777m"``; raises :class:`TileError`, :class:`TileCountError`
-    or :class:`HandError` with a message that says what is wrong."""
+    """Read ``"1123m456p 555s 7777m [9999p]"`` (a kong in brackets is 暗杠, concealed, which
+    keeps 门清); raises :class:`TileError`, :class:`TileCountError` or :class:`HandError`
+    with a message that says what is wrong."""
     tokens = text.split()
     if not tokens:
         raise HandError("empty hand: give the concealed tiles, e.g. '1123456789m99p'")
     concealed = tuple(parse_tiles(tokens[0]))
     pongs: list[int] = []
     kongs: list[int] = []
+    concealed_kongs = 0
     for token in tokens[1:]:
-        meld = parse_tiles(token)
-        if len(meld) not in (3, 4) or len(set(meld)) != 1:
-            raise HandError(f"meld {token!r} must be three (pong) or four (kong) identical tiles")
+        hidden = token.startswith("[") and token.endswith("]")
+        meld = parse_tiles(token[1:-1] if hidden else token)
+        if len(meld) not in (3, 4) or len(set(meld)) != 1 or (hidden and len(meld) != 4):
+            raise HandError(
+                f"meld {token!r} must be three (pong) or four (kong) identical tiles, a 暗杠 four in brackets"
+            )
         (kongs if len(meld) == 4 else pongs).append(meld[0])
-    hand = Hand(concealed, tuple(pongs), tuple(kongs))
+        concealed_kongs += hidden
+    hand = Hand(concealed, tuple(pongs), tuple(kongs), concealed_kongs)
     held = hand.held()
     for tile in range(NUM_KINDS):
         if held[tile] > COPIES:
@@ -194,14 +201,18 @@ def analyse_hand(
         if win_tile is not None:
             raise HandError("--win-tile applies to a 14-tile hand only")
         hand_waits = tuple(waits(counts, hand.pongs, hand.kongs))
-        value = ready_value(counts, hand.pongs, hand.kongs, rules) if hand_waits else None
+        value = (
+            ready_value(counts, hand.pongs, hand.kongs, rules, concealed_kongs=hand.concealed_kongs)
+            if hand_waits
+            else None
+        )
         return HandReport(text, False, None, (), hand_waits, value, 13)
     if win_tile is not None and win_tile not in hand.concealed:
         raise HandError(
             f"the winning tile {tile_name(win_tile)} is not among the concealed tiles of {text!r}"
         )
     tile = -1 if win_tile is None else win_tile
-    result = score_win(counts, hand.pongs, hand.kongs, rules, context, tile)
+    result = score_win(counts, hand.pongs, hand.kongs, rules, context, tile, hand.concealed_kongs)
     if result is None:
         return HandReport(text, False, None, (), (), None, 14)
     return HandReport(text, True, result.fan, result.patterns, (), None, 14, result)

@@ -273,3 +273,16 @@ def test_two_thousand_hands_in_one_call_are_quick() -> None:
     assert json.loads(lines[0])["waits"] == [f"{r}m" for r in range(1, 10)]
     assert [json.loads(line)["hand"] for line in lines] == hands
     assert elapsed < 10, f"2000 hands took {elapsed:.1f} s"
+
+
+def test_a_concealed_kong_in_brackets_keeps_menqing() -> None:
+    # 234p 567p 789p 55p + 1111s, with 门清 scored (1): written open, 平胡 1 + 根 1 = 2 fan; in
+    # brackets (暗杠) it keeps 门清: 3; the same 13 tiles wait on 2p 5p 8p, valued at 3
+    rules = '{"preset": "standard", "fan": {"menqing": 1}}'
+    assert one("--rules", rules, "23456778955p 1111s")["fan"] == 2
+    concealed = one("--rules", rules, "23456778955p [1111s]")
+    assert (concealed["fan"], concealed["patterns"]) == (3, ["pinghu", "gen", "menqing"])
+    ready = one("--rules", rules, "2345677895p [1111s]")
+    assert (ready["waits"], ready["ready_fan"]) == (["2p", "5p", "8p"], 3)
+    done = run("2345677895p [111s]")  # a pong cannot be concealed
+    assert done.returncode == 2 and "暗杠" in done.stderr

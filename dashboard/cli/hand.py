@@ -15,7 +15,8 @@ HandsArgument = Annotated[
     typer.Argument(
         metavar="HAND...",
         help="Concealed tiles in compact form, then optional melds of 3 (pong) or 4 "
-        "(kong) identical tiles, as one quoted argument: '12345678999p 1111m'.",
+        "(kong) identical tiles, a 暗杠 (concealed kong) in brackets, as one quoted argument: "
+        "'12345678999p 1111m' or '12345678999p [1111m]'.",
     ),
 ]
 WinTileOption = Annotated[
