@@ -5,7 +5,7 @@ state, with no event object and no message, ending in one of two answers.
   rules give. :func:`fast_replay` returns the same :class:`engine.report.DealReport` the
   engine's replay would (wins, kongs, ledger and settlement priced by the engine's own
   settlement core and fan scorer, :mod:`engine.settle` and :mod:`engine.fan`).
-- Anything else, or anything this path does not implement (换三张, a rule it does not
+- Anything else, or anything this path does not implement (血流成河, a rule it does not
   know, a dead-wait 查叫, a win on a discard after a pong in the same go-round...):
   ``None``, and the caller hands the deal to the engine, which explains every finding.
 
@@ -34,8 +34,8 @@ from engine.hand import held_counts, ready_value, wait_mask
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
-from engine.state import KongMade, Win
-from engine.tiles import COPIES, suits_used
+from engine.state import EXCHANGE_STEP, KongMade, Win
+from engine.tiles import COPIES, parse_tiles, suits_used
 from ingest.fast_plan import (
     CTX_AFTER_KONG,
     CTX_LAST_TILE,
@@ -53,6 +53,7 @@ from ingest.fast_state import (
     CLAIM,
     DRAW,
     ENDED,
+    EXCHANGE,
     LAST_FOUR,
     NO_TILE,
     REPLACEMENT,
@@ -65,7 +66,17 @@ from ingest.fast_state import (
 )
 from ingest.line_parser import TILE_IDS
 from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
-from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
+from ingest.records import (
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PlayRecord,
+    PongRec,
+    TileList,
+    VoidRec,
+)
 
 _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
 # A module-level copy: mypyc reads a Final of its own module as a C static.
@@ -118,6 +129,25 @@ class _FastDeal(FastState):
             raise HandOff
 
     # ------------------------------------------------------------------ moves
+    def exchange(self, direction: str, given: Sequence[TileList]) -> None:
+        """换三张 (engine.state.DealState._on_exchange): three tiles of one suit from each
+        seat, passed ``direction``; anything else is the engine's to explain."""
+        if self.phase != EXCHANGE or len(given) != 4:
+            raise HandOff
+        passed = [_tiles(three) for three in given]
+        for seat, three in enumerate(passed):
+            if len(three) != 3 or len({tile // 9 for tile in three}) != 1:
+                raise HandOff
+            hand = self.hands[seat]
+            if any(three.count(tile) > hand[tile] for tile in three):
+                raise HandOff
+        step = EXCHANGE_STEP[direction]
+        for seat, three in enumerate(passed):
+            for tile in three:
+                self.move(seat, tile, -1)
+                self.move((seat + step) % 4, tile, 1)
+        self.phase = VOID if self.void_required else ACT
+
     def void_declared(self, seat: int, suit: int) -> None:
         self.still_in(seat)
         if self.void[seat] >= 0:
@@ -525,8 +555,10 @@ class _FastDeal(FastState):
                 self.hu(rec, _tile(rec.tile), line)
             elif isinstance(rec, VoidRec):
                 self.void_declared(rec.seat, _SUIT_IDS[rec.suit])
+            elif isinstance(rec, ExchangeRec):
+                self.exchange(rec.direction, rec.tiles)
             else:
-                raise HandOff  # 换三张 and anything unexpected: the engine's
+                raise HandOff  # anything unexpected: the engine's
             line += 1
 
 
@@ -560,6 +592,16 @@ def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd)
         deal.load_seat(seat, finals[seat])
     deal.end_reason = END_REASONS[end_reason]
     deal.settle_end(end)
+
+
+def _tiles(given: TileList) -> list[int]:
+    """A record's tile list (compact ``"123m"`` or names) as tile ids."""
+    if isinstance(given, str):
+        try:
+            return parse_tiles(given)
+        except ValueError:
+            raise HandOff from None
+    return [_tile(name) for name in given]
 
 
 def _tile(name: str) -> int:

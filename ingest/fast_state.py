@@ -154,9 +154,9 @@ class FastState:
         for count in seen:
             if count > COPIES:
                 raise HandOff
-        if self.rules.exchange_three or self.rules.end_condition == "bloody_flow":
-            raise HandOff  # 换三张 and 血流成河 are the engine's
-        self.phase = VOID if self.void_required else ACT
+        if self.rules.end_condition == "bloody_flow":
+            raise HandOff  # 血流成河 is the engine's
+        self.phase = EXCHANGE if self.rules.exchange_three else VOID if self.void_required else ACT
 
     # ------------------------------------------------------------------ helpers
     def load_seat(self, seat: int, state: SeatState) -> None:

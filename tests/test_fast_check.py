@@ -60,7 +60,6 @@ MAX_HANDOFF_VARIANT = 0.2
 #: variants whose deals ingest/fast_check.py hands to the engine by design (its docstring):
 #: still checked for agreement, left out of the hand-off bounds
 HANDED_OFF_BY_DESIGN = {
-    "exchange_three": "换三张 (exchange_three) is the engine's",
     "dead_wait": "死叫不算叫 (dead_wait_counts false) needs the unseen tiles at 查叫: the engine's",
     "menqing_zhongzhang": "门清 with kongs and no pong needs the kinds of the kongs (暗杠 or not): the engine's",
 }
@@ -101,6 +100,7 @@ V: list[tuple[str, dict[str, Any], int]] = [
     ("void_first", {"preset": "standard", "void_declaration": "required", "void_discard_first": True}, 1),
     ("void_any_order", {"preset": "online", "void_discard_first": False}, 1),
     ("exchange_three", {"preset": "standard", "exchange_three": True}, 1),
+    ("novikov", {"preset": "novikov"}, 1),
     ("cap3_add_fan", {"preset": "standard", "max_fan": 3, "self_draw_bonus": "add_fan"}, 1),
     ("chengdu_add_fan", {"preset": "chengdu", "self_draw_bonus": "add_fan", "max_fan": 6}, 1),
     ("add_base_haidi", {"preset": "standard", "self_draw_bonus": "add_base", "haidi": True}, 2),
