@@ -35,7 +35,7 @@ from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
 from engine.state import EXCHANGE_STEP, KongMade, Win
-from engine.tiles import COPIES, parse_tiles, suits_used
+from engine.tiles import COPIES, suits_used
 from ingest.fast_plan import (
     CTX_AFTER_KONG,
     CTX_LAST_TILE,
@@ -45,6 +45,7 @@ from ingest.fast_plan import (
     STEP_KONG,
     STEP_SELF_DRAW,
     discard_context,
+    passed_tiles,
     plan_moves,
     self_draw_context,
 )
@@ -130,17 +131,10 @@ class _FastDeal(FastState):
 
     # ------------------------------------------------------------------ moves
     def exchange(self, direction: str, given: Sequence[TileList]) -> None:
-        """换三张 (engine.state.DealState._on_exchange): three tiles of one suit from each
-        seat, passed ``direction``; anything else is the engine's to explain."""
-        if self.phase != EXCHANGE or len(given) != 4:
+        """换三张 (engine.state.DealState._on_exchange); an illegal one is the engine's."""
+        passed = passed_tiles(self.hands, given) if self.phase == EXCHANGE else None
+        if passed is None:
             raise HandOff
-        passed = [_tiles(three) for three in given]
-        for seat, three in enumerate(passed):
-            if len(three) != 3 or len({tile // 9 for tile in three}) != 1:
-                raise HandOff
-            hand = self.hands[seat]
-            if any(three.count(tile) > hand[tile] for tile in three):
-                raise HandOff
         step = EXCHANGE_STEP[direction]
         for seat, three in enumerate(passed):
             for tile in three:
@@ -592,16 +586,6 @@ def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd)
         deal.load_seat(seat, finals[seat])
     deal.end_reason = END_REASONS[end_reason]
     deal.settle_end(end)
-
-
-def _tiles(given: TileList) -> list[int]:
-    """A record's tile list (compact ``"123m"`` or names) as tile ids."""
-    if isinstance(given, str):
-        try:
-            return parse_tiles(given)
-        except ValueError:
-            raise HandOff from None
-    return [_tile(name) for name in given]
 
 
 def _tile(name: str) -> int:

@@ -5,8 +5,8 @@ arrays, with the same checks in the same order as :class:`ingest.fast_check._Fas
 and returns its *plan*: the kongs and wins in the order they are priced, each with the
 seat's tiles and melds and the win's context, then the end reason and every seat's
 tiles. :func:`ingest.fast_check.fast_replay` prices the plan with the engine's fan
-scorer and settlement core. ``None`` means "not here": an illegal move, 换三张, a record
-it does not take, or a win that might have been passed or missed (the pass rule and 最后
+scorer and settlement core. 换三张 is exchanged here, in Python, and the moves after it
+played in C. ``None`` means "not here": an illegal move or exchange, a record it does not take, or a win that might have been passed or missed (the pass rule and 最后
 四张 need a fan, which only Python scores); the deal then takes the Python moves of
 :mod:`ingest.fast_check`, and the engine after that. Without the C module (not built, or
 ``CHUANMA_PURE=1``) every deal takes the Python moves.
@@ -14,6 +14,7 @@ it does not take, or a win that might have been passed or missed (the pass rule 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from engine import move_codes, shapes
@@ -21,7 +22,19 @@ from engine.events import DealStart
 from engine.fan import DISCARD_WIN, WinContext
 from engine.mypyc_build import c_extension
 from engine.rules import Rules
-from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
+from engine.state import EXCHANGE_STEP
+from engine.tiles import NUM_KINDS, parse_tiles
+from ingest.records import (
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PlayRecord,
+    PongRec,
+    TileList,
+    VoidRec,
+)
 
 # the plan's steps, the end reasons and a win's context bits (one list: engine/move_codes.py)
 STEP_KONG: Final = move_codes.STEP_KONG
@@ -73,10 +86,39 @@ def plan_moves(
     flags = rule_flags(rules)
     if _MOVES is None or flags is None:
         return None
+    hands, first_line = start.hands, start.line + 1
+    if flags & _R_EXCHANGE:  # 换三张 is done here, the moves after it in C
+        if not records or not isinstance(records[0], ExchangeRec):
+            return None
+        exchanged = _exchanged(hands, records[0])
+        if exchanged is None:
+            return None
+        hands, records, first_line, flags = exchanged, records[1:], first_line + 1, flags & ~_R_EXCHANGE
     plan: tuple[list[Any], int, Any] | None = _MOVES.replay_moves(
-        records, start.line + 1, start.dealer, start.hands, start.wall, flags
+        records, first_line, start.dealer, hands, start.wall, flags
     )
     return plan
+
+
+_R_EXCHANGE: Final = 1 << [name for name, _, _ in move_codes.RULE_BITS].index("R_EXCHANGE")
+
+
+def _exchanged(hands: Sequence[Sequence[int]], rec: ExchangeRec) -> tuple[tuple[int, ...], ...] | None:
+    """The four hands (tile ids) after a legal 换三张, or None."""
+    counts = [[0] * NUM_KINDS for _ in range(4)]
+    for seat, hand in enumerate(hands):
+        for tile in hand:
+            counts[seat][tile] += 1
+    passed = passed_tiles(counts, rec.tiles)
+    if passed is None:
+        return None
+    step = EXCHANGE_STEP[rec.direction]
+    after = [list(hand) for hand in hands]
+    for seat, three in enumerate(passed):
+        for tile in three:
+            after[seat].remove(tile)
+            after[(seat + step) % 4].append(tile)
+    return tuple(tuple(hand) for hand in after)
 
 
 def self_draw_context(bits: int) -> WinContext:
@@ -94,3 +136,23 @@ def discard_context(after_kong: bool, rob: bool, last_tile: bool) -> WinContext:
     if after_kong or rob or last_tile:
         return WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
     return _DISCARD_WIN
+
+
+def passed_tiles(hands: Sequence[Sequence[int]], given: Sequence[TileList]) -> list[list[int]] | None:
+    """The tiles of a 换三张 record as ids, or None when it is not a legal exchange from these
+    hands (counts per kind): three tiles of one suit from each of the four seats, all held
+    (engine.state.DealState._on_exchange)."""
+    if len(given) != 4:
+        return None
+    passed = []
+    for seat, names in enumerate(given):
+        try:
+            three = parse_tiles(names)
+        except ValueError:
+            return None
+        if len(three) != 3 or len({tile // 9 for tile in three}) != 1:
+            return None
+        if any(three.count(tile) > hands[seat][tile] for tile in three):
+            return None
+        passed.append(three)
+    return passed

@@ -72,11 +72,9 @@ def test_c_moves_and_python_moves_give_the_same_report(
             )
             assert by_c == by_python, deal.deal.deal_id
             seen["clean" if by_c is not None else "handed off"] += keep_facts
-    if rules.exchange_three:  # 换三张 is the engine's: neither fast path takes it
-        assert seen["planned"] == seen["clean"] == 0, seen
-    else:
-        assert seen["planned"] >= 0.8 * (seen["planned"] + seen["not here"]), seen
-        assert seen["clean"] > 0, seen
+    # 换三张 too: ingest/fast_plan.py exchanges the tiles, the C moves play the rest
+    assert seen["planned"] >= 0.8 * (seen["planned"] + seen["not here"]), seen
+    assert seen["clean"] > 0, seen
 
 
 #: records the C moves may be handed: play codes (also out of range), decoded records
