@@ -157,7 +157,9 @@ def fact_input(
 def wall_end_input(
     players: tuple[str, ...], still_in: list[int], rules: Rules, stored: EndFact | None, lang: Lang
 ) -> EndFact:
-    """Who is 花猪 and who is ready at what fan, starting from what was entered before."""
+    """Who is 花猪 and who is ready at what fan among ``still_in`` (the seats that never
+    won: under 血流成河 a winner plays on but takes no part in 查叫), starting from what
+    was entered before."""
     st.subheader(page_kit.t("record_wall_end"))
     cap = rules.max_fan or 6
     was = stored or EndFact()

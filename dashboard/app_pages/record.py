@@ -38,7 +38,17 @@ from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
 from engine.rules import Rules, RulesError, load_rules, preset_names
 from engine.settlement import Transfer
-from ingest.sheets.record import SEATS, DealFacts, EndFact, KongFact, Priced, SessionFacts, WinFact, price
+from ingest.sheets.record import (
+    SEATS,
+    DealFacts,
+    EndFact,
+    KongFact,
+    Priced,
+    SessionFacts,
+    WinFact,
+    price,
+    seats_after,
+)
 from ingest.warehouse import WarehouseError
 
 URL_RECORD = "record"
@@ -208,10 +218,6 @@ def show_events(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> No
         st.error(page_kit.t("record_problem", message=message), icon=":material/error:")
 
 
-def won_seats(deal: DealFacts) -> list[int]:
-    return [fact.seat for fact in deal.events if isinstance(fact, WinFact)]
-
-
 def keep(warehouse: Any, draft: Draft, deal: DealFacts) -> DealFacts:
     """The deal being recorded as changed by a tap, written to the draft at once."""
     draft.current = deal
@@ -232,10 +238,11 @@ def edit_pick(deal: DealFacts) -> int | None:
 
 def edit_event(draft: Draft, deal: DealFacts, index: int, rules: Rules) -> DealFacts | None:
     """The chips of event ``index`` as recorded: replace it, remove it, or keep it. Seats
-    that won before it are out; what changes after it is the audit's to check again."""
+    that left before it are out (a winner, unless under 血流成河 it stays in); what changes
+    after it is the audit's to check again."""
     old = deal.events[index]
     before = replace(deal, events=deal.events[:index], end=None)
-    seats = [s for s in SEATS if s not in won_seats(before)]
+    seats, _ = seats_after(rules, before.events)
     n = index + 1
     st.subheader(page_kit.t("record_edit_title", n=n))
     _, fact = fact_input(draft.session_for(deal.deal_id), before, seats, rules, f"edit{index}_", old, LANG)
@@ -310,7 +317,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         keep(warehouse, draft, replace(deal, events=deal.events[:-1]))
         next_step()
         st.rerun()
-    still_in = [s for s in SEATS if s not in won_seats(deal)]
+    still_in, never_won = seats_after(rules, deal.events)  # under 血流成河 a winner stays in
     over = priced.end_reason != "wall_exhausted"
     editing = edit_pick(deal)
     # one step's inputs at a time, on a phone: the 查叫 chips once the wall is empty (open
@@ -338,7 +345,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     end = EndFact() if over else deal.end or EndFact()  # the 查叫 as entered, while its chips are closed
     entered = None if over else deal.end
     if wall_end:
-        end = wall_end_input(players, still_in, rules, deal.end, LANG)
+        end = wall_end_input(players, never_won, rules, deal.end, LANG)  # 查叫: who never won
         entered = end if deal.end is not None or end != EndFact() else None
     if entered != deal.end:  # the running totals count the 查叫 as soon as it is entered
         deal = keep(warehouse, draft, replace(deal, end=entered))

@@ -18,6 +18,7 @@ from typing import Any
 from engine.events import DealEnd, DealStart, Finding, SheetHu, SheetKong
 from engine.report import DealReport, FindingSink
 from engine.rules import Rules, load_rules
+from engine.settle import Settler
 from engine.settlement import Transfer, deltas
 from engine.sheet import audit_sheet
 from ingest.sheets.deleted import DELETED
@@ -154,6 +155,19 @@ def price(session: SessionFacts, deal: DealFacts) -> Priced:
         findings=findings,
         complete=report.complete,
     )
+
+
+def seats_after(rules: Rules, events: Sequence[Fact]) -> tuple[list[int], list[int]]:
+    """(the seats still in, the seats that never won) after ``events``, by the settlement
+    core's own rule (:class:`engine.settle.Settler`): a seat still in may kong, win, be
+    discarded from and pays; 查叫 at the wall's end is for the seats that never won. Under
+    血流成河 (``end_condition: bloody_flow``) a winner stays in, so every seat is still in;
+    under the other rule sets a winner has left."""
+    settler = Settler(rules)
+    for number, fact in enumerate(events):
+        if isinstance(fact, WinFact):  # marks the winner as the Settler does; the price is not used
+            settler.win_self_draw(fact.seat, 1, number + 2)
+    return settler.in_play, settler.never_won
 
 
 def win_fan(session: SessionFacts, deal: DealFacts, win: WinFact) -> tuple[int | None, list[Finding]]:

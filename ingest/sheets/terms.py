@@ -55,7 +55,7 @@ TEMPLATE_COLUMNS: Final[tuple[str, ...]] = (
     "session", "date", "club", "table", "rules", "base",
     "player1", "player2", "player3", "player4",
     "deal", "dealer", "event", "seat", "kind", "from", "patterns", "fan",
-    "points1", "points2", "points3", "points4", "ready", "flower_pigs", "note",
+    "points1", "points2", "points3", "points4", "ready", "flower_pigs", "same_turn", "note",
 )  # fmt: skip
 
 

@@ -123,6 +123,11 @@ def rules_value(text: str) -> str | dict[str, Any]:
 
 
 def end_reason(winners: set[int], rules: Rules | None) -> str:
+    """How a sheet deal with no end written ended, from the seats that won: three of them
+    end a 血战 deal, but under 血流成河 (``end_condition: bloody_flow``) a winner stays in
+    and only the wall ends the deal, however many seats won and however often."""
+    if rules is not None and rules.end_condition == "bloody_flow":
+        return "wall_exhausted"
     if len(winners) >= 3:
         return "three_won"
     if winners and rules is not None and rules.end_condition == "first_hu":
