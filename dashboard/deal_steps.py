@@ -91,6 +91,8 @@ class Step:
     scores: tuple[int, int, int, int]
     findings: tuple[StepFinding, ...]
     wins: tuple[WinNote, ...]
+    # 血流成河: each seat's winning tiles laid aside (the seat plays on and may win again)
+    laid: tuple[tuple[int, ...], ...] = ((), (), (), ())
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,7 @@ class _Recorder:
                 scores=(s[0], s[1], s[2], s[3]),
                 findings=self.new_findings(sink),
                 wins=wins,
+                laid=tuple(tuple(deal.laid[i]) for i in range(4)),
             )
         )
 

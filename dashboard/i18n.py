@@ -159,6 +159,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "dealer": ("庄", "dealer"),
     "void": ("缺", "void"),
     "won": ("已胡", "won"),
+    "laid": ("胡牌放一边", "胡 laid aside"),
     "scores": ("得分", "Score"),
     "findings_here": ("这一步的问题", "Findings at this step"),
     "all_findings": ("本局所有问题", "Every finding of this deal"),

@@ -113,9 +113,11 @@ def board_html(
     scores: Sequence[int],
     acting: int | None = None,
     hot_tile: int | None = None,
+    laid: Sequence[Sequence[int]] = ((), (), (), ()),
 ) -> str:
     """The four seats as rows: who (dealer, void suit, won, score), the concealed hand, the
-    melds and the discards, the acting seat highlighted."""
+    melds with the tiles laid aside (血流成河: each win's tile, the seat plays on) and the
+    discards, the acting seat highlighted."""
     rows = []
     for seat in range(4):
         tags = []
@@ -136,6 +138,13 @@ def board_html(
         meld = (
             "".join(meld_html(kind, tile) for kind, tile in melds[seat]) or '<span class="cm-empty">—</span>'
         )
+        aside = laid[seat] if seat < len(laid) else ()
+        if aside:
+            names = " ".join(f"{rank_of(t)}{'mps'[suit_of(t)]}" for t in aside)
+            meld += (
+                f'<br><span class="cm-laid" data-laid="{names}"><small>{escape(labels.get("laid", "胡"))}</small> '
+                f"{tiles_html(aside, small=True)}</span>"
+            )
         table = tiles_html(discards[seat], small=True)
         css = ' class="cm-act"' if seat == acting else ""
         rows.append(
