@@ -114,6 +114,7 @@ def board_html(
     acting: int | None = None,
     hot_tile: int | None = None,
     laid: Sequence[Sequence[int]] = ((), (), (), ()),
+    win_counts: Sequence[int] = (),
 ) -> str:
     """The four seats as rows: who (dealer, void suit, won, score), the concealed hand, the
     melds with the tiles laid aside (血流成河: each win's tile, the seat plays on) and the
@@ -127,7 +128,9 @@ def board_html(
         if suit is not None:
             tags.append(f'<span class="cm-tag">{escape(labels["void"])} {SUIT_CHARS[suit]}</span>')
         if won[seat]:
-            tags.append(f'<span class="cm-tag cm-won">{escape(labels["won"])}</span>')
+            times = win_counts[seat] if seat < len(win_counts) else 1
+            again = f" ×{times}" if times > 1 else ""  # 血流成河: the seat won again
+            tags.append(f'<span class="cm-tag cm-won">{escape(labels["won"])}{again}</span>')
         score = scores[seat]
         who = (
             f'<td class="cm-seat"><b>{escape(players[seat])}</b> <small>#{seat}</small>{"".join(tags)}'

@@ -74,18 +74,21 @@ def test_win_rate_counts_deals_and_every_win_is_counted(bloody: Analytics) -> No
     for never in ("Ann", "Chen"):
         assert (stats[never]["wins"], stats[never]["all_wins"], stats[never]["repeat_wins"]) == (0, 0, 0)
     # one deal (the standard one): Bo's 3 wins count 1 deal won
-    one = {row["player"]: row for row in bloody.player_stats(Filters(rules=standard_rules(bloody))).to_dict(orient="records")}
-    assert (one["Bo"]["deals"], one["Bo"]["wins"], one["Bo"]["win_rate"], one["Bo"]["all_wins"]) == (1, 1, 1.0, 3)
+    picked = bloody.player_stats(Filters(rules=standard_rules(bloody)))
+    one = {row["player"]: row for row in picked.to_dict(orient="records")}
+    bo = one["Bo"]
+    assert (bo["deals"], bo["wins"], bo["win_rate"], bo["all_wins"]) == (1, 1, 1.0, 3)
     assert one["Bo"]["repeat_wins"] == 2 and one["Du"]["repeat_wins"] == 1
     # with tablemates the sums come from the seat rows, not the days' mart: the same numbers
     mates = bloody.player_stats(Filters(tablemates=("Ann",)))
-    bo = mates.set_index("player").loc["Bo"]
-    assert (bo["wins"], bo["all_wins"], bo["repeat_wins"], bo["avg_fan"]) == (2, 6, 4, 1.0)
+    seated = mates.set_index("player").loc["Bo"]
+    assert (seated["wins"], seated["all_wins"], seated["repeat_wins"], seated["avg_fan"]) == (2, 6, 4, 1.0)
 
 
 def test_overview_counts_wins_per_deal_and_repeated_wins(bloody: Analytics) -> None:
     both = bloody.query("overview").iloc[0]
-    assert (both["complete_deals"], both["wins"], both["wins_per_deal"], both["repeat_wins"]) == (2, 10, 5.0, 6)
+    assert (both["complete_deals"], both["wins"]) == (2, 10)
+    assert (both["wins_per_deal"], both["repeat_wins"]) == (5.0, 6)
     one = bloody.query("overview", Filters(rules=standard_rules(bloody))).iloc[0]
     assert (one["wins"], one["wins_per_deal"], one["repeat_wins"]) == (5, 5.0, 3)
 
@@ -103,23 +106,25 @@ def test_replay_lays_the_winning_tiles_aside_step_by_step(bloody: Analytics) -> 
     assert replay.error is None and replay.steps
     five_p = parse_tile("5p")
     hus = [step for step in replay.steps if step.kind == "hu"]
-    assert [(step.seat, step.laid[step.seat]) for step in hus] == [
-        (1, (five_p,)),
-        (3, (five_p,)),
-        (1, (five_p, five_p)),
-        (1, (five_p,) * 3),
-        (3, (five_p, five_p)),
+    # the tile of a 一炮多响 goes to its first winner (Bo): Du, the second, lays nothing aside
+    assert [(step.seat, step.laid[step.seat or 0], step.win_counts) for step in hus] == [
+        (1, (five_p,), (0, 1, 0, 0)),
+        (3, (), (0, 1, 0, 1)),
+        (1, (five_p, five_p), (0, 2, 0, 1)),
+        (1, (five_p,) * 3, (0, 3, 0, 1)),
+        (3, (), (0, 3, 0, 2)),
     ]
     assert replay.steps[0].laid == ((), (), (), ())
     last = replay.steps[-1]
-    assert last.laid == ((), (five_p,) * 3, (), (five_p,) * 2)
+    assert last.laid == ((), (five_p,) * 3, (), ()) and last.win_counts == (0, 3, 0, 2)
     labels = {"dealer": "dealer", "void": "void", "won": "won", "scores": "Score", "discards": "Discards"}
     board = board_html(
         replay.players, last.hands, last.melds, last.discards, labels={**labels, "laid": "胡 laid aside"},
         dealer=replay.dealer, won=last.won, void=last.void, scores=last.scores, laid=last.laid,
+        win_counts=last.win_counts,
     )  # fmt: skip
-    assert 'data-laid="5p 5p 5p"' in board and 'data-laid="5p 5p"' in board
-    assert board.count("cm-laid") == 2 and "胡 laid aside" in board
+    assert 'data-laid="5p 5p 5p"' in board and board.count("cm-laid") == 1 and "胡 laid aside" in board
+    assert "won ×3" in board and "won ×2" in board  # Bo won three times, Du twice
     # a board without laid tiles (血战, or before any win) shows none
     first = replay.steps[0]
     plain = board_html(

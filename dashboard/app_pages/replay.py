@@ -237,6 +237,7 @@ def show_board(replay: DealReplay, index: int) -> None:
             acting=step.seat if step.kind != "deal" else None,
             hot_tile=step.tile if step.kind in ("draw", "pong", "kong", "hu") else None,
             laid=step.laid,
+            win_counts=step.win_counts,
         )
     )
     for win in step.wins:
