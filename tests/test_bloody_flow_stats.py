@@ -132,3 +132,32 @@ def test_replay_lays_the_winning_tiles_aside_step_by_step(bloody: Analytics) -> 
         dealer=replay.dealer, won=first.won, void=first.void, scores=first.scores, laid=first.laid,
     )  # fmt: skip
     assert "cm-laid" not in plain
+
+
+# ------------------------------------------------------------------ the dashboard pages
+def test_pages_show_every_win_and_the_laid_tiles(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from streamlit.testing.v1 import AppTest
+    from test_dashboard_apptest import APP, TIMEOUT, frame, metrics, open_page
+
+    from dashboard.warehouse_location import WAREHOUSE_ENV
+
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "overview")
+    shown = metrics(at)  # both deals: 10 wins, 5 a deal, 6 after a seat's first
+    assert (shown["All wins"], shown["Wins per deal"], shown["Repeated wins (血流成河)"]) == ("10", "5.00", "6")
+    at = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "players")
+    board = frame(at, "player", "wins", "all_wins", "repeat_wins").set_index("player")
+    assert board.loc["Bo", ["wins", "all_wins", "repeat_wins"]].tolist() == [2, 6, 4]
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.run()
+    at.query_params["deal"] = DEAL
+    at.switch_page("app_pages/replay.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    # step 2: Bo's first win (on Ann's 5p), its tile laid aside
+    at.slider(key="replay_step").set_value(2).run()
+    board = next(h.value for h in at.html if "cm-board" in h.value)
+    assert 'data-laid="5p"' in board and board.count("cm-laid") == 1 and "胡 laid aside" in board
+    slider = at.slider(key="replay_step")
+    slider.set_value(slider.max).run()  # the end: Bo's three tiles laid aside, won ×3; Du ×2
+    board = next(h.value for h in at.html if "cm-board" in h.value)
+    assert 'data-laid="5p 5p 5p"' in board and "×3" in board and "×2" in board
