@@ -144,7 +144,11 @@ def test_pages_show_every_win_and_the_laid_tiles(warehouse: Path, monkeypatch: p
     monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
     at = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "overview")
     shown = metrics(at)  # both deals: 10 wins, 5 a deal, 6 after a seat's first
-    assert (shown["All wins"], shown["Wins per deal"], shown["Repeated wins (血流成河)"]) == ("10", "5.00", "6")
+    assert (shown["All wins"], shown["Wins per deal"], shown["Repeated wins (血流成河)"]) == (
+        "10",
+        "5.00",
+        "6",
+    )
     at = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "players")
     board = frame(at, "player", "wins", "all_wins", "repeat_wins").set_index("player")
     assert board.loc["Bo", ["wins", "all_wins", "repeat_wins"]].tolist() == [2, 6, 4]
