@@ -165,3 +165,16 @@ def test_pages_show_every_win_and_the_laid_tiles(warehouse: Path, monkeypatch: p
     slider.set_value(slider.max).run()  # the end: Bo's three tiles laid aside, won ×3; Du ×2
     board = next(h.value for h in at.html if "cm-board" in h.value)
     assert 'data-laid="5p 5p 5p"' in board and "×3" in board and "×2" in board
+
+
+def test_deal_search_reads_every_win(bloody: Analytics) -> None:
+    def search(**asked: object) -> list[tuple[str, int, str]]:
+        params: dict[str, object] = {"min_kongs": None, "pattern": None, "min_fan": None, "code": None}
+        params |= {"club": None, "date_from": None, "date_to": None, "rules": None, "player": None}
+        found = bloody.page("deal_search", **{**params, "limit": 10, **asked})
+        return [(r["deal_id"], r["max_fan"], r["winners"]) for r in found.to_dict(orient="records")]
+
+    # Bo won three times (1 fan each), Du twice (3 fan each): each win's fan after the name
+    winners = "Bo 1+1+1, Du 3+3"
+    assert sorted(search()) == [("bloody-flow-chengdu-1", 3, winners), (DEAL, 3, winners)]
+    assert search(min_fan=4) == []
