@@ -91,6 +91,10 @@ class Step:
     scores: tuple[int, int, int, int]
     findings: tuple[StepFinding, ...]
     wins: tuple[WinNote, ...]
+    # 血流成河: each seat's winning tiles laid aside (the seat plays on and may win again)
+    # (the tile of a 一炮多响 goes to its first winner only: the others lay nothing aside)
+    laid: tuple[tuple[int, ...], ...] = ((), (), (), ())
+    win_counts: tuple[int, ...] = (0, 0, 0, 0)  # each seat's wins so far (血流成河: may be > 1)
 
 
 @dataclass(frozen=True)
@@ -193,6 +197,8 @@ class _Recorder:
                 scores=(s[0], s[1], s[2], s[3]),
                 findings=self.new_findings(sink),
                 wins=wins,
+                laid=tuple(tuple(deal.laid[i]) for i in range(4)),
+                win_counts=tuple(sum(1 for w in deal.wins if w.seat == i) for i in range(4)),
             )
         )
 

@@ -71,6 +71,14 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "leaderboard": ("排行榜（点击列标题排序）", "Leaderboard (click a column to sort)"),
     "player": ("玩家", "Player"),
     "win_rate": ("胡牌率", "Win rate"),
+    # 血流成河: a seat may win again in a deal (the win rate counts the deals won)
+    "all_wins": ("胡牌总次数", "All wins"),
+    "repeat_wins": ("再胡次数（血流成河）", "Repeated wins (血流成河)"),
+    "wins_per_deal": ("每局胡牌次数", "Wins per deal"),
+    "repeat_wins_card": (
+        "血流成河：胡牌 {deals} 局，共胡 {wins} 次，其中再胡 {repeat} 次（胡牌率按局计）。",
+        "血流成河: won {deals} deals, {wins} wins in all, {repeat} of them repeated (the win rate counts deals).",
+    ),
     "self_draw_rate": ("自摸率", "Self-draw rate"),
     "deal_in_rate": ("点炮率", "Deal-in rate"),
     "avg_fan": ("平均番数", "Average fan"),
@@ -159,6 +167,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "dealer": ("庄", "dealer"),
     "void": ("缺", "void"),
     "won": ("已胡", "won"),
+    "laid": ("胡牌放一边", "胡 laid aside"),
     "scores": ("得分", "Score"),
     "findings_here": ("这一步的问题", "Findings at this step"),
     "all_findings": ("本局所有问题", "Every finding of this deal"),

@@ -360,8 +360,8 @@ def chart(figure: Any, *, key: str | None = None) -> None:
 
 
 def plain(value: Any) -> Any:
-    """numpy and pandas scalars as Python values; NaN and NaT as None."""
-    if value is None or value is pd.NaT:
+    """numpy and pandas scalars as Python values; NaN, NaT and NA as None."""
+    if value is None or value is pd.NaT or value is pd.NA:
         return None
     if hasattr(value, "item"):
         value = value.item()

@@ -113,9 +113,12 @@ def board_html(
     scores: Sequence[int],
     acting: int | None = None,
     hot_tile: int | None = None,
+    laid: Sequence[Sequence[int]] = ((), (), (), ()),
+    win_counts: Sequence[int] = (),
 ) -> str:
     """The four seats as rows: who (dealer, void suit, won, score), the concealed hand, the
-    melds and the discards, the acting seat highlighted."""
+    melds with the tiles laid aside (血流成河: each win's tile, the seat plays on) and the
+    discards, the acting seat highlighted."""
     rows = []
     for seat in range(4):
         tags = []
@@ -125,7 +128,9 @@ def board_html(
         if suit is not None:
             tags.append(f'<span class="cm-tag">{escape(labels["void"])} {SUIT_CHARS[suit]}</span>')
         if won[seat]:
-            tags.append(f'<span class="cm-tag cm-won">{escape(labels["won"])}</span>')
+            times = win_counts[seat] if seat < len(win_counts) else 1
+            again = f" ×{times}" if times > 1 else ""  # 血流成河: the seat won again
+            tags.append(f'<span class="cm-tag cm-won">{escape(labels["won"])}{again}</span>')
         score = scores[seat]
         who = (
             f'<td class="cm-seat"><b>{escape(players[seat])}</b> <small>#{seat}</small>{"".join(tags)}'
@@ -136,6 +141,13 @@ def board_html(
         meld = (
             "".join(meld_html(kind, tile) for kind, tile in melds[seat]) or '<span class="cm-empty">—</span>'
         )
+        aside = laid[seat] if seat < len(laid) else ()
+        if aside:
+            names = " ".join(f"{rank_of(t)}{'mps'[suit_of(t)]}" for t in aside)
+            meld += (
+                f'<br><span class="cm-laid" data-laid="{names}"><small>{escape(labels.get("laid", "胡"))}</small> '
+                f"{tiles_html(aside, small=True)}</span>"
+            )
         table = tiles_html(discards[seat], small=True)
         css = ' class="cm-act"' if seat == acting else ""
         rows.append(

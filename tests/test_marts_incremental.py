@@ -251,3 +251,16 @@ def test_saves_merged_on_the_threshold_never_cost_a_rebuild(api: Analytics, ware
         assert api.last_refresh == "incremental", number
     assert merged >= 2  # the threshold was crossed, twice
     assert_as_from_scratch(api, warehouse, queries=True)
+
+
+def test_bloody_flow_wins_are_kept_by_the_incremental_refresh(api: Analytics, warehouse: Path) -> None:
+    """血流成河's every-win columns (mart_seat_deals.win_count / win_fans, the days' all_wins)
+    come out of an incremental refresh as out of a full build."""
+    golden = Path(__file__).resolve().parent / "golden" / "bloody_flow.jsonl"
+    ingest([golden], warehouse, workers=0)
+    step(api, warehouse, "incremental", queries=True)
+    bo = api.sql(
+        "select win_count, win_fans from mart_seat_deals where deal_id = 'bloody-flow-standard-1' and seat = 1"
+    )
+    assert bo["win_count"].tolist() == [3] and list(bo["win_fans"][0]) == [1, 1, 1]
+    assert int(api.sql("select sum(all_wins) - sum(wins) as n from mart_player_days")["n"][0]) == 6

@@ -162,9 +162,15 @@ select
 from (select * from raw_deals anti join stg_superseded using (deal_id))
 left join stg_roster as r using (club);
 
+-- 血流成河: a seat may win again; its row describes its first win, win_count and win_fans
+-- every win (batches written before those columns read as one win, or none)
 create or replace view stg_seats as
 select
-    s.* replace (roster_name(s.player, r.names) as player),
+    s.* replace (
+        roster_name(s.player, r.names) as player,
+        coalesce(s.win_count, case when s.won then 1 else 0 end) as win_count,
+        coalesce(s.win_fans, case when s.won then [cast(s.fan as integer)] else cast([] as integer[]) end) as win_fans
+    ),
     cast(s.played_at as date) as played_date,
     s.win_kind in ('self_draw', 'kong_bloom') as is_self_draw
 from (select * from raw_seats anti join stg_superseded using (deal_id)) as s

@@ -90,6 +90,8 @@ select
     s.no_ting_paid,
     s.no_ting_received,
     s.net,
+    s.win_count,  -- every win of the seat in the deal (血流成河: more than one)
+    s.win_fans,  -- the fan of each (the columns above describe the first)
     d.record,
     d.is_sheet,
     s.player as name  -- the name as written in the file (the same in every club)
@@ -98,7 +100,7 @@ join stg_deals as d using (deal_id)
 cross join mart_shared_names as n
 where d.is_complete and s.player is not null;
 
--- one row per win
+-- one row per winning seat and deal (its first win; win_count / win_fans tell every win)
 create or replace view mart_wins as
 select * from mart_seat_deals where won;
 
@@ -179,11 +181,12 @@ select
     rules,
     played_date,
     count(*) as deals,
-    count(*) filter (where won) as wins,
+    count(*) filter (where won) as wins,  -- deals won: a seat winning twice in a deal counts once
+    sum(win_count) as all_wins,  -- every win (血流成河: a seat may win again)
     count(*) filter (where is_self_draw) as self_draws,
     sum(dealt_in) as deal_ins,
     count(*) filter (where dealt_in > 0) as deal_in_deals,
-    sum(fan) filter (where won) as fan_total,
+    sum(list_sum(win_fans)) filter (where won) as fan_total,  -- over every win
     sum(win_points) filter (where won) as win_points_total,
     sum(deal_in_points) as deal_in_points,
     sum(net) as net,

@@ -1,5 +1,6 @@
-"""Overview: the club at a glance (deals, sessions, players, dates), activity by week,
-the fan distribution and the share of deals with findings."""
+"""Overview: the club at a glance (deals, sessions, players, dates, every win: wins per
+deal and the repeated wins of 血流成河), activity by week, the fan distribution (every
+win) and the share of deals with findings."""
 
 from __future__ import annotations
 
@@ -31,6 +32,11 @@ if src is not None:
         second[3].metric(page_kit.t("deals_with_findings_n"), page_kit.count(audit["deals_with_findings"]))
         second[4].metric(page_kit.t("invalid_deals"), page_kit.count(row["invalid_deals"]))
 
+        if int(row["complete_deals"]):  # every win (血流成河: a seat may win again in a deal)
+            third = st.columns(3)
+            third[0].metric(page_kit.t("all_wins"), page_kit.count(row["wins"]))
+            third[1].metric(page_kit.t("wins_per_deal"), page_kit.num(row["wins_per_deal"]))
+            third[2].metric(page_kit.t("repeat_wins"), page_kit.count(row["repeat_wins"]))
         if int(row["sheet_deals"]):
             st.caption(
                 page_kit.t("sheet_deals_in", sheets=int(row["sheet_deals"]), tiles=int(row["tile_deals"]))

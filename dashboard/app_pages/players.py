@@ -22,6 +22,8 @@ BOARD: tuple[tuple[str, str, str], ...] = (
     ("deals", "deals", "int"),
     ("wins", "wins", "int"),
     ("win_rate", "win_rate", "pct"),
+    ("all_wins", "all_wins", "int"),  # 血流成河 only (BLOODY): every win, and those after the first
+    ("repeat_wins", "repeat_wins", "int"),
     ("self_draw_rate", "self_draw_rate", "pct"),
     ("deal_in_rate", "deal_in_rate", "pct"),
     ("avg_fan", "avg_fan", "num"),
@@ -38,12 +40,14 @@ BOARD: tuple[tuple[str, str, str], ...] = (
     ("avg_placement", "avg_placement", "num"),
     ("placement_1_rate", "placement_1_rate", "pct"),
 )
+#: the leaderboard's columns shown only where some seat won again in a deal (血流成河)
+BLOODY: frozenset[str] = frozenset({"all_wins", "repeat_wins"})
 #: statistics compared with the club: (column, label key, kind, weight column)
 COMPARED: tuple[tuple[str, str, str, str], ...] = (
     ("win_rate", "win_rate", "pct", "deals"),
     ("self_draw_rate", "self_draw_rate", "pct", "wins"),
     ("deal_in_rate", "deal_in_rate", "pct", "deals"),
-    ("avg_fan", "avg_fan", "num", "wins"),
+    ("avg_fan", "avg_fan", "num", "all_wins"),  # over every win
     ("avg_win_points", "avg_win_points", "num", "wins"),
     ("avg_deal_in_loss", "avg_deal_in_loss", "num", "deal_ins"),
     ("net_per_deal", "net_per_deal", "num", "deals"),
@@ -112,9 +116,11 @@ if src is not None:
         ranked, unranked = split_ranked(members, least, min_sessions)
         if least or min_sessions:
             st.caption(page_kit.t("ranked_rule", deals=least, sessions=min_sessions))
-        columns = [col for col, _, _ in BOARD]
-        percent = [col for col, _, kind in BOARD if kind == "pct"]
-        config = {col: column_config(kind, page_kit.t(key)) for col, key, kind in BOARD}
+        bloody = bool(stats["repeat_wins"].fillna(0).sum() > 0)
+        board = [c for c in BOARD if bloody or c[0] not in BLOODY]
+        columns = [col for col, _, _ in board]
+        percent = [col for col, _, kind in board if kind == "pct"]
+        config = {col: column_config(kind, page_kit.t(key)) for col, key, kind in board}
         export.table(
             page_kit.as_percent(ranked[columns], percent),
             "leaderboard",
@@ -154,6 +160,9 @@ if src is not None:
         cols[2].metric(page_kit.t("win_rate"), page_kit.pct(row["win_rate"]))
         cols[3].metric(page_kit.t("deal_in_rate"), page_kit.pct(row["deal_in_rate"]))
         cols[4].metric(page_kit.t("biggest_win"), page_kit.count(row["biggest_win"]))
+        if row["repeat_wins"] > 0:  # 血流成河: the deals won, every win, the repeated ones
+            deals_won, every, again = int(row["wins"]), int(row["all_wins"]), int(row["repeat_wins"])
+            st.caption(page_kit.t("repeat_wins_card", deals=deals_won, wins=every, repeat=again))
         export.download_card(chosen, row)
 
         left, right = st.columns([2, 3])

@@ -222,7 +222,7 @@ def show_board(replay: DealReplay, index: int) -> None:
     top[0].markdown(f"#### {event_text(step, replay)}")
     top[0].caption(page_kit.t("step_of", i=index, n=len(replay.steps) - 1, line=step.line))
     top[1].metric(page_kit.t("wall"), step.wall_left)
-    labels = {key: page_kit.t(key) for key in ("dealer", "void", "won", "scores", "discards")}
+    labels = {key: page_kit.t(key) for key in ("dealer", "void", "won", "scores", "discards", "laid")}
     st.html(
         board_html(
             replay.players,
@@ -236,6 +236,8 @@ def show_board(replay: DealReplay, index: int) -> None:
             scores=step.scores,
             acting=step.seat if step.kind != "deal" else None,
             hot_tile=step.tile if step.kind in ("draw", "pong", "kong", "hu") else None,
+            laid=step.laid,
+            win_counts=step.win_counts,
         )
     )
     for win in step.wins:

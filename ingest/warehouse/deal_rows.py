@@ -308,7 +308,13 @@ class FactBuilder:
         )  # fmt: skip
 
     def _seat_rows(self, facts: SeatFacts, deal_id: str, info: SessionInfo, status: str) -> None:
-        wins = {w.seat: w for w in facts.wins}
+        wins: dict[int, Win] = {}  # each seat's first win (血流成河: a seat may win again)
+        win_count = [0, 0, 0, 0]
+        win_fans: list[list[int]] = [[], [], [], []]
+        for w in facts.wins:
+            wins.setdefault(w.seat, w)
+            win_count[w.seat] += 1
+            win_fans[w.seat].append(w.result.fan)
         fed = [0, 0, 0, 0]
         fed_points = [0, 0, 0, 0]
         for win in facts.wins:
@@ -358,7 +364,7 @@ class FactBuilder:
                     sum(t.amount for t in win.transfers if t.payee == seat),
                     fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
                     seat in facts.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
-                    ting_out[seat], ting_in[seat], scores[seat],
+                    ting_out[seat], ting_in[seat], scores[seat], win_count[seat], win_fans[seat],
                 )  # fmt: skip
             else:
                 add(
@@ -367,7 +373,7 @@ class FactBuilder:
                     False, None, None, None, None, None, None, None, None, None, None, None, None, None,
                     fed[seat], fed_points[seat], *kongs[seat], kong_in[seat], kong_out[seat],
                     seat in facts.pigs, ready, ready_fan, settle_out[seat], settle_in[seat],
-                    ting_out[seat], ting_in[seat], scores[seat],
+                    ting_out[seat], ting_in[seat], scores[seat], 0, [],
                 )  # fmt: skip
 
     def _ledger(self, ledger: Sequence[Transfer], deal_id: str, info: SessionInfo) -> None:

@@ -118,6 +118,9 @@ SCHEMAS: Final[dict[str, pa.Schema]] = {
             ("no_ting_paid", _I32),
             ("no_ting_received", _I32),
             ("net", _I32),
+            # 血流成河: a seat may win again; the columns above describe its first win
+            ("win_count", _I8),  # every win of the seat in the deal (null in older batches)
+            ("win_fans", _I32S),  # the fan of each of them, in order
         ]
     ),
     "events": pa.schema(

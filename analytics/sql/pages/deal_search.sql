@@ -14,7 +14,7 @@ wins as (
     -- per deal: the best fan and whether a win has the pattern (cheap, for every deal)
     select
         deal_id,
-        max(fan) as max_fan,
+        max(list_max(win_fans)) as max_fan,  -- every win (血流成河: a seat's later ones too)
         bool_or(base_pattern = $pattern or list_contains(extras, $pattern)) as has_pattern
     from mart_wins
     where deal_id in (select deal_id from picked)
@@ -36,7 +36,8 @@ shown as (
     select
         deal_id,
         list_distinct(flatten(list(list_prepend(base_pattern, extras)))) as patterns,
-        string_agg(player || ' ' || fan, ', ' order by win_order) as winners
+        -- each winner with the fan of each of its wins ("Bo 1+1+1" when it won three times)
+        string_agg(player || ' ' || array_to_string(win_fans, '+'), ', ' order by win_order) as winners
     from mart_wins
     where deal_id in (select deal_id from matched)
     group by deal_id

@@ -1,4 +1,8 @@
 -- One row per player: the player table and the player card (rates are shares, 0..1).
+-- wins / win_rate count deals won (a seat that wins twice in a 血流成河 deal counts the deal
+-- once); all_wins counts every win, repeat_wins those beyond a seat's first in its deal.
+-- avg_fan is over every win; the other win columns (self draws, points, order, biggest win)
+-- describe each deal's first win of the seat.
 -- Score-sheet deals count in everything but what needs tiles (the average win turn), which
 -- leaves them out: sheet_deals_excluded says how many.
 -- Two exclusive branches (as in 30_filters.sql): with no tablemates the sums come from
@@ -21,6 +25,7 @@ per_player as (
         player,
         cast(sum(deals) as bigint) as deals,
         cast(sum(wins) as bigint) as wins,
+        cast(sum(all_wins) as bigint) as all_wins,
         cast(sum(self_draws) as bigint) as self_draws,
         cast(sum(deal_ins) as bigint) as deal_ins,
         cast(sum(deal_in_deals) as bigint) as deal_in_deals,
@@ -53,10 +58,11 @@ per_player as (
         player,
         count(*) as deals,
         count(*) filter (where won) as wins,
+        cast(sum(win_count) as bigint) as all_wins,
         count(*) filter (where is_self_draw) as self_draws,
         cast(sum(dealt_in) as bigint) as deal_ins,
         count(*) filter (where dealt_in > 0) as deal_in_deals,
-        cast(sum(fan) filter (where won) as bigint) as fan_total,
+        cast(sum(list_sum(win_fans)) filter (where won) as bigint) as fan_total,
         cast(sum(win_points) filter (where won) as bigint) as win_points_total,
         cast(sum(deal_in_points) as bigint) as deal_in_points,
         cast(sum(net) as bigint) as net,
@@ -87,12 +93,15 @@ select
     player,
     deals,
     wins,
-    wins / deals as win_rate,
+    wins / deals as win_rate,  -- deals with at least one win
+    all_wins,  -- every win: 血流成河 counts a seat's wins after its first
+    all_wins - wins as repeat_wins,  -- wins beyond the seat's first in a deal
+    all_wins / deals as wins_per_deal,
     self_draws,
     case when wins > 0 then self_draws / wins end as self_draw_rate,
     deal_ins,
     deal_in_deals / deals as deal_in_rate,
-    case when wins > 0 then fan_total / wins end as avg_fan,
+    case when all_wins > 0 then fan_total / all_wins end as avg_fan,  -- over every win
     case when wins > 0 then win_points_total / wins end as avg_win_points,
     case when deal_ins > 0 then deal_in_points / deal_ins end as avg_deal_in_loss,
     net,
