@@ -99,6 +99,8 @@ test: lint typecheck pytest test-pure
 # three minutes; simulate and ingest draw progress bars.
 DEMO_DIR := data/demo
 DEMO_LOG := $(DEMO_DIR)/club.jsonl.gz
+# a second, smaller club playing 血流成河 (winners stay in until the wall is empty): 192 deals
+DEMO_XUELIU := $(DEMO_DIR)/xueliu.jsonl.gz
 DEMO_WAREHOUSE := data/warehouse
 DEMO_PORT := 8501
 # A compiled module shadows its .py file: the demo, which does not wait for the build, runs
@@ -113,11 +115,17 @@ $(DEMO_LOG): | $(RUN_STAMP)
 		--rules standard --seed 2026 --start 2026-05-01 --tamper 0.03 --manifest $(DEMO_DIR)/manifest.jsonl \
 		--sheet-sessions 0.1
 
+$(DEMO_XUELIU): | $(RUN_STAMP)
+	@echo "== simulating the 血流成河 club xueliu: 192 deals, winners play on to the empty wall =="
+	$(DEMO_RUN) simulate --out $@ --players 8 --sessions 12 --deals-per-session 16 \
+		--rules '{"preset":"standard","end_condition":"bloody_flow"}' --seed 2027 --start 2026-05-02 \
+		--club xueliu --sheet-sessions 0.1
+
 # Ingest again only when the log is newer than the catalog (ingest skips a known file anyway);
 # exit 3 (some deals have findings: the tampered ones) is what the demo expects.
-$(DEMO_WAREHOUSE)/catalog.json: $(DEMO_LOG) | $(RUN_STAMP)
-	@echo "== ingesting $(DEMO_LOG) into $(DEMO_WAREHOUSE): every deal replayed and rechecked =="
-	@$(DEMO_RUN) ingest $(DEMO_LOG) --warehouse $(DEMO_WAREHOUSE); \
+$(DEMO_WAREHOUSE)/catalog.json: $(DEMO_LOG) $(DEMO_XUELIU) | $(RUN_STAMP)
+	@echo "== ingesting $(DEMO_LOG) and $(DEMO_XUELIU) into $(DEMO_WAREHOUSE): every deal replayed and rechecked =="
+	@$(DEMO_RUN) ingest $(DEMO_LOG) $(DEMO_XUELIU) --warehouse $(DEMO_WAREHOUSE); \
 		status=$$?; [ $$status -eq 0 ] || [ $$status -eq 3 ] || exit $$status
 	@touch $@
 

@@ -19,6 +19,9 @@ def simulate(
     rules: RulesOption = "standard",
     seed: Annotated[int, typer.Option(help="Same seed, same bytes.")] = 1,
     start: Annotated[str, typer.Option(help="First evening, YYYY-MM-DD.")] = "2026-06-01",
+    club: Annotated[
+        str, typer.Option(help="The club's name, written on every session (and in its ids).")
+    ] = "sample-club",
     tamper: Annotated[
         float,
         typer.Option(
@@ -70,7 +73,9 @@ def simulate(
     _check_shares(tamper, sheet_sessions, manifest, out)
     from dashboard.cli.warehouse_reports import with_deal_progress
 
-    plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first)
+    if not club.strip():
+        raise fail("--club needs a name")
+    plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first, club=club)
     played = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
     events = with_sheet_sessions(played, sheet_sessions, seed) if sheet_sessions > 0 else played
     if manifest is None:

@@ -236,6 +236,10 @@ def _act(deal: Deal, rec: _Recorder, bot: _Bot, rng: random.Random) -> None:
         tile = drawn if drawn is not None else next(t for t in range(NUM_KINDS) if hand[t])
         rec.play_win(Hu(seat, tile, None, line=rec.next_line))
         return
+    if deal.hand_fixed(seat) and deal.last_draw is not None:
+        # 血流成河's 胡后不改牌: a winner playing on throws the tile it drew (it never kongs)
+        rec.play(Discard(seat, deal.last_draw, line=rec.next_line))
+        return
     if deal.wall_left > 0 and (4 in hand or deal.melds[seat]) and rng.random() < bot.style.kong:
         for tile in range(NUM_KINDS):
             if hand[tile] == 4 and bot.wants_tile(tile):
