@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_deal_invariants import config_id
 
 from engine.deal import Deal
 from engine.events import DealEnd, Event, PlayEvent, SessionEnd, SessionStart
@@ -26,7 +27,6 @@ from ingest.reader import read_log
 from ingest.simulator.simulate import STYLES, ClubPlan, simulate_club, simulate_deal
 from ingest.validate import validate_log
 from ingest.writer import write_log
-from tests.test_deal_invariants import config_id
 
 BLOODY_FLOW: list[dict[str, Any]] = [
     {"preset": "standard", "end_condition": "bloody_flow"},
