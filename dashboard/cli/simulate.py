@@ -70,11 +70,9 @@ def simulate(
         first = date.fromisoformat(start)
     except ValueError:
         raise fail(f"--start {start!r} is not a date (YYYY-MM-DD)") from None
-    _check_shares(tamper, sheet_sessions, manifest, out)
+    _check_shares(tamper, sheet_sessions, manifest, out, club)
     from dashboard.cli.warehouse_reports import with_deal_progress
 
-    if not club.strip():
-        raise fail("--club needs a name")
     plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first, club=club)
     played = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
     events = with_sheet_sessions(played, sheet_sessions, seed) if sheet_sessions > 0 else played
@@ -96,8 +94,10 @@ def simulate(
     )
 
 
-def _check_shares(tamper: float, sheet_sessions: float, manifest: Path | None, out: Path) -> None:
-    """Usage errors of --tamper, --sheet-sessions and --manifest (exit 2)."""
+def _check_shares(tamper: float, sheet_sessions: float, manifest: Path | None, out: Path, club: str) -> None:
+    """Usage errors of --tamper, --sheet-sessions, --manifest and --club (exit 2)."""
+    if not club.strip():
+        raise fail("--club needs a name")
     if not 0.0 <= tamper <= 1.0:
         raise fail(f"--tamper {tamper} is not a share of the deals: give a number from 0 to 1")
     if not 0.0 <= sheet_sessions <= 1.0:
