@@ -60,6 +60,7 @@ def simulate(
     import json as json_module
     from datetime import date
 
+    from dashboard.cli.warehouse_reports import with_deal_progress
     from ingest.simulator.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
     from ingest.writer import write_log
@@ -71,8 +72,6 @@ def simulate(
     except ValueError:
         raise fail(f"--start {start!r} is not a date (YYYY-MM-DD)") from None
     _check_shares(tamper, sheet_sessions, manifest, out, club)
-    from dashboard.cli.warehouse_reports import with_deal_progress
-
     plan = ClubPlan(players, sessions, deals_per_session, rule_spec, seed, first, club=club)
     played = with_deal_progress(simulate_club(plan), sessions * deals_per_session)
     events = with_sheet_sessions(played, sheet_sessions, seed) if sheet_sessions > 0 else played
