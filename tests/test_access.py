@@ -187,6 +187,7 @@ def test_the_dashboard_shows_a_viewer_its_club_only(
             sync_api.expect(club).to_have_value("east")
             club.click()
             options = page.get_by_role("option")
+            options.first.wait_for()  # the list opens after the click
             assert [options.nth(i).inner_text() for i in range(options.count())] == ["east"]
             page.keyboard.press("Escape")
             page.goto(f"{dashboard}/session?session={urllib.parse.quote(session)}")
