@@ -7,15 +7,13 @@ The pure seat rule (:func:`ingest.sheets.record.seats_after`) is the Settler's."
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from streamlit import config
 from streamlit.testing.v1 import AppTest
-from test_record import APP, TIMEOUT, add_kong, pick_win, totals
+from test_record import APP, TIMEOUT, add_kong, on_localhost, pick_win, totals  # noqa: F401 (autouse)
 
-from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
+from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.rules import load_rules
 from ingest.reader import read_log_bytes
 from ingest.sheets.record import (
@@ -31,16 +29,6 @@ from ingest.sheets.record import (
 from ingest.validate import validate_log
 
 FLOW = {"preset": "standard", "end_condition": "bloody_flow"}
-
-
-@pytest.fixture(autouse=True)
-def on_localhost(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    """Writing is open on localhost without a token (as in test_record.py)."""
-    previous = config.get_option("server.address")
-    config.set_option("server.address", "localhost")
-    monkeypatch.delenv(UPLOAD_TOKEN_ENV, raising=False)
-    yield
-    config.set_option("server.address", previous)
 
 
 def test_seats_after_follows_the_rule_set() -> None:
