@@ -104,6 +104,16 @@ RENAMES: Final = {
     " where club is not null and list_contains($added, player)",
     "mart_sessions": "update mart_sessions set players = list_transform(players, lambda p: shown_player(p, club, $added))"
     " where club is not null and list_has_any(players, $added)",
+    "mart_pair_days": "update mart_pair_days set player = shown_player(player, club, $added),"
+    " mate = shown_player(mate, club, $added)"
+    " where club is not null and (list_contains($added, player) or list_contains($added, mate))",
+    "mart_flow_days": "update mart_flow_days set payer_player = shown_player(payer_player, club, $added),"
+    " payee_player = shown_player(payee_player, club, $added)"
+    " where club is not null and (list_contains($added, payer_player) or list_contains($added, payee_player))",
+    "mart_fan_days": "update mart_fan_days set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
+    "mart_pattern_days": "update mart_pattern_days set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
 }
 
 

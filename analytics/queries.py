@@ -53,6 +53,10 @@ DERIVED: Final = {
     "mart_player_days": "player_days",
     "mart_session_days": "session_days",
     "mart_sessions": "session_rows",
+    "mart_pair_days": "pair_days",
+    "mart_flow_days": "flow_days",
+    "mart_fan_days": "fan_days",
+    "mart_pattern_days": "pattern_days",
 }
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
@@ -72,6 +76,10 @@ MARTS: Final = (
     "mart_player_days",
     "mart_session_days",
     "mart_sessions",
+    "mart_pair_days",
+    "mart_flow_days",
+    "mart_fan_days",
+    "mart_pattern_days",
 )
 #: the order a materialized table's rows are written in at a full build: by club, then
 #: day, so the pages' club and date filters skip whole row groups (DuckDB's zone maps keep

@@ -23,15 +23,25 @@ from dashboard.record_draft import save_deal
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
-from ingest.writer import write_lines
+from ingest.writer import write_lines, write_log
 
-#: the branch over a mart of sums (30_filters.sql's session_days_in / player_days_in)
+#: the branch over a mart of sums (30_filters.sql's session_days_in, player_days_in, ...)
 DAYS_BRANCH = re.compile(
-    r"\b(session|player)_days_in\(\$club, \$date_from, \$date_to, \$rules, cast\(\$tablemates as varchar\[\]\)\)"
+    r"\b(session|player|pair|flow|fan|pattern)_days_in\(\$club, \$date_from, \$date_to, \$rules, cast\(\$tablemates as varchar\[\]\)\)"
 )
 SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
 #: the queries with a branch over a mart of sums and one over the seat rows
-SUMMED_QUERIES = ("player_stats", "placements", "session_placements", "mate_records")
+SUMMED_QUERIES = (
+    "player_stats",
+    "placements",
+    "session_placements",
+    "mate_records",
+    "tablemates",
+    "head_to_head",
+    "deal_ins",
+    "fan_by_total",
+    "pattern_rates",
+)
 
 
 def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
@@ -78,6 +88,17 @@ def tile_log(folder: Path, club: str, seed: int) -> Path:
     return log
 
 
+def bloody_log(folder: Path) -> Path:
+    """血流成河 deals capped at 2 fan: seats win again, some wins capped (封顶), so the
+    counts over every win (win_fans) and over first wins (capped) differ."""
+    log = folder / "xueliu.jsonl"
+    rules = {"preset": "standard", "end_condition": "bloody_flow", "max_fan": 2}
+    plan = ClubPlan(players=5, sessions=2, deals_per_session=6, seed=10, club="xueliu", rules=rules,
+                    start=date(2026, 11, 20))  # fmt: skip
+    write_log(simulate_club(plan), log)
+    return log
+
+
 def refreshed_exact(api: Analytics) -> None:
     """The connection applies the new batches incrementally, and the sums stay exact."""
     assert api.refresh() and api.last_refresh == "incremental"
@@ -106,6 +127,8 @@ def test_the_sums_equal_the_per_row_computation_after_every_step(warehouse: Path
         save_deal(warehouse, EVENING, sheet(f"{EVENING.session_id}-03", 2, kong_from=3))  # a revision
         refreshed_exact(api)
         save_deal(warehouse, OTHER, sheet(f"{OTHER.session_id}-01"))
+        refreshed_exact(api)
+        ingest([bloody_log(tmp_path)], warehouse, workers=0)  # 血流成河: repeated wins, capped fan
         refreshed_exact(api)
     finally:
         api.close()

@@ -267,3 +267,85 @@ cross join mart_shared_names as n;
 
 create or replace view mart_sessions as
 select * from session_rows(true, cast([] as date[]), false);
+
+-- each ordered pair of players' deals together and the first's net in them, per club, rule
+-- set and day: what tablemates and mate_records read when no tablemates are asked for (a
+-- row per pair and day instead of twelve per deal). Kept like mart_player_days (DERIVED).
+create or replace macro pair_days(p_all, p_days, p_no_day) as table
+select
+    player,
+    mate,
+    club,
+    rules,
+    played_date,
+    count(*) as deals,
+    cast(sum(net) as bigint) as net
+from mart_pairs
+where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+group by player, mate, club, rules, played_date;
+
+create or replace view mart_pair_days as
+select * from pair_days(true, cast([] as date[]), false);
+
+-- the transfers from each player to each other per reason, club, rule set and day: what
+-- head_to_head, deal_ins and mate_records read when no tablemates are asked for. Kept like
+-- mart_player_days (DERIVED).
+create or replace macro flow_days(p_all, p_days, p_no_day) as table
+select
+    payer_player,
+    payee_player,
+    reason,
+    club,
+    rules,
+    played_date,
+    count(*) as transfers,
+    cast(sum(amount) as bigint) as points
+from mart_flows
+where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+group by payer_player, payee_player, reason, club, rules, played_date;
+
+create or replace view mart_flow_days as
+select * from flow_days(true, cast([] as date[]), false);
+
+-- every win (血流成河: a seat's later wins too, from win_fans) by total fan, per player,
+-- club, rule set and day; capped (封顶) is known for a seat's first win of a deal only. What
+-- fan_by_total reads when no tablemates are asked for. Kept like mart_player_days (DERIVED).
+create or replace macro fan_days(p_all, p_days, p_no_day) as table
+select
+    w.player,
+    w.club,
+    w.rules,
+    w.played_date,
+    f.fan,
+    count(*) as wins,
+    count(*) filter (where f.n = 1 and w.capped) as capped
+from mart_seat_deals as w,
+    unnest(w.win_fans) with ordinality as f(fan, n)
+where w.won and (p_all or list_contains(p_days, w.played_date) or (p_no_day and w.played_date is null))
+group by w.player, w.club, w.rules, w.played_date, f.fan;
+
+create or replace view mart_fan_days as
+select * from fan_days(true, cast([] as date[]), false);
+
+-- the wins with each base pattern and each extra (an extra counted once per win that has
+-- it), per player, club, rule set and day: what pattern_rates reads when no tablemates are
+-- asked for (the wins themselves: mart_player_days). Kept like mart_player_days (DERIVED).
+create or replace macro pattern_days(p_all, p_days, p_no_day) as table
+select player, club, rules, played_date, pattern, kind, count(*) as hits
+from (
+    select player, club, rules, played_date, base_pattern as pattern, 'base' as kind
+    from mart_seat_deals
+    where won and base_pattern is not null
+        and (p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null))
+    union all
+    select player, club, rules, played_date, pattern, 'extra' as kind
+    from (
+        select distinct player, club, rules, played_date, deal_id, seat, unnest(extras) as pattern
+        from mart_seat_deals
+        where won and (p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null))
+    )
+)
+group by player, club, rules, played_date, pattern, kind;
+
+create or replace view mart_pattern_days as
+select * from pattern_days(true, cast([] as date[]), false);

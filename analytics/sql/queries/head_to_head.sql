@@ -1,13 +1,19 @@
 -- Points that flowed from each player to each other (every transfer of the ledger), and
 -- the pair's net: what `to_player` gained from `from_player` less what went back.
-with picked as (
-    select *
-    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-),
-
-pairs as (
+-- Two exclusive branches (30_filters.sql): with no tablemates the sums come from
+-- mart_flow_days (per pair, reason and day), else from the deals' transfers.
+with pairs as (
+    select
+        payer_player as from_player,
+        payee_player as to_player,
+        cast(sum(points) as bigint) as points,
+        cast(sum(transfers) as bigint) as transfers
+    from flow_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    group by payer_player, payee_player
+    union all
     select payer_player as from_player, payee_player as to_player, cast(sum(amount) as bigint) as points, count(*) as transfers
-    from picked
+    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where len(cast($tablemates as varchar[])) > 0
     group by payer_player, payee_player
 )
 

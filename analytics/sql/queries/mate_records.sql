@@ -2,17 +2,30 @@
 -- those deals, the points that flowed between the two (what the player received from the
 -- mate less what went back), and in how many shared sessions the player placed above the
 -- mate (placements as in session_placements.sql, ties by seat).
+-- The pairs and the transfers in exclusive branches too: with no tablemates from
+-- mart_pair_days and mart_flow_days, else from the deals' pairs and transfers.
 with pairs as (
+    select player, mate, cast(sum(deals) as bigint) as deals, cast(sum(net) as bigint) as net
+    from pair_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or player = $player
+    group by player, mate
+    union all
     select player, mate, count(*) as deals, cast(sum(net) as bigint) as net
     from pairs_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where $player is null or player = $player
+    where len(cast($tablemates as varchar[])) > 0 and ($player is null or player = $player)
     group by player, mate
 ),
 
 flows as (
+    select payee_player as player, payer_player as mate, cast(sum(points) as bigint) as points
+    from flow_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or payee_player = $player or payer_player = $player
+    group by payee_player, payer_player
+    union all
     select payee_player as player, payer_player as mate, cast(sum(amount) as bigint) as points
     from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where $player is null or payee_player = $player or payer_player = $player
+    where len(cast($tablemates as varchar[])) > 0
+        and ($player is null or payee_player = $player or payer_player = $player)
     group by payee_player, payer_player
 ),
 
