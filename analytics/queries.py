@@ -52,12 +52,17 @@ SUMMED: Final = {"mart_quarantine_reasons": ("reason", "lines")}
 DERIVED: Final = {
     "mart_player_days": "player_days",
     "mart_session_days": "session_days",
+    "mart_session_places": "session_places",
+    "mart_pair_places": "pair_places",
     "mart_sessions": "session_rows",
     "mart_pair_days": "pair_days",
     "mart_flow_days": "flow_days",
     "mart_fan_days": "fan_days",
     "mart_pattern_days": "pattern_days",
 }
+#: derived marts that order players by name (a placement tie): made again whole when a
+#: name becomes shared ("Ann" shown "Ann (club)" may sort elsewhere)
+RANKED_BY_NAME: Final = frozenset({"mart_session_places", "mart_pair_places"})
 #: staging views also kept as tables when materializing, before the marts that read them:
 #: the ids a later revision corrects (as a view, every query of a deal view read every
 #: ``deals`` file twice more) and the deals (one row each; the pages' deal lists, the
@@ -75,6 +80,8 @@ MARTS: Final = (
     "mart_quarantine_reasons",
     "mart_player_days",
     "mart_session_days",
+    "mart_session_places",
+    "mart_pair_places",
     "mart_sessions",
     "mart_pair_days",
     "mart_flow_days",
@@ -421,7 +428,7 @@ class Analytics:
                         self.con.register("delta_rows", rows)
                         self.con.execute(f"insert into {mart} by name select * from delta_rows")
                         self.con.unregister("delta_rows")
-                self._derive(days)
+                self._derive(days, renamed=bool(delta.added))
                 if delta.stored:
                     self.con.execute(
                         f"insert into {marts_file.STORED_IDS} select unnest($ids), unnest($ends)",
@@ -446,40 +453,54 @@ class Analytics:
     def _touched_days(self, delta: incremental.Delta) -> tuple[list[date], bool]:
         """The days (and whether the deals without a day) whose :data:`DERIVED` rows the
         delta changes: its new deals' and those of the held deals it supersedes (every
-        status: ``mart_sessions`` counts the invalid deals too)."""
+        status: ``mart_sessions`` counts the invalid deals too), and every held day of
+        their sessions (``mart_session_places`` ranks a session over all its days)."""
         found: set[date | None] = set()
+        sessions: set[str | None] = set()
         deals = delta.marts.get("stg_deals")
         if deals is not None and deals.num_rows:
             self.con.register("delta_rows", deals)
-            found.update(
-                d for (d,) in self.con.execute("select distinct played_date from delta_rows").fetchall()
-            )
+            for day, session in self.con.execute(
+                "select distinct played_date, session_id from delta_rows"
+            ).fetchall():
+                found.add(day)
+                sessions.add(session)
             self.con.unregister("delta_rows")
         if delta.removed:
+            for day, session in self.con.execute(
+                "select distinct played_date, session_id from stg_deals where deal_id in (select unnest($ids))",
+                {"ids": delta.removed},
+            ).fetchall():
+                found.add(day)
+                sessions.add(session)
+        if sessions:
             found.update(
                 d
                 for (d,) in self.con.execute(
-                    "select distinct played_date from stg_deals where deal_id in (select unnest($ids))",
-                    {"ids": delta.removed},
+                    "select distinct played_date from mart_session_days"
+                    " where list_contains($ids, session_id) or ($no_id and session_id is null)",
+                    {"ids": sorted(s for s in sessions if s is not None), "no_id": None in sessions},
                 ).fetchall()
             )
         return sorted(d for d in found if d is not None), None in found
 
-    def _derive(self, touched: tuple[list[date], bool]) -> None:
+    def _derive(self, touched: tuple[list[date], bool], *, renamed: bool = False) -> None:
         """Make the :data:`DERIVED` marts' rows of the touched days again from the marts
-        they read (already brought up to date in this transaction; names are ours)."""
+        they read (already brought up to date in this transaction; names are ours); after
+        names newly shared (``renamed``), those of :data:`RANKED_BY_NAME` whole."""
         days, no_day = touched
-        if not days and not no_day:
-            return
-        params = {"days": days, "no_day": no_day}
         for mart, macro in DERIVED.items():
+            whole = renamed and mart in RANKED_BY_NAME
+            if not (days or no_day or whole):
+                continue
+            params = {"all": whole, "days": days, "no_day": no_day}
             self.con.execute(
-                f"delete from {mart} where list_contains(cast($days as date[]), played_date)"
+                f"delete from {mart} where $all or list_contains(cast($days as date[]), played_date)"
                 " or ($no_day and played_date is null)",
                 params,
             )
             self.con.execute(
-                f"insert into {mart} by name select * from {macro}(false, cast($days as date[]), $no_day)",
+                f"insert into {mart} by name select * from {macro}($all, cast($days as date[]), $no_day)",
                 params,
             )
 

@@ -97,15 +97,18 @@ def test_a_tie_goes_to_the_lower_seat() -> None:
         Path(__file__).resolve().parent.parent / "analytics" / "sql" / "30_filters.sql"
     ).read_text()
     marts_sql = (Path(__file__).resolve().parent.parent / "analytics" / "sql" / "20_marts.sql").read_text()
-    start = marts_sql.index("create or replace macro session_days(")  # the sessions' mart, as built
-    end = marts_sql.index(";", marts_sql.index("create or replace view mart_session_days")) + 1
-    db.execute(marts_sql[start:end])
+    for mart in ("session_days", "session_places"):  # the sessions' marts, as built (ranked there)
+        start = marts_sql.index(f"create or replace macro {mart}(")
+        end = marts_sql.index(";", marts_sql.index(f"create or replace view mart_{mart}")) + 1
+        db.execute(marts_sql[start:end])
     db.execute("create table mart_player_days as select 1 as club, 1 as rules, 1 as played_date where false")
     db.execute(
         "create table mart_sessions as select 1 as club, 1 as rules, 1 as played_date,"
         " []::varchar[] as players where false"
     )
     db.execute(filters_sql.split("create or replace macro pairs_in")[0])
+    start = filters_sql.index("create or replace macro session_places_in(")
+    db.execute(filters_sql[start : filters_sql.index(";", start) + 1])
     params: dict[str, object] = {
         "club": None,
         "date_from": None,

@@ -10,6 +10,7 @@ the last bit, floats included (``DataFrame.equals``, not a rounded comparison).
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import date
 from pathlib import Path
@@ -23,11 +24,12 @@ from dashboard.record_draft import save_deal
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
-from ingest.writer import write_lines, write_log
+from ingest.writer import log_lines, write_lines, write_log
 
-#: the branch over a mart of sums (30_filters.sql's session_days_in, player_days_in, ...)
+#: the branch over a mart of sums (30_filters.sql's session_days_in, player_days_in, ...,
+#: session_places_in)
 DAYS_BRANCH = re.compile(
-    r"\b(session|player|pair|flow|fan|pattern)_days_in\(\$club, \$date_from, \$date_to, \$rules, cast\(\$tablemates as varchar\[\]\)\)"
+    r"\b((?:session|player|pair|flow|fan|pattern)_days|session_places|pair_places)_in\(\$club, \$date_from, \$date_to, \$rules, cast\(\$tablemates as varchar\[\]\)\)"
 )
 SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
 #: the queries with a branch over a mart of sums and one over the seat rows
@@ -49,7 +51,7 @@ def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
     text = query_sql(name)
     assert DAYS_BRANCH.search(text) and SEATS_BRANCH in text, name
     # the sums' branch given a tablemate (so it is empty), the seat rows' branch taken
-    text = DAYS_BRANCH.sub(r"\1_days_in($club, $date_from, $date_to, $rules, ['forced'])", text)
+    text = DAYS_BRANCH.sub(r"\1_in($club, $date_from, $date_to, $rules, ['forced'])", text)
     text = text.replace(SEATS_BRANCH, "where true")
     values = filters.params()
     return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
@@ -99,6 +101,23 @@ def bloody_log(folder: Path) -> Path:
     return log
 
 
+def split_log(folder: Path) -> Path:
+    """Deals of a held session id (c1's first) under another start, two days later, with
+    other players: that session is split over two days (placements ranked per filter)."""
+    log = folder / "split.jsonl"
+    plan = ClubPlan(players=6, sessions=1, deals_per_session=3, seed=6, club="c1", start=date(2026, 11, 1))
+    lines = []
+    for line in log_lines(simulate_club(plan)):
+        record = json.loads(line)
+        if record["type"] == "session":
+            record["started_at"] = "2026-11-03T20:00"
+        if "deal_id" in record:
+            record["deal_id"] += "-split"
+        lines.append(json.dumps(record, ensure_ascii=False))
+    write_lines(lines, log)
+    return log
+
+
 def refreshed_exact(api: Analytics) -> None:
     """The connection applies the new batches incrementally, and the sums stay exact."""
     assert api.refresh() and api.last_refresh == "incremental"
@@ -128,6 +147,9 @@ def test_the_sums_equal_the_per_row_computation_after_every_step(warehouse: Path
         refreshed_exact(api)
         save_deal(warehouse, OTHER, sheet(f"{OTHER.session_id}-01"))
         refreshed_exact(api)
+        ingest([split_log(tmp_path)], warehouse, workers=0)  # a held session now on two days
+        refreshed_exact(api)
+        assert api.sql("select count(*) as n from mart_session_places where placement is null")["n"][0] > 0
         ingest([bloody_log(tmp_path)], warehouse, workers=0)  # 血流成河: repeated wins, capped fan
         refreshed_exact(api)
     finally:

@@ -238,6 +238,72 @@ group by session_id, player, club, rules, played_date;
 create or replace view mart_session_days as
 select * from session_days(true, cast([] as date[]), false);
 
+-- each session's placements (1st = highest net; ties as in queries/session_placements.sql),
+-- kept by day: a session whose rows lie on one day, in one club and under one rule set (as
+-- ingest writes every session: its deals share its start) is ranked here once, since a
+-- filter takes all of it or none of it; a session split over several (two session lines of
+-- one id) keeps placement and table_size null and the queries rank it under their filters.
+-- Kept like mart_player_days (DERIVED); the days an incremental refresh makes again include
+-- every day of each session it touches (a session may become split), and a name newly
+-- shared makes it again whole (a tie goes by name).
+create or replace macro session_places(p_all, p_days, p_no_day) as table
+with picked as (
+    select *
+    from mart_session_days as d
+    where p_all or exists (
+        select 1
+        from mart_session_days as t
+        where t.session_id is not distinct from d.session_id
+            and (list_contains(p_days, t.played_date) or (p_no_day and t.played_date is null))
+    )
+),
+
+keys as (
+    select session_id, count(distinct (club, rules, played_date)) as keys
+    from picked
+    group by session_id
+)
+
+select
+    p.session_id,
+    p.player,
+    p.club,
+    p.rules,
+    p.played_date,
+    p.seat,
+    p.played_at,
+    p.deals,
+    cast(p.net as bigint) as net,
+    case when k.keys = 1 then row_number() over (partition by p.session_id order by p.net desc, p.seat, p.player) end as placement,
+    case when k.keys = 1 then count(*) over (partition by p.session_id) end as table_size
+from picked as p
+join keys as k on k.session_id is not distinct from p.session_id
+where p_all or list_contains(p_days, p.played_date) or (p_no_day and p.played_date is null);
+
+create or replace view mart_session_places as
+select * from session_places(true, cast([] as date[]), false);
+
+-- each ordered pair of players' sessions together and how often the first placed above
+-- the second, per club, rule set and day, over the sessions mart_session_places ranks
+-- (what mate_records reads when no tablemates are asked for). Kept like mart_session_places.
+create or replace macro pair_places(p_all, p_days, p_no_day) as table
+select
+    a.player,
+    b.player as mate,
+    a.club,
+    a.rules,
+    a.played_date,
+    count(*) as sessions,
+    count(*) filter (where a.placement < b.placement) as placed_above
+from mart_session_places as a
+join mart_session_places as b on a.session_id = b.session_id and a.player <> b.player
+where a.placement is not null and b.placement is not null
+    and (p_all or list_contains(p_days, a.played_date) or (p_no_day and a.played_date is null))
+group by a.player, b.player, a.club, a.rules, a.played_date;
+
+create or replace view mart_pair_places as
+select * from pair_places(true, cast([] as date[]), false);
+
 -- each session's deals per club, rule set, day and list of players, every status counted
 -- (invalid deals too): what the session pickers list (queries/session_list.sql), one row per
 -- session day instead of one per deal. Every deal of a row sat the row's players, so a

@@ -104,8 +104,9 @@ where (p_club is null or club = p_club)
     and len(p_mates) > 0
     and deal_id in (select deal_id from mate_deals(p_mates));
 
--- The sums per pair of players, per transfer reason, per fan and per pattern (20_marts.sql), under the
--- shared filters; nothing when tablemates are asked for (those read pairs_in, flows_in, seat_deals_in).
+-- The sums per pair of players, per transfer reason, per fan and per pattern, and the
+-- sessions' placements (20_marts.sql), under the shared filters; nothing when tablemates
+-- are asked for (those read pairs_in, flows_in, seat_deals_in).
 create or replace macro pair_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_pair_days
@@ -136,6 +137,24 @@ where len(p_mates) = 0
 create or replace macro pattern_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_pattern_days
+where len(p_mates) = 0
+    and (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules);
+
+create or replace macro session_places_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_session_places
+where len(p_mates) = 0
+    and (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules);
+
+create or replace macro pair_places_in(p_club, p_from, p_to, p_rules, p_mates) as table
+select *
+from mart_pair_places
 where len(p_mates) = 0
     and (p_club is null or club = p_club)
     and (p_from is null or played_date >= p_from)

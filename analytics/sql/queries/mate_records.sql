@@ -30,11 +30,20 @@ flows as (
 ),
 
 -- the sessions (all, or the player's) in exclusive branches (30_filters.sql): with no
--- tablemates from mart_session_days, else from the deals' seat rows; with no player the
--- IN is dropped when the plan is made instead of being built over every row
+-- tablemates the sessions on one day, club and rule set from mart_pair_places (ranked
+-- once), those split over several ranked here from mart_session_days; with tablemates
+-- every session ranked here from the deals' seat rows. With no player the IN is dropped
+-- when the plan is made instead of being built over every row
+split as (
+    select distinct session_id
+    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where placement is null
+),
+
 session_rows as (
-    select session_id, player, seat, net
-    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    select d.session_id, d.player, d.seat, d.net
+    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    semi join split as s on d.session_id is not distinct from s.session_id
     union all
     select session_id, player, seat, net
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
@@ -60,7 +69,7 @@ ranked as (
     from per_session
 ),
 
-sessions as (
+session_parts as (
     select
         a.player,
         b.player as mate,
@@ -70,6 +79,17 @@ sessions as (
     join ranked as b on a.session_id = b.session_id and a.player <> b.player
     where $player is null or a.player = $player
     group by a.player, b.player
+    union all
+    select player, mate, cast(sum(sessions) as bigint) as sessions, cast(sum(placed_above) as bigint) as placed_above
+    from pair_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where $player is null or player = $player
+    group by player, mate
+),
+
+sessions as (
+    select player, mate, cast(sum(sessions) as bigint) as sessions, cast(sum(placed_above) as bigint) as placed_above
+    from session_parts
+    group by player, mate
 )
 
 select

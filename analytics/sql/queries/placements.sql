@@ -1,16 +1,24 @@
 -- One row per player: sessions played, placements 1st..4th (see session_placements.sql
 -- for the tie rule), their rates and the average placement (lower is better).
--- Two exclusive branches, as in session_placements.sql (mart_session_days with no tablemates).
+-- Exclusive branches, as in session_placements.sql (mart_session_places and
+-- mart_session_days with no tablemates).
 with picked as (
     select *
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0
 ),
 
+split as (
+    select distinct session_id
+    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where placement is null
+),
+
 per_session as (
-    select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
-    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    group by session_id, player
+    select d.session_id, d.player, min(d.seat) as seat, cast(sum(d.net) as bigint) as net
+    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    semi join split as s on d.session_id is not distinct from s.session_id
+    group by d.session_id, d.player
     union all
     select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
     from picked
@@ -22,6 +30,10 @@ ranked as (
         player,
         row_number() over (partition by session_id order by net desc, seat, player) as placement
     from per_session
+    union all
+    select player, placement
+    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where placement is not null
 ),
 
 per_player as (

@@ -3,25 +3,34 @@
 -- seat, the lower seat (earlier in the session's turn order) placing higher, then by
 -- name, so every session has exactly one 1st, 2nd... The player filter applies after the
 -- ranking: a player's placements are always among the whole table.
--- Two exclusive branches (30_filters.sql): with no tablemates the per-session sums come
--- from mart_session_days (per session, player and day), else from the deals' seat rows.
+-- Exclusive branches (30_filters.sql): with no tablemates a session on one day, club and
+-- rule set is read ranked from mart_session_places (a filter takes all of it or none), a
+-- session split over several is ranked here from mart_session_days; with tablemates every
+-- session is ranked here from the deals' seat rows.
 with picked as (
     select *
     from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0
 ),
 
+split as (
+    select distinct session_id
+    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where placement is null
+),
+
 per_session as (
     select
-        session_id,
-        player,
-        min(seat) as seat,
-        min(played_at) as played_at,
-        min(played_date) as played_date,
-        cast(sum(deals) as bigint) as deals,
-        cast(sum(net) as bigint) as net
-    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    group by session_id, player
+        d.session_id,
+        d.player,
+        min(d.seat) as seat,
+        min(d.played_at) as played_at,
+        min(d.played_date) as played_date,
+        cast(sum(d.deals) as bigint) as deals,
+        cast(sum(d.net) as bigint) as net
+    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    semi join split as s on d.session_id is not distinct from s.session_id
+    group by d.session_id, d.player
     union all
     select
         session_id,
@@ -41,6 +50,10 @@ ranked as (
         row_number() over (partition by session_id order by net desc, seat, player) as placement,
         count(*) over (partition by session_id) as table_size
     from per_session
+    union all
+    select session_id, player, seat, played_at, played_date, deals, net, placement, table_size
+    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    where placement is not null
 )
 
 select session_id, played_at, played_date, player, seat, deals, net, placement, table_size
