@@ -126,6 +126,8 @@ class _Round:
         self.drawn: dict[int, int] = {}  # the tile each seat drew last on its turn
         self.window: Window | None = None
         self.wall_end = False
+        self.claimed_at_end = False  # a pong or kong since the wall's last tile was drawn
+        self.window_kong: dict[str, Any] | None = None  # the added kong of a robbing window
         self.exhausted = False
         self.misses = 0  # tiles the moves name that the seat does not hold
         self.penalties: list[str] = []  # rules of the app chuanma has no knob for
@@ -275,8 +277,10 @@ class _Round:
         winners = [s for s in near if window.claims[s][0] == "hu"]
         winners = [s for s in winners if self.real_win(s, window)]
         if winners:
+            self.window_kong = window.kong
             for seat in winners:
                 self.win(seat, window.tile, window.by, window.claims[seat][1])
+            self.window_kong = None
             return
         if window.kong is not None:
             self.replacement(window.by, window.line)
@@ -284,6 +288,7 @@ class _Round:
         for how in ("kong", "pung"):
             claimers = [s for s in near if window.claims[s][0] == how]
             if claimers:
+                self.claimed_at_end = self.claimed_at_end or self.wall_end
                 seat = claimers[0]
                 at = window.claims[seat][1]
                 kind = window.tile // 4
@@ -352,6 +357,15 @@ class _Round:
                       f"座位 {seat} 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
                       code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
             won = None
+        if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
+            self.differs.append(f"seat {seat}'s discard win after the wall's last tile and a claim")
+            self.note(line,
+                      f"seat {seat} wins a discard made after the wall's last tile and a claim since: the app scores it "
+                      "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard; "
+                      "the win's fan and payment are not checked",
+                      f"座位 {seat} 胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底；不核对此胡的番与付分",
+                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            won = None
         if won is not None:
             if won.kind != tile // 4:
                 self.note(line, f"the results give seat {seat} a win on {tile_name(won.kind * 4)}, the moves on {tile_name(tile)}",
@@ -382,6 +396,24 @@ class _Round:
         seven_pairs = not self.pongs[seat] and not self.kongs[seat] and all(c % 2 == 0 for c in counts)
         return not seven_pairs and 4 in counts
 
+    def ready_root(self, seat: int) -> bool:
+        """A seat still in at the wall's end one of whose waits makes four of a kind that is
+        no kong: its 查大叫 value may count a 根 for chuanma and none for the app."""
+        counts = [0] * 27
+        for t in self.hands[seat]:
+            counts[t // 4] += 1
+        if any(SUITS[kind // 9] == self.void.get(seat) for kind in range(27) if counts[kind]):
+            return False  # holding its void suit: not ready for either
+        for kind in self.pongs[seat]:
+            counts[kind] += 3
+        for wait in range(27):
+            if counts[wait] != 3 or SUITS[wait // 9] == self.void.get(seat):
+                continue
+            hand = [t // 4 for t in self.hands[seat]] + [wait]
+            if _wins(hand, melded=bool(self.pongs[seat] or self.kongs[seat])):
+                return True
+        return False
+
     def finish(self) -> bool:
         """Close an open window at the log's end; True when the round ended in the log."""
         if self.window is not None:
@@ -389,7 +421,45 @@ class _Round:
         return len(self.won) >= 3 or self.exhausted or self.wall_end
 
 
-def _wins(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, list[str]]:
+def _sets(counts: list[int]) -> bool:
+    """Whether tile counts split into pongs and chows."""
+    kind = next((k for k in range(27) if counts[k]), None)
+    if kind is None:
+        return True
+    if counts[kind] >= 3:
+        counts[kind] -= 3
+        found = _sets(counts)
+        counts[kind] += 3
+        if found:
+            return True
+    if kind % 9 <= 6 and counts[kind + 1] and counts[kind + 2]:
+        for k in (kind, kind + 1, kind + 2):
+            counts[k] -= 1
+        found = _sets(counts)
+        for k in (kind, kind + 1, kind + 2):
+            counts[k] += 1
+        return found
+    return False
+
+
+def _wins(kinds: list[int], melded: bool) -> bool:
+    """Whether concealed tile kinds (with melds beside them) make a winning hand: a pair
+    and sets, or seven pairs with no melds (hand.ts findAllWinningShapes)."""
+    counts = [0] * 27
+    for kind in kinds:
+        counts[kind] += 1
+    if not melded and len(kinds) == 14 and all(c % 2 == 0 for c in counts):
+        return True
+    for pair in (k for k in range(27) if counts[k] >= 2):
+        counts[pair] -= 2
+        found = _sets(counts)
+        counts[pair] += 2
+        if found:
+            return True
+    return False
+
+
+def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, list[str]]:
     """The record's ``results``: each seat's win and net (app seats), and what is unreadable."""
     results = record.get("results")
     if results is None:
@@ -486,7 +556,7 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         fail("actionLog is not a list")
         return
     config = config_of(record) | {"_seed": seed}
-    wins, scores, problems = _wins(record)
+    wins, scores, problems = _results(record)
     dealer = _dealer_from_moves(actions)
     options = _candidates(seed, config, dealer)
     scratch = Converted(out.name)
@@ -542,6 +612,12 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     )
     if lenient:
         rnd.penalties.append("a seat holds its void suit at the wall's end (voidPenalty 48, lenient)")
+    if len(rnd.won) < 3:
+        rooted = [seat for seat in range(4) if seat not in rnd.won and rnd.ready_root(seat)]
+        rnd.differs += [
+            f"seat {seat} waits on a fourth tile that is no kong, a 根 in chuanma's 查大叫 only"
+            for seat in rooted
+        ]
     if scores is not None and not rnd.penalties and not rnd.differs:
         end["scores"] = [scores[(4 - c) % 4] for c in range(4)]
     elif scores is not None:
