@@ -239,3 +239,71 @@ def test_ingest_into_a_warehouse(tmp_path: Path) -> None:
     assert done.returncode in (0, 1, 3), done.stderr
     deals = read_table(warehouse, "deals")
     assert sorted(deals["status"].to_pylist()) == ["findings", "findings", "ok"]
+
+
+# -- 换三张 and kongs: tests/golden/platforms/dcmshi_kongs.json ---------------------
+
+KONGS = GOLDEN / "dcmshi_kongs.json"
+
+
+def _kongs() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(KONGS.read_text(encoding="utf-8"))
+    return data
+
+
+def test_exchange_kongs_and_their_payments() -> None:
+    """One round (app seat 0 deals, 换三张 on), worked by hand in app seats:
+
+    action 39, seat 0's concealed kong of 9s: 2 from each of seats 1, 2, 3;
+    52, seat 1 self-draws 7p (999m 11p 234p 567p + pong 1m, a plain win, 1): 2 from each;
+    57, seat 2's exposed kong of seat 3's 3m: 2 from seat 3;
+    73, seat 2 wins 6p off seat 3 (77m 456p 567p + kong 3m + pong 2m: Kong, 2);
+    89, seat 3 adds the 5m it just drew to its pong: 1 from seat 0, the only seat still in;
+    99, seat 0 wins 3p off seat 3 (234p 33p 234s 345s + kong 9s: Kong, 2).
+    Net: seat 0 6 - 2 - 1 + 2 = 5, seat 1 -2 + 6 = 4, seat 2 -2 - 2 + 2 + 2 = 0,
+    seat 3 -2 - 2 - 2 - 2 + 1 - 2 = -9; in chuanma's order [s0, s3, s2, s1].
+    """
+    record = _kongs()
+    lines = [obj for _, obj in convert_dcmshi(json.dumps(record).encode(), "kongs.json").lines]
+    exchange = next(obj for obj in lines if obj["type"] == "exchange")
+    # "kong-198" hashes even: ccw, app seat s gives to s - 1, chuanma seat c to c + 1
+    assert seed_hash("kong-198") & 1 == 0
+    assert exchange["direction"] == "counterclockwise"
+    # what each gives, in chuanma's order: app seats 0, 3 (ids 53 59 66), 2, 1
+    assert exchange["tiles"] == [
+        ["5m", "8m", "8m"],
+        ["5p", "6p", "8p"],
+        ["1p", "3p", "4p"],
+        ["3s", "9s", "9s"],
+    ]
+    kongs = [(obj["seat"], obj["tile"], obj["kind"]) for obj in lines if obj["type"] == "kong"]
+    assert kongs == [(0, "9s", "concealed"), (2, "3m", "exposed"), (1, "5m", "added")]
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == []
+    assert list(deal.scores) == [5, -9, 0, 4]
+    record["results"]["players"][3]["scoreDelta"] = -8  # the app's net for seat 3 is -9
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == [("score_mismatch", 1999)]
+
+
+def test_a_robbed_added_kong_is_a_win_off_the_konger() -> None:
+    record = _kongs()
+    del record["results"]  # no results to tell a win from a false one: every claim stands
+    # a claim right after seat 3's added kong of 5m (action 89) is a rob of it
+    record["actionLog"].insert(89, {"t": "claim", "seat": 0, "claim": {"kind": "hu"}})
+    lines = [(line, obj) for line, obj in convert_dcmshi(json.dumps(record).encode(), "robbed.json").lines]
+    robbed = next((line, obj) for line, obj in lines if obj["type"] == "hu" and obj["tile"] == "5m")
+    assert robbed == (1090, {"type": "hu", "seat": 0, "tile": "5m", "from": 1})
+    # no replacement draw for the konger after a rob: the next line is the next action's
+    after = [obj for line, obj in lines if line in (1089, 1090)]
+    assert [obj["type"] for obj in after] == ["kong", "hu"]
+
+
+def test_api_validate_path_tells_the_export_by_its_bytes() -> None:
+    """POST /v1/validate names an upload by its first bytes, then reads it as here."""
+    from dashboard.api.writes import file_name
+
+    data = EXPORT.read_bytes()
+    named = file_name(None, data)
+    statuses = sorted(d.status for d in validate_log(read_log_bytes(data, named)).deals)
+    assert statuses == ["findings", "findings", "ok"]
