@@ -307,3 +307,13 @@ def test_api_validate_path_tells_the_export_by_its_bytes() -> None:
     named = file_name(None, data)
     statuses = sorted(d.status for d in validate_log(read_log_bytes(data, named)).deals)
     assert statuses == ["findings", "findings", "ok"]
+
+
+def test_an_unreadable_result_is_a_finding_and_its_win_still_replays() -> None:
+    record = _records()[0]
+    record["results"]["players"][0]["hu"]["handValue"] = 3  # 2 ** fan: 3 is none
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == [("bad_record", 1999)]
+    assert "handValue 3" in deal.findings[0].message
+    assert [f.code for f in deal.warnings] == ["platform_inferred"]  # the win is no false one
+    assert list(deal.scores) == [1, 1, -2, 0]  # replayed as before; the net is not claimed

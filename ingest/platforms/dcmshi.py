@@ -110,6 +110,7 @@ class _Round:
         self.base = number * ROUND_LINES
         self.config = config
         self.wins = wins
+        self.unknown: set[int] = set()  # seats whose results entry cannot be read
         self.wall = list(dealt.wall)
         self.hands = [sorted(self.wall[13 * s : 13 * s + 13]) for s in range(4)]
         self.hands[dealt.dealer].append(self.wall[DEALT])
@@ -309,7 +310,7 @@ class _Round:
     def real_win(self, seat: int, window: Window) -> bool:
         """A win claimed in a window is one when the record's results say so (when it has
         results); the app fines a claim that is no win (falseHu) and plays on."""
-        if not self.wins:
+        if not self.wins or seat in self.unknown:
             return True
         won = self.wins.get(seat)
         if won is not None and won.by_discard and won.discarder == window.by and won.kind == window.tile // 4:
@@ -459,17 +460,18 @@ def _wins(kinds: list[int], melded: bool) -> bool:
     return False
 
 
-def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, list[str]]:
+def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, list[str], set[int]]:
     """The record's ``results``: each seat's win and net (app seats), and what is unreadable."""
     results = record.get("results")
     if results is None:
-        return {}, None, []
+        return {}, None, [], set()
     players = results.get("players") if isinstance(results, dict) else None
     if not isinstance(players, list) or len(players) != 4:
-        return {}, None, [f"results.players {players!r} is not four players"]
+        return {}, None, [f"results.players {players!r} is not four players"], set()
     wins: dict[int, Win] = {}
     scores = [0, 0, 0, 0]
     problems: list[str] = []
+    unknown: set[int] = set()
     for i, player in enumerate(players):
         try:
             if not isinstance(player, dict):
@@ -495,7 +497,8 @@ def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, 
             )
         except Unreadable as err:
             problems.append(f"results.players[{i}]: {err}")
-    return wins, (scores if not problems else None), problems
+            unknown.add(i)
+    return wins, (scores if not problems else None), problems, unknown
 
 
 def _dealer_from_moves(actions: list[Any]) -> int | None:
@@ -523,9 +526,10 @@ def _candidates(seed: str, config: dict[str, Any], dealer: int | None) -> list[D
 
 
 def _play(out: Converted, deal_id: str, number: int, dealt: Dealt, config: dict[str, Any],
-          wins: dict[int, Win], actions: list[Any]) -> tuple[_Round, list[tuple[int, str]]]:  # fmt: skip
+          wins: dict[int, Win], actions: list[Any], unknown: set[int]) -> tuple[_Round, list[tuple[int, str]]]:  # fmt: skip
     """Replay the actions; the round and the actions that could not be read."""
     rnd = _Round(out, deal_id, number, dealt, config, wins)
+    rnd.unknown = unknown
     bad: list[tuple[int, str]] = []
     for k, action in enumerate(actions, 1):
         line = number * ROUND_LINES + k
@@ -556,14 +560,14 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         fail("actionLog is not a list")
         return
     config = config_of(record) | {"_seed": seed}
-    wins, scores, problems = _results(record)
+    wins, scores, problems, unknown = _results(record)
     dealer = _dealer_from_moves(actions)
     options = _candidates(seed, config, dealer)
     scratch = Converted(out.name)
-    tried = [_play(scratch, deal_id, number, dealt, config, wins, actions) for dealt in options]
+    tried = [_play(scratch, deal_id, number, dealt, config, wins, actions, unknown) for dealt in options]
     best = min(range(len(options)), key=lambda i: (tried[i][0].misses, len(tried[i][1])))
     dealt = options[best]
-    rnd, bad = _play(out, deal_id, number, dealt, config, wins, actions)
+    rnd, bad = _play(out, deal_id, number, dealt, config, wins, actions, unknown)
     for line, why in bad:
         k = line - base
         out.note(deal_id, finding("bad_record", line, out.name, f"record {number} action {k}: {why}; the action is left out, the round goes on",
@@ -577,7 +581,7 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     first = (
         "the match's first round (the seating throw ran)"
         if dealt.seating_throw
-        else "a later round (the dealer handed on, no seating throw)"
+        else "no seating throw (a later round, the dealer handed on, or the throw is off)"
     )
     how = "the moves decide it" if decided else "the moves allow either; the first is taken"
     out.note(deal_id, finding("platform_inferred", base, out.name,
@@ -655,7 +659,12 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
     for number, record in _records(document):
         groups.setdefault(_session_key(record), []).append((number, record))
     for records in groups.values():
-        first = records[0][1] if isinstance(records[0][1], dict) else {}
+        if not isinstance(records[0][1], dict):
+            for number, _ in records:
+                out.note(None, finding("bad_record", number * ROUND_LINES, name, f"record {number} is not a replay object; left out",
+                                       f"第{number}条记录不是牌谱对象；略去"))  # fmt: skip
+            continue
+        first = records[0][1]
         session = f"dcmshi-{stem}-{first.get('code', '')}".rstrip("-")
         line = records[0][0] * ROUND_LINES - 1
         try:
@@ -681,11 +690,7 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
             )
         out.add(line, header)
         for number, record in records:
-            if isinstance(record, dict):
-                _convert_record(out, record, number, session)
-            else:
-                out.note(None, finding("bad_record", number * ROUND_LINES, name,
-                                       f"record {number} is not a replay object; left out", f"第{number}条记录不是牌谱对象；略去"))  # fmt: skip
+            _convert_record(out, record, number, session)
         out.add(records[-1][0] * ROUND_LINES + END_LINE, {"type": "session_end"})
     return out
 
