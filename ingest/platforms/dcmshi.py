@@ -199,7 +199,9 @@ class _Round:
             self.discard(seat, tile_id(action.get("tile")), line)
         elif kind == "flipFirstDiscard":
             if seat not in self.first:
-                raise Unreadable(f"seat {seat} flips a first discard it never set aside")
+                raise Unreadable(
+                    f"app seat {seat} (seat {chuanma_seat(seat)} here) flips a first discard it never set aside"
+                )
             self.discard(seat, self.first.pop(seat), line)
         elif kind in WINDOW_MOVES:
             if self.window is None:
@@ -254,7 +256,9 @@ class _Round:
         if held >= 4 or kind not in self.pongs[seat]:
             self.take_kind(seat, kind, 4)
             if self.void.get(seat) == SUITS[kind // 9]:
-                self.penalties.append(f"seat {seat} kongs its void suit (voidMeldPenalty 48)")
+                self.penalties.append(
+                    f"app seat {seat} (seat {chuanma_seat(seat)} here) kongs its void suit (voidMeldPenalty 48)"
+                )
             self.kongs[seat] += 1
             self.emit(line, {"type": "kong", "seat": chuanma_seat(seat), "tile": tile, "kind": "concealed"})
             self.replacement(seat, line)
@@ -315,21 +319,25 @@ class _Round:
         won = self.wins.get(seat)
         if won is not None and won.by_discard and won.discarder == window.by and won.kind == window.tile // 4:
             return True
-        self.penalties.append(f"seat {seat} claims a win that the results do not hold (falseHu)")
+        self.penalties.append(
+            f"app seat {seat} (seat {chuanma_seat(seat)} here) claims a win that the results do not hold (falseHu)"
+        )
         self.note(window.claims[seat][1],
-                  f"seat {seat}'s win claim on {tile_name(window.tile)} is no win in the record's results: the app fines it "
+                  f"app seat {seat} (seat {chuanma_seat(seat)} here)'s win claim on {tile_name(window.tile)} is no win in the record's results: the app fines it "
                   "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the claim is left out",
-                  f"座位 {seat} 对 {tile_name(window.tile)} 的胡牌声明不在结果中：平台按诈胡罚分，chuanma 无此规则；略去此声明",
+                  f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 对 {tile_name(window.tile)} 的胡牌声明不在结果中：平台按诈胡罚分，chuanma 无此规则；略去此声明",
                   code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
         return False
 
     def self_draw(self, seat: int, kind: str, line: int, following: dict[str, Any] | None) -> None:
         if following is not None and following.get("seat") == seat and following.get("t") in TURN_MOVES:
-            self.penalties.append(f"seat {seat} declares a self-drawn win its hand does not make (falseHu)")
+            self.penalties.append(
+                f"app seat {seat} (seat {chuanma_seat(seat)} here) declares a self-drawn win its hand does not make (falseHu)"
+            )
             self.note(line,
-                      f"seat {seat} declares a self-drawn win and plays on: the app fines a hand that is no win "
+                      f"app seat {seat} (seat {chuanma_seat(seat)} here) declares a self-drawn win and plays on: the app fines a hand that is no win "
                       "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
-                      f"座位 {seat} 宣布自摸后继续行牌：平台按诈胡罚分，chuanma 无此规则；略去此宣布",
+                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 宣布自摸后继续行牌：平台按诈胡罚分，chuanma 无此规则；略去此宣布",
                       code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
             return
         tile = self.drawn.get(seat)
@@ -350,27 +358,31 @@ class _Round:
         }
         won = self.wins.get(seat)
         if won is not None and self.hidden_root(seat, tile if by is not None else None):
-            self.differs.append(f"seat {seat}'s win holds four of a kind that is no kong")
+            self.differs.append(
+                f"app seat {seat} (seat {chuanma_seat(seat)} here)'s win holds four of a kind that is no kong"
+            )
             self.note(line,
-                      f"seat {seat}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
+                      f"app seat {seat} (seat {chuanma_seat(seat)} here)'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
                       "only in seven pairs and a Kong fan only for a declared kong, chuanma a 根 for any four; the win's fan and "
                       "payment are not checked",
-                      f"座位 {seat} 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
+                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
                       code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
             won = None
         if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
-            self.differs.append(f"seat {seat}'s discard win after the wall's last tile and a claim")
+            self.differs.append(
+                f"app seat {seat} (seat {chuanma_seat(seat)} here)'s discard win after the wall's last tile and a claim"
+            )
             self.note(line,
-                      f"seat {seat} wins a discard made after the wall's last tile and a claim since: the app scores it "
+                      f"app seat {seat} (seat {chuanma_seat(seat)} here) wins a discard made after the wall's last tile and a claim since: the app scores it "
                       "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard; "
                       "the win's fan and payment are not checked",
-                      f"座位 {seat} 胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底；不核对此胡的番与付分",
+                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底；不核对此胡的番与付分",
                       code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
             won = None
         if won is not None:
             if won.kind != tile // 4:
-                self.note(line, f"the results give seat {seat} a win on {tile_name(won.kind * 4)}, the moves on {tile_name(tile)}",
-                          f"结果记座位 {seat} 胡 {tile_name(won.kind * 4)}，行牌为 {tile_name(tile)}")  # fmt: skip
+                self.note(line, f"the results give app seat {seat} (seat {chuanma_seat(seat)} here) a win on {tile_name(won.kind * 4)}, the moves on {tile_name(tile)}",
+                          f"结果记平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 胡 {tile_name(won.kind * 4)}，行牌为 {tile_name(tile)}")  # fmt: skip
             fan = won.hand_value.bit_length() - 1
             hu["fan"] = fan + 1  # the app's 2 ** fan points is chuanma's fan + 1
             deltas = [0, 0, 0, 0]
@@ -585,9 +597,9 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     )
     how = "the moves decide it" if decided else "the moves allow either; the first is taken"
     out.note(deal_id, finding("platform_inferred", base, out.name,
-                              f"record {number}: the export writes no dealer; seat {dealt.dealer} deals (its first move), {first}, so the wall is "
+                              f"record {number}: the export writes no dealer; app seat {dealt.dealer} (seat {chuanma_seat(dealt.dealer)} here) deals (its first move), {first}, so the wall is "
                               f"rebuilt from the seed that way ({how})",
-                              f"第{number}条记录：导出未记庄家；座位 {dealt.dealer} 为庄（首个行牌），据此由种子重建牌墙", warning=True,
+                              f"第{number}条记录：导出未记庄家；平台座位 {dealt.dealer}（此处座位 {chuanma_seat(dealt.dealer)}）为庄（首个行牌），据此由种子重建牌墙", warning=True,
                               seat=chuanma_seat(dealt.dealer)))  # fmt: skip
     ended = rnd.finish()
     hands = [""] * 4
@@ -619,7 +631,7 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     if len(rnd.won) < 3:
         rooted = [seat for seat in range(4) if seat not in rnd.won and rnd.ready_root(seat)]
         rnd.differs += [
-            f"seat {seat} waits on a fourth tile that is no kong, a 根 in chuanma's 查大叫 only"
+            f"app seat {seat} (seat {chuanma_seat(seat)} here) waits on a fourth tile that is no kong, a 根 in chuanma's 查大叫 only"
             for seat in rooted
         ]
     if scores is not None and not rnd.penalties and not rnd.differs:
