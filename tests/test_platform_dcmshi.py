@@ -317,3 +317,20 @@ def test_an_unreadable_result_is_a_finding_and_its_win_still_replays() -> None:
     assert "handValue 3" in deal.findings[0].message
     assert [f.code for f in deal.warnings] == ["platform_inferred"]  # the win is no false one
     assert list(deal.scores) == [1, 1, -2, 0]  # replayed as before; the net is not claimed
+
+
+def test_the_wall_runs_out_and_the_ready_seat_is_paid() -> None:
+    """tests/golden/platforms/dcmshi_wall_end.json, by hand in app seats: seat 2 wins 1s off
+    seat 1 (1), seat 3 wins 7p off seat 0 (1); the wall runs out with seats 0 and 1 in.
+    Seat 0 holds 111m 22m 3m 44m 66m + pong 8m: on 3m it is 111m 234m 234m 66m, all 万,
+    FullFlush (2 fan, 4; no all-pung reading: the one 3m needs a chow). Seat 1
+    (2m 333m 44m 4s + pongs 9m 5m) waits on nothing, so it pays seat 0 its 4 (calcTMV).
+    Net: seat 0 -1 + 4 = 3, seat 1 -1 - 4 = -5, seats 2 and 3 +1.
+    """
+    record = json.loads((GOLDEN / "dcmshi_wall_end.json").read_text(encoding="utf-8"))
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == []
+    end = convert_dcmshi(json.dumps(record).encode(), "wall.json").lines[-2][1]
+    assert end == {"type": "deal_end", "reason": "wall_exhausted", "scores": [3, 1, 1, -5]}
+    assert list(deal.settlement) == [4, 0, 0, -4]  # chuanma seats: app 1 is 3
+    assert list(deal.scores) == [3, 1, 1, -5]
