@@ -334,3 +334,16 @@ def test_the_wall_runs_out_and_the_ready_seat_is_paid() -> None:
     assert end == {"type": "deal_end", "reason": "wall_exhausted", "scores": [3, 1, 1, -5]}
     assert list(deal.settlement) == [4, 0, 0, -4]  # chuanma seats: app 1 is 3
     assert list(deal.scores) == [3, 1, 1, -5]
+
+
+def test_passes_and_an_expired_window_change_nothing_but_a_stray_pass_is_a_finding() -> None:
+    record = json.loads((GOLDEN / "dcmshi_wall_end.json").read_text(encoding="utf-8"))
+    assert record["actionLog"][13] == {"t": "claim", "seat": 1, "claim": {"kind": "pung"}}  # of seat 2's 9m
+    record["actionLog"][14:14] = [{"t": "pass", "seat": 0}, {"t": "claimWindowExpire"}]
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == []
+    assert list(deal.scores) == [3, 1, 1, -5]
+    record["actionLog"].insert(1, {"t": "pass", "seat": 3})  # during the 定缺: no window is open
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == [("bad_record", 1002)]
+    assert "no claim window open" in deal.findings[0].message
