@@ -1,0 +1,712 @@
+"""Convert a dcmshi/sichuan-mahjong replay export into chuanma log lines.
+
+The export is what the app's server answers at ``GET /api/replay/:id``
+(``packages/server/src/http.ts``; the row of ``persistence.ts`` ``saveGameWithCode``,
+one per round): ``{id, code, seed, config, startedAt, endedAt, actionLog, results}``. A
+file holds one such object or a JSON array of them (a match's rounds). Its wall is not
+written: it is rebuilt from ``seed`` (:mod:`ingest.platforms.dcmshi_rng`). Its dealer is
+not written either: the first move of the play phase is the dealer's, and whether the
+seating throw ran (the match's first round) is decided by the moves; both are
+``platform_inferred`` warnings.
+
+The app's turn runs by decreasing seat (``nextActiveSeat``: ``(from + 3) % 4``), chuanma's
+by increasing seat, so app seat ``s`` is chuanma seat ``(4 - s) % 4`` (seat 0 stays 0).
+
+Line numbers: record ``N`` (1-based in the file) is line ``N × 1000``, its action ``k``
+(1-based in ``actionLog``) line ``N × 1000 + k``, and its end (results) ``N × 1000 + 999``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import PurePath
+from typing import Any, Final
+
+from ingest.platforms.dcmshi_rng import Dealt, deal_wall, seed_hash
+from ingest.platforms.dcmshi_rules import config_of, rules_of
+from ingest.platforms.emit import Converted, finding, log_of
+from ingest.reader import LogFile
+
+ROUND_LINES: Final = 1000
+END_LINE: Final = 999
+DEALT: Final = 52  # state.ts DEALT_TILES: 13 each before the dealer's 14th
+SUITS: Final = ("man", "pin", "sou")
+LETTER: Final = {"man": "m", "pin": "p", "sou": "s"}
+TURN_MOVES: Final = frozenset(
+    {"discard", "flipFirstDiscard", "declareKongOnTurn", "declareHeavenly", "declareHuOnDraw"}
+)
+WINDOW_MOVES: Final = frozenset({"claim", "pass"})
+KNOWN: Final = TURN_MOVES | WINDOW_MOVES | {"huanSelect", "declareVoid", "draw", "claimWindowExpire"}
+
+
+class Unreadable(ValueError):
+    """A part of the record that cannot be read (its message says what and where)."""
+
+
+def chuanma_seat(seat: int) -> int:
+    """The app's seat as chuanma's: its turn order runs the other way round."""
+    return (4 - seat) % 4
+
+
+def tile_name(tile: int) -> str:
+    kind = tile // 4
+    return f"{kind % 9 + 1}{'mps'[kind // 9]}"
+
+
+def tile_id(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 108:
+        return value
+    raise Unreadable(f"{value!r} is no tile id (0-107)")
+
+
+def seat_of(value: object) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return value
+    raise Unreadable(f"{value!r} is no seat (0-3)")
+
+
+def kind_of_tile(value: object) -> int:
+    """A ``Tile`` object ``{suit, rank}`` (the kong action's) as a tile kind 0-26."""
+    if isinstance(value, dict) and value.get("suit") in SUITS:
+        rank = value.get("rank")
+        if isinstance(rank, int) and not isinstance(rank, bool) and 1 <= rank <= 9:
+            return SUITS.index(value["suit"]) * 9 + rank - 1
+    raise Unreadable(f"{value!r} is no tile {{suit, rank}}")
+
+
+@dataclass
+class Window:
+    """An open claim window: the tile, its discarder, the claims; ``kong`` when it is the
+    robbing window of an added kong (its kong event, whose replacement waits on it)."""
+
+    tile: int
+    by: int
+    line: int
+    claims: dict[int, tuple[str, int]] = field(default_factory=dict)
+    kong: dict[str, Any] | None = None
+
+
+@dataclass
+class Win:
+    """A win as the record's ``results`` give it (app seats)."""
+
+    kind: int  # tile kind of winningTile
+    by_discard: bool
+    discarder: int | None
+    hand_value: int
+    subtype: str
+
+
+class _Round:
+    """One record's actions replayed over the rebuilt wall into chuanma events."""
+
+    def __init__(self, out: Converted, deal_id: str, number: int, dealt: Dealt, config: dict[str, Any],
+                 wins: dict[int, Win]) -> None:  # fmt: skip
+        self.out = out
+        self.deal_id = deal_id
+        self.base = number * ROUND_LINES
+        self.config = config
+        self.wins = wins
+        self.unknown: set[int] = set()  # seats whose results entry cannot be read
+        self.wall = list(dealt.wall)
+        self.hands = [sorted(self.wall[13 * s : 13 * s + 13]) for s in range(4)]
+        self.hands[dealt.dealer].append(self.wall[DEALT])
+        self.dealt = [list(h) for h in self.hands]
+        self.head = DEALT + 1
+        self.tail = len(self.wall) - 1
+        self.pongs: list[set[int]] = [set() for _ in range(4)]
+        self.kongs = [0, 0, 0, 0]
+        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.huan: dict[int, list[int]] = {}
+        self.first: dict[int, int] = {}  # the face-down first discard set aside at 定缺
+        self.void: dict[int, str] = {}
+        self.won: list[int] = []
+        self.drawn: dict[int, int] = {}  # the tile each seat drew last on its turn
+        self.window: Window | None = None
+        self.wall_end = False
+        self.claimed_at_end = False  # a pong or kong since the wall's last tile was drawn
+        self.window_kong: dict[str, Any] | None = None  # the added kong of a robbing window
+        self.exhausted = False
+        self.misses = 0  # tiles the moves name that the seat does not hold
+        self.penalties: list[str] = []  # rules of the app chuanma has no knob for
+        self.differs: list[str] = []  # wins the app scores otherwise by construction
+
+    def note(self, line: int, en: str, zh: str, code: str = "bad_record", seat: int | None = None) -> None:
+        warning = code != "bad_record"
+        self.out.note(self.deal_id, finding(code, line, self.out.name, en, zh, warning, seat))
+
+    def emit(self, line: int, obj: dict[str, Any]) -> dict[str, Any]:
+        self.events.append((line, obj))
+        return obj
+
+    def take(self, seat: int, tile: int) -> None:
+        if tile in self.hands[seat]:
+            self.hands[seat].remove(tile)
+        else:
+            self.misses += 1
+
+    def take_kind(self, seat: int, kind: int, count: int) -> None:
+        for _ in range(count):
+            held = [t for t in self.hands[seat] if t // 4 == kind]
+            if held:
+                self.hands[seat].remove(held[0])
+            else:
+                self.misses += 1
+
+    def replacement(self, seat: int, line: int) -> None:
+        """A kong's replacement tile, from the far end of the wall (state.ts kongDrawIndex)."""
+        if self.head > self.tail:
+            raise Unreadable("a kong with no tile left to replace it")
+        tile = self.wall[self.tail]
+        self.tail -= 1
+        self.hands[seat].append(tile)
+        self.drawn[seat] = tile
+        self.emit(line, {"type": "draw", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
+
+    # -- the actions -------------------------------------------------------------
+
+    def act(self, line: int, action: dict[str, Any], following: dict[str, Any] | None) -> None:
+        kind = action.get("t")
+        if kind not in KNOWN:
+            raise Unreadable(f"action kind {kind!r} is not one of the app's GameAction")
+        if self.window is not None and kind not in WINDOW_MOVES:
+            self.resolve(line if kind == "claimWindowExpire" else self.window.line)
+        if kind == "claimWindowExpire":
+            return
+        seat = seat_of(action.get("seat"))
+        if kind == "huanSelect":
+            tiles = action.get("tiles")
+            if not isinstance(tiles, list) or len(tiles) != 3:
+                raise Unreadable(f"huanSelect tiles {tiles!r} are not three tile ids")
+            self.huan[seat] = [tile_id(t) for t in tiles]
+            if len(self.huan) == 4:
+                self.exchange(line)
+        elif kind == "declareVoid":
+            suit = action.get("suit")
+            if suit not in SUITS:
+                raise Unreadable(f"void suit {suit!r} is not man, pin or sou")
+            first = action.get("firstDiscard")
+            if first is not None:
+                self.first[seat] = tile_id(first)  # stays in the hand until it is flipped
+            self.void[seat] = suit
+            self.emit(line, {"type": "void", "seat": chuanma_seat(seat), "suit": LETTER[suit]})
+        elif kind == "draw":
+            self.draw(seat, line)
+        elif kind == "discard":
+            self.discard(seat, tile_id(action.get("tile")), line)
+        elif kind == "flipFirstDiscard":
+            if seat not in self.first:
+                raise Unreadable(
+                    f"app seat {seat} (seat {chuanma_seat(seat)} here) flips a first discard it never set aside"
+                )
+            self.discard(seat, self.first.pop(seat), line)
+        elif kind in WINDOW_MOVES:
+            if self.window is None:
+                raise Unreadable(f"{kind} with no claim window open")
+            if kind == "claim":
+                claim = action.get("claim")
+                how = claim.get("kind") if isinstance(claim, dict) else None
+                if how not in ("hu", "pung", "kong"):
+                    raise Unreadable(f"claim {claim!r} is not hu, pung or kong")
+                self.window.claims[seat] = (str(how), line)
+        elif kind == "declareKongOnTurn":
+            self.kong_on_turn(seat, kind_of_tile(action.get("tile")), line)
+        else:  # declareHuOnDraw / declareHeavenly
+            self.self_draw(seat, kind, line, following)
+
+    def exchange(self, line: int) -> None:
+        """换三张: every seat's three tiles go round (actions.ts applyHuanRotation)."""
+        direction = self.config["huanDirection"]
+        if direction == "random":
+            direction = "cw" if seed_hash(str(self.config.get("_seed", ""))) & 1 else "ccw"
+        offset = 1 if direction == "cw" else 3
+        given: list[list[str]] = [[], [], [], []]
+        for seat, tiles in self.huan.items():
+            for tile in tiles:
+                self.take(seat, tile)
+                self.hands[(seat + offset) % 4].append(tile)
+            given[chuanma_seat(seat)] = [tile_name(t) for t in tiles]
+        # app seat s gives to s + 1 (cw): chuanma seat c gives to c - 1, chuanma's clockwise
+        name = "clockwise" if offset == 1 else "counterclockwise"
+        self.emit(line, {"type": "exchange", "direction": name, "tiles": given})
+
+    def draw(self, seat: int, line: int) -> None:
+        if self.head > self.tail:
+            self.exhausted = True  # applyDraw on an empty wall ends the round
+            return
+        tile = self.wall[self.head]
+        self.head += 1
+        self.wall_end = self.head > self.tail
+        self.hands[seat].append(tile)
+        self.drawn[seat] = tile
+        self.emit(line, {"type": "draw", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
+
+    def discard(self, seat: int, tile: int, line: int) -> None:
+        self.take(seat, tile)
+        self.drawn.pop(seat, None)
+        self.emit(line, {"type": "discard", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
+        self.window = Window(tile, seat, line)
+
+    def kong_on_turn(self, seat: int, kind: int, line: int) -> None:
+        held = sum(t // 4 == kind for t in self.hands[seat])
+        tile = f"{kind % 9 + 1}{'mps'[kind // 9]}"
+        if held >= 4 or kind not in self.pongs[seat]:
+            self.take_kind(seat, kind, 4)
+            if self.void.get(seat) == SUITS[kind // 9]:
+                self.penalties.append(
+                    f"app seat {seat} (seat {chuanma_seat(seat)} here) kongs its void suit (voidMeldPenalty 48)"
+                )
+            self.kongs[seat] += 1
+            self.emit(line, {"type": "kong", "seat": chuanma_seat(seat), "tile": tile, "kind": "concealed"})
+            self.replacement(seat, line)
+            return
+        fourth = next(t for t in self.hands[seat] if t // 4 == kind) if held else kind * 4
+        self.take_kind(seat, kind, 1)
+        self.pongs[seat].discard(kind)
+        self.kongs[seat] += 1
+        kong = self.emit(line, {"type": "kong", "seat": chuanma_seat(seat), "tile": tile, "kind": "added"})
+        if self.config["enableRobbingKong"]:
+            self.window = Window(fourth, seat, line, kong=kong)
+        else:
+            self.replacement(seat, line)
+
+    def resolve(self, line: int) -> None:
+        """Close the window as claims.ts resolveWindow does: every win, else the nearest
+        kong, else the nearest pung (nearest by the turn: ``(from - seat) % 4``)."""
+        window, self.window = self.window, None
+        assert window is not None
+        near = sorted(window.claims, key=lambda s: (window.by - s) % 4)
+        winners = [s for s in near if window.claims[s][0] == "hu"]
+        winners = [s for s in winners if self.real_win(s, window)]
+        if winners:
+            self.window_kong = window.kong
+            for seat in winners:
+                self.win(seat, window.tile, window.by, window.claims[seat][1])
+            self.window_kong = None
+            return
+        if window.kong is not None:
+            self.replacement(window.by, window.line)
+            return
+        for how in ("kong", "pung"):
+            claimers = [s for s in near if window.claims[s][0] == how]
+            if claimers:
+                self.claimed_at_end = self.claimed_at_end or self.wall_end
+                seat = claimers[0]
+                at = window.claims[seat][1]
+                kind = window.tile // 4
+                if how == "pung":
+                    self.take_kind(seat, kind, 2)
+                    self.pongs[seat].add(kind)
+                    self.emit(
+                        at, {"type": "pong", "seat": chuanma_seat(seat), "tile": tile_name(window.tile)}
+                    )
+                else:
+                    self.take_kind(seat, kind, 3)
+                    self.kongs[seat] += 1
+                    self.emit(at, {"type": "kong", "seat": chuanma_seat(seat), "tile": tile_name(window.tile),
+                                   "kind": "exposed"})  # fmt: skip
+                    self.replacement(seat, at)
+                return
+
+    def real_win(self, seat: int, window: Window) -> bool:
+        """A win claimed in a window is one when the record's results say so (when it has
+        results); the app fines a claim that is no win (falseHu) and plays on."""
+        if not self.wins or seat in self.unknown:
+            return True
+        won = self.wins.get(seat)
+        if won is not None and won.by_discard and won.discarder == window.by and won.kind == window.tile // 4:
+            return True
+        self.penalties.append(
+            f"app seat {seat} (seat {chuanma_seat(seat)} here) claims a win that the results do not hold (falseHu)"
+        )
+        self.note(window.claims[seat][1],
+                  f"app seat {seat} (seat {chuanma_seat(seat)} here)'s win claim on {tile_name(window.tile)} is no win in the record's results: the app fines it "
+                  "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the claim is left out",
+                  f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 对 {tile_name(window.tile)} 的胡牌声明不在结果中：平台按诈胡罚分，chuanma 无此规则；略去此声明",
+                  code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+        return False
+
+    def self_draw(self, seat: int, kind: str, line: int, following: dict[str, Any] | None) -> None:
+        if following is not None and following.get("seat") == seat and following.get("t") in TURN_MOVES:
+            self.penalties.append(
+                f"app seat {seat} (seat {chuanma_seat(seat)} here) declares a self-drawn win its hand does not make (falseHu)"
+            )
+            self.note(line,
+                      f"app seat {seat} (seat {chuanma_seat(seat)} here) declares a self-drawn win and plays on: the app fines a hand that is no win "
+                      "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
+                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 宣布自摸后继续行牌：平台按诈胡罚分，chuanma 无此规则；略去此宣布",
+                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            return
+        tile = self.drawn.get(seat)
+        won = self.wins.get(seat)
+        if won is not None and (tile is None or tile // 4 != won.kind):
+            held = [t for t in self.hands[seat] if t // 4 == won.kind]
+            tile = held[0] if held else tile
+        if tile is None:
+            tile = max(self.hands[seat])  # the dealer's first turn: actions.ts takes the last tile
+        self.win(seat, tile, None, line)
+
+    def win(self, seat: int, tile: int, by: int | None, line: int) -> None:
+        hu: dict[str, Any] = {
+            "type": "hu",
+            "seat": chuanma_seat(seat),
+            "tile": tile_name(tile),
+            "from": None if by is None else chuanma_seat(by),
+        }
+        won = self.wins.get(seat)
+        if won is not None and self.hidden_root(seat, tile if by is not None else None):
+            self.differs.append(
+                f"app seat {seat} (seat {chuanma_seat(seat)} here)'s win holds four of a kind that is no kong"
+            )
+            self.note(line,
+                      f"app seat {seat} (seat {chuanma_seat(seat)} here)'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
+                      "only in seven pairs and a Kong fan only for a declared kong, chuanma a 根 for any four; the win's fan and "
+                      "payment are not checked",
+                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
+                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            won = None
+        if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
+            self.differs.append(
+                f"app seat {seat} (seat {chuanma_seat(seat)} here)'s discard win after the wall's last tile and a claim"
+            )
+            self.note(line,
+                      f"app seat {seat} (seat {chuanma_seat(seat)} here) wins a discard made after the wall's last tile and a claim since: the app scores it "
+                      "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard; "
+                      "the win's fan and payment are not checked",
+                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底；不核对此胡的番与付分",
+                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            won = None
+        if won is not None:
+            if won.kind != tile // 4:
+                self.note(line, f"the results give app seat {seat} (seat {chuanma_seat(seat)} here) a win on {tile_name(won.kind * 4)}, the moves on {tile_name(tile)}",
+                          f"结果记平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 胡 {tile_name(won.kind * 4)}，行牌为 {tile_name(tile)}")  # fmt: skip
+            fan = won.hand_value.bit_length() - 1
+            hu["fan"] = fan + 1  # the app's 2 ** fan points is chuanma's fan + 1
+            deltas = [0, 0, 0, 0]
+            if by is not None:
+                deltas[chuanma_seat(by)] -= won.hand_value
+                deltas[chuanma_seat(seat)] += won.hand_value
+            else:
+                for payer in (s for s in range(4) if s != seat and s not in self.won):
+                    deltas[chuanma_seat(payer)] -= won.hand_value + 1
+                    deltas[chuanma_seat(seat)] += won.hand_value + 1
+            if won.subtype != "shootAfterKong":  # its kong refund is chuanma's to work out
+                hu["deltas"] = deltas
+        self.emit(line, hu)
+        self.won.append(seat)
+
+    def hidden_root(self, seat: int, won_tile: int | None) -> bool:
+        """Four of a kind in a standard winning hand that is no kong: a root for chuanma,
+        nothing for the app (scoring.ts counts Root in seven pairs only)."""
+        counts = [0] * 27
+        for t in self.hands[seat] + ([won_tile] if won_tile is not None else []):
+            counts[t // 4] += 1
+        for kind in self.pongs[seat]:
+            counts[kind] += 3
+        seven_pairs = not self.pongs[seat] and not self.kongs[seat] and all(c % 2 == 0 for c in counts)
+        return not seven_pairs and 4 in counts
+
+    def ready_root(self, seat: int) -> bool:
+        """A seat still in at the wall's end one of whose waits makes four of a kind that is
+        no kong: its 查大叫 value may count a 根 for chuanma and none for the app."""
+        counts = [0] * 27
+        for t in self.hands[seat]:
+            counts[t // 4] += 1
+        if any(SUITS[kind // 9] == self.void.get(seat) for kind in range(27) if counts[kind]):
+            return False  # holding its void suit: not ready for either
+        for kind in self.pongs[seat]:
+            counts[kind] += 3
+        for wait in range(27):
+            if counts[wait] != 3 or SUITS[wait // 9] == self.void.get(seat):
+                continue
+            hand = [t // 4 for t in self.hands[seat]] + [wait]
+            if _wins(hand, melded=bool(self.pongs[seat] or self.kongs[seat])):
+                return True
+        return False
+
+    def finish(self) -> bool:
+        """Close an open window at the log's end; True when the round ended in the log."""
+        if self.window is not None:
+            self.resolve(self.window.line)
+        return len(self.won) >= 3 or self.exhausted or self.wall_end
+
+
+def _sets(counts: list[int]) -> bool:
+    """Whether tile counts split into pongs and chows."""
+    kind = next((k for k in range(27) if counts[k]), None)
+    if kind is None:
+        return True
+    if counts[kind] >= 3:
+        counts[kind] -= 3
+        found = _sets(counts)
+        counts[kind] += 3
+        if found:
+            return True
+    if kind % 9 <= 6 and counts[kind + 1] and counts[kind + 2]:
+        for k in (kind, kind + 1, kind + 2):
+            counts[k] -= 1
+        found = _sets(counts)
+        for k in (kind, kind + 1, kind + 2):
+            counts[k] += 1
+        return found
+    return False
+
+
+def _wins(kinds: list[int], melded: bool) -> bool:
+    """Whether concealed tile kinds (with melds beside them) make a winning hand: a pair
+    and sets, or seven pairs with no melds (hand.ts findAllWinningShapes)."""
+    counts = [0] * 27
+    for kind in kinds:
+        counts[kind] += 1
+    if not melded and len(kinds) == 14 and all(c % 2 == 0 for c in counts):
+        return True
+    for pair in (k for k in range(27) if counts[k] >= 2):
+        counts[pair] -= 2
+        found = _sets(counts)
+        counts[pair] += 2
+        if found:
+            return True
+    return False
+
+
+def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, list[str], set[int]]:
+    """The record's ``results``: each seat's win and net (app seats), and what is unreadable."""
+    results = record.get("results")
+    if results is None:
+        return {}, None, [], set()
+    players = results.get("players") if isinstance(results, dict) else None
+    if not isinstance(players, list) or len(players) != 4:
+        return {}, None, [f"results.players {players!r} is not four players"], set()
+    wins: dict[int, Win] = {}
+    scores = [0, 0, 0, 0]
+    problems: list[str] = []
+    unknown: set[int] = set()
+    for i, player in enumerate(players):
+        try:
+            if not isinstance(player, dict):
+                raise Unreadable("not an object")
+            seat = seat_of(player.get("seat", i))
+            delta = player.get("scoreDelta")
+            if not isinstance(delta, int) or isinstance(delta, bool):
+                raise Unreadable(f"scoreDelta {delta!r} is not a whole number")
+            scores[seat] = delta
+            hu = player.get("hu")
+            if hu is None:
+                continue
+            value = hu.get("handValue") if isinstance(hu, dict) else None
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1 or value & (value - 1):
+                raise Unreadable(f"hu.handValue {value!r} is not a power of two")
+            discarder = hu.get("discarder")
+            wins[seat] = Win(
+                tile_id(hu.get("winningTile")) // 4,
+                bool(hu.get("byDiscard")),
+                None if discarder is None else seat_of(discarder),
+                value,
+                str(hu.get("subtype", "normal")),
+            )
+        except Unreadable as err:
+            problems.append(f"results.players[{i}]: {err}")
+            unknown.add(i)
+    return wins, (scores if not problems else None), problems, unknown
+
+
+def _dealer_from_moves(actions: list[Any]) -> int | None:
+    """The seat of the first play-phase move: the dealer's, who starts with 14 tiles."""
+    for action in actions:
+        if isinstance(action, dict) and action.get("t") in TURN_MOVES:
+            seat = action.get("seat")
+            if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat <= 3:
+                return seat
+            return None
+    return None
+
+
+def _candidates(seed: str, config: dict[str, Any], dealer: int | None) -> list[Dealt]:
+    """The deals the export allows: the match's first round (the seating throw ran and
+    seated the dealer the moves show) and a later one (the dealer was handed on)."""
+    options: list[Dealt] = []
+    if config["enableSeatingThrow"]:
+        first = deal_wall(seed, None, True)
+        if dealer is None or first.dealer == dealer:
+            options.append(first)
+    if dealer is not None:
+        options.append(deal_wall(seed, dealer, False))
+    return options or [deal_wall(seed, None, False)]
+
+
+def _play(out: Converted, deal_id: str, number: int, dealt: Dealt, config: dict[str, Any],
+          wins: dict[int, Win], actions: list[Any], unknown: set[int]) -> tuple[_Round, list[tuple[int, str]]]:  # fmt: skip
+    """Replay the actions; the round and the actions that could not be read."""
+    rnd = _Round(out, deal_id, number, dealt, config, wins)
+    rnd.unknown = unknown
+    bad: list[tuple[int, str]] = []
+    for k, action in enumerate(actions, 1):
+        line = number * ROUND_LINES + k
+        following = actions[k] if k < len(actions) and isinstance(actions[k], dict) else None
+        try:
+            if not isinstance(action, dict):
+                raise Unreadable(f"{action!r} is not an action object {{t, ...}}")
+            rnd.act(line, action, following)
+        except (Unreadable, KeyError, TypeError, StopIteration) as err:
+            why = str(err) if isinstance(err, Unreadable) else f"{action!r} is missing a part"
+            bad.append((line, why))
+    return rnd, bad
+
+
+def _convert_record(out: Converted, record: Any, number: int, session: str) -> None:
+    base = number * ROUND_LINES
+    deal_id = f"{session}-r{number}"
+
+    def fail(why: str) -> None:
+        en, zh = f"record {number}: {why}; the round is not replayed", f"第{number}条记录：{why}；本局不复盘"
+        out.note(None, finding("bad_record", base, out.name, en, zh))
+
+    seed, actions = record.get("seed"), record.get("actionLog")
+    if not isinstance(seed, str) or not seed:
+        fail(f"seed {seed!r} is not a string: the wall cannot be rebuilt")
+        return
+    if not isinstance(actions, list):
+        fail("actionLog is not a list")
+        return
+    config = config_of(record) | {"_seed": seed}
+    wins, scores, problems, unknown = _results(record)
+    dealer = _dealer_from_moves(actions)
+    options = _candidates(seed, config, dealer)
+    scratch = Converted(out.name)
+    tried = [_play(scratch, deal_id, number, dealt, config, wins, actions, unknown) for dealt in options]
+    best = min(range(len(options)), key=lambda i: (tried[i][0].misses, len(tried[i][1])))
+    dealt = options[best]
+    rnd, bad = _play(out, deal_id, number, dealt, config, wins, actions, unknown)
+    for line, why in bad:
+        k = line - base
+        out.note(deal_id, finding("bad_record", line, out.name, f"record {number} action {k}: {why}; the action is left out, the round goes on",
+                                  f"第{number}条记录第{k}个动作：{why}；此动作略去，本局继续"))  # fmt: skip
+    for why in problems:
+        out.note(deal_id, finding("bad_record", base + END_LINE, out.name, f"record {number}: {why}; the claim is not checked",
+                                  f"第{number}条记录：{why}；不核对此项"))  # fmt: skip
+    decided = len(options) == 1 or tried[best][0].misses < min(
+        tried[i][0].misses for i in range(len(options)) if i != best
+    )
+    first = (
+        "the match's first round (the seating throw ran)"
+        if dealt.seating_throw
+        else "no seating throw (a later round, the dealer handed on, or the throw is off)"
+    )
+    how = "the moves decide it" if decided else "the moves allow either; the first is taken"
+    out.note(deal_id, finding("platform_inferred", base, out.name,
+                              f"record {number}: the export writes no dealer; app seat {dealt.dealer} (seat {chuanma_seat(dealt.dealer)} here) deals (its first move), {first}, so the wall is "
+                              f"rebuilt from the seed that way ({how})",
+                              f"第{number}条记录：导出未记庄家；平台座位 {dealt.dealer}（此处座位 {chuanma_seat(dealt.dealer)}）为庄（首个行牌），据此由种子重建牌墙", warning=True,
+                              seat=chuanma_seat(dealt.dealer)))  # fmt: skip
+    ended = rnd.finish()
+    hands = [""] * 4
+    for seat in range(4):
+        hands[chuanma_seat(seat)] = "".join(tile_name(t) for t in sorted(rnd.dealt[seat]))
+    out.add(base, {
+        "type": "deal",
+        "deal_id": deal_id,
+        "dealer": chuanma_seat(dealt.dealer),
+        "hands": hands,
+        "wall": "".join(tile_name(t) for t in dealt.wall[DEALT + 1 :]),
+    })  # fmt: skip
+    for line, obj in rnd.events:
+        out.add(line, obj)
+    end: dict[str, Any] = {
+        "type": "deal_end",
+        "reason": "three_won" if len(rnd.won) >= 3 else "wall_exhausted",
+    }
+    if not ended:
+        out.note(deal_id, finding("bad_record", base + END_LINE, out.name,
+                                  f"record {number}: the action log stops before the round ends (three wins or an empty wall)",
+                                  f"第{number}条记录：动作记录在本局结束前中断"))  # fmt: skip
+    lenient = config["voidDiscardRule"] == "lenient" and any(
+        seat not in rnd.won and any(SUITS[t // 36] == rnd.void.get(seat) for t in rnd.hands[seat])
+        for seat in range(4)
+    )
+    if lenient:
+        rnd.penalties.append("a seat holds its void suit at the wall's end (voidPenalty 48, lenient)")
+    if len(rnd.won) < 3:
+        rooted = [seat for seat in range(4) if seat not in rnd.won and rnd.ready_root(seat)]
+        rnd.differs += [
+            f"app seat {seat} (seat {chuanma_seat(seat)} here) waits on a fourth tile that is no kong, a 根 in chuanma's 查大叫 only"
+            for seat in rooted
+        ]
+    if scores is not None and not rnd.penalties and not rnd.differs:
+        end["scores"] = [scores[(4 - c) % 4] for c in range(4)]
+    elif scores is not None:
+        why = "; ".join(rnd.penalties + rnd.differs)
+        out.note(deal_id, finding("platform_rule", base + END_LINE, out.name,
+                                  f"record {number}: the app's net scores rest on rules chuanma has no knob for ({why}); they are not checked",
+                                  f"第{number}条记录：平台总分含 chuanma 无对应规则的部分；不核对总分", warning=True))  # fmt: skip
+    out.add(base + END_LINE, end)
+
+
+def _records(document: Any) -> Iterator[tuple[int, Any]]:
+    items = document if isinstance(document, list) else [document]
+    yield from enumerate(items, 1)
+
+
+def _session_key(record: Any) -> str:
+    if not isinstance(record, dict):
+        return ""
+    return json.dumps([record.get("code"), config_of(record)], sort_keys=True, default=str)
+
+
+def convert_dcmshi(data: bytes, name: str) -> Converted:
+    """An export's bytes as log lines and findings (one finding when it is no export)."""
+    out = Converted(name)
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+        if not isinstance(document, (dict, list)) or not document:
+            raise TypeError("neither a replay object nor a list of them")
+    except (ValueError, TypeError) as err:
+        out.note(None, finding("bad_record", None, name, f"{name}: not a readable dcmshi replay export: {err}",
+                               f"{name}：无法读取的 dcmshi 牌谱导出：{err}"))  # fmt: skip
+        return out
+    stem = PurePath(name).name.split(".")[0]
+    groups: dict[str, list[tuple[int, Any]]] = {}
+    for number, record in _records(document):
+        groups.setdefault(_session_key(record), []).append((number, record))
+    for records in groups.values():
+        if not isinstance(records[0][1], dict):
+            for number, _ in records:
+                out.note(None, finding("bad_record", number * ROUND_LINES, name, f"record {number} is not a replay object; left out",
+                                       f"第{number}条记录不是牌谱对象；略去"))  # fmt: skip
+            continue
+        first = records[0][1]
+        session = f"dcmshi-{stem}-{first.get('code', '')}".rstrip("-")
+        line = records[0][0] * ROUND_LINES - 1
+        try:
+            rules, notes = rules_of(config_of(first))
+        except (ValueError, TypeError) as err:
+            out.note(None, finding("bad_record", line, name, f"{name}: config cannot be read: {err}; its rounds are not replayed",
+                                   f"{name}：config 无法读取：{err}；不复盘"))  # fmt: skip
+            continue
+        for code, en, zh in notes:
+            out.note(None, finding(code, line, name, f"{name}: {en}", f"{name}：{zh}", warning=True))
+        names = ["p0", "p1", "p2", "p3"]
+        results = first.get("results")
+        players = results.get("players") if isinstance(results, dict) else None
+        if isinstance(players, list) and len(players) == 4:
+            for i, player in enumerate(players):
+                if isinstance(player, dict) and isinstance(player.get("name"), str):
+                    names[chuanma_seat(int(player.get("seat", i)) % 4)] = player["name"]
+        header: dict[str, Any] = {"type": "session", "session_id": session, "players": names, "rules": rules}
+        started = first.get("startedAt")
+        if isinstance(started, int) and not isinstance(started, bool) and started > 0:
+            header["started_at"] = (
+                datetime.fromtimestamp(started / 1000, UTC).isoformat().replace("+00:00", "Z")
+            )
+        out.add(line, header)
+        for number, record in records:
+            _convert_record(out, record, number, session)
+        out.add(records[-1][0] * ROUND_LINES + END_LINE, {"type": "session_end"})
+    return out
+
+
+def read_dcmshi(data: bytes, name: str) -> LogFile:
+    """The export read as a log: its lines through chuanma's reader, then the engine."""
+    return log_of(convert_dcmshi(data, name))
