@@ -26,7 +26,7 @@ from typing import Any, Final
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 
-from analytics import incremental, marts_file, rating, roster
+from analytics import incremental, marts_file, rating, ratings_mart, roster
 from analytics.raw_views import FileColumns, create_raw, listed_files
 from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, catalog_version, read_catalog
 from ingest.warehouse.schema import SCHEMAS
@@ -115,7 +115,8 @@ def sql_version() -> str:
     """What the stored marts depend on besides the data (``marts_file.sql_version``)."""
     texts = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES]
     texts += [f"{table} order by {order}" for table, order in sorted(SORTED_BY.items())]
-    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED, *DERIVED))
+    texts += [Path(module.__file__ or "").read_text(encoding="utf-8") for module in (rating, ratings_mart)]
+    return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED, *DERIVED, ratings_mart.RATINGS))
 
 
 def held_of(con: duckdb.DuckDBPyConnection) -> incremental.Held:
@@ -325,7 +326,7 @@ class Analytics:
         self.last_refresh = "full"
         if self._owner is None:
             self._files.clear()  # every raw view made again
-            for mart in (*STAGED, *MARTS, marts_file.STORED_IDS):
+            for mart in (*STAGED, *MARTS, marts_file.STORED_IDS, ratings_mart.RATINGS):
                 self._drop(self.con, mart)
             self._viewed = False
             self.roster_digest = roster.roster_digest(self.root)
@@ -376,6 +377,7 @@ class Analytics:
                 f"create or replace table {marts_file.STORED_IDS} as select deal_id,"
                 " case when deal_id like '%~rev%' then end_reason end as end_reason from raw_deals"
             )
+            ratings_mart.build(con, self._every_placement(con))
             self.held = held_of(con)
 
     def _apply(self, change: incremental.Change, catalog: dict[str, Any], version: str) -> bool:
@@ -401,7 +403,7 @@ class Analytics:
         self.con.execute("begin transaction")
         try:
             if delta is not None:
-                days = self._touched_days(delta)
+                days, sessions = self._touched(delta)
                 if delta.superseded != self.held.superseded:
                     self.con.execute(f"delete from {SUPERSEDED}")
                     self.con.execute(
@@ -429,6 +431,10 @@ class Analytics:
                         self.con.execute(f"insert into {mart} by name select * from delta_rows")
                         self.con.unregister("delta_rows")
                 self._derive(days, renamed=bool(delta.added))
+                if delta.added or None in sessions or not ratings_mart.regular(self.con):
+                    ratings_mart.build(self.con, self._every_placement(self.con))
+                else:
+                    ratings_mart.refresh(self.con, {s for s in sessions if s is not None})
                 if delta.stored:
                     self.con.execute(
                         f"insert into {marts_file.STORED_IDS} select unnest($ids), unnest($ends)",
@@ -450,11 +456,12 @@ class Analytics:
         self.last_refresh = "merged" if change.merged and delta is None else "incremental"
         return True
 
-    def _touched_days(self, delta: incremental.Delta) -> tuple[list[date], bool]:
+    def _touched(self, delta: incremental.Delta) -> tuple[tuple[list[date], bool], set[str | None]]:
         """The days (and whether the deals without a day) whose :data:`DERIVED` rows the
         delta changes: its new deals' and those of the held deals it supersedes (every
         status: ``mart_sessions`` counts the invalid deals too), and every held day of
-        their sessions (``mart_session_places`` ranks a session over all its days)."""
+        their sessions (``mart_session_places`` ranks a session over all its days); and
+        those sessions (``mart_ratings`` rates again from the first of them)."""
         found: set[date | None] = set()
         sessions: set[str | None] = set()
         deals = delta.marts.get("stg_deals")
@@ -482,7 +489,13 @@ class Analytics:
                     {"ids": sorted(s for s in sessions if s is not None), "no_id": None in sessions},
                 ).fetchall()
             )
-        return sorted(d for d in found if d is not None), None in found
+        return (sorted(d for d in found if d is not None), None in found), sessions
+
+    def _every_placement(self, con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
+        """``session_placements`` with no filter (what ``mart_ratings`` rates), on ``con``
+        itself: inside a refresh's transaction, a cursor would not see its changes."""
+        params = bound_params(_params_of("session_placements"), Filters(), {})
+        return con.execute(query_sql("session_placements"), params).df()
 
     def _derive(self, touched: tuple[list[date], bool], *, renamed: bool = False) -> None:
         """Make the :data:`DERIVED` marts' rows of the touched days again from the marts
@@ -695,16 +708,38 @@ class Analytics:
 
     def rating_history(self, filters: Filters | None = None) -> pd.DataFrame:
         """Pairwise Elo (analytics/rating.py) after every session; the player filter picks
-        one player's rows from a rating computed over every player."""
+        one player's rows from a rating computed over every player. With no other filter,
+        read from ``mart_ratings`` (the same rows)."""
+        player = filters.player if filters is not None else None
+        if self._rated(filters):
+            return ratings_mart.history(self.con, player)
         history = rating.rating_history(self.session_placements(without_player(filters)))
-        if filters is not None and filters.player is not None:
-            history = history[history["player"] == filters.player].reset_index(drop=True)
+        if player is not None:
+            history = history[history["player"] == player].reset_index(drop=True)
         return history
+
+    def current_ratings(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Each player's rating after their last session, and their peak (the player
+        filter ignored: ``rating.current_ratings``)."""
+        if self._rated(filters):
+            return ratings_mart.current(self.con)
+        return rating.current_ratings(self.rating_history(without_player(filters)))
+
+    def daily_ratings(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Each player's rating at the end of each day they played (``rating.daily_ratings``;
+        the player filter ignored)."""
+        if self._rated(filters):
+            return ratings_mart.daily(self.con)
+        return rating.daily_ratings(self.rating_history(without_player(filters)))
+
+    def _rated(self, filters: Filters | None) -> bool:
+        """Whether ``mart_ratings`` holds the rating under these filters (none but the player)."""
+        return self.materialize and without_player(filters) == Filters()
 
     def player_table(self, filters: Filters | None = None) -> pd.DataFrame:
         """:meth:`player_stats` with the placement columns and the rating added."""
         return with_placements(
-            self.player_stats(filters), self.placements(filters), self.rating_history(filters)
+            self.player_stats(filters), self.placements(filters), self.current_ratings(filters)
         )
 
     def pattern_rates(self, filters: Filters | None = None) -> pd.DataFrame:
@@ -722,10 +757,11 @@ def without_player(filters: Filters | None) -> Filters:
     return Filters(None, base.club, base.date_from, base.date_to, base.rules, base.tablemates)
 
 
-def with_placements(stats: pd.DataFrame, placements: pd.DataFrame, history: pd.DataFrame) -> pd.DataFrame:
+def with_placements(stats: pd.DataFrame, placements: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     """The player table with ``sessions``, ``avg_placement``, ``placement_1..4`` (and
-    rates), ``rating`` and ``rating_peak`` added after its columns (same rows, same order)."""
-    extra = placements.merge(rating.current_ratings(history), on="player", how="left")
+    rates), ``rating`` and ``rating_peak`` (``ratings``: ``Analytics.current_ratings``)
+    added after its columns (same rows, same order)."""
+    extra = placements.merge(ratings, on="player", how="left")
     merged: pd.DataFrame = stats.merge(extra, on="player", how="left")
     return merged
 

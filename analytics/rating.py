@@ -65,9 +65,11 @@ def session_changes(ratings: list[float], nets: list[int]) -> list[float]:
     return changes
 
 
-def rating_history(placements: pd.DataFrame) -> pd.DataFrame:
+def rating_history(placements: pd.DataFrame, held: dict[str, float] | None = None) -> pd.DataFrame:
     """One row per session and player (``session_placements`` rows of every player): the
     rating before, the change and the rating after, in the order the sessions are rated.
+    ``held``: the players' ratings before the first of these sessions (a history
+    continued, ``analytics/ratings_mart.py``); a player not in it starts at :data:`INITIAL`.
 
     Plain lists, not a pandas group per session: 20,000 sessions take well under a second."""
     if placements.empty:
@@ -77,7 +79,7 @@ def rating_history(placements: pd.DataFrame) -> pd.DataFrame:
     sessions = order["session_id"].astype(str).tolist()
     players = order["player"].astype(str).tolist()
     nets = [int(v) for v in order["net"].tolist()]
-    current: dict[str, float] = {}
+    current: dict[str, float] = dict(held or {})
     before: list[float] = []
     changes: list[float] = []
     start = 0

@@ -15,8 +15,9 @@ once more under the new version (``bench/refresh.py`` times both).
 Queries are the ``.sql`` files of ``analytics/sql/queries`` (the shared filters only) and
 of ``analytics/sql/pages`` (one deal, one session, one cell, a search: parameters of their
 own). Both are run with bound parameters only. The rating (``analytics/rating.py``) is
-computed in Python from the per-session placements of every player under the shared
-filters, then cached per catalog version like every query.
+read from ``mart_ratings`` with no filter (``analytics/ratings_mart.py``), else computed in
+Python from the per-session placements of every player under the shared filters; either
+is cached per catalog version like every query.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from typing import Any, Final
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from analytics import rating
 from analytics.queries import Analytics, Filters, page_sql, with_placements, without_player
 from dashboard.deal_steps import DealReplay, replay_from_rows
 from dashboard.rescore import Rescore, rescore_session
@@ -194,20 +194,30 @@ SEARCH_LIMIT: Final = 200
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def _history(path: str, version: str, key: FilterKey) -> pd.DataFrame:
-    src = Source(path, version)
-    player, club, first, last, rules, mates = key
-    everyone = without_player(Filters(player, club, first, last, rules, mates))
-    return rating.rating_history(query("session_placements", everyone, src=src))
+    return _analytics(path).rating_history(Filters(*key))
 
 
-def rating_history(filters: Filters, *, src: Source) -> pd.DataFrame:
-    """Every player's rating after each session (the player filter is ignored: a rating
-    needs every player's results)."""
-    return _history(src.path, src.version, filter_key(without_player(filters)))
+def rating_history(filters: Filters, *, src: Source, player: str | None = None) -> pd.DataFrame:
+    """Every player's rating after each session, or ``player``'s rows only (the player
+    filter is ignored: a rating needs every player's results)."""
+    key = filter_key(without_player(filters))
+    return _history(src.path, src.version, (player, *key[1:]))
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def _ratings(path: str, version: str, key: FilterKey, daily: bool) -> pd.DataFrame:
+    analytics = _analytics(path)
+    return analytics.daily_ratings(Filters(*key)) if daily else analytics.current_ratings(Filters(*key))
+
+
+def current_ratings(filters: Filters, *, src: Source) -> pd.DataFrame:
+    """Each player's last rating and peak under the filters (``Analytics.current_ratings``)."""
+    return _ratings(src.path, src.version, filter_key(without_player(filters)), False)
 
 
 def daily_ratings(filters: Filters, *, src: Source) -> pd.DataFrame:
-    return rating.daily_ratings(rating_history(filters, src=src))
+    """Each player's rating at the end of each day (``Analytics.daily_ratings``)."""
+    return _ratings(src.path, src.version, filter_key(without_player(filters)), True)
 
 
 def player_table(filters: Filters, *, src: Source) -> pd.DataFrame:
@@ -215,7 +225,7 @@ def player_table(filters: Filters, *, src: Source) -> pd.DataFrame:
     return with_placements(
         query("player_stats", filters, src=src),
         query("placements", filters, src=src),
-        rating_history(filters, src=src),
+        current_ratings(filters, src=src),
     )
 
 

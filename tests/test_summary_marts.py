@@ -17,8 +17,10 @@ from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
+from pandas.testing import assert_frame_equal
 from test_marts_incremental import EVENING, OTHER, sheet
 
+from analytics import rating
 from analytics.queries import DERIVED, Analytics, Filters, query_sql
 from dashboard.record_draft import save_deal
 from ingest.simulator.simulate import ClubPlan, simulate_club
@@ -70,6 +72,7 @@ def assert_sums_exact(api: Analytics) -> None:
         for filters in variants:
             have, want = api.query(name, filters), per_seat(api, name, filters)
             assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
+    assert_ratings_exact(api)
     for mart, macro in DERIVED.items():
         held = api.sql(f"select * from {mart} order by all")
         fresh = api.sql(f"select * from {macro}(true, cast([] as date[]), false) order by all")
@@ -80,6 +83,17 @@ def assert_sums_exact(api: Analytics) -> None:
         "select reason as label, count(*) as count from stg_quarantine group by reason order by reason"
     )
     assert lines.equals(counted)
+
+
+def assert_ratings_exact(api: Analytics) -> None:
+    """mart_ratings (kept at each refresh) is the Elo computed afresh over every session."""
+    history = rating.rating_history(api.query("session_placements"))
+    assert_frame_equal(api.rating_history(), history, check_exact=True)
+    assert_frame_equal(api.current_ratings(), rating.current_ratings(history), check_exact=True)
+    assert_frame_equal(api.daily_ratings(), rating.daily_ratings(history), check_exact=True)
+    for player in history["player"].unique()[:2]:
+        mine = history[history["player"] == player].reset_index(drop=True)
+        assert_frame_equal(api.rating_history(Filters(player=player)), mine, check_exact=True)
 
 
 def tile_log(folder: Path, club: str, seed: int) -> Path:
@@ -146,6 +160,12 @@ def test_the_sums_equal_the_per_row_computation_after_every_step(warehouse: Path
         save_deal(warehouse, EVENING, sheet(f"{EVENING.session_id}-03", 2, kong_from=3))  # a revision
         refreshed_exact(api)
         save_deal(warehouse, OTHER, sheet(f"{OTHER.session_id}-01"))
+        refreshed_exact(api)
+        earlier = ClubPlan(
+            players=6, sessions=2, deals_per_session=3, seed=11, club="c1", start=date(2026, 10, 15)
+        )
+        write_log(simulate_club(earlier), tmp_path / "earlier.jsonl")  # two sessions among the held ones
+        ingest([tmp_path / "earlier.jsonl"], warehouse, workers=0)
         refreshed_exact(api)
         ingest([split_log(tmp_path)], warehouse, workers=0)  # a held session now on two days
         refreshed_exact(api)

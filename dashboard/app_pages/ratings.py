@@ -34,8 +34,7 @@ if src is not None:
     if placements.empty:
         st.info(page_kit.t("no_match"))
     else:
-        history = cached_queries.rating_history(filters, src=src)
-        table = placements.merge(rating.current_ratings(history), on="player", how="left")
+        table = placements.merge(cached_queries.current_ratings(filters, src=src), on="player", how="left")
         table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
         st.caption(page_kit.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
         min_deals, min_sessions = page_kit.ranking_minimum()
@@ -74,7 +73,7 @@ if src is not None:
         page_kit.chart(charts.placement_chart(placements, page_kit.tr()))
         players = sorted(str(p) for p in placements["player"])
         chosen = st.selectbox(page_kit.t("choose_player"), players, key="ratings_player")
-        mine = history[history["player"] == chosen].iloc[::-1]
+        mine = cached_queries.rating_history(filters, src=src, player=chosen).iloc[::-1]
         st.subheader(page_kit.t("sessions_of", player=chosen))
         every = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]
         if len(every) > LAST_SESSIONS:
