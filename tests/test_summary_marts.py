@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
-from pandas.testing import assert_frame_equal
+from pandas.testing import assert_frame_equal  # type: ignore[import-untyped]
 from test_marts_incremental import EVENING, OTHER, sheet
 
 from analytics import rating
