@@ -90,9 +90,6 @@ RENAMES: Final = {
     " where club is not null and list_has_any(players, $added)",
     "mart_seat_deals": "update mart_seat_deals set player = shown_player(name, club, $added)"
     " where club is not null and list_contains($added, name)",
-    "mart_pairs": "update mart_pairs set player = shown_player(player, club, $added),"
-    " mate = shown_player(mate, club, $added)"
-    " where club is not null and (list_contains($added, player) or list_contains($added, mate))",
     "mart_flows": "update mart_flows set payer_player = shown_player(payer_player, club, $added),"
     " payee_player = shown_player(payee_player, club, $added)"
     " where club is not null and (list_contains($added, payer_player) or list_contains($added, payee_player))",

@@ -38,7 +38,6 @@ MATERIALIZED: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
-    "mart_pairs",
     "mart_flows",
     "mart_findings",
     "mart_quarantine_reasons",
@@ -95,7 +94,6 @@ SORTED_BY: Final = {
     "stg_deals": "club, played_date",
     "mart_deals": "club, played_date",
     "mart_seat_deals": "club, played_date",
-    "mart_pairs": "club, played_date",
     "mart_flows": "club, played_date",
     "mart_findings": "club, played_date",
 }

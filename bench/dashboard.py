@@ -13,7 +13,8 @@ sidebar, queries, charts, tables; what the server does before the browser draws)
 
 With ``--browser`` it also starts ``streamlit run`` on a free local port and times each
 page in Debian's Chromium (Playwright): from navigation to the page's charts or tiles
-drawn. Medians over ``--repeat`` runs; ``--json`` prints one object as the last line.
+drawn, and the server's resident memory after each page's runs. Medians over ``--repeat``
+runs; ``--json`` prints one object as the last line.
 
     .venv/bin/python bench/dashboard.py [--deals 200000] [--repeat 5] [--browser] [--json]
 """
@@ -143,6 +144,14 @@ BROWSER_PAGES: tuple[tuple[str, str, str, str, int], ...] = (
 )
 
 
+def resident_mb(pid: int) -> float:
+    """The resident memory of the server process (Linux: ``/proc/PID/status``), in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def browser_times(warehouse: Path, repeat: int) -> dict[str, dict[str, float]]:
     """Each page in Chromium, median ms: *load* a new tab at the page's address (the app's
     scripts, the websocket, the run, the drawing); *nav* a click on the page's link in the
@@ -206,9 +215,14 @@ def browser_times(warehouse: Path, repeat: int) -> dict[str, dict[str, float]]:
                     page.get_by_role("link", name=title, exact=True).first.click()
                     drawn(page, title, selector, count)
                     navs.append(ms(started))
-                out[name] = {"load": statistics.median(loads), "nav": statistics.median(navs)}
+                out[name] = {
+                    "load": statistics.median(loads),
+                    "nav": statistics.median(navs),
+                    "server_rss_mb": resident_mb(server.pid),
+                }
                 print(
-                    f"  {name:16} new tab {out[name]['load']:8.1f} ms   sidebar link {out[name]['nav']:8.1f} ms",
+                    f"  {name:16} new tab {out[name]['load']:8.1f} ms   sidebar link {out[name]['nav']:8.1f} ms"
+                    f"   server {out[name]['server_rss_mb']:6.0f} MB resident",
                     flush=True,
                 )
             browser.close()

@@ -104,7 +104,8 @@ where d.is_complete and s.player is not null;
 create or replace view mart_wins as
 select * from mart_seat_deals where won;
 
--- one row per deal and ordered pair of seats: who sat with whom
+-- one row per deal and ordered pair of seats: who sat with whom (a view, never kept: twelve
+-- rows a deal; the pages read mart_pair_days, or the tablemates' deals: 30_filters.sql pairs_in)
 create or replace view mart_pairs as
 select
     a.deal_id,
@@ -338,17 +339,23 @@ select * from session_rows(true, cast([] as date[]), false);
 -- set and day: what tablemates and mate_records read when no tablemates are asked for (a
 -- row per pair and day instead of twelve per deal). Kept like mart_player_days (DERIVED).
 create or replace macro pair_days(p_all, p_days, p_no_day) as table
+with seats as (  -- mart_pairs of the days: their seats paired within each deal
+    select deal_id, seat, player, club, rules, played_date, net
+    from mart_seat_deals
+    where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+)
+
 select
-    player,
-    mate,
-    club,
-    rules,
-    played_date,
+    a.player,
+    b.player as mate,
+    a.club,
+    a.rules,
+    a.played_date,
     count(*) as deals,
-    cast(sum(net) as bigint) as net
-from mart_pairs
-where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
-group by player, mate, club, rules, played_date;
+    cast(sum(a.net) as bigint) as net
+from seats as a
+join seats as b on a.deal_id = b.deal_id and a.seat <> b.seat
+group by a.player, b.player, a.club, a.rules, a.played_date;
 
 create or replace view mart_pair_days as
 select * from pair_days(true, cast([] as date[]), false);

@@ -77,14 +77,15 @@ where (p_club is null or club = p_club)
     and (p_rules is null or rules = p_rules)
     and len(p_mates) = 0
 union all
-select *
-from mart_pairs
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
-    and len(p_mates) > 0
-    and deal_id in (select deal_id from mate_deals(p_mates));
+select * from (  -- the tablemates' deals' seats paired (mart_pairs of those deals only)
+    with seats as (
+        select * from seat_deals_in(p_club, p_from, p_to, p_rules, p_mates) where len(p_mates) > 0
+    )
+
+    select a.deal_id, a.played_date, a.club, a.rules, a.players, a.player, b.player as mate, a.net
+    from seats as a
+    join seats as b on a.deal_id = b.deal_id and a.seat <> b.seat
+);
 
 create or replace macro flows_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
