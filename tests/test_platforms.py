@@ -23,6 +23,7 @@ from warehouse_fixtures import read_table
 from ingest.platforms.detect import platform_of
 from ingest.platforms.emit import log_of
 from ingest.platforms.open_mahjong import convert_open_mahjong, read_open_mahjong
+from ingest.platforms.voids import Inferred, infer_void
 from ingest.reader import read_log_bytes
 from ingest.validate import validate_log
 
@@ -88,6 +89,16 @@ def test_platform_inferred_says_which_void_the_moves_decide() -> None:
     assert [f.seat for f in inferred] == [0, 1, 2, 3]
     assert all(f.severity == "warning" for f in inferred)
     assert "void suit s is inferred (the moves decide it)" in inferred[1].message
+
+
+def test_a_suit_dealt_none_of_is_the_inferred_void() -> None:
+    """A seat dealt no 条 plays its other suits from the first discard: the moves allow
+    m and s (it pongs 5p), and the suit it holds none of is taken, not the one it
+    discarded first (seed 201 of the round trip, tests/test_platform_roundtrip.py)."""
+    hand = [f"{r}m" for r in (2, 3, 4, 5, 6, 9)] + [f"{r}p" for r in (2, 2, 5, 5, 6, 6, 9)]
+    moves = [{"type": "pong", "seat": 3, "tile": "5p"}, {"type": "discard", "seat": 3, "tile": "9m"}]
+    assert infer_void(3, hand, moves) == Inferred("s", ("m", "s"))
+    assert infer_void(3, hand[6:], moves[1:]).suit == "m"  # none of m and of s: the first discarded
 
 
 def test_platform_rule_for_a_rule_chuanma_cannot_express() -> None:
