@@ -1,7 +1,7 @@
 """The open_mahjong_unity importer round trip, with hypothesis: deals played by chuanma's
 simulator under the importer's own rule set are written in the platform's record format
 (a small writer here, following docs/platforms.md and the platform's 川麻 state machine:
-seatless draws and discards, 刮风下雨 after ``"gs"``, 血战 wins settled in ``settle_hu``
+seatless draws and discards, 刮风下雨 after ``"gs"``, a win's fan names, 血战 wins settled in ``settle_hu``
 steps, the empty wall in ``chajiao`` steps, no 定缺), read back by the importer and
 replayed: the scores are the simulated ones, and a payment tick changed by any amount is
 always a finding (but a robbed kong's: the platform pays and refunds it, and the importer
@@ -14,13 +14,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from hypothesis import example, given, settings
+from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Hu, Kong, PlayEvent, Pong
 from engine.rules import Rules, load_rules
 from ingest.platforms.open_mahjong import read_open_mahjong
-from ingest.platforms.open_mahjong_rules import rules_of
+from ingest.platforms.open_mahjong_rules import patterns_of, rules_of
 from ingest.simulator.simulate import STYLES, simulate_deal
 from ingest.validate import ValidationReport, validate_log
 
@@ -29,6 +29,35 @@ RULES: Rules = load_rules(rules_of({}) | {"end_condition": "bloody"})
 PAYING = ("g", "ag", "jg")  # kong ticks that carry their payments after "gs"
 #: where the four changes are in a liuju step
 STEP_CHANGES = {"settle_hu": 6, "chajiao": 5}
+
+
+#: chuanma's base patterns the platform can name, as its fan names (the others, e.g.
+#: 带幺九 or 将对, it has no name for: such a win is written with no fan names)
+PLATFORM_BASE = {
+    "pinghu": [],
+    "duiduihu": ["大对子"],
+    "qingyise": ["清一色"],
+    "qidui": ["七对"],
+    "qingdui": ["清一色", "大对子"],
+    "qingqidui": ["清一色", "七对"],
+    "jingoudiao": ["大对子", "金钩钓"],
+}
+PLATFORM_EXTRA = {
+    "gen": "根",
+    "gangshanghua": "杠上花",
+    "gangshangpao": "杠上炮",
+    "qiangganghu": "抢杠",
+    "haidi": "海底",
+}
+
+
+def fan_names(patterns: tuple[str, ...] | None) -> list[str]:
+    """A simulated win's patterns as the platform's fan names (平和 alone when nothing
+    else), or none when the platform has no name for one of them."""
+    base, *extras = patterns or ("?",)
+    if base not in PLATFORM_BASE or any(e not in PLATFORM_EXTRA for e in extras):
+        return []
+    return [*PLATFORM_BASE[base], *(PLATFORM_EXTRA[e] for e in extras)] or ["平和"]
 
 
 def platform_tile(tile: int) -> int:
@@ -86,8 +115,9 @@ def round_of(deal: Simulated, number: int) -> dict[str, Any]:
             run = run + 1 if isinstance(previous, Hu) and previous.from_seat is not None else 0
             kind = "hu_self" if event.from_seat is None else ("hu_first", "hu_second", "hu_third")[run]
             # 血战: the tick pays nothing; the win is paid in its settle_hu step at the end
+            fans = fan_names(event.patterns)
             ticks.append(
-                [kind, event.seat, 1, [], [0, 0, 0, 0], platform_tile(event.tile), 0, event.from_seat, 0]
+                [kind, event.seat, 1, fans, [0, 0, 0, 0], platform_tile(event.tile), 0, event.from_seat, 0]
             )
             wins.append((kind, event))
         else:
@@ -96,7 +126,8 @@ def round_of(deal: Simulated, number: int) -> dict[str, Any]:
     ticks.append(["liuju", "reveal_hu", "{}"])
     for k, (kind, win) in enumerate(wins):  # 血战: each win paid at the end, in the order won
         final = 1 if k == len(wins) - 1 and deal.end.reason == "three_won" else 0
-        ticks.append(["liuju", "settle_hu", kind, win.seat, 1, [], list(win.deltas or (0, 0, 0, 0)), final])
+        changes = list(win.deltas or (0, 0, 0, 0))
+        ticks.append(["liuju", "settle_hu", kind, win.seat, 1, fan_names(win.patterns), changes, final])
     if deal.end.reason == "wall_exhausted":  # 查叫 of the seats that never won: the sum on the first
         never = [s for s in range(4) if s not in {w.seat for _, w in wins}]
         for k, seat in enumerate(never):
@@ -180,3 +211,28 @@ def test_a_changed_payment_tick_is_always_a_finding(seed: int, data: st.DataObje
     (replay,) = replayed(record).deals
     assert replay.status != "ok"
     assert [f.code for f in replay.findings] == ["payment_mismatch"], replay.findings
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.data())
+def test_other_fan_names_are_a_fan_mismatch(seed: int, data: st.DataObject) -> None:
+    """A win's fan names changed to those of another hand: one fan_mismatch (the payments,
+    in the settle_hu steps, stay as they were)."""
+    deals = simulated(seed, 3)
+    record = record_of(deals)
+    named = [
+        (n, k)
+        for n, rnd in enumerate(record["game_round"].values(), 1)
+        for k, tick in enumerate(rnd["action_ticks"])
+        if tick[0].startswith("hu_") and tick[3]
+    ]
+    assume(named)
+    n, k = data.draw(st.sampled_from(named))
+    tick = record["game_round"][f"round_index_{n}"]["action_ticks"][k]
+    was = patterns_of(tick[3])
+    other = data.draw(
+        st.sampled_from([names for names in PLATFORM_BASE.values() if patterns_of(names)[0] != was[0]])
+    )
+    tick[3] = (other or ["平和"]) + tick[3][len([f for f in tick[3] if f not in PLATFORM_EXTRA.values()]) :]
+    replay = replayed(record).deals[n - 1]
+    assert [(f.code, f.line) for f in replay.findings] == [("fan_mismatch", n * 1000 + k + 1)]

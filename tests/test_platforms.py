@@ -18,11 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from warehouse_fixtures import read_table
 
 from ingest.platforms.detect import platform_of
 from ingest.platforms.emit import log_of
 from ingest.platforms.open_mahjong import convert_open_mahjong, read_open_mahjong
+from ingest.platforms.open_mahjong_rules import UnknownFan, patterns_of
 from ingest.platforms.voids import Inferred, infer_void
 from ingest.reader import read_log_bytes
 from ingest.validate import validate_log
@@ -214,3 +216,44 @@ def test_kong_payments_and_the_wall_end_settlement_worked_by_hand() -> None:
     deal = _deals(validate_log(log_of(converted)))["r1"]
     assert _codes(deal) == [] and list(deal.scores) == [-5, 2, -5, 8]
     assert sum(1 for obj in lines.values() if obj["type"] == "draw") == 55  # the whole wall drawn
+
+
+def test_each_platform_fan_name_is_a_chuanma_pattern() -> None:
+    """Every 川麻 fan of the platform (om:game_calculation/sichuan/sichuan_hepai_check.py)
+    as chuanma's pattern keys: one base pattern (the highest of the rule set) and an
+    extra per 杠, 根 and situational fan."""
+    assert patterns_of(["平和"]) == ["pinghu"]
+    assert patterns_of(["根"]) == ["pinghu", "gen"]  # the platform drops 平和 beside another fan
+    assert patterns_of(["杠", "根"]) == ["pinghu", "gen", "gen"]  # a kong is chuanma's root too
+    assert patterns_of(["大对子"]) == ["duiduihu"]
+    assert patterns_of(["清一色"]) == ["qingyise"]
+    assert patterns_of(["七对"]) == ["qidui"]
+    assert patterns_of(["清一色", "大对子"]) == ["qingdui"]
+    assert patterns_of(["七对", "清一色", "根"]) == ["qingqidui", "gen"]
+    assert patterns_of(["大对子", "金钩钓"]) == ["jingoudiao"]
+    assert patterns_of(["清一色", "大对子", "金钩钓"]) == ["qingdui"]  # 清金钩钓 is not scored
+    situational = ["杠上花", "杠上炮", "抢杠", "海底"]
+    assert patterns_of(situational) == ["pinghu", "gangshanghua", "gangshangpao", "qiangganghu", "haidi"]
+    assert patterns_of(["对对和"]) == patterns_of(["大对子"])  # the platform's own other name
+    assert patterns_of(["清七对"]) == ["qingqidui"]
+    for names in (["自摸"], ["金钩钓"], ["七对", "大对子"]):  # no such fan; no such hand
+        with pytest.raises(UnknownFan):
+            patterns_of(names)
+
+
+def test_a_win_under_other_fan_names_is_a_fan_mismatch() -> None:
+    record = _record()
+    ticks = record["game_round"]["round_index_1"]["action_ticks"]
+    ticks[1][3] = ["大对子"]  # seat 1's 平和 win on 5p said to be 对对和; its payment stays 1
+    deal = _deals(_validate(record))["r1"]
+    assert _codes(deal) == [("fan_mismatch", 1002)]
+    assert deal.findings[0].expected == ["pinghu"] and deal.findings[0].recorded == ["duiduihu"]
+
+
+def test_an_unknown_fan_name_is_a_finding_and_the_payment_still_checked() -> None:
+    record = _record()
+    ticks = record["game_round"]["round_index_2"]["action_ticks"]
+    ticks[3][3] = ["清一色", "龙王"]  # seat 3's win: a fan the platform has not
+    deal = _deals(_validate(record))["r2"]
+    assert _codes(deal) == [("bad_record", 2004), ("payment_mismatch", 2004)]  # the golden's wrong 4
+    assert "'龙王' is none of the platform's 川麻 fans" in deal.findings[0].message
