@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from ingest.platforms.emit import Converted, finding, log_of
-from ingest.platforms.open_mahjong_rules import SUB_RULES, rules_of
+from ingest.platforms.open_mahjong_rules import SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
 from ingest.reader import LogFile
 
@@ -179,6 +179,13 @@ class _Round:
                 win["tile"] = tile_name(tick[5])
         if any(changes):
             win["deltas"] = changes
+        fans = tick[3] if len(tick) > 3 else None
+        if isinstance(fans, list) and fans and all(isinstance(f, str) for f in fans):
+            try:
+                win["patterns"] = patterns_of(fans)  # the engine checks them (fan_mismatch)
+            except UnknownFan as err:
+                self.note(line, f"round tick {line % ROUND_LINES}: {err}; the win's fan is not checked",
+                          f"第{line % ROUND_LINES}手：番种 {' '.join(fans)} 无法对应；此和牌的番种不核对")  # fmt: skip
         self.emit(line, win)
         self.hu_lines.append(win)
         self.won.append(winner)

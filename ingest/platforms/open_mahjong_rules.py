@@ -30,3 +30,61 @@ def rules_of(title: dict[str, Any]) -> dict[str, Any]:
     """The session's ``rules`` for a record's ``game_title`` (blood_battle is read by the
     caller from the rounds: the title does not carry it)."""
     return dict(KNOBS)
+
+
+#: the platform's 川麻 fan names (om:game_calculation/sichuan/sichuan_hepai_check.py) that
+#: add one chuanma extra each: 杠 (a declared kong) and 根 are both chuanma's ``gen``
+EXTRA_FANS: Final[dict[str, str]] = {
+    "杠": "gen",
+    "根": "gen",
+    "杠上花": "gangshanghua",
+    "杠上炮": "gangshangpao",
+    "抢杠": "qiangganghu",
+    "海底": "haidi",
+}
+#: the platform lists each base fan it finds (清一色 and 大对子 both); chuanma scores one
+#: base pattern, the highest of this rule set (``fan_combination: highest``): 平和 alone, or
+#: nothing but extras, is ``pinghu``; 清一色 大对子 金钩钓 is ``qingdui`` (4 fan) since
+#: ``qingjingoudiao`` is not scored under chengdu
+BASE_FANS: Final[dict[frozenset[str], str]] = {
+    frozenset(): "pinghu",
+    frozenset({"大对子"}): "duiduihu",
+    frozenset({"清一色"}): "qingyise",
+    frozenset({"七对"}): "qidui",
+    frozenset({"清一色", "大对子"}): "qingdui",
+    frozenset({"清一色", "七对"}): "qingqidui",
+    frozenset({"大对子", "金钩钓"}): "jingoudiao",
+    frozenset({"清一色", "大对子", "金钩钓"}): "qingdui",
+}
+BASE_NAMES: Final = frozenset().union(*BASE_FANS)
+#: other names for the platform's fans: its own (大对子(对对和), 金钩钓(十三落抬)) and the
+#: combined names people write (清对, 清七对)
+ALIASES: Final[dict[str, tuple[str, ...]]] = {
+    "对对和": ("大对子",),
+    "十三落抬": ("金钩钓",),
+    "清对": ("清一色", "大对子"),
+    "清七对": ("清一色", "七对"),
+}
+
+
+class UnknownFan(ValueError):
+    """A fan name that is none of the platform's 川麻 fans (or a mix no hand makes)."""
+
+
+def patterns_of(names: list[str]) -> list[str]:
+    """A win's fan names as chuanma's pattern keys: its one base pattern, then an extra
+    per 杠, 根 and situational fan (the engine compares them with its own as a set)."""
+    base: set[str] = set()
+    extras: list[str] = []
+    for name in names:
+        for part in ALIASES.get(name, (name,)):
+            if part in EXTRA_FANS:
+                extras.append(EXTRA_FANS[part])
+            elif part in BASE_NAMES:
+                base.add(part)
+            elif part != "平和":
+                raise UnknownFan(f"fan {name!r} is none of the platform's 川麻 fans")
+    pattern = BASE_FANS.get(frozenset(base))
+    if pattern is None:
+        raise UnknownFan(f"fans {' '.join(names)} make no hand")
+    return [pattern, *extras]

@@ -1,9 +1,10 @@
 """Infer a seat's 定缺 (void suit) from its moves, for records that do not write it.
 
 A seat's void suit is one it never pongs, kongs or wins on, and that its winning hand
-does not hold. Of the suits the moves allow, the one it discarded first wins (a seat
-plays its void suit out first), then the one it held fewest of (the platform's own
-default when a seat does not choose).
+does not hold. Of the suits the moves allow, one it was dealt none of wins (nothing to
+play out: a seat's first discards then say nothing of its void), then the one it
+discarded first (a seat plays its void suit out first), then the one it held fewest of
+(the platform's own default when a seat does not choose).
 """
 
 from __future__ import annotations
@@ -55,5 +56,6 @@ def infer_void(seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]])
     allowed = tuple(s for s in SUITS if s not in banned)
     pool = allowed or tuple(SUITS)
     big = len(events) + 1
-    suit = min(pool, key=lambda s: (first_discard.get(s, big), sum(t[-1] == s for t in hand)))
+    dealt = {s: sum(t[-1] == s for t in hand) for s in SUITS}
+    suit = min(pool, key=lambda s: (dealt[s] > 0, first_discard.get(s, big), dealt[s]))
     return Inferred(suit, allowed)
