@@ -91,7 +91,7 @@ NO_BIT: Final[Mapping[str, Any]] = {
 #: names them), so their deals are played by the Python fast path or the engine
 HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
     "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
-    # 血流成河: winners play on; the Python moves hand these deals to the engine
+    # 血流成河: winners play on with fixed hands; the Python moves play these deals
     "end_condition": ("bloody_flow",),
 }
 #: knobs that change no move the C moves take, and why

@@ -27,7 +27,7 @@ from fast_diff import Tally, check_sessions, club_sessions, corpus_sessions
 from test_fast_check import MAX_HANDOFF, shown
 
 from engine.deal import Deal
-from engine.events import DealStart, Discard, Event, Kong, PlayEvent, SessionEnd, SessionStart
+from engine.events import DealStart, Discard, Event, Kong, PlayEvent, Pong, SessionEnd, SessionStart
 from engine.events import replace as replace_event
 from engine.rules import load_rules
 from ingest import simulator
@@ -134,30 +134,44 @@ def test_a_fixed_hand_discarding_another_tile_is_handed_off() -> None:
     assert tally.handoff_rate <= MAX_HANDOFF, tally.summary()
 
 
-# -------------------------------------------------------------------- fixed hands that kong
-def _simulator_copy(made: list[str]) -> ModuleType:
+# -------------------------------------------------------------------- fixed hands that kong or pong
+def _simulator_copy(made: list[str], pongs: bool) -> ModuleType:
     """A pure-Python copy of ``ingest.simulator.simulate`` (the module may be compiled, and
     a compiled module's functions cannot be replaced) whose fixed hands kong the tile they
-    draw whenever the tiles allow it: an added kong of a pong, a concealed kong of a fourth
-    (each kind noted in ``made``)."""
+    draw whenever the tiles allow it (an added kong of a pong, a concealed kong of a
+    fourth), and with ``pongs`` pong any discard nobody claimed that they hold a pair of;
+    each move noted in ``made``."""
     path = Path(simulator.__file__ or "").with_name("simulate.py")
-    spec = importlib.util.spec_from_file_location("bloody_kong_simulate", path)
+    spec = importlib.util.spec_from_file_location(_COPY, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
-    played = getattr(module, "_act")  # noqa: B009 - a private name, replaced below
+    acted, claimed = getattr(module, "_act"), getattr(module, "_claims")  # noqa: B009 - replaced below
 
     def act(deal: Deal, rec: Any, bot: Any, rng: random.Random) -> None:
         kong = _fixed_kong(deal)
         if kong is None:
-            played(deal, rec, bot, rng)
+            acted(deal, rec, bot, rng)
             return
         made.append(kong.kind)
         rec.play(replace_event(kong, line=rec.next_line))
 
+    def claims(deal: Deal, rec: Any, bots: Any, rng: random.Random) -> bool:
+        if claimed(deal, rec, bots, rng):
+            return True
+        pong = _fixed_pong(deal) if pongs else None
+        if pong is not None:
+            made.append("pong")
+            rec.play(replace_event(pong, line=rec.next_line))
+        return pong is not None
+
     setattr(module, "_act", act)  # noqa: B010
+    setattr(module, "_claims", claims)  # noqa: B010
     return module
+
+
+_COPY = "bloody_fixed_simulate"
 
 
 def _fixed_kong(deal: Deal) -> Kong | None:
@@ -172,20 +186,43 @@ def _fixed_kong(deal: Deal) -> Kong | None:
     return Kong(seat, drawn, "concealed") if deal.hands[seat][drawn] == 4 else None
 
 
+def _fixed_pong(deal: Deal) -> Pong | None:
+    """A pong of the open discard by a fixed hand holding a pair of it (nobody won it)."""
+    open_tile = deal.open_tile
+    if open_tile is None or open_tile[2] or open_tile[3]:
+        return None
+    source, tile = open_tile[0], open_tile[1]
+    for seat in ((source + step) % 4 for step in (1, 2, 3)):
+        if deal.hand_fixed(seat) and deal.hands[seat][tile] >= 2:
+            return Pong(seat, tile)
+    return None
+
+
+def _fixed_corpus(made: list[str], pongs: bool, seed: int) -> list[list[str]]:
+    copy = _simulator_copy(made, pongs)
+    try:
+        events = copy.simulate_club(_plan("standard", 40, seed=seed))
+        return [list(log_lines(session)) for session in _sessions(events)]
+    finally:
+        del sys.modules[_COPY]
+
+
 def test_a_fixed_hands_kong_is_checked_as_the_engine_checks_it() -> None:
     made: list[str] = []
-    copy = _simulator_copy(made)
-    try:
-        plan = _plan("standard", 40, seed=2604)
-        sessions = [list(log_lines(events)) for events in _sessions(copy.simulate_club(plan))]
-    finally:
-        del sys.modules["bloody_kong_simulate"]
-    tally = check_sessions(sessions, fast_replay, corpus="bloody-fixed-kong")
+    tally = check_sessions(_fixed_corpus(made, False, 2604), fast_replay, corpus="bloody-fixed-kong")
     assert not tally.disagreements, shown(tally)
     # some kongs kept the waits (clean, confirmed by the fast path), some did not
     assert tally.codes["fixed_hand"] >= 3 and tally.flagged == tally.codes["fixed_hand"], tally.codes
     assert tally.handoff_rate <= MAX_HANDOFF, tally.summary()
     assert made.count("added") >= 20 and made.count("concealed") >= 5, made
+
+
+def test_a_fixed_hands_pong_is_handed_off() -> None:
+    made: list[str] = []
+    tally = check_sessions(_fixed_corpus(made, True, 2605), fast_replay, corpus="bloody-fixed-pong")
+    assert not tally.disagreements, shown(tally)
+    assert tally.codes["fixed_hand"] >= 20 and tally.flagged == tally.codes["fixed_hand"], tally.codes
+    assert made.count("pong") >= 20 and tally.fast_clean == tally.clean, (made, tally.summary())
 
 
 def _sessions(events: Iterator[Event]) -> Iterator[list[Event]]:
