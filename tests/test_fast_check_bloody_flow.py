@@ -139,8 +139,8 @@ def _simulator_copy(made: list[str], pongs: bool) -> ModuleType:
     """A pure-Python copy of ``ingest.simulator.simulate`` (the module may be compiled, and
     a compiled module's functions cannot be replaced) whose fixed hands kong the tile they
     draw whenever the tiles allow it (an added kong of a pong, a concealed kong of a
-    fourth), and with ``pongs`` pong any discard nobody claimed that they hold a pair of;
-    each move noted in ``made``."""
+    fourth) and any discard nobody claimed that they hold three of, and with ``pongs`` pong
+    one they hold a pair of; each move noted in ``made``."""
     path = Path(simulator.__file__ or "").with_name("simulate.py")
     spec = importlib.util.spec_from_file_location(_COPY, path)
     assert spec is not None and spec.loader is not None
@@ -160,11 +160,11 @@ def _simulator_copy(made: list[str], pongs: bool) -> ModuleType:
     def claims(deal: Deal, rec: Any, bots: Any, rng: random.Random) -> bool:
         if claimed(deal, rec, bots, rng):
             return True
-        pong = _fixed_pong(deal) if pongs else None
-        if pong is not None:
-            made.append("pong")
-            rec.play(replace_event(pong, line=rec.next_line))
-        return pong is not None
+        claim = _fixed_claim(deal, pongs)
+        if claim is not None:
+            made.append(claim.kind if isinstance(claim, Kong) else "pong")
+            rec.play(replace_event(claim, line=rec.next_line))
+        return claim is not None
 
     setattr(module, "_act", act)  # noqa: B010
     setattr(module, "_claims", claims)  # noqa: B010
@@ -186,14 +186,19 @@ def _fixed_kong(deal: Deal) -> Kong | None:
     return Kong(seat, drawn, "concealed") if deal.hands[seat][drawn] == 4 else None
 
 
-def _fixed_pong(deal: Deal) -> Pong | None:
-    """A pong of the open discard by a fixed hand holding a pair of it (nobody won it)."""
+def _fixed_claim(deal: Deal, pongs: bool) -> Kong | Pong | None:
+    """An exposed kong of the open discard (nobody won it) by a fixed hand holding three of
+    it, or with ``pongs`` a pong by one holding a pair."""
     open_tile = deal.open_tile
     if open_tile is None or open_tile[2] or open_tile[3]:
         return None
     source, tile = open_tile[0], open_tile[1]
     for seat in ((source + step) % 4 for step in (1, 2, 3)):
-        if deal.hand_fixed(seat) and deal.hands[seat][tile] >= 2:
+        if not deal.hand_fixed(seat):
+            continue
+        if deal.hands[seat][tile] == 3 and deal.wall_left > 0:
+            return Kong(seat, tile, "exposed")
+        if pongs and deal.hands[seat][tile] == 2:
             return Pong(seat, tile)
     return None
 
@@ -214,7 +219,7 @@ def test_a_fixed_hands_kong_is_checked_as_the_engine_checks_it() -> None:
     # some kongs kept the waits (clean, confirmed by the fast path), some did not
     assert tally.codes["fixed_hand"] >= 3 and tally.flagged == tally.codes["fixed_hand"], tally.codes
     assert tally.handoff_rate <= MAX_HANDOFF, tally.summary()
-    assert made.count("added") >= 20 and made.count("concealed") >= 5, made
+    assert made.count("added") >= 20 and made.count("exposed") >= 20 and made.count("concealed") >= 5, made
 
 
 def test_a_fixed_hands_pong_is_handed_off() -> None:
