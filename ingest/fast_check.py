@@ -9,12 +9,12 @@ state, with no event object and no message, ending in one of two answers.
   dead-wait 查叫, a win on a discard after a pong in the same go-round...): ``None``, and
   the caller hands the deal to the engine, which explains every finding.
 
-血流成河 (``end_condition: bloody_flow``) is played by the Python moves only (the C moves
-hand it here): a winner stays in and pays and draws like any seat, its winning tile laid
-aside; its hand is fixed (胡后不改牌), so a discard of another tile than the one drawn, a
-pong, or a kong that is not of the drawn tile (or the discard) or changes its waits gives
-the deal up (the engine's ``fixed_hand``); only the wall ends the deal, and 查叫 judges
-the seats that never won.
+血流成河 (``end_condition: bloody_flow``): a winner stays in and pays and draws like any
+seat, its winning tile laid aside; its hand is fixed (胡后不改牌), so a discard of another
+tile than the one drawn, a pong, or a kong that is not of the drawn tile (or the discard)
+or changes its waits gives the deal up (the engine's ``fixed_hand``); only the wall ends
+the deal, and 查叫 judges the seats that never won. The C moves play it too, but leave a
+fixed hand's kong or pong to these moves.
 
 It mirrors :mod:`engine.state`, :mod:`engine.claims` and :mod:`engine.deal` move for
 move; where the engine raises or notes a breach, this path gives up. One thing is done
