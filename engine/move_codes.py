@@ -72,6 +72,7 @@ RULE_BITS: Final[tuple[tuple[str, str, Any], ...]] = (
     ("R_EXCHANGE", "exchange_three", True),
     ("R_PASS_ANY", "pass_rule", "any"),
     ("R_PASS_SAME", "pass_rule", "same_tile"),
+    ("R_BLOODY_FLOW", "end_condition", "bloody_flow"),
 )
 #: the value of each knob of :data:`RULE_BITS` that sets none of its bits
 NO_BIT: Final[Mapping[str, Any]] = {
@@ -91,8 +92,6 @@ NO_BIT: Final[Mapping[str, Any]] = {
 #: names them), so their deals are played by the Python fast path or the engine
 HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
     "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
-    # 血流成河: winners play on; the Python moves hand these deals to the engine
-    "end_condition": ("bloody_flow",),
 }
 #: knobs that change no move the C moves take, and why
 MOVES_IGNORE: Final[Mapping[str, str]] = {

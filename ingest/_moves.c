@@ -8,9 +8,11 @@
  * engine.settle), priced by ingest/fast_plan.py from the plan.
  *
  * It returns None (and the caller goes on to ingest/fast_check.py) at anything it does
- * not take: an illegal move, 换三张, a record it does not know, and every case where a
- * win might be missed or passed (the pass rule, 最后四张 forced wins): those need a fan,
- * which only Python scores. So None never says "not clean"; it says "not here".
+ * not take: an illegal move, 换三张, a record it does not know, every case where a win
+ * might be missed or passed (the pass rule, 最后四张 forced wins): those need a fan,
+ * which only Python scores; and under 血流成河 any kong or pong of a fixed hand (a kong
+ * must keep the waits, which the Python moves work out). So None never says "not clean";
+ * it says "not here".
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -128,11 +130,16 @@ static void end_deal(Deal *d, int reason)
     d->open = -1;
 }
 
+/* 血流成河: a winner stays in (nobody leaves) with its hand fixed (fast_state.FastState.hand_fixed) */
+#define STAYS(d) ((d)->flags & R_BLOODY_FLOW)
+#define LEFT(d, seat) (!STAYS(d) && (d)->won[seat])
+#define FIXED(d, seat) (STAYS(d) && (d)->won[seat])
+
 static int next_seat(Deal *d, int seat, int *out)
 {
     for (int step = 1; step < 4; step++) {
         int candidate = (seat + step) % 4;
-        if (!d->won[candidate]) {
+        if (!LEFT(d, candidate)) {
             *out = candidate;
             return 0;
         }
@@ -146,7 +153,7 @@ static int end_after_win(Deal *d)
         end_deal(d, END_FIRST_HU);
         return 1;
     }
-    if (d->nwon >= 3) {
+    if (!STAYS(d) && d->nwon >= 3) {
         end_deal(d, END_THREE_WON);
         return 1;
     }
@@ -169,7 +176,7 @@ static int record_passes(Deal *d, Open *o)
     if (o->winners && !(d->flags & R_MULTIPLE_HU))
         return 0;
     for (int seat = 0; seat < 4; seat++) {
-        if (d->won[seat] || seat == o->seat || (o->winners & (1 << seat)))
+        if (LEFT(d, seat) || seat == o->seat || (o->winners & (1 << seat)))
             continue;
         if (shape_with(d, seat, o->tile))
             return GIVE_UP;
@@ -275,7 +282,7 @@ static int resolve_open(Deal *d)
 }
 
 #define NO_VOID_PHASE(d) do { if ((d)->phase == VOID_PHASE) return GIVE_UP; } while (0)
-#define STILL_IN(d, seat) do { if ((d)->won[seat]) return GIVE_UP; } while (0)
+#define STILL_IN(d, seat) do { if (LEFT(d, seat)) return GIVE_UP; } while (0)
 
 static int draw(Deal *d, int seat, int tile)
 {
@@ -312,6 +319,8 @@ static int discard(Deal *d, int seat, int tile, int line)
     STILL_IN(d, seat);
     if (d->phase != ACT || seat != d->current || d->hands[seat][tile] == 0)
         return GIVE_UP;
+    if (FIXED(d, seat) && d->last_draw != NO_TILE && tile != d->last_draw)
+        return GIVE_UP; /* 胡后不改牌: a fixed hand throws the tile it drew */
     int suit = d->voids[seat];
     if (suit >= 0 && (d->flags & R_VOID_DISCARD_FIRST) && tile / 9 != suit) {
         for (int t = suit * 9; t < suit * 9 + 9; t++) {
@@ -357,6 +366,8 @@ static int pong(Deal *d, int seat, int tile)
     STILL_IN(d, seat);
     TRY(open_discard(d, &o));
     TRY(claimable(d, o, seat, tile, 2));
+    if (FIXED(d, seat))
+        return GIVE_UP; /* a fixed hand may not pong */
     TRY(record_passes(d, o));
     TRY(any_pass(d, seat, d->nopened)); /* carry_passes: passes before the hand changes */
     d->pass_from[seat] = d->nopened;
@@ -386,6 +397,8 @@ static int kong(Deal *d, int seat, int tile, const char *kind, int line, PyObjec
 {
     NO_VOID_PHASE(d);
     STILL_IN(d, seat);
+    if (FIXED(d, seat))
+        return GIVE_UP; /* a fixed hand's kong must keep its waits: the Python moves check it */
     if (d->phase == ROB)
         TRY(resolve_open(d));
     if (strcmp(kind, "exposed") == 0) {
@@ -453,12 +466,15 @@ static int self_draw_win(Deal *d, int seat, int tile, int line, PyObject *rec)
         return GIVE_UP;
     if (d->hands[seat][tile] == 0 || (!heavenly && tile != d->last_draw))
         return GIVE_UP;
-    int earthly = seat != d->dealer && d->draws[seat] == 1 && !d->any_claim && d->last_draw != NO_TILE;
+    int earthly = seat != d->dealer && d->draws[seat] == 1 && !d->any_claim && d->last_draw != NO_TILE &&
+                  !d->won[seat];
     int context = (d->after_kong ? C_AFTER_KONG : 0) | (d->wall_left == 0 ? C_LAST_TILE : 0) |
                   ((heavenly || earthly) ? C_FIRST_TURN : 0) | (heavenly ? C_DEALER : 0);
     TRY(emit(d, Py_BuildValue("(iiiiOiN)", STEP_SELF_DRAW, seat, tile, line, rec, context,
                               seat_state(d, seat, NO_TILE))));
     mark_won(d, seat);
+    if (STAYS(d))
+        move(d, seat, tile, -1); /* the winning tile is laid aside */
     if (end_after_win(d))
         return 0;
     if (d->wall_left == 0) {
@@ -504,7 +520,7 @@ static int claim_win(Deal *d, int seat, int from, int tile, int line, PyObject *
         TRY(emit(d, Py_BuildValue("(iiiiO)", STEP_ROBBED, pending, d->pending_tile, d->pending_line, d->pending_rec)));
         d->pending_seat = -1;
     }
-    if (!o->winners)
+    if (!o->winners && !STAYS(d)) /* 血流成河: the tile is laid aside */
         move(d, seat, tile, 1);
     o->winners |= 1 << seat;
     mark_won(d, seat);

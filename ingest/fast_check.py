@@ -5,9 +5,16 @@ state, with no event object and no message, ending in one of two answers.
   rules give. :func:`fast_replay` returns the same :class:`engine.report.DealReport` the
   engine's replay would (wins, kongs, ledger and settlement priced by the engine's own
   settlement core and fan scorer, :mod:`engine.settle` and :mod:`engine.fan`).
-- Anything else, or anything this path does not implement (血流成河, a rule it does not
-  know, a dead-wait 查叫, a win on a discard after a pong in the same go-round...):
-  ``None``, and the caller hands the deal to the engine, which explains every finding.
+- Anything else, or anything this path does not implement (a rule it does not know, a
+  dead-wait 查叫, a win on a discard after a pong in the same go-round...): ``None``, and
+  the caller hands the deal to the engine, which explains every finding.
+
+血流成河 (``end_condition: bloody_flow``): a winner stays in and pays and draws like any
+seat, its winning tile laid aside; its hand is fixed (胡后不改牌), so a discard of another
+tile than the one drawn, a pong, or a kong that is not of the drawn tile (or the discard)
+or changes its waits gives the deal up (the engine's ``fixed_hand``); only the wall ends
+the deal, and 查叫 judges the seats that never won. The C moves play it too, but leave a
+fixed hand's kong or pong to these moves.
 
 It mirrors :mod:`engine.state`, :mod:`engine.claims` and :mod:`engine.deal` move for
 move; where the engine raises or notes a breach, this path gives up. One thing is done
@@ -190,6 +197,8 @@ class _FastDeal(FastState):
         hand = self.hands[seat]
         if hand[tile] == 0:
             raise HandOff
+        if tile != self.last_draw and self.last_draw != NO_TILE and self.hand_fixed(seat):
+            raise HandOff  # 胡后不改牌: a fixed hand throws the tile it drew (fixed_hand)
         suit = self.void[seat]
         if (
             suit >= 0
@@ -223,6 +232,8 @@ class _FastDeal(FastState):
         if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 2:
             raise HandOff
         self.check_void_claim(seat, tile)
+        if self.hand_fixed(seat):
+            raise HandOff  # a fixed hand may not pong (fixed_hand)
         self.record_passes(open_tile)
         self.carry_passes(seat)
         self.open = None
@@ -241,6 +252,29 @@ class _FastDeal(FastState):
         self.still_in(seat)
         if self.phase == ROB:
             self.resolve_open()
+        if not self.hand_fixed(seat):
+            self.make_kong(seat, tile, kind, line, recorded)
+            return
+        waits = self.fixed_waits(seat, tile, kind)
+        self.make_kong(seat, tile, kind, line, recorded)
+        if wait_mask(self.hands[seat], self.pongs[seat], self.kongs[seat]) != waits:
+            raise HandOff  # the kong changed a fixed hand's waits (fixed_hand)
+
+    def fixed_waits(self, seat: int, tile: int, kind: str) -> int:
+        """The waits a fixed hand's kong must keep (engine.claims.DealClaims.fixed_waits):
+        those of its tiles without the drawn one, which a concealed or added kong must use."""
+        counts = self.hands[seat]
+        if kind != "exposed":
+            if tile != self.last_draw:
+                raise HandOff  # a kong of a tile held before the draw (fixed_hand)
+            counts = list(counts)
+            counts[tile] -= 1
+        return wait_mask(counts, self.pongs[seat], self.kongs[seat])
+
+    def make_kong(
+        self, seat: int, tile: int, kind: str, line: int, recorded: tuple[int, int, int, int] | None
+    ) -> None:
+        """An exposed, concealed or added kong (engine.claims.DealClaims._on_kong)."""
         if kind == "exposed":
             open_tile = self.open_discard(seat)
             if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 3:
@@ -346,6 +380,8 @@ class _FastDeal(FastState):
         if hand[tile] == 0 or (not heavenly and tile != self.last_draw):
             raise HandOff
         self.price_self_draw(rec, seat, tile, line, self.self_draw_context(seat))
+        if self.stays:
+            self.move(seat, tile, -1)  # 血流成河: the winning tile is laid aside
         if self.end_after_win():
             return
         if self.wall_left == 0:
@@ -418,7 +454,7 @@ class _FastDeal(FastState):
             self.pongs[pending].append(self.pending_tile)
             self.record_robbed(pending, self.pending_tile, self.pending_line, self.pending_deltas)
             self.pending_seat = -1
-        if not open_tile.winners:
+        if not open_tile.winners and not self.stays:  # 血流成河: laid aside, the hand stays
             self.move(seat, tile, 1)
         open_tile.winners.append(seat)
 
@@ -476,8 +512,9 @@ class _FastDeal(FastState):
 
     def settle_end(self, end: DealEnd) -> None:
         """The deal has ended (``end_reason``): 查叫, and the recorded end checked."""
-        in_play = [seat for seat in range(4) if not self.won[seat]]
-        if self.end_reason == "wall_exhausted" and len(in_play) >= 2 and not self.settled:
+        in_play = [seat for seat in range(4) if not self.won[seat]]  # 查叫 judges the never-won
+        enough = 1 if self.stays else 2  # engine.deal.Deal._on_deal_end
+        if self.end_reason == "wall_exhausted" and len(in_play) >= enough and not self.settled:
             self.cha_jiao(in_play, end.line)
         if end.reason not in END_REASONS or end.reason != self.end_reason:
             raise HandOff

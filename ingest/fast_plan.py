@@ -6,10 +6,11 @@ and returns its *plan*: the kongs and wins in the order they are priced, each wi
 seat's tiles and melds and the win's context, then the end reason and every seat's
 tiles. :func:`ingest.fast_check.fast_replay` prices the plan with the engine's fan
 scorer and settlement core. 换三张 is exchanged here, in Python, and the moves after it
-played in C. ``None`` means "not here": an illegal move or exchange, a record it does not take, or a win that might have been passed or missed (the pass rule and 最后
-四张 need a fan, which only Python scores); the deal then takes the Python moves of
-:mod:`ingest.fast_check`, and the engine after that. Without the C module (not built, or
-``CHUANMA_PURE=1``) every deal takes the Python moves.
+played in C. ``None`` means "not here": an illegal move or exchange, a record it does not
+take, a win that might have been passed or missed (the pass rule and 最后四张 need a fan,
+which only Python scores), or a kong or pong of a fixed hand (血流成河); the deal then
+takes the Python moves of :mod:`ingest.fast_check`, and the engine after that. Without
+the C module (not built, or ``CHUANMA_PURE=1``) every deal takes the Python moves.
 """
 
 from __future__ import annotations

@@ -94,6 +94,8 @@ class FastState:
         self.draws: list[int] = [0, 0, 0, 0]
         self.settler = Settler(rules, base)
         self.won = self.settler.won
+        self.left = self.settler.left  # who has left: the winners, nobody under 血流成河
+        self.stays = self.settler.stays  # 血流成河: a winner plays on with its hand fixed
         self.wins: list[Win] = []
         self.made: list[KongMade] = []
         self.wall_left = WALL_SIZE
@@ -154,8 +156,6 @@ class FastState:
         for count in seen:
             if count > COPIES:
                 raise HandOff
-        if self.rules.end_condition == "bloody_flow":
-            raise HandOff  # 血流成河 is the engine's
         self.phase = EXCHANGE if self.rules.exchange_three else VOID if self.void_required else ACT
 
     # ------------------------------------------------------------------ helpers
@@ -235,8 +235,12 @@ class FastState:
 
     def self_draw_context(self, seat: int) -> WinContext:
         heavenly = self.heavenly(seat)
-        earthly = (
-            seat != self.dealer and self.draws[seat] == 1 and not self.any_claim and self.last_draw != NO_TILE
+        earthly = (  # 地胡 is a first win only (血流成河: a winner may self-draw on its first draw)
+            seat != self.dealer
+            and self.draws[seat] == 1
+            and not self.any_claim
+            and self.last_draw != NO_TILE
+            and not self.won[seat]
         )
         return WinContext(
             self_draw=True,
@@ -247,21 +251,27 @@ class FastState:
         )
 
     def next_seat(self, seat: int) -> int:
-        won = self.won
+        """The first seat after ``seat`` still in (engine.state.next_seat over ``left``)."""
+        left = self.left
         candidate = (seat + 1) % 4
-        if not won[candidate]:
+        if not left[candidate]:
             return candidate
         candidate = (seat + 2) % 4
-        if not won[candidate]:
+        if not left[candidate]:
             return candidate
         candidate = (seat + 3) % 4
-        if not won[candidate]:
+        if not left[candidate]:
             return candidate
         raise HandOff
 
     def still_in(self, seat: int) -> None:
-        if self.won[seat]:
+        if self.left[seat]:
             raise HandOff
+
+    def hand_fixed(self, seat: int) -> bool:
+        """血流成河's 胡后不改牌 (engine.state.DealState.hand_fixed): the seat has won and
+        plays on; a move that changes its hand is the engine's finding (``fixed_hand``)."""
+        return self.stays and self.won[seat]
 
     def no_void_phase(self) -> None:
         if self.phase == VOID or self.phase == EXCHANGE:
@@ -287,7 +297,7 @@ class FastState:
             return
         context = open_tile.context()
         for seat in range(4):
-            if self.won[seat] or seat == open_tile.seat or seat in open_tile.winners:
+            if self.left[seat] or seat == open_tile.seat or seat in open_tile.winners:
                 continue
             if self.win_on(seat, open_tile.tile, context) is not None:
                 raise HandOff  # a missed forced win (missed_forced_hu)
@@ -338,10 +348,11 @@ class FastState:
         return not (self.rules.pass_rule_higher_fan_ok and fan > highest)
 
     def end_after_win(self) -> bool:
+        """engine.state.DealState.check_end_after_win: under 血流成河 only the wall ends a deal."""
         if self.rules.end_condition == "first_hu":
             self.end("first_hu")
             return True
-        if self.won.count(True) >= 3:
+        if not self.stays and self.won.count(True) >= 3:
             self.end("three_won")
             return True
         return False
@@ -375,7 +386,7 @@ class FastState:
 
     def facts(self) -> DealFacts:
         void = tuple([suit if suit >= 0 else None for suit in self.void])
-        still_in = self.won.count(False)
+        still_in = self.left.count(False)
         return DealFacts(
             self.dealer,
             void,

@@ -37,6 +37,8 @@ VARIANTS = [
     ("standard", {"end_condition": "first_hu"}),
     ("standard", {"last_four_must_hu": True, "added_kong_same_turn_only": True}),
     ("standard", {"exchange_three": True}),
+    ("standard", {"end_condition": "bloody_flow"}),
+    ("chengdu", {"end_condition": "bloody_flow", "last_four_must_hu": True}),
 ]
 
 
@@ -104,7 +106,7 @@ odd_records = st.lists(
     st.integers(0, 3),
     st.lists(st.integers(0, 26), min_size=52, max_size=56),
     st.booleans(),
-    st.integers(0, 511),
+    st.integers(0, 1023),
 )
 def test_the_c_moves_take_any_records_without_harm(
     records: list[object], dealer: int, tiles: list[int], with_wall: bool, flags: int
@@ -138,7 +140,7 @@ def test_the_c_moves_take_a_damaged_deal_without_harm(data: st.DataObject) -> No
             damaged.insert(at, damaged[at])
         else:
             damaged[at] = data.draw(st.integers(0, 26 * 16 + 15))
-    flags = data.draw(st.integers(0, 511))
+    flags = data.draw(st.integers(0, 1023))
     plan = fast_plan._MOVES.replay_moves(
         damaged, start.line + 1, start.dealer, start.hands, start.wall, flags
     )
