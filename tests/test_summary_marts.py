@@ -21,7 +21,7 @@ from pandas.testing import assert_frame_equal  # type: ignore[import-untyped]
 from test_marts_incremental import EVENING, OTHER, sheet
 
 from analytics import rating
-from analytics.queries import DERIVED, Analytics, Filters, query_sql
+from analytics.queries import DERIVED, Analytics, Filters, page_sql, query_sql
 from dashboard.record_draft import save_deal
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
@@ -73,6 +73,7 @@ def assert_sums_exact(api: Analytics) -> None:
             have, want = api.query(name, filters), per_seat(api, name, filters)
             assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
     assert_ratings_exact(api)
+    assert_search_exact(api)
     for mart, macro in DERIVED.items():
         held = api.sql(f"select * from {mart} order by all")
         fresh = api.sql(f"select * from {macro}(true, cast([] as date[]), false) order by all")
@@ -94,6 +95,57 @@ def assert_ratings_exact(api: Analytics) -> None:
     for player in history["player"].unique()[:2]:
         mine = history[history["player"] == player].reset_index(drop=True)
         assert_frame_equal(api.rating_history(Filters(player=player)), mine, check_exact=True)
+
+
+#: the deal search computed the plain way (every win grouped per deal, the names shown for
+#: every deal picked), the reference for pages/deal_search.sql's kept highest fan
+SEARCH_REFERENCE = """
+with picked as (
+    select deal_id, session_id, played_date, club, rules, players, status, kongs, findings, finding_codes
+    from deals_in($club, $date_from, $date_to, $rules, $player)
+    where ($code is null or list_contains(finding_codes, $code)) and ($min_kongs is null or kongs >= $min_kongs)
+),
+wins as (
+    select deal_id, max(list_max(win_fans)) as max_fan,
+        bool_or(base_pattern = $pattern or list_contains(extras, $pattern)) as has_pattern
+    from mart_wins group by deal_id
+),
+matched as (
+    select p.*, w.max_fan, count(*) over () as matches
+    from picked as p left join wins as w using (deal_id)
+    where ($min_fan is null or w.max_fan >= $min_fan) and ($pattern is null or w.has_pattern)
+    order by w.max_fan desc nulls last, p.played_date desc nulls last, p.deal_id
+    limit $limit
+)
+select deal_id, array_to_string(players, ', ') as players, max_fan, matches from matched
+order by max_fan desc nulls last, played_date desc nulls last, deal_id
+"""
+
+
+def assert_search_exact(api: Analytics) -> None:
+    """The deal search's deals, names, highest fan and count are the plain computation's."""
+    player = str(api.sql("select player from mart_seat_deals order by player limit 1")["player"][0])
+    code = api.sql("select code from mart_findings where deal_id is not null order by code limit 1")
+    for criteria in (
+        {},
+        {"player": player},
+        {"min_fan": 2},
+        {"pattern": "pinghu"},
+        {"code": str(code["code"][0]) if not code.empty else "none"},
+        {"min_kongs": 1, "date_from": date(2026, 11, 2)},
+    ):
+        params = {
+            "club": None,
+            "date_from": None,
+            "date_to": None,
+            "rules": None,
+            "player": None,
+            "min_fan": None,
+        }
+        params |= {"pattern": None, "code": None, "min_kongs": None, "limit": 7} | criteria
+        have = api.sql(page_sql("deal_search"), params)[["deal_id", "players", "max_fan", "matches"]]
+        want = api.sql(SEARCH_REFERENCE, params)
+        assert have.equals(want), criteria
 
 
 def tile_log(folder: Path, club: str, seed: int) -> Path:

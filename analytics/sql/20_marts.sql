@@ -104,6 +104,14 @@ where d.is_complete and s.player is not null;
 create or replace view mart_wins as
 select * from mart_seat_deals where won;
 
+-- each complete deal's highest fan over every win (血流成河: a seat's later wins too), null
+-- where nobody won: what the deal search orders by, kept (MATERIALIZED) so a search reads
+-- one row per deal instead of grouping every win
+create or replace view mart_deal_fans as
+select deal_id, max(list_max(win_fans)) as max_fan
+from mart_wins
+group by deal_id;
+
 -- one row per deal and ordered pair of seats: who sat with whom (a view, never kept: twelve
 -- rows a deal; the pages read mart_pair_days, or the tablemates' deals: 30_filters.sql pairs_in)
 create or replace view mart_pairs as

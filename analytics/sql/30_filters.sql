@@ -178,35 +178,37 @@ where (p_club is null or club = p_club)
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules);
 
+-- The deals under the shared filters that one player may have sat ($player), with each
+-- deal's players as written: the filters on the stored columns, so the scan applies them
+-- (zone maps skip row groups), and the player checked on the names as written, a condition
+-- every deal of the player meets (the player is written so, or shown "Name (club)" and
+-- written Name). deals_in below makes it exact; a caller that shows few of many deals
+-- (the deal search) makes the names as shown for the deals it shows only.
+create or replace macro deal_rows_in(p_club, p_from, p_to, p_rules, p_player) as table
+select *
+from stg_deals
+where (p_club is null or club = p_club)
+    and (p_from is null or played_date >= p_from)
+    and (p_to is null or played_date <= p_to)
+    and (p_rules is null or rules = p_rules)
+    and (
+        p_player is null
+        or list_contains(players, p_player)
+        or (
+            club is not null
+            and ends_with(p_player, ' (' || club || ')')
+            and list_contains(list_transform(players, lambda w: w || ' (' || club || ')'), p_player)
+        )
+    );
+
 -- The deals under the shared filters and one player who sat ($player), with each deal's
--- players as shown (names are per club: mart_shared_names, 20_marts.sql).
--- The filters on the stored columns come first, inside, so the scan applies them (zone
--- maps skip row groups); the players are made "as shown" only for the deals they keep. The
--- player filter is checked twice: inside, on the names as written, a condition every deal
--- of the player meets (the player is written so, or shown "Name (club)" and written Name:
--- only then is a list built), so the lists shown are built for that player's deals alone;
--- outside, exactly, on the names as shown.
+-- players as shown (names are per club: mart_shared_names, 20_marts.sql): made so only for
+-- the deals deal_rows_in keeps, then the player checked exactly, on the names as shown.
 create or replace macro deals_in(p_club, p_from, p_to, p_rules, p_player) as table
 select *
 from (
     select d.* replace (list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players)
-    from (
-        select *
-        from stg_deals
-        where (p_club is null or club = p_club)
-            and (p_from is null or played_date >= p_from)
-            and (p_to is null or played_date <= p_to)
-            and (p_rules is null or rules = p_rules)
-            and (
-                p_player is null
-                or list_contains(players, p_player)
-                or (
-                    club is not null
-                    and ends_with(p_player, ' (' || club || ')')
-                    and list_contains(list_transform(players, lambda w: w || ' (' || club || ')'), p_player)
-                )
-            )
-    ) as d
+    from deal_rows_in(p_club, p_from, p_to, p_rules, p_player) as d
     cross join mart_shared_names as n
 )
 where p_player is null or list_contains(players, p_player);

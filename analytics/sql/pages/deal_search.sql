@@ -3,31 +3,36 @@
 -- of kongs; a null parameter filters nothing. Invalid deals have no wins (no fan, no
 -- pattern) but keep their findings, so a search by code finds them too. Highest fan first,
 -- then the newest; `matches` is how many deals match in all (before the limit).
+-- The deals are picked on their stored columns and kept highest fan (mart_deal_fans); the
+-- names as shown, the winners and the patterns are made for the deals shown only.
 with picked as (
-    select deal_id, session_id, played_date, club, rules, players, status, kongs, findings, finding_codes
-    from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
-    where ($code is null or list_contains(finding_codes, $code))
-        and ($min_kongs is null or kongs >= $min_kongs)
+    select d.deal_id, d.session_id, d.played_date, d.club, d.rules, d.players, d.status, d.kongs, d.findings, d.finding_codes
+    from deal_rows_in($club, $date_from, $date_to, $rules, $player) as d  -- 30_filters.sql
+    cross join mart_shared_names as n
+    where ($player is null or list_contains(list_transform(d.players, lambda p: shown_player(p, d.club, n.names)), $player))
+        and ($code is null or list_contains(d.finding_codes, $code))
+        and ($min_kongs is null or d.kongs >= $min_kongs)
 ),
 
-wins as (
-    -- per deal: the best fan and whether a win has the pattern (cheap, for every deal)
-    select
-        deal_id,
-        max(list_max(win_fans)) as max_fan,  -- every win (血流成河: a seat's later ones too)
-        bool_or(base_pattern = $pattern or list_contains(extras, $pattern)) as has_pattern
+patterned as (
+    -- the deals with a win of the pattern (only when one is asked for)
+    select distinct deal_id
     from mart_wins
-    where deal_id in (select deal_id from picked)
-    group by deal_id
+    where $pattern is not null and (base_pattern = $pattern or list_contains(extras, $pattern))
+),
+
+scored as materialized (
+    select p.*, f.max_fan
+    from picked as p
+    left join mart_deal_fans as f using (deal_id)
+    where ($min_fan is null or f.max_fan >= $min_fan)
+        and ($pattern is null or p.deal_id in (select deal_id from patterned))
 ),
 
 matched as (
-    select p.*, w.max_fan, count(*) over () as matches
-    from picked as p
-    left join wins as w using (deal_id)
-    where ($min_fan is null or w.max_fan >= $min_fan)
-        and ($pattern is null or w.has_pattern)
-    order by w.max_fan desc nulls last, p.played_date desc nulls last, p.deal_id
+    select *, (select count(*) from scored) as matches
+    from scored
+    order by max_fan desc nulls last, played_date desc nulls last, deal_id
     limit $limit
 ),
 
@@ -50,7 +55,7 @@ select
     m.club,
     m.rules,
     m.status,
-    array_to_string(m.players, ', ') as players,
+    array_to_string(list_transform(m.players, lambda p: shown_player(p, m.club, n.names)), ', ') as players,
     s.winners,
     m.max_fan,
     s.patterns,
@@ -59,5 +64,6 @@ select
     m.finding_codes,
     m.matches
 from matched as m
+cross join mart_shared_names as n
 left join shown as s using (deal_id)
 order by m.max_fan desc nulls last, m.played_date desc nulls last, m.deal_id;
