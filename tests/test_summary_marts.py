@@ -126,6 +126,10 @@ def assert_search_exact(api: Analytics) -> None:
     """The deal search's deals, names, highest fan and count are the plain computation's."""
     player = str(api.sql("select player from mart_seat_deals order by player limit 1")["player"][0])
     code = api.sql("select code from mart_findings where deal_id is not null order by code limit 1")
+    every: dict[str, object] = dict.fromkeys(
+        ("club", "date_from", "date_to", "rules", "player", "min_fan", "pattern", "code", "min_kongs")
+    )
+    criteria: dict[str, object]
     for criteria in (
         {},
         {"player": player},
@@ -134,15 +138,7 @@ def assert_search_exact(api: Analytics) -> None:
         {"code": str(code["code"][0]) if not code.empty else "none"},
         {"min_kongs": 1, "date_from": date(2026, 11, 2)},
     ):
-        params = {
-            "club": None,
-            "date_from": None,
-            "date_to": None,
-            "rules": None,
-            "player": None,
-            "min_fan": None,
-        }
-        params |= {"pattern": None, "code": None, "min_kongs": None, "limit": 7} | criteria
+        params = every | {"limit": 7} | criteria
         have = api.sql(page_sql("deal_search"), params)[["deal_id", "players", "max_fan", "matches"]]
         want = api.sql(SEARCH_REFERENCE, params)
         assert have.equals(want), criteria
