@@ -129,15 +129,15 @@ def assert_search_exact(api: Analytics) -> None:
     every: dict[str, object] = dict.fromkeys(
         ("club", "date_from", "date_to", "rules", "player", "min_fan", "pattern", "code", "min_kongs")
     )
-    criteria: dict[str, object]
-    for criteria in (
+    searches: list[dict[str, object]] = [
         {},
         {"player": player},
         {"min_fan": 2},
         {"pattern": "pinghu"},
         {"code": str(code["code"][0]) if not code.empty else "none"},
         {"min_kongs": 1, "date_from": date(2026, 11, 2)},
-    ):
+    ]
+    for criteria in searches:
         params = every | {"limit": 7} | criteria
         have = api.sql(page_sql("deal_search"), params)[["deal_id", "players", "max_fan", "matches"]]
         want = api.sql(SEARCH_REFERENCE, params)
