@@ -115,7 +115,10 @@ def sql_version() -> str:
     """What the stored marts depend on besides the data (``marts_file.sql_version``)."""
     texts = [(SQL_DIR / name).read_text(encoding="utf-8") for name in VIEW_FILES]
     texts += [f"{table} order by {order}" for table, order in sorted(SORTED_BY.items())]
-    texts += [Path(module.__file__ or "").read_text(encoding="utf-8") for module in (rating, ratings_mart)]
+    texts += [
+        (Path(__file__).parent / name).read_text(encoding="utf-8")
+        for name in ("rating.py", "ratings_mart.py")
+    ]
     return marts_file.sql_version(texts, (*STAGED, *MATERIALIZED, *DERIVED, ratings_mart.RATINGS))
 
 
