@@ -98,7 +98,7 @@ def assert_ratings_exact(api: Analytics) -> None:
 
 
 #: the deal search computed the plain way (every win grouped per deal, the names shown for
-#: every deal picked), the reference for pages/deal_search.sql's kept highest fan
+#: every deal picked), the reference for analytics/sql/pages/deal_search.sql's kept highest fan
 SEARCH_REFERENCE = """
 with picked as (
     select deal_id, session_id, played_date, club, rules, players, status, kongs, findings, finding_codes
