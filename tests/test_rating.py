@@ -107,8 +107,6 @@ def test_a_tie_goes_to_the_lower_seat() -> None:
         " []::varchar[] as players where false"
     )
     db.execute(filters_sql.split("create or replace macro pairs_in")[0])
-    start = filters_sql.index("create or replace macro session_places_in(")
-    db.execute(filters_sql[start : filters_sql.index(";", start) + 1])
     params: dict[str, object] = {
         "club": None,
         "date_from": None,

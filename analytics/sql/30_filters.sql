@@ -37,11 +37,13 @@ where (p_club is null or club = p_club)
     and len(p_mates) > 0
     and deal_id in (select deal_id from mate_deals(p_mates));
 
--- The sums per session and per player and day (20_marts.sql), under the shared filters;
--- nothing when tablemates are asked for (those read the seat rows: seat_deals_in).
-create or replace macro session_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
+-- The marts of sums (20_marts.sql: mart_player_days, mart_session_days, mart_pair_days,
+-- mart_session_places, ...), the one named p_mart, under the shared filters; nothing when
+-- tablemates are asked for (those read the seat rows of their deals: seat_deals_in,
+-- pairs_in, flows_in).
+create or replace macro sums_in(p_mart, p_club, p_from, p_to, p_rules, p_mates) as table
 select *
-from mart_session_days
+from query_table(p_mart)
 where len(p_mates) = 0
     and (p_club is null or club = p_club)
     and (p_from is null or played_date >= p_from)
@@ -58,15 +60,6 @@ where (p_club is null or club = p_club)
     and (p_to is null or played_date <= p_to)
     and (p_rules is null or rules = p_rules)
     and (p_player is null or list_contains(players, p_player));
-
-create or replace macro player_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_player_days
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
 
 create or replace macro pairs_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
@@ -104,63 +97,6 @@ where (p_club is null or club = p_club)
     and (p_rules is null or rules = p_rules)
     and len(p_mates) > 0
     and deal_id in (select deal_id from mate_deals(p_mates));
-
--- The sums per pair of players, per transfer reason, per fan and per pattern, and the
--- sessions' placements (20_marts.sql), under the shared filters; nothing when tablemates
--- are asked for (those read pairs_in, flows_in, seat_deals_in).
-create or replace macro pair_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_pair_days
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
-
-create or replace macro flow_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_flow_days
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
-
-create or replace macro fan_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_fan_days
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
-
-create or replace macro pattern_days_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_pattern_days
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
-
-create or replace macro session_places_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_session_places
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
-
-create or replace macro pair_places_in(p_club, p_from, p_to, p_rules, p_mates) as table
-select *
-from mart_pair_places
-where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
 
 create or replace macro findings_in(p_club, p_from, p_to, p_rules) as table
 select *

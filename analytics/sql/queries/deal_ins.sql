@@ -4,7 +4,7 @@
 -- mart_flow_days (per pair, reason and day), else from the deals' transfers.
 with days as (
     select *
-    from flow_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where reason in ('win_discard', 'kong_transfer')
         and ($player is null or payer_player = $player)
 ),

@@ -10,7 +10,7 @@ with picked as (
 
 per_fan as (
     select fan, cast(sum(wins) as bigint) as wins, cast(sum(capped) as bigint) as capped
-    from fan_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_fan_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by fan
     union all

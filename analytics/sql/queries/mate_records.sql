@@ -6,7 +6,7 @@
 -- mart_pair_days and mart_flow_days, else from the deals' pairs and transfers.
 with pairs as (
     select player, mate, cast(sum(deals) as bigint) as deals, cast(sum(net) as bigint) as net
-    from pair_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pair_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, mate
     union all
@@ -18,7 +18,7 @@ with pairs as (
 
 flows as (
     select payee_player as player, payer_player as mate, cast(sum(points) as bigint) as points
-    from flow_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where $player is null or payee_player = $player or payer_player = $player
     group by payee_player, payer_player
     union all
@@ -36,13 +36,13 @@ flows as (
 -- when the plan is made instead of being built over every row
 split as (
     select distinct session_id
-    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where placement is null
 ),
 
 session_rows as (
     select d.session_id, d.player, d.seat, d.net
-    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    from sums_in('mart_session_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
     semi join split as s on d.session_id is not distinct from s.session_id
     union all
     select session_id, player, seat, net
@@ -81,7 +81,7 @@ session_parts as (
     group by a.player, b.player
     union all
     select player, mate, cast(sum(sessions) as bigint) as sessions, cast(sum(placed_above) as bigint) as placed_above
-    from pair_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pair_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, mate
 ),

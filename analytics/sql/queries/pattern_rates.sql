@@ -21,7 +21,7 @@ patterns as (
 
 player_wins as (
     select player, cast(sum(wins) as bigint) as wins
-    from player_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     group by player
     having sum(wins) > 0
     union all
@@ -30,7 +30,7 @@ player_wins as (
 
 mine as (
     select player, pattern, kind, cast(sum(hits) as bigint) as hits
-    from pattern_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pattern_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     group by player, pattern, kind
     union all
     select player, pattern, kind, count(*) as hits

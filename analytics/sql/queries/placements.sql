@@ -10,13 +10,13 @@ with picked as (
 
 split as (
     select distinct session_id
-    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where placement is null
 ),
 
 per_session as (
     select d.session_id, d.player, min(d.seat) as seat, cast(sum(d.net) as bigint) as net
-    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    from sums_in('mart_session_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
     semi join split as s on d.session_id is not distinct from s.session_id
     group by d.session_id, d.player
     union all
@@ -32,7 +32,7 @@ ranked as (
     from per_session
     union all
     select player, placement
-    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where placement is not null
 ),
 

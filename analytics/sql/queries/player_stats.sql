@@ -10,7 +10,7 @@
 -- deals' seat rows. Both give the same numbers for the same deals.
 with days as (
     select *
-    from player_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where ($player is null or player = $player)
 ),
 

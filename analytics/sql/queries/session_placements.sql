@@ -15,7 +15,7 @@ with picked as (
 
 split as (
     select distinct session_id
-    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where placement is null
 ),
 
@@ -28,7 +28,7 @@ per_session as (
         min(d.played_date) as played_date,
         cast(sum(d.deals) as bigint) as deals,
         cast(sum(d.net) as bigint) as net
-    from session_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    from sums_in('mart_session_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
     semi join split as s on d.session_id is not distinct from s.session_id
     group by d.session_id, d.player
     union all
@@ -52,7 +52,7 @@ ranked as (
     from per_session
     union all
     select session_id, player, seat, played_at, played_date, deals, net, placement, table_size
-    from session_places_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where placement is not null
 )
 

@@ -4,7 +4,7 @@
 -- mart_pair_days (per pair of players and day), else from the deals' pairs.
 with pairs as (
     select player, mate, cast(sum(deals) as bigint) as deals, cast(sum(net) as bigint) as net
-    from pair_days_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pair_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, mate
     union all
