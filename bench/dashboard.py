@@ -138,7 +138,8 @@ BROWSER_PAGES: tuple[tuple[str, str, str, str, int], ...] = (
     ("audit", "audit", "Audit", "[data-testid='stVegaLiteChart'] svg.marks", 2),
     ("upload", "upload", "Upload", "[data-testid='stFileUploader']", 1),
     ("ratings", "ratings", "Placements & rating", "[data-testid='stVegaLiteChart'] svg.marks", 2),
-    ("versus", "versus", "Player vs player", "[data-testid='stVegaLiteChart'] svg.marks", 1),
+    # the record table: the chart only when A and B met (a sidebar visit shows the first two names)
+    ("versus", "versus", "Player vs player", "[data-testid='stDataFrame']", 1),
     ("search", "search", "Find a deal", "[data-testid='stDataFrame']", 2),
     ("patterns", "patterns", "Pattern rates", "[data-testid='stVegaLiteChart'] svg.marks", 1),
 )
