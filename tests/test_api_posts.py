@@ -18,7 +18,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_api import CLI, Server, call, start, value_for
 
@@ -136,8 +136,13 @@ def test_any_body_to_ingest_is_stored_whole_or_refused_cleanly(tables: Tables) -
 
     waits = st.one_of(st.none(), st.none(), st.none(), value_for(wait_schema))
 
+    whole, plan = club_log(401)  # a seed the drawn whole logs (0-400) never take
+
     @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(bodies(), WRITERS, waits)
+    @example(Body(whole, "t.jsonl", plan), "recorder", None)  # stored and read back in every run
+    @example(Body(b"x", None), "viewer", None)  # and refused
+    @example(Body(b"x", None), "none", None)
     def check(body: Body, sender: str, wait: str | None) -> None:
         query = [("name", body.name)] if body.name is not None else []
         query += [("wait", wait)] if wait is not None else []
@@ -207,6 +212,7 @@ def test_tokens_are_made_by_a_club_admin_only(tables: Tables) -> None:
 
     @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
     @given(st.one_of(st.none(), value_for(parameters["role"])), st.one_of(st.none(), labels), WRITERS)
+    @example("viewer", "for the bot", "admin")  # a token is made in every run, not only by chance
     def check(role: str | None, label: str | None, sender: str) -> None:
         query = [(k, v) for k, v in (("role", role), ("label", label)) if v is not None]
         answer = call(server.url + "/v1/access/tokens?" + urllib.parse.urlencode(query), b"",
