@@ -145,21 +145,6 @@ BROWSER_PAGES: tuple[tuple[str, str, str, str, int], ...] = (
 )
 
 
-def sat_together(warehouse: Path) -> str:
-    """The versus page's query string for two players (as shown) of one deal."""
-    from urllib.parse import urlencode
-
-    analytics = Analytics(warehouse, materialize=False)
-    try:
-        names = analytics.sql(
-            "select player from mart_seat_deals where deal_id = (select min(deal_id) from mart_seat_deals)"
-            " order by seat limit 2"
-        )["player"]
-    finally:
-        analytics.close()
-    return "?" + urlencode({"a": str(names.iloc[0]), "b": str(names.iloc[1])})
-
-
 def release(warehouse: Path) -> None:
     """Close the AppTest runs' connection: it owns the marts file, and a server started
     while it does would build its marts in memory (not what a server start does)."""
@@ -231,14 +216,10 @@ def browser_times(warehouse: Path, repeat: int) -> dict[str, dict[str, float]]:
             page.set_default_timeout(600_000)
             page.goto(url)  # the server's first run: connection and marts (startup)
             drawn(page, "Overview", BROWSER_PAGES[0][3], 3)
-            paths = {name: path for name, path, *_ in BROWSER_PAGES}
-            paths["versus"] += sat_together(warehouse)  # else the first two names: maybe of two clubs
-            for name, _, title, selector, count in BROWSER_PAGES:  # warm the server's caches
-                path = paths[name]
+            for _, path, title, selector, count in BROWSER_PAGES:  # warm the server's caches
                 page.goto(f"{url}/{path}")
                 drawn(page, title, selector, count)
-            for name, _, title, selector, count in BROWSER_PAGES:
-                path = paths[name]
+            for name, path, title, selector, count in BROWSER_PAGES:
                 loads, navs = [], []
                 for _ in range(repeat):
                     started = time.perf_counter()
