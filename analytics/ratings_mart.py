@@ -105,15 +105,11 @@ def _store(con: duckdb.DuckDBPyConnection, history: pd.DataFrame, first: int, *,
 def history(con: duckdb.DuckDBPyConnection, player: str | None) -> pd.DataFrame:
     """The held history (one player's rows when ``player`` is given), in its order."""
     names = ", ".join(rating.HISTORY_COLUMNS)
-    frame = (
-        con.cursor()
-        .execute(
-            f"select {names} from {RATINGS} where $player is null or player = $player order by ordinal",
-            {"player": player},
-        )
-        .df()
+    return _frame(
+        con,
+        f"select {names} from {RATINGS} where $player is null or player = $player order by ordinal",
+        {"player": player},
     )
-    return frame
 
 
 def current(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
@@ -135,4 +131,5 @@ def daily(con: duckdb.DuckDBPyConnection) -> pd.DataFrame:
 
 
 def _frame(con: duckdb.DuckDBPyConnection, sql: str, params: dict[str, Any] | None = None) -> pd.DataFrame:
+    """A read on a cursor of its own (pages read while a refresh may write)."""
     return con.cursor().execute(sql, params or {}).df()
