@@ -86,7 +86,7 @@ class Delta:
 #: (``shown_player`` of ``20_marts.sql``: a name not shared was shown as written, so the
 #: held shown name is the name; a name shared before keeps its shown name)
 RENAMES: Final = {
-    "mart_deals": "update mart_deals set players = list_transform(players, lambda p: shown_player(p, club, $added))"
+    "mart_deals": "update mart_deals set players = shown_players(players, club, $added)"
     " where club is not null and list_has_any(players, $added)",
     "mart_seat_deals": "update mart_seat_deals set player = shown_player(name, club, $added)"
     " where club is not null and list_contains($added, name)",
@@ -99,7 +99,7 @@ RENAMES: Final = {
     " where club is not null and list_contains($added, player)",
     "mart_session_days": "update mart_session_days set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
-    "mart_sessions": "update mart_sessions set players = list_transform(players, lambda p: shown_player(p, club, $added))"
+    "mart_sessions": "update mart_sessions set players = shown_players(players, club, $added)"
     " where club is not null and list_has_any(players, $added)",
     "mart_pair_days": "update mart_pair_days set player = shown_player(player, club, $added),"
     " mate = shown_player(mate, club, $added)"

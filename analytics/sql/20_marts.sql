@@ -26,6 +26,10 @@ case
     else p_name
 end;
 
+-- a list of names (a deal's or a session's players) as shown
+create or replace macro shown_players(p_names, p_club, p_shared) as
+list_transform(p_names, lambda p: shown_player(p, p_club, p_shared));
+
 -- complete deals with who sat (the tablemates filter looks here, 4x fewer rows than seats)
 create or replace view mart_deals as
 select
@@ -33,7 +37,7 @@ select
     d.played_date,
     d.club,
     d.rules,
-    list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players,
+    shown_players(d.players, d.club, n.names) as players,
     d.record
 from stg_deals as d
 cross join mart_shared_names as n
@@ -320,7 +324,7 @@ select * from pair_places(true, cast([] as date[]), false);
 -- (DERIVED), from stg_deals, so a day whose only new deal is invalid is made again too.
 create or replace macro session_rows(p_all, p_days, p_no_day) as table
 select
-    s.* replace (list_transform(s.players, lambda p: shown_player(p, s.club, n.names)) as players)
+    s.* replace (shown_players(s.players, s.club, n.names) as players)
 from (
     select
         session_id,

@@ -143,7 +143,7 @@ where (p_club is null or club = p_club)
 create or replace macro deals_in(p_club, p_from, p_to, p_rules, p_player) as table
 select *
 from (
-    select d.* replace (list_transform(d.players, lambda p: shown_player(p, d.club, n.names)) as players)
+    select d.* replace (shown_players(d.players, d.club, n.names) as players)
     from deal_rows_in(p_club, p_from, p_to, p_rules, p_player) as d
     cross join mart_shared_names as n
 )

@@ -9,7 +9,7 @@ with picked as (
     select d.deal_id, d.session_id, d.played_date, d.club, d.rules, d.players, d.status, d.kongs, d.findings, d.finding_codes
     from deal_rows_in($club, $date_from, $date_to, $rules, $player) as d  -- 30_filters.sql
     cross join mart_shared_names as n
-    where ($player is null or list_contains(list_transform(d.players, lambda p: shown_player(p, d.club, n.names)), $player))
+    where ($player is null or list_contains(shown_players(d.players, d.club, n.names), $player))
         and ($code is null or list_contains(d.finding_codes, $code))
         and ($min_kongs is null or d.kongs >= $min_kongs)
 ),
@@ -55,7 +55,7 @@ select
     m.club,
     m.rules,
     m.status,
-    array_to_string(list_transform(m.players, lambda p: shown_player(p, m.club, n.names)), ', ') as players,
+    array_to_string(shown_players(m.players, m.club, n.names), ', ') as players,
     s.winners,
     m.max_fan,
     s.patterns,
