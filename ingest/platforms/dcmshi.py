@@ -138,6 +138,14 @@ class _Round:
         warning = code != "bad_record"
         self.out.note(self.deal_id, finding(code, line, self.out.name, en, zh, warning, seat))
 
+    def scored_otherwise(self, line: int, seat: int, short: str, en: str, zh: str) -> None:
+        """A win the app scores otherwise by construction: a ``platform_rule`` warning, and
+        neither its fan and payment nor the round's net scores are checked."""
+        self.differs.append(short)
+        self.note(line, f"{en}; the win's fan and payment are not checked",
+                  f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） {zh}；不核对此胡的番与付分",
+                  code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+
     def emit(self, line: int, obj: dict[str, Any]) -> dict[str, Any]:
         self.events.append((line, obj))
         return obj
@@ -357,27 +365,18 @@ class _Round:
             "from": None if by is None else chuanma_seat(by),
         }
         won = self.wins.get(seat)
+        here = f"app seat {seat} (seat {chuanma_seat(seat)} here)"
         if won is not None and self.hidden_root(seat, tile if by is not None else None):
-            self.differs.append(
-                f"app seat {seat} (seat {chuanma_seat(seat)} here)'s win holds four of a kind that is no kong"
-            )
-            self.note(line,
-                      f"app seat {seat} (seat {chuanma_seat(seat)} here)'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
-                      "only in seven pairs and a Kong fan only for a declared kong, chuanma a 根 for any four; the win's fan and "
-                      "payment are not checked",
-                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
-                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            self.scored_otherwise(line, seat, f"{here}'s win holds four of a kind that is no kong",
+                                  f"{here}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
+                                  "only in seven pairs and a Kong fan only for a declared kong, chuanma a 根 for any four",
+                                  "的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根")  # fmt: skip
             won = None
         if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
-            self.differs.append(
-                f"app seat {seat} (seat {chuanma_seat(seat)} here)'s discard win after the wall's last tile and a claim"
-            )
-            self.note(line,
-                      f"app seat {seat} (seat {chuanma_seat(seat)} here) wins a discard made after the wall's last tile and a claim since: the app scores it "
-                      "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard; "
-                      "the win's fan and payment are not checked",
-                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底；不核对此胡的番与付分",
-                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            self.scored_otherwise(line, seat, f"{here}'s discard win after the wall's last tile and a claim",
+                                  f"{here} wins a discard made after the wall's last tile and a claim since: the app scores it "
+                                  "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard",
+                                  "胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底")  # fmt: skip
             won = None
         if won is not None:
             if won.kind != tile // 4:
