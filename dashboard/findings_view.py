@@ -9,7 +9,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from dashboard.i18n import Lang, finding_message, label
+from dashboard.i18n import Lang, label
 from dashboard.tiles_view import SUIT_CHARS
 from engine.events import Finding
 from engine.messages import TEMPLATES, render
@@ -67,6 +67,14 @@ def named_voice(players: Any, first: int = 0, tile: Callable[[str, Lang], str] |
         return None
     names = [None if p is None or isinstance(p, float) else str(p) for p in players]
     return NamedVoice(names, first, tile) if names and any(names) else None
+
+
+def finding_message(message: object, message_zh: object, lang: Lang) -> str:
+    """The engine's explanation in the language: ``message_zh`` where the warehouse has it
+    (a newer engine), else the English one."""
+    if lang == "zh" and isinstance(message_zh, str) and message_zh:
+        return message_zh
+    return "" if not isinstance(message, str) else message
 
 
 def finding_text(

@@ -13,10 +13,12 @@ import streamlit as st
 
 from dashboard import page_kit
 from dashboard.findings_view import finding_said
-from dashboard.i18n import Lang, label, pattern_label
+from dashboard.i18n import Lang, label
 from dashboard.safe_text import md
-from engine.fan import EXTRAS, PATTERNS
+from dashboard.term_labels import pattern_label
+from engine.fan import PATTERNS
 from engine.rules import Rules
+from engine.vocabulary import EXTRAS
 from ingest.sheets.record import (
     KONG_KINDS,
     DealFacts,

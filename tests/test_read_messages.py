@@ -53,11 +53,11 @@ def test_every_finding_of_the_corpus_carries_its_template() -> None:
 
 
 def test_the_reading_templates_fill_both_languages_from_the_same_names() -> None:
-    for key, (en, zh) in READ_TEMPLATES.items():
+    for key, (zh, en) in READ_TEMPLATES.items():
         names_en = {part.split("}")[0].split("!")[0] for part in en.split("{")[1:] if part[:1] != "{"}
         names_zh = {part.split("}")[0].split("!")[0] for part in zh.split("{")[1:] if part[:1] != "{"}
         assert names_zh <= names_en, key
-    assert all(READ_TEMPLATES[twin][0].startswith("row") or " row " in READ_TEMPLATES[twin][0]
+    assert all(READ_TEMPLATES[twin][1].startswith("row") or " row " in READ_TEMPLATES[twin][1]
                for twin in ROW_TWINS.values())  # fmt: skip
 
 
