@@ -280,6 +280,126 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "a deal_end with reason 'deleted' removes a deal stored before, so it is a revision (2 or more) "
         "of that deal; this is the deal's first recording (revision 1), so there is nothing to delete",
     ),
+    # a platform's record (ingest.platforms): a seat as the platform counts it and as here
+    "platform_seat": ("平台座位 {app}（此处座位 {here}）", "app seat {app} (seat {here} here)"),
+    "platform_note": ("{file}：{text}", "{file}: {text}"),
+    # a dcmshi replay export (ingest.platforms.dcmshi, dcmshi_rules)
+    "dcmshi_unreadable": (
+        "{file}：无法读取的 dcmshi 牌谱导出：{error}",
+        "{file}: not a readable dcmshi replay export: {error}",
+    ),
+    "dcmshi_no_object": (
+        "第{number}条记录不是牌谱对象；略去",
+        "record {number} is not a replay object; left out",
+    ),
+    "dcmshi_config": (
+        "{file}：config 无法读取：{error}；不复盘",
+        "{file}: config cannot be read: {error}; its rounds are not replayed",
+    ),
+    "dcmshi_lenient": (
+        "voidDiscardRule 为 lenient：流局时仍持缺门牌者罚 48 分且不付给他人；chuanma 无此规则，这些局不核对总分",
+        "voidDiscardRule lenient: the app fines a seat still holding its void suit at the wall's end "
+        "48 points paid to nobody; chuanma has no such rule, so those deals' scores are not checked",
+    ),
+    "dcmshi_unknown_config": (
+        "config.{field} 无对应规则；忽略",
+        "config.{field} is no field chuanma knows how to map; ignored",
+    ),
+    "dcmshi_not_replayed": (
+        "第{number}条记录：{why}；本局不复盘",
+        "record {number}: {why}; the round is not replayed",
+    ),
+    "dcmshi_action_left_out": (
+        "第{number}条记录第{k}个动作：{why}；此动作略去，本局继续",
+        "record {number} action {k}: {why}; the action is left out, the round goes on",
+    ),
+    "dcmshi_claim_unchecked": (
+        "第{number}条记录：{why}；不核对此项",
+        "record {number}: {why}; the claim is not checked",
+    ),
+    "dcmshi_dealer": (
+        "第{number}条记录：导出未记庄家；{who}为庄（首个行牌），据此由种子重建牌墙",
+        "record {number}: the export writes no dealer; {who} deals (its first move), {first}, so the wall is "
+        "rebuilt from the seed that way ({how})",
+    ),
+    "dcmshi_cut": (
+        "第{number}条记录：动作记录在本局结束前中断",
+        "record {number}: the action log stops before the round ends (three wins or an empty wall)",
+    ),
+    "dcmshi_net_unchecked": (
+        "第{number}条记录：平台总分含 chuanma 无对应规则的部分；不核对总分",
+        "record {number}: the app's net scores rest on rules chuanma has no knob for ({why}); they are not checked",
+    ),
+    "dcmshi_false_claim": (
+        "{who} 对 {tile} 的胡牌声明不在结果中：平台按诈胡罚分，chuanma 无此规则；略去此声明",
+        "{who}'s win claim on {tile} is no win in the record's results: the app fines it "
+        "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the claim is left out",
+    ),
+    "dcmshi_false_self_draw": (
+        "{who} 宣布自摸后继续行牌：平台按诈胡罚分，chuanma 无此规则；略去此宣布",
+        "{who} declares a self-drawn win and plays on: the app fines a hand that is no win "
+        "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
+    ),
+    "dcmshi_hidden_root": (
+        "{who} 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
+        "{who}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
+        "only in seven pairs and a Kong fan only for a declared kong, chuanma a 根 for any four; the win's fan "
+        "and payment are not checked",
+    ),
+    "dcmshi_late_sea": (
+        "{who} 胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底；不核对此胡的番与付分",
+        "{who} wins a discard made after the wall's last tile and a claim since: the app scores it "
+        "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard; "
+        "the win's fan and payment are not checked",
+    ),
+    "dcmshi_results_tile": (
+        "结果记{who} 胡 {won}，行牌为 {tile}",
+        "the results give {who} a win on {won}, the moves on {tile}",
+    ),
+    # an open_mahjong_unity record (ingest.platforms.open_mahjong)
+    "open_mahjong_unreadable": (
+        "{file}：无法读取的 open_mahjong 牌谱：{error}",
+        "{file}: not a readable open_mahjong record: {error}",
+    ),
+    "open_mahjong_not_sichuan": (
+        "{file}：规则 {rule!r} / {sub_rule!r} 不是川麻血战（sichuan/standard）；不复盘",
+        "{file}: rule {rule!r} / sub_rule {sub_rule!r} is not 川麻 血战 (sichuan/standard); nothing is replayed",
+    ),
+    "open_mahjong_hepai_limit": (
+        "{file}：起和番 {limit} 在 chuanma 无对应规则；核对时不计",
+        "{file}: hepai_limit {limit} (起和番) has no chuanma knob; wins are checked without it",
+    ),
+    "open_mahjong_round_key": (
+        "{file}：game_round 的键 {round_key!r} 不是 round_index_N；略去",
+        "{file}: game_round key {round_key!r} is not round_index_N; left out",
+    ),
+    "open_mahjong_not_replayed": ("{round}：{why}；本局不复盘", "{round}: {why}; the round is not replayed"),
+    "open_mahjong_tick_left_out": (
+        "{round} 第{k}手：{why}；此手略去，本局继续",
+        "{round} tick {k}: {why}; the tick is left out, the round goes on",
+    ),
+    "open_mahjong_wall": (
+        "{round}：tiles_list 发牌后剩 {left} 张，不是 {wall} 张；不核对牌墙",
+        "{round}: tiles_list leaves {left} tiles after the deal, not {wall}; the wall is not checked",
+    ),
+    "open_mahjong_void": (
+        "{round}：牌谱未记定缺；座位 {seat} 的缺门 {suit} 由行牌推断",
+        "{round}: the record has no 定缺; seat {seat}'s void suit {suit} is inferred ({how})",
+    ),
+    "open_mahjong_fan": (
+        "第{tick}手：{error}；此和牌的番种不核对",
+        "round tick {tick}: {error}; the win's fan is not checked",
+    ),
+    "open_mahjong_refund": (
+        "第{tick}手：平台把杠上炮者的杠分退回给付分者 {deltas}；chuanma 的规则只能呼叫转移或保留，本局得分会不同",
+        "round tick {tick}: the platform refunds a 杠上炮 konger's kong to its payers {deltas}; "
+        "chuanma's rule sets hand it on (呼叫转移) or keep it, so the deal's scores will differ",
+    ),
+    "open_mahjong_active_pig": (
+        "第{tick}手：平台对主动花猪（座位 {seat}）另扣 {penalty} 分且不付给他人；chuanma 无此规则，核对时不计",
+        "round tick {tick}: the platform fines seat {seat}, an active 花猪, {penalty} points paid to nobody; "
+        "chuanma has no such rule, the fine is left out of the claim",
+    ),
     # the warehouse (ingest.warehouse.chunks)
     "store_set_aside": (
         "{file}：文件的这一部分（第 {first} 行起）无法存储（{error}）；其各行已隔离保存",
