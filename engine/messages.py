@@ -299,13 +299,13 @@ def sheet_from_self(seat_: int, what: str) -> Text:
     return say("sheet_from_self", seat=seat(seat_), what=what)
 
 
-def _a(word: str) -> str:
+def article(word: str) -> str:
     """The English article before ``word``: an added kong, an exchange event."""
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def sheet_from_not_exposed(kind: str) -> Text:
-    return say("sheet_from_not_exposed", a=_a(kind), kind=kind)
+    return say("sheet_from_not_exposed", a=article(kind), kind=kind)
 
 
 def sheet_unknown_pattern(pattern: str) -> Text:
@@ -333,7 +333,7 @@ def sheet_rob_nothing(seat_: int, source: int) -> Text:
 
 
 def sheet_play_event(kind: str) -> Text:
-    return say("sheet_play_event", a=_a(kind), kind=kind)
+    return say("sheet_play_event", a=article(kind), kind=kind)
 
 
 def sheet_ready_missing() -> Text:

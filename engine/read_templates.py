@@ -38,7 +38,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
     ),
     "read_unknown_field": (
         "第 {line} 行：{kind} 事件有未知字段 '{field}'；已保留，未核对",
-        "line {line}: unknown field '{field}' on a {kind} event; kept, but not checked",
+        "line {line}: unknown field '{field}' on {a} {kind} event; kept, but not checked",
     ),
     "read_no_field": (
         "第 {line} 行：{kind} 事件缺少 '{field}' 字段{hint}",
@@ -102,7 +102,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
     ),
     "read_outside_deal": (
         "第 {line} 行：{kind} 事件不在任何牌局内（{context}）",
-        "line {line}: a {kind} event outside any deal ({context})",
+        "line {line}: {a} {kind} event outside any deal ({context})",
     ),
     "read_stray_flood": (
         "第 {line} 行：本文件中不属于任何牌局的行超过 {listed} 行；此行及其后的这类行不再逐条列出"
@@ -230,11 +230,11 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
     ),
     "sheet_kong_no_from": (
         "{kind_text}不取别家打出的牌，'from' 须为空",
-        "a {kind_text} ({kind} kong) takes no discard, so 'from' must be empty",
+        "{a} {kind_text} ({kind} kong) takes no discard, so 'from' must be empty",
     ),
     "sheet_same_turn_kind": (
         "'same_turn'（当巡摸到）只用于弯杠，不用于{kind_text}",
-        "'same_turn' (drawn this turn) is for a 弯杠 (added kong) only, not a {kind_text}",
+        "'same_turn' (drawn this turn) is for a 弯杠 (added kong) only, not {a} {kind_text}",
     ),
     "sheet_same_turn_value": (
         "'same_turn' 须是 是 或 否（y/n、true/false、1/0），实为 {got!r}",

@@ -37,7 +37,7 @@ from engine.events import (
     SheetKong,
     Void,
 )
-from engine.messages import Text, say, words
+from engine.messages import Text, article, say, words
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
 from ingest.records import (
     FIELD_MEANING,
@@ -443,7 +443,7 @@ class LineParser:
         if unknown:
             extras = {key: obj.pop(key) for key in unknown}
             for key in unknown:
-                said = say("read_unknown_field", line=n, field=key, kind=kind)
+                said = say("read_unknown_field", line=n, field=key, a=article(kind), kind=kind)
                 extra = {"field": key, "value": extras[key]}
                 found.append(self.finding("unknown_field", n, said, seat, warning=True, extra=extra))
         try:

@@ -148,3 +148,28 @@ def test_the_upload_pages_deals_table_shows_no_none(lang: str) -> None:
     assert not at.exception, [e.value for e in at.exception]
     tables = [element.value for element in at.dataframe]
     assert tables and not any("None" in table.astype(str).to_csv() for table in tables)
+
+
+def test_an_exchange_line_outside_a_deal_reads_an_exchange_event() -> None:
+    lines = (
+        (Path(__file__).parent / "golden" / "kongs_standard.jsonl").read_text(encoding="utf-8").splitlines()
+    )
+    exchange = (
+        '{"type": "exchange", "direction": "clockwise", "tiles": ["123m", "123m", "456p", "789s"], "zz": 1}'
+    )
+    log = read_lines([exchange, *lines], "x.jsonl")
+    messages = [f.message for f in log.findings]
+    assert "line 1: an exchange event outside any deal (no deal has started yet)" in messages
+    assert "line 1: unknown field 'zz' on an exchange event; kept, but not checked" in messages
+
+
+def test_a_kong_kind_written_in_english_takes_its_article() -> None:
+    from test_spreadsheet import sheet
+
+    from ingest.sheets.convert import log_of_sheet
+
+    log = log_of_sheet(sheet([["1", "杠", "Ann", "added", "Bo", ""]]))
+    messages = [f.message for _, deal in log.iter_deals() for f in deal.findings] + [
+        f.message for f in log.findings
+    ]
+    assert any("an added (added kong) takes no discard" in m for m in messages), messages
