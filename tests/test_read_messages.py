@@ -173,3 +173,34 @@ def test_a_kong_kind_written_in_english_takes_its_article() -> None:
         f.message for f in log.findings
     ]
     assert any("an added (added kong) takes no discard" in m for m in messages), messages
+
+
+def test_the_cli_says_a_reader_and_a_sheet_finding_in_chinese_with_lang_zh(tmp_path: Path) -> None:
+    """``chuanma validate --lang zh``: a bad log line and a bad sheet cell in Chinese,
+    rendered from their keys; the English report says them as before."""
+    import subprocess
+    import sys
+
+    from test_spreadsheet import HEADER, PLAYERS, SESSION, csv_bytes
+
+    lines = (
+        (Path(__file__).parent / "golden" / "kongs_standard.jsonl").read_text(encoding="utf-8").splitlines()
+    )
+    (tmp_path / "log.jsonl").write_text("\n".join([*lines[:3], "{bad", *lines[3:]]) + "\n", encoding="utf-8")
+    (tmp_path / "sheet.csv").write_bytes(
+        csv_bytes([SESSION, PLAYERS, HEADER, ["1", "胡", "Zed", "", "Bo", "平胡"]])
+    )
+    script = Path(sys.executable).with_name("chuanma")
+    command = [str(script)] if script.is_file() else [sys.executable, "-m", "dashboard.cli"]
+
+    def validate(lang: str) -> str:
+        done = subprocess.run(
+            [*command, "validate", str(tmp_path), "--lang", lang],
+            capture_output=True, text=True, encoding="utf-8", timeout=120, check=False,
+        )  # fmt: skip
+        return done.stdout
+
+    zh, en = validate("zh"), validate("en")
+    assert "第 4 行：不是有效的 JSON" in zh and "line 4: not valid JSON" in en
+    assert "第 4 行，C 列（座位）：'Zed' 不是座位" in zh
+    assert "row 4, column C (座位): 'Zed' is no seat" in en
