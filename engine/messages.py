@@ -75,11 +75,13 @@ def patterns_value(patterns: Sequence[str]) -> Values:
     return {"patterns": list(patterns)}
 
 
-def words(en: str, zh: str) -> Values:
+def words(zh: str, en: str) -> Values:
+    """Words written out in both languages (stored as ``{"en": ..., "zh": ...}``)."""
     return {"en": en, "zh": zh}
 
 
-def joined(texts: Sequence[Text], sep_en: str, sep_zh: str) -> Values:
+def joined(texts: Sequence[Text], sep_zh: str, sep_en: str) -> Values:
+    """Texts joined by a separator in each language (stored as ``"sep": [en, zh]``)."""
     return {"join": [_value(t) for t in texts], "sep": [sep_en, sep_zh]}
 
 
@@ -94,7 +96,7 @@ def _value(value: object, name: str = "", named: bool = False) -> object:
     if isinstance(value, Text):
         if value.key:
             return {"text": {"key": value.key, "values": value.values or {}}}
-        return words(value.en, value.zh)
+        return words(value.zh, value.en)
     if isinstance(value, tuple):
         return [_value(v) for v in value]
     if named and isinstance(value, int) and not isinstance(value, bool) and name in _SEAT_NAMES:
@@ -240,10 +242,10 @@ def settlement_text(settlement: Sequence[Transfer]) -> Text:
             if t.reason == reason
         ]
         if moves:
-            parts.append(say("settle_part", reason={"reason": reason}, moves=joined(moves, ", ", "，")))
+            parts.append(say("settle_part", reason={"reason": reason}, moves=joined(moves, "，", ", ")))
     if not parts:
         return say("nothing_to_settle")
-    return say("settle_parts", parts=joined(parts, "; ", "；"))
+    return say("settle_parts", parts=joined(parts, "；", "; "))
 
 
 def end_rule(end_condition: str) -> Text:
@@ -284,7 +286,7 @@ def rules_unusable(error: str) -> Text:
 def sheet_won_already(seat_: int, action: str) -> Text:
     """The action named in both languages as written out words (how the sheet audit stores it)."""
     zh, en = ACTIONS[action]
-    return say("won_already", seat=seat(seat_), what=words(en, zh))
+    return say("won_already", seat=seat(seat_), what=words(zh, en))
 
 
 def sheet_after_end(kind: str, reason: str, rule: Text) -> Text:

@@ -185,7 +185,7 @@ class _Round:
             try:
                 win["patterns"] = patterns_of(fans)  # the engine checks them (fan_mismatch)
             except UnknownFan as err:
-                error = words(str(err), f"番种 {' '.join(fans)} 无法对应")
+                error = words(f"番种 {' '.join(fans)} 无法对应", str(err))
                 text = say("open_mahjong_fan", tick=line % ROUND_LINES, error=error)
                 self.note(line, text)
         self.emit(line, win)
