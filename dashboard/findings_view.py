@@ -13,7 +13,7 @@ from dashboard.i18n import Lang, label
 from dashboard.tiles_view import SUIT_CHARS
 from engine.events import Finding
 from engine.messages import TEMPLATES, render
-from engine.voice import DEFAULT, NamedVoice, Voice
+from engine.voice import DEFAULT, NO_PAYMENT, NamedVoice, Voice, signed
 
 
 def seat_amounts(value: Any, seats: int) -> list[int] | None:
@@ -30,15 +30,10 @@ def seat_amounts(value: Any, seats: int) -> list[int] | None:
     return [int(v) for v in data]
 
 
-def signed(amount: int) -> str:
-    """+4, −4 (a true minus sign), 0."""
-    return f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
-
-
 def per_player(amounts: Sequence[int], players: Sequence[str], lang: Lang) -> str:
     """The seats that pay or receive, by name: "张三 −4, 李四 +4"; "no payment" when none."""
     moved = [f"{players[seat]} {signed(amount)}" for seat, amount in enumerate(amounts) if amount]
-    return ", ".join(moved) if moved else label("no_payment", lang)
+    return ", ".join(moved) if moved else NO_PAYMENT[0 if lang == "zh" else 1]
 
 
 def payments_line(expected: Any, recorded: Any, players: Any, lang: Lang) -> str | None:

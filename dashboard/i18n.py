@@ -794,7 +794,6 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "场次 {session} 已于 {at} 结束，不能再记分。",
         "Session {session} was closed at {at}: no more recording.",
     ),
-    "no_payment": ("无人付分", "no payment"),
     "expected_recorded": (
         "应为：{expected}；记录为：{recorded}",
         "Expected: {expected} · recorded: {recorded}",
