@@ -11,7 +11,7 @@ from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.replay import DealReport, FindingSink, pattern_text
 from engine.tiles import SUITS, format_tiles, tile_name
-from engine.vocabulary import KONG_KINDS, PAYMENT_REASONS
+from engine.vocabulary import KONG_KINDS
 from engine.vocabulary import SUITS as SUIT_NAMES
 from engine.voice import NamedVoice, Voice
 from ingest.validate import ValidationReport
@@ -203,8 +203,7 @@ def sheet_printout(report: DealReport, emit: Callable[[str], None], voice: Voice
             )
         )
         for transfer in (t for t in report.ledger if t.line == line):
-            zh, en = PAYMENT_REASONS[transfer.reason]
             payer, payee = said.seat(transfer.payer, "en"), said.seat(transfer.payee, "en")
-            emit(f"    pay: {payer} -> {payee} {transfer.amount} ({zh} {en})")
+            emit(f"    pay: {payer} -> {payee} {transfer.amount} ({reason_label(transfer.reason, 'en')})")
         for finding in (f for f in findings if f.line == line):
             emit("    !! " + finding_line(finding, "", voice=voice).strip())
