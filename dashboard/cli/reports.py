@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from dashboard.findings_view import finding_text, seat_base
 from dashboard.i18n import Lang, label
-from dashboard.term_labels import code_label, end_reason_label, reason_label
+from dashboard.term_labels import code_label, end_reason_label, reason_label, win_kind_label
 from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.replay import DealReport, FindingSink, pattern_text
@@ -126,7 +126,7 @@ def describe_event(event: PlayEvent | DealEnd, lang: Lang = "en") -> str:
         return say("cli_kong", lang, seat=event.seat, kind=kind, tile=tile_name(event.tile))
     if isinstance(event, Hu):
         how = (
-            say("cli_self_draw", lang)
+            win_kind_label("self_draw", lang)
             if event.from_seat is None
             else say("cli_on_tile", lang, seat=event.from_seat)
         )
