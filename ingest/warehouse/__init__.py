@@ -98,8 +98,8 @@ if TYPE_CHECKING:
 
 #: the names of this face by the module they live in, imported on first use (PEP 562): a
 #: worker process that needs only ``chunks`` does not import the catalog's
-#: ``pyarrow.dataset`` and, through it, pandas (0.35-0.45 s of CPU for every worker an
-#: ingest starts)
+#: ``pyarrow.dataset`` and, through it, pandas (CPU and memory spent again in every
+#: worker an ingest starts)
 _FACE: dict[str, tuple[str, ...]] = {
     "batches": ("open_for_write", "write_batch"),
     "catalog": (

@@ -35,7 +35,7 @@ from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES, encodings
 ROW_GROUP_ROWS: Final = 1 << 20
 #: rows waiting for their row group, all tables and months of a batch together: past this,
 #: the biggest waiting piece is written as a shorter row group, so a batch of many months
-#: never holds much more than this in memory (a whole batch held ~1.5 GB at 90,000 deals)
+#: never holds much more than this in memory (a batch held whole grows with its deals)
 BUFFER_BYTES: Final = 64 << 20
 
 
@@ -125,7 +125,7 @@ class BatchWriter:
         if encoded and table.column(0).num_chunks > 1:
             # one dictionary per column over the pieces: Parquet takes the indices of a
             # dictionary as they are, but a new dictionary at every piece sent each of its
-            # values through the dictionary encoder's hash again (events: 13% of its writing)
+            # values through the dictionary encoder's hash again
             table = table.unify_dictionaries()
         writer.write_table(table, row_group_size=self.row_group_rows)
 
