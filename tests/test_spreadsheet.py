@@ -19,7 +19,7 @@ from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.rules import load_rules
 from ingest.reader import read_log
 from ingest.session_replay import replay_one
-from ingest.sheets.cells import Cell, column_letter, csv_rows
+from ingest.sheets.cells import Cell, column_letter, read_grid
 from ingest.sheets.convert import SheetLog, convert_sheet, read_sheet_bytes
 from ingest.sheets.net_only import NET_ONLY_NOTE
 from ingest.validate import find_logs, validate_paths
@@ -31,6 +31,11 @@ EXAMPLE = TEMPLATES / "sheet-example.csv"
 HEADER = ["局号", "事件", "座位", "杠型", "来自", "番型", "得分1", "得分2", "得分3", "得分4", "听牌", "花猪"]
 SESSION = ["场次", "s1", "", "", "", "", "", "", "", "", "", ""]
 PLAYERS = ["玩家", "Ann", "Bo", "Chen", "Du"]
+
+
+def csv_rows(data: bytes) -> list[list[Cell]]:
+    """The rows of a CSV's bytes, as the importer reads them."""
+    return read_grid(data, "sheet.csv").rows
 
 
 def xlsx_bytes(rows: list[list[Cell]], title: str = "记分") -> bytes:

@@ -215,12 +215,6 @@ def batch_files(root: str | Path, entry: dict[str, Any]) -> list[dict[str, Any]]
     return list((manifest or {}).get("files", []))
 
 
-def catalog_files(root: str | Path, catalog: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every source file the listed batches hold, in catalog order (reads every
-    ``batch.json``: for a check or a report, not for a save)."""
-    return [f for batch in catalog.get("batches", []) for f in batch_files(root, batch)]
-
-
 def write_manifest(folder: Path, entry: dict[str, Any]) -> None:
     """Write (or replace) a batch folder's ``batch.json`` atomically."""
     tmp = folder / f"{MANIFEST}.tmp-{os.getpid()}"
