@@ -14,17 +14,13 @@ from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args, get_origin
 
-#: Base pattern ids, in the order of docs/rules.md section 4.
-PATTERN_IDS: tuple[str, ...] = (
-    "pinghu", "duiduihu", "qingyise", "daiyaojiu", "qidui", "qingdui", "jiangdui",
-    "jingoudiao", "jiangjingoudiao", "qingjingoudiao", "shibaluohan", "qingshibaluohan",
-    "qingdaiyao", "longqidui", "qingqidui", "qinglongqidui", "tianhu", "dihu",
-)  # fmt: skip
+from engine.patterns import EXTRAS, PATTERNS
+
+#: Base pattern ids, in the order of docs/rules.md section 4 (``engine/patterns.py``).
+PATTERN_IDS: tuple[str, ...] = tuple(pattern.id for pattern in PATTERNS)
 #: Extras, rows of the fan table too (docs/knobs.md, "The fan table"): each adds its fan on
 #: top of the base pattern(s) where it applies (``gen`` once per root).
-EXTRA_FAN_IDS: tuple[str, ...] = (
-    "gen", "menqing", "zhongzhang", "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "zimo",
-)  # fmt: skip
+EXTRA_FAN_IDS: tuple[str, ...] = tuple(EXTRAS)
 #: every row of the fan table: the base patterns, then the extras
 FAN_IDS: tuple[str, ...] = PATTERN_IDS + EXTRA_FAN_IDS
 #: the fan of an extra a preset file leaves out: 1, what every extra scored before the
