@@ -24,11 +24,9 @@ from ingest.warehouse.catalog import (
     STAGING,
     catalog_entry,
     fsync_dir,
-    read_catalog,
     utc_now,
     write_catalog,
 )
-from ingest.warehouse.lock import IngestLock
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES, encodings
 
 #: rows per Parquet row group, as ``pq.write_table`` wrote a batch's month whole before
@@ -245,11 +243,3 @@ def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
             month = names[key].as_py() if names is not None else key
             pieces.setdefault(month, []).append(part)
     return {month: pa.Table.from_batches(batches, schema=table.schema) for month, batches in pieces.items()}
-
-
-def open_for_write(root: str | Path, wait: float | None = None) -> tuple[IngestLock, dict[str, Any]]:
-    """Lock a warehouse and read its catalog, for callers of :func:`write_batch`
-    (the hand-made test warehouses); use the lock as a context manager."""
-    path = Path(root)
-    path.mkdir(parents=True, exist_ok=True)
-    return IngestLock(path, wait), read_catalog(path)
