@@ -26,7 +26,7 @@ $(RUN_STAMP): pyproject.toml
 
 setup: $(STAMP) compile
 
-# The hot modules compiled to C with mypyc (2-3x faster replay), listed in compiled-modules.txt;
+# The hot modules compiled to C with mypyc (a faster replay), listed in compiled-modules.txt;
 # `make clean-compiled` goes back to pure Python. A compiled module shadows its .py file, so
 # every target that runs code depends on the stamp, which is older than any edited source.
 COMPILED_LIST := compiled-modules.txt
