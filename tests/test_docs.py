@@ -285,7 +285,8 @@ _FIGURE = re.compile(
     rf"\d\s?(?:ms|µs|ns)\b|\d\s?s (?:of CPU|a |per |each)|\b[KMG]B/s|deals?/s\b|\d\s?x\b"
     rf"|{_NUMBER}[ -]?(?:times|fold) (?:as|faster|slower|more|less|the)|\d\s?s\s?(?:->|→)"
     rf"|\b(?:took|cost|costs|takes) (?:about |~)?\d"
-    rf"|\d\s?% of (?:its|a|the) (?:\w+'s )?(?:CPU|time|writing|memory)\b",
+    rf"|\d\s?% of (?:its|a|the) (?:\w+'s )?(?:CPU|time|writing|memory)\b"
+    rf"|\b(?:seconds?|minutes?) of CPU",
     re.IGNORECASE,
 )
 
@@ -310,6 +311,7 @@ def test_the_figure_scan_sees_figures() -> None:
         "3-5 ms a chunk", "~850 MB/s", "7,251 deals/s", "1.39 s -> 0.26 s", "took 0.4 s a refresh",
         "a block per 8 MB cost five times as much", "about 1.2 µs a deal", "~250 ns a row",
         "events: 13% of its writing", "3-5% of a worker's CPU", "~85 ms a command",
+        "about three minutes of CPU", "a tenth of a second of CPU per process",
     ):  # fmt: skip
         assert _FIGURE.search(figure), figure
     for prose in (
