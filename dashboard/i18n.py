@@ -873,13 +873,6 @@ def win_kind_label(kind: str | None, lang: Lang) -> str:
     return zh if lang == "zh" else f"{zh} {en}"
 
 
-SUIT_LABELS: Final[dict[str, tuple[str, str]]] = {
-    "m": ("万", "characters"),
-    "p": ("筒", "dots"),
-    "s": ("条", "bamboo"),
-}
-
-
 #: every finding code of docs/log-format.md (and the warehouse's own) by name
 FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
     "bad_record": ("无法读取的行", "unreadable line"),
