@@ -104,7 +104,8 @@ QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql"
 #: otherwise keeps every block of the marts a query read (up to 80% of the machine), so the
 #: process grew with the warehouse; at 400 MB the marts' blocks are dropped and read again
 #: from the file (the OS cache) when needed, at no measured cost per query at a million
-#: deals (300 MB cost 37%). ``CHUANMA_DUCKDB_MEMORY`` sets another (a DuckDB size, "2GB").
+#: deals (a lower one slowed them). ``CHUANMA_DUCKDB_MEMORY`` sets another (a DuckDB
+#: size, "2GB").
 MEMORY_LIMIT: Final = "400MB"
 MEMORY_ENV: Final = "CHUANMA_DUCKDB_MEMORY"
 #: DuckDB's memory limit while a full build materializes the marts: a quarter of the

@@ -278,7 +278,7 @@ def test_the_comment_scan_sees_comments_and_paths() -> None:
 
 
 #: the product code and the build, whose comments and docstrings say why, not how fast
-PRODUCT_DIRS = ("engine/", "ingest/", "dashboard/", *BUILD_FILES)
+PRODUCT_DIRS = ("engine/", "ingest/", "dashboard/", "analytics/", *BUILD_FILES)
 _NUMBER = r"(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|a hundred)"
 #: a measured figure: a time, a throughput, a ratio of speeds or costs, a share of a cost
 _FIGURE = re.compile(
