@@ -5,7 +5,7 @@ event did not come from a file). ``ingest`` builds these from JSON; the simulato
 them directly; the deal state machine consumes them.
 
 They are msgspec Structs, not dataclasses: a replay makes one per line of a log, and a
-Struct is built about ten times as fast as a (mypyc-compiled) frozen dataclass; with
+Struct is built much faster than a (mypyc-compiled) frozen dataclass; with
 ``gc=False`` the collector never walks them (they hold ints, strings, tuples and at most
 a session's rules object, none of which can point back at an event: no cycles).
 ``type`` is a class attribute, the event's ``type`` in the log format. Use

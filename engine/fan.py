@@ -11,64 +11,18 @@ section 4, "Adding up").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 import msgspec
 
+from engine.patterns import EXTRAS as EXTRAS
+from engine.patterns import HAND_EXTRAS as HAND_EXTRAS
+from engine.patterns import PATTERNS as PATTERNS
 from engine.rules import Rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, EVEN_KEYS, SHAPE_FLAGS, suit_keys
 from engine.tiles import NUM_KINDS
-from engine.vocabulary import EXTRAS
-from engine.vocabulary import PATTERNS as PATTERN_NAMES
 
-
-@dataclass(frozen=True)
-class Pattern:
-    id: str
-    zh: str
-    en: str
-    requires: frozenset[str]
-    uses_root: bool = False
-
-
-def _p(id_: str, *requires: str, uses_root: bool = False) -> Pattern:
-    """A pattern's row, its names from :data:`engine.vocabulary.PATTERNS`."""
-    zh, en = PATTERN_NAMES[id_]
-    return Pattern(id_, zh, en, frozenset(requires), uses_root)
-
-
-#: docs/rules.md section 4, base patterns. Features: see :func:`hand_features`.
-PATTERNS: tuple[Pattern, ...] = (
-    _p("pinghu", "win"),
-    _p("duiduihu", "triplets"),
-    _p("qingyise", "one_suit"),
-    _p("daiyaojiu", "terminals"),
-    _p("qidui", "seven_pairs"),
-    _p("qingdui", "one_suit", "triplets"),
-    _p("jiangdui", "triplets", "only_258"),
-    _p("jingoudiao", "golden_hook"),
-    _p("jiangjingoudiao", "golden_hook", "only_258"),
-    _p("qingjingoudiao", "one_suit", "golden_hook"),
-    _p("shibaluohan", "golden_hook", "four_kongs"),
-    _p("qingshibaluohan", "one_suit", "golden_hook", "four_kongs"),
-    _p("qingdaiyao", "one_suit", "terminals"),
-    _p("longqidui", "seven_pairs", "four_kind", uses_root=True),
-    _p("qingqidui", "one_suit", "seven_pairs"),
-    _p("qinglongqidui", "one_suit", "seven_pairs", "four_kind", uses_root=True),
-    _p("tianhu", "heavenly"),
-    _p("dihu", "earthly"),
-)
-
-#: Extras a hand's tiles decide (门清中张): each adds its row's fan on top of the base
-#: pattern(s) when the hand has its features, whatever pattern is scored.
-HAND_EXTRAS: tuple[Pattern, ...] = (
-    _p("menqing", "concealed"),
-    _p("zhongzhang", "no_terminal_tile"),
-)
-
-#: the extras' ids (a declared pattern that is no base pattern), each adding its row's
-#: fan (``gen`` once per root), in the order they are listed after the base pattern
+#: the extras' ids (a declared pattern that is no base pattern)
 EXTRA_IDS: Final[frozenset[str]] = frozenset(EXTRAS)
 
 
@@ -241,17 +195,6 @@ def _no_terminal_tile(concealed: Sequence[int], pongs: Sequence[int], kongs: Seq
 
 def _melds_terminal(tiles: Sequence[int]) -> bool:
     return all(tile % 9 in (0, 8) for tile in tiles)
-
-
-def hand_features(
-    concealed: Sequence[int], meld_tiles: Sequence[int], meld_count: int, context: WinContext
-) -> set[str] | None:
-    """:func:`feature_bits` as names, or ``None`` when the tiles are no win; ``meld_tiles``
-    is the tile kind of each pong or kong (``meld_count`` of them)."""
-    bits = feature_bits(concealed, meld_tiles[:meld_count], (), context)
-    if not bits:
-        return None
-    return {name for name, bit in FEATURE_BITS.items() if bits & bit}
 
 
 def count_roots(concealed: Sequence[int], meld_tiles: Sequence[int], kong_tiles: Sequence[int]) -> int:

@@ -121,13 +121,6 @@ def render(key: str, values: Mapping[str, Any] | None, lang: Lang, voice: Voice 
     return (zh if lang == "zh" else en).format(**filled)
 
 
-def render_text(text: Text, lang: Lang, voice: Voice = DEFAULT) -> str:
-    """A :class:`Text` in ``lang`` and ``voice`` (its written words when it has no key)."""
-    if text.key and text.key in TEMPLATES:
-        return render(text.key, text.values, lang, voice)
-    return text.zh if lang == "zh" else text.en
-
-
 def _say(value: Any, lang: Lang, voice: Voice) -> Any:
     """One value in words; a plain value as it is (a template may format it with !r)."""
     if not isinstance(value, dict):

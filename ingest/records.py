@@ -197,10 +197,6 @@ def _wire_names(cls: type[Record]) -> frozenset[str]:
     return frozenset({"type", *(f.encode_name for f in info)})
 
 
-KNOWN_FIELDS: Final[dict[str, frozenset[str]]] = {
-    name: _wire_names(cls) for name, cls in RECORD_TYPES.items()
-}
-
 _ALL_TYPES: Final[list[type[Record]]] = [*RECORD_TYPES.values(), *SHEET_RECORD_TYPES.values(), SheetDealRec]
 KNOWN_BY_CLASS: Final[dict[type[Record], frozenset[str]]] = {cls: _wire_names(cls) for cls in _ALL_TYPES}
 

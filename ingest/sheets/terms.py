@@ -52,14 +52,6 @@ COLUMN_ALIASES: Final[dict[str, tuple[str, ...]]] = {
 }
 COLUMNS: Final[dict[str, str]] = _table(COLUMN_ALIASES)
 
-#: the template's header row: one column per key, "中文 / english"
-TEMPLATE_COLUMNS: Final[tuple[str, ...]] = (
-    "session", "date", "club", "table", "rules", "base",
-    "player1", "player2", "player3", "player4",
-    "deal", "dealer", "event", "seat", "kind", "from", "patterns", "fan",
-    "points1", "points2", "points3", "points4", "ready", "flower_pigs", "same_turn", "note",
-)  # fmt: skip
-
 
 #: what a row records; ``end`` is the 查叫 step (its points are the settlement), ``net``
 #: the deal's net per seat, ``total`` the session's totals
