@@ -69,8 +69,8 @@ class FileColumns:
 
 def listed_files(root: Path, batches: list[dict[str, Any]]) -> dict[str, list[str]]:
     """Each table's files in the listed batches, in order (what ``catalog.table_files``
-    gives, joined as strings: over thousands of batches its ``Path`` joins were a refresh's
-largest part)."""
+        gives, joined as strings: over thousands of batches its ``Path`` joins were a refresh's
+    largest part)."""
     base = os.path.join(str(root), BATCHES)
     files: dict[str, list[str]] = {}
     for batch in batches:

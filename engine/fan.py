@@ -25,8 +25,6 @@ from engine.tiles import NUM_KINDS
 #: the extras' ids (a declared pattern that is no base pattern)
 EXTRA_IDS: Final[frozenset[str]] = frozenset(EXTRAS)
 
-NAMES: dict[str, tuple[str, str]] = {p.id: (p.zh, p.en) for p in PATTERNS} | EXTRAS
-
 
 class WinContext(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """How a win happened: the situation, kept apart from the table's rules.

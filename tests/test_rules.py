@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from engine.fan import NAMES
 from engine.rules import (
     FAN_IDS,
     PATTERN_IDS,
@@ -24,6 +23,7 @@ from engine.rules import (
     preset_names,
     rules_from_name,
 )
+from engine.vocabulary import PATTERNS
 
 PRESETS = ("standard", "chengdu", "online", "novikov")
 
@@ -205,7 +205,7 @@ def test_rules_md_pattern_table_matches_the_presets() -> None:
     assert [row[0].strip("`") for row in body] == list(PATTERN_IDS)
     for row in body:
         pattern = row[0].strip("`")
-        assert NAMES[pattern][0] in row[1], (pattern, row[1])
+        assert PATTERNS[pattern][0] in row[1], (pattern, row[1])
         cells = tuple(None if c == "–" else int(c) if c.isdigit() else c for c in row[3:])
         assert cells == FAN_TABLE[pattern], pattern
 

@@ -30,20 +30,15 @@ from engine.report import DealFacts
 from engine.rules import Rules
 from engine.settlement import Transfer
 from engine.tiles import SUITS, tile_name
+from engine.vocabulary import WIN_KINDS
 from ingest.gcpause import gc_paused
 from ingest.reader import DealLog, LogFile, SessionLog
 from ingest.session_replay import SessionReplay
 from ingest.warehouse.rows import Columns, EventColumns, Facts, month_of, parse_time
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
 
-#: engine win kinds -> the names players use
-WIN_KIND_ZH: Final[dict[str, str]] = {
-    "self_draw": "自摸",
-    "discard": "点炮",
-    "rob": "抢杠",
-    "kong_bloom": "杠上花",
-    "kong_discard": "杠上炮",
-}
+#: engine win kinds -> the names players use (engine.vocabulary's 中文)
+WIN_KIND_ZH: Final[dict[str, str]] = {kind: zh for kind, (zh, _) in WIN_KINDS.items()}
 SETTLEMENT_REASONS: Final = frozenset({"flower_pig", "no_ting", "tax_refund"})
 KONG_REASONS: Final = frozenset({"kong_exposed", "kong_added", "kong_concealed"})
 _KONG_COLUMN: Final = {"exposed": 0, "added": 1, "concealed": 2}  # kongs_exposed, _added, _concealed
