@@ -389,15 +389,8 @@ class Analytics:
         if self.materialize:
             con.execute("set memory_limit = $limit", {"limit": build_memory()})
             try:
-                for mart in (
-                    *STAGED,
-                    *MATERIALIZED,
-                    *DERIVED,
-                ):  # in order: later ones read the earlier tables
-                    order = f" order by {SORTED_BY[mart]}" if mart in SORTED_BY else ""
-                    con.execute(f"create or replace table {mart}__table as select * from {mart}{order}")
-                    con.execute(f"drop view {mart}")  # names are ours, never a caller's text
-                    con.execute(f"alter table {mart}__table rename to {mart}")
+                for mart in (*STAGED, *MATERIALIZED, *DERIVED):  # later ones read the earlier tables
+                    incremental.keep(con, mart, SORTED_BY.get(mart))
             finally:
                 con.execute("set memory_limit = $limit", {"limit": query_memory()})
             con.execute(
