@@ -1,5 +1,5 @@
 """Claims on a deal's tiles: draws, discards, pongs and kongs, the pass rule (过水不胡)
-and the last four (最后四张); wins are :mod:`engine.deal`'s. A mixin-free base class so
+and the last four (最后四张), both :mod:`engine.moves`'s; wins are :mod:`engine.deal`'s. A mixin-free base class so
 mypyc compiles it (one native base: :class:`engine.state.DealState`)."""
 
 from __future__ import annotations
@@ -8,16 +8,15 @@ from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
 from engine.hand import wait_mask
 from engine.messages import Text, doing, end_rule, play
+from engine.moves import OpenTile, missed_forced
 from engine.settlement import deltas
 from engine.state import (
     LAST_FOUR,
-    SEATS,
     WALL_SIZE,
     DealState,
     IllegalEvent,
     KongMade,
     Meld,
-    OpenTile,
     Phase,
     next_seat,
 )
@@ -28,14 +27,8 @@ class DealClaims(DealState):
     """The tile moves that open or take a claim."""
 
     def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
-        passed = self.passed[seat]
-        rule = self.rules.pass_rule
-        if passed is None or rule == "off":
-            return False
-        relevant = passed.values() if rule == "any" else [passed[tile]] if tile in passed else []
-        if not relevant:
-            return False
-        return not (self.rules.pass_rule_higher_fan_ok and fan > max(relevant))
+        """Does the pass rule (过水不胡) bar ``seat`` from winning the open ``tile`` for ``fan``?"""
+        return self.passes.blocks(seat, tile, fan, self.win_on)
 
     def out_of_turn(self, seat: int, what: str) -> IllegalEvent:
         claim_open = self.next_drawer() is not None or not self.opened or not self.opened.winners
@@ -108,7 +101,7 @@ class DealClaims(DealState):
         self.move(seat, tile, 1)
         self.draws[seat] += 1
         self.last_draw = tile
-        self.passed[seat] = None  # 过水不胡 lasts until the seat's own next draw
+        self.passes.drew(seat)  # 过水不胡 lasts until the seat's own next draw
         self.phase = Phase.ACT
 
     # -- discards
@@ -161,6 +154,7 @@ class DealClaims(DealState):
             self.wall_left < LAST_FOUR,
             False,
         )
+        self.passes.open(self.opened)
         self.last_draw = None
         self.phase = Phase.CLAIM
 
@@ -194,45 +188,29 @@ class DealClaims(DealState):
         elif self.phase is Phase.CLAIM:
             self.close_claims()
 
-    def _record_passes(self, open_tile: OpenTile) -> None:
-        """Every seat that could have won the open tile and did not has passed it (过水),
-        or, on one of the last four tiles, missed a forced win."""
-        if open_tile.winners and not self.rules.multiple_hu:
-            return  # nobody else could win it
-        context = open_tile.context
-        left = self.left
-        for seat in SEATS:
-            if left[seat] or seat == open_tile.seat or seat in open_tile.winners:
-                continue
-            if not self.shape_with(seat, open_tile.tile):
-                continue
-            result = self.win_on(seat, open_tile.tile, context)
-            if result is None:
-                continue
-            if open_tile.last_four:
-                if self.rules.last_four_must_hu:
-                    self.breaches.append(
-                        IllegalEvent(
-                            "missed_forced_hu",
-                            play("missed_discard", seat=seat, tile=tile_name(open_tile.tile)),
-                            seat,
-                            rule="last_four_must_hu",
-                            line=open_tile.line,
-                        )
-                    )
-                continue  # the pass rule does not apply to the last four
-            if self.pass_blocks(seat, open_tile.tile, result.fan):
-                continue  # it could not have won anyway
-            passed = self.passed[seat] or {}
-            passed[open_tile.tile] = max(result.fan, passed.get(open_tile.tile, 0))
-            self.passed[seat] = passed
+    def check_missed_discard(self, open_tile: OpenTile) -> None:
+        """最后四张: every seat that could have won one of the last four tiles as it
+        closes and did not has missed a forced win (a pass of any other tile is worked out
+        when it matters, :class:`engine.moves.PassRecord`)."""
+        if not (open_tile.last_four and self.rules.last_four_must_hu):
+            return
+        for seat in missed_forced(open_tile, self.left, self.rules.multiple_hu, self.win_on):
+            self.breaches.append(
+                IllegalEvent(
+                    "missed_forced_hu",
+                    play("missed_discard", seat=seat, tile=tile_name(open_tile.tile)),
+                    seat,
+                    rule="last_four_must_hu",
+                    line=open_tile.line,
+                )
+            )
 
     def close_claims(self) -> None:
         """The open discard or kong closes without a (further) claim: passes are recorded
         and the turn moves on, after the winners if there were any."""
         open_tile = self.opened
         assert open_tile is not None
-        self._record_passes(open_tile)
+        self.check_missed_discard(open_tile)
         self.opened = None
         if open_tile.rob and not open_tile.winners:
             return  # the added kong stands; the caller pays it
@@ -305,7 +283,8 @@ class DealClaims(DealState):
         self._check_void_claim(seat, event.tile, "pong")
         if self.hand_fixed(seat):
             self.fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(event.tile)), seat)
-        self._record_passes(open_tile)  # a pong instead of a possible win is a pass
+        self.check_missed_discard(open_tile)
+        self.passes.carry(seat, self.win_on)  # a pong instead of a possible win is a pass
         self.opened = None
         self.discards[open_tile.seat].pop()
         self.move(seat, event.tile, -2)
@@ -404,7 +383,7 @@ class DealClaims(DealState):
         if self.wall_left == 0:
             raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
         self._check_void_claim(seat, event.tile, "kong")
-        self._record_passes(open_tile)
+        self.check_missed_discard(open_tile)
         self.opened = None
         self.discards[open_tile.seat].pop()
         self.move(seat, event.tile, -3)
@@ -447,6 +426,7 @@ class DealClaims(DealState):
         self.opened = OpenTile(
             seat, event.tile, event.line, after_kong=False, last_tile=False, last_four=False, rob=True
         )
+        self.passes.open(self.opened)
         self.phase = Phase.ROB
 
     def _settle_added_kong(self) -> None:

@@ -21,6 +21,7 @@ from engine.events import DealEnd, Hu, PlayEvent
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
 from engine.messages import end_rule, play
+from engine.moves import OpenTile
 from engine.settlement import Transfer, deltas
 from engine.state import (
     EXCHANGE_STEP,
@@ -30,7 +31,6 @@ from engine.state import (
     IllegalEvent,
     KongMade,
     Meld,
-    OpenTile,
     Phase,
     Win,
     next_seat,

@@ -15,9 +15,10 @@ import msgspec
 
 from engine import move_codes
 from engine.events import DealStart, Exchange, Kong, Void
-from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
+from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
 from engine.messages import Text, doing, end_rule, play
+from engine.moves import OpenTile, PassRecord
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
@@ -97,29 +98,6 @@ class KongMade(msgspec.Struct, frozen=True, gc=False):
     robbed: bool = False
 
 
-class OpenTile:
-    """A discard or an added kong that other seats may win on."""
-
-    __slots__ = ("after_kong", "context", "last_four", "last_tile", "line", "rob", "seat", "tile", "winners")
-
-    def __init__(
-        self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
-    ) -> None:
-        self.seat = seat
-        self.tile = tile
-        self.line = line
-        self.after_kong = after_kong  # 杠上炮: the discarder had just konged
-        self.last_tile = last_tile  # 海底: the discard right after the wall's last draw
-        self.last_four = last_four
-        self.rob = rob
-        self.winners: list[int] = []
-        self.context = (  # how a win on it would count
-            WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
-            if after_kong or rob or last_tile
-            else DISCARD_WIN
-        )
-
-
 def next_seat(seat: int, won: list[bool]) -> int | None:
     """The first seat after ``seat`` in turn order that is still in the deal."""
     for step in (1, 2, 3):
@@ -161,7 +139,7 @@ class DealState:
         self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
         self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
         self.pigs: set[int] = set()  # 花猪 at an empty wall
-        self.passed: list[dict[int, int] | None] = [None] * 4  # tile -> fan passed (过水)
+        self.passes = PassRecord(rules)  # 过水不胡
         self.opened: OpenTile | None = None
         self.last_draw: int | None = None
         self.after_kong = False  # this turn follows a kong's replacement draw

@@ -17,13 +17,9 @@ the deal, and 查叫 judges the seats that never won. The C moves play it too, b
 fixed hand's kong or pong to these moves.
 
 It mirrors :mod:`engine.state`, :mod:`engine.claims` and :mod:`engine.deal` move for
-move; where the engine raises or notes a breach, this path gives up. One thing is done
-differently, for speed: the pass rule (过水不胡). The engine checks every seat for a win
-it passes at every discard; here a seat's passes are only worked out when it wins on a
-discard, from the tiles opened since its last draw, with the hand it held then (a pong
-of its own in between: the passes before it were worked out at the pong). The result is
-the same, because the rule looks only at the highest fan passed, which both keep (see
-:meth:`ingest.fast_state.FastState.pass_blocks`). The state and its queries are
+move; where the engine raises or notes a breach, this path gives up. The rules both
+share are :mod:`engine.moves`'s: the open tile, the pass rule (过水不胡, worked out only
+when a seat wins on a discard) and 最后四张 on a discard. The state and its queries are
 :mod:`ingest.fast_state`; the moves, wins and end are here.
 ``tests/test_fast_check.py`` and ``bench/fast_check.py`` run both paths on simulated and
 tampered deals and require the same answers.
@@ -38,6 +34,7 @@ from typing import Any, Final
 from engine.events import DealEnd, DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
+from engine.moves import OpenTile, discard_context
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
@@ -51,7 +48,6 @@ from ingest.fast_plan import (
     STEP_DISCARD_WIN,
     STEP_KONG,
     STEP_SELF_DRAW,
-    discard_context,
     passed_tiles,
     plan_moves,
     self_draw_context,
@@ -68,7 +64,6 @@ from ingest.fast_state import (
     ROB,
     VOID,
     WALL_SIZE,
-    FastOpen,
     FastState,
     HandOff,
 )
@@ -97,7 +92,7 @@ class _FastDeal(FastState):
     def close_claims(self) -> None:
         open_tile = self.open
         assert open_tile is not None
-        self.record_passes(open_tile)
+        self.check_missed_discard(open_tile)
         self.open = None
         if open_tile.rob and not open_tile.winners:
             return
@@ -126,7 +121,7 @@ class _FastDeal(FastState):
         elif self.phase == CLAIM:
             self.close_claims()
 
-    def open_discard(self, seat: int) -> FastOpen:
+    def open_discard(self, seat: int) -> OpenTile:
         open_tile = self.open
         if self.phase != CLAIM or open_tile is None or open_tile.rob or open_tile.winners:
             raise HandOff
@@ -185,8 +180,7 @@ class _FastDeal(FastState):
         self.move(seat, tile, 1)
         self.draws[seat] += 1
         self.last_draw = tile
-        self.pass_from[seat] = len(self.opened)
-        self.carried[seat] = None
+        self.passes.drew(seat)
         self.phase = ACT
 
     def discard(self, seat: int, tile: int, line: int) -> None:
@@ -211,7 +205,7 @@ class _FastDeal(FastState):
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
         self.any_discard = True
-        open_tile = FastOpen(
+        open_tile = OpenTile(
             seat,
             tile,
             line,
@@ -221,7 +215,7 @@ class _FastDeal(FastState):
             False,
         )
         self.open = open_tile
-        self.opened.append(open_tile)
+        self.passes.open(open_tile)
         self.last_draw = NO_TILE
         self.phase = CLAIM
 
@@ -234,8 +228,8 @@ class _FastDeal(FastState):
         self.check_void_claim(seat, tile)
         if self.hand_fixed(seat):
             raise HandOff  # a fixed hand may not pong (fixed_hand)
-        self.record_passes(open_tile)
-        self.carry_passes(seat)
+        self.check_missed_discard(open_tile)
+        self.passes.carry(seat, self.win_on)
         self.open = None
         self.move(seat, tile, -2)
         self.pongs[seat].append(tile)
@@ -282,7 +276,7 @@ class _FastDeal(FastState):
             if self.wall_left == 0:
                 raise HandOff
             self.check_void_claim(seat, tile)
-            self.record_passes(open_tile)
+            self.check_missed_discard(open_tile)
             self.open = None
             self.move(seat, tile, -3)
             self.kongs[seat].append(tile)
@@ -313,9 +307,9 @@ class _FastDeal(FastState):
         self.pending_line = line
         self.pending_drawn = self.last_draw == tile
         self.pending_deltas = recorded
-        open_tile = FastOpen(seat, tile, line, False, False, False, True)
+        open_tile = OpenTile(seat, tile, line, False, False, False, True)
         self.open = open_tile
-        self.opened.append(open_tile)
+        self.passes.open(open_tile)
         self.phase = ROB
 
     def settle_added_kong(self) -> None:
@@ -415,12 +409,12 @@ class _FastDeal(FastState):
         line: int,
         counts: list[int],
         context: WinContext,
-        passes_upto: int,
+        check_passes: bool,
     ) -> None:
         """Score and pay a win on a discard or a robbed kong (``counts``: the seat's tiles
-        with it); ``passes_upto`` >= 0: first the pass rule over the tiles opened before it."""
+        with it); ``check_passes``: first the pass rule over the tiles opened before it."""
         result = self.legal_win(seat, counts, context, tile)
-        if passes_upto >= 0 and self.pass_blocks(seat, tile, result.fan, passes_upto):
+        if check_passes and self.pass_blocks(seat, tile, result.fan):
             raise HandOff
         transfers = self.settler.win_discard(seat, from_seat, result.fan, line, context.after_kong)
         kind = "rob" if context.robbing_kong else "kong_discard" if context.after_kong else "discard"
@@ -446,8 +440,8 @@ class _FastDeal(FastState):
             raise HandOff
         counts = list(self.hands[seat])
         counts[tile] += 1
-        upto = -1 if open_tile.last_four else len(self.opened) - 1
-        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context(), upto)
+        check_passes = not open_tile.last_four
+        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context, check_passes)
         if open_tile.rob and self.pending_seat >= 0:  # 抢杠胡: the added kong is void
             pending = self.pending_seat
             self.kongs[pending].remove(self.pending_tile)
@@ -615,7 +609,7 @@ def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd)
                 bool(bits & CTX_LAST_TILE),
             )
             context = discard_context(after_kong, rob, last_tile)
-            deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, -1)
+            deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, False)
         else:
             _, seat, tile, line, rec = step
             deal.record_robbed(seat, tile, line, rec.deltas)

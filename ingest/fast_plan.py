@@ -132,13 +132,6 @@ def self_draw_context(bits: int) -> WinContext:
     )
 
 
-def discard_context(after_kong: bool, rob: bool, last_tile: bool) -> WinContext:
-    """A win on a discard or a robbed kong (engine.claims: the open tile's context)."""
-    if after_kong or rob or last_tile:
-        return WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
-    return _DISCARD_WIN
-
-
 def passed_tiles(hands: Sequence[Sequence[int]], given: Sequence[TileList]) -> list[list[int]] | None:
     """The tiles of a 换三张 record as ids, or None when it is not a legal exchange from these
     hands (counts per kind): three tiles of one suit from each of the four seats, all held
