@@ -21,7 +21,7 @@ from engine.events import DealEnd, Hu, PlayEvent
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
 from engine.messages import end_rule, play
-from engine.moves import OpenTile
+from engine.moves import OpenTile, cha_jiao_due, flower_pig, judge_at_wall
 from engine.settlement import Transfer, deltas
 from engine.state import (
     EXCHANGE_STEP,
@@ -274,27 +274,15 @@ class Deal(DealClaims):
     def _cha_jiao(self, line: int) -> None:
         """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
         on the deal_end line, where the recorder claims it."""
-        in_play = self.never_won
-        pigs = {seat for seat in in_play if self.flower_pig(seat)}
-        ready = {}
-        for seat in in_play:
-            if seat in pigs:
-                continue
-            fan = self.ready_fan(seat)
-            if fan is not None:
-                ready[seat] = fan
+        pigs, ready = judge_at_wall(self.never_won, self.flower_pig, self.ready_waits, self.ready_fan, True)
         self.settler.cha_jiao(pigs, ready, line)
         self.settled = True
         self.ready_at_end = ready
         self.pigs = pigs
 
     def flower_pig(self, seat: int) -> bool:
-        """花猪 at the wall's end: three suits held, or (``flower_pig: holds_void``) a tile of
-        the declared void still held, which three suits always are when a void is declared."""
-        held = self.held(seat)
-        if suits_used(held) == 3:
-            return True
-        return self.rules.flower_pig == "holds_void" and self.holds_void(seat, held)
+        """花猪 at the wall's end (:func:`engine.moves.flower_pig`)."""
+        return flower_pig(self.held(seat), self.void[seat], self.rules)
 
     def _on_deal_end(self, event: DealEnd) -> None:
         open_tile = self.opened
@@ -327,11 +315,7 @@ class Deal(DealClaims):
                 expected="no deal_end yet",
                 recorded=event.reason,
             )
-        if (
-            self.end_reason == "wall_exhausted"
-            and len(self.never_won) >= (1 if self.stays else 2)
-            and not self.settled
-        ):
+        if cha_jiao_due(self.end_reason, len(self.never_won), self.stays) and not self.settled:
             self._cha_jiao(event.line)
 
 

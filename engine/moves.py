@@ -7,6 +7,9 @@ of play is written once.
   draw, and whether they bar the win it claims now.
 - 最后四张 on a discard (:func:`missed_forced`): the seats that could win one of the last
   four tiles and did not.
+- The end: when the wins end a deal (:func:`wins_end`), when 查叫 is due
+  (:func:`cha_jiao_due`), and 查叫 itself (:func:`judge_at_wall`: 花猪, then who is ready
+  and for how much, from :func:`flower_pig` and :func:`ready_waits`).
 
 Everything here is integers and the open tiles; a seat's fan comes from the caller's
 ``win_on`` (the state that holds the tiles), so neither mover's state is known here.
@@ -14,12 +17,14 @@ Everything here is integers and the open tiles; a seat's fan comes from the call
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Final
 
 from engine import move_codes
 from engine.fan import DISCARD_WIN, FanResult, WinContext
+from engine.hand import held_counts, wait_mask
 from engine.rules import Rules
+from engine.tiles import NUM_KINDS, suits_used
 
 PASS_OFF: Final = move_codes.PASS_OFF
 PASS_ANY: Final = move_codes.PASS_ANY
@@ -145,3 +150,78 @@ class PassRecord:
         else:
             return False
         return not (self.higher_fan_ok and fan > highest)
+
+
+def wins_end(end_condition: str, stays: bool, won: list[bool]) -> str | None:
+    """The end reason the wins so far give, or None: play on (``first_hu``: the first win
+    ends the deal; under 血流成河, ``stays``, only the wall does)."""
+    if end_condition == "first_hu":
+        return "first_hu"
+    if not stays and won.count(True) >= 3:
+        return "three_won"
+    return None
+
+
+def cha_jiao_due(end_reason: str | None, never_won: int, stays: bool) -> bool:
+    """查叫 settles a deal the wall ended while two seats (血流成河: one) never won."""
+    return end_reason == "wall_exhausted" and never_won >= (1 if stays else 2)
+
+
+def holds_void(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
+    """Does a seat hold a tile of its declared void suit (``suit``; None or -1: none
+    declared)? Only ``void_declaration: required`` binds a seat to it."""
+    if suit is None or suit < 0 or rules.void_declaration != "required":
+        return False
+    return any(held[suit * 9 : suit * 9 + 9])
+
+
+def flower_pig(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
+    """花猪 at the wall's end: three suits held, or (``flower_pig: holds_void``) a tile of
+    the declared void still held, which three suits always are when a void is declared."""
+    if suits_used(held) == 3:
+        return True
+    return rules.flower_pig == "holds_void" and holds_void(held, suit, rules)
+
+
+def ready_waits(hand: list[int], pongs: list[int], kongs: list[int], suit: int | None, rules: Rules) -> int:
+    """The waits (27-bit mask) that make a seat ready at 查叫; none while it holds its void."""
+    if holds_void(held_counts(hand, pongs, kongs), suit, rules):
+        return 0
+    return wait_mask(hand, pongs, kongs)
+
+
+def live_waits(waits: int, unseen: Sequence[int]) -> int:
+    """死叫不算叫 (``dead_wait_counts: false``): only the waits with a copy the seat cannot
+    see; a dead wait neither makes the seat ready nor sets its value."""
+    return sum(1 << tile for tile in range(NUM_KINDS) if waits >> tile & 1 and unseen[tile] > 0)
+
+
+def judge_at_wall(
+    seats: list[int],
+    pig: Callable[[int], bool],
+    waits: Callable[[int], int],
+    value: Callable[[int, int], int | None],
+    fans: bool,
+) -> tuple[set[int], dict[int, int]]:
+    """查叫 of ``seats`` (those that never won): the 花猪, and each ready seat's 查大叫 fan
+    (``value(seat, waits)``; None: not ready after all), 花猪 first.
+
+    A ready seat's fan is paid only by a seat that is neither ready nor a 花猪; when none
+    is left and ``fans`` is false, the fans change no payment and are not worked out (0)."""
+    pigs = {seat for seat in seats if pig(seat)}
+    waiting: list[tuple[int, int]] = []
+    for seat in seats:
+        if seat not in pigs:
+            mask = waits(seat)
+            if mask:
+                waiting.append((seat, mask))
+    valued = fans or len(waiting) + len(pigs) < len(seats)
+    ready: dict[int, int] = {}
+    for seat, mask in waiting:
+        if valued:
+            fan = value(seat, mask)
+            if fan is not None:
+                ready[seat] = fan
+        else:
+            ready[seat] = 0
+    return pigs, ready

@@ -16,13 +16,13 @@ import msgspec
 from engine import move_codes
 from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import FanResult, WinContext, score_win
-from engine.hand import held_counts, ready_value, wait_mask
+from engine.hand import held_counts, ready_value
 from engine.messages import Text, doing, end_rule, play
-from engine.moves import OpenTile, PassRecord
+from engine.moves import OpenTile, PassRecord, holds_void, live_waits, ready_waits, wins_end
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
-from engine.shapes import POW5, is_win_shape_keys, suit_keys
+from engine.shapes import POW5, is_win_shape_keys, may_wait_keys, suit_keys
 from engine.tiles import COPIES, NUM_KINDS, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
@@ -270,11 +270,8 @@ class DealState:
         return self.phase is Phase.ENDED
 
     def holds_void(self, seat: int, counts: list[int] | None = None) -> bool:
-        suit = self.void[seat]
-        if suit is None or self.rules.void_declaration != "required":
-            return False
-        held = counts if counts is not None else self.held(seat)
-        return any(held[suit * 9 : suit * 9 + 9])
+        """Does the seat hold its void suit (``counts``: these tiles, melds included)?"""
+        return holds_void(counts if counts is not None else self.held(seat), self.void[seat], self.rules)
 
     def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
         """The fan of ``seat`` winning with ``tile`` added to its hand, or ``None`` when the
@@ -302,23 +299,23 @@ class DealState:
         """How many of the seat's kongs are 暗杠 (门清 keeps them)."""
         return sum(1 for m in self.melds[seat] if m.kind == "concealed")
 
-    def ready_fan(self, seat: int) -> int | None:
-        """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
-        hand = self.hands[seat]
-        pongs, kongs = self.pongs(seat), self.kong_tiles(seat)
-        if self.holds_void(seat):
-            return None
-        mask = wait_mask(hand, pongs, kongs)
-        if not mask:
-            return None
-        if not self.rules.dead_wait_counts:
-            unseen = self._unseen_by(seat)
-            live = [t for t in range(NUM_KINDS) if mask >> t & 1 and unseen[t] > 0]
-            if not live:
-                return None
-            # 死叫不算叫: a dead wait neither makes the seat ready nor sets its value
-            mask = sum(1 << tile for tile in live)
-        return ready_value(hand, pongs, kongs, self.rules, mask, self.concealed_kongs(seat))
+    def ready_waits(self, seat: int) -> int:
+        """The waits that make a seat ready at 查叫 (:func:`engine.moves.ready_waits`),
+        only the live ones under ``dead_wait_counts: false``."""
+        k0, k1, k2 = self._keys[seat]
+        if not may_wait_keys(k0, k1, k2, self._sizes[seat], not self.melds[seat]):
+            return 0  # the suit keys rule most hands out
+        waits = ready_waits(
+            self.hands[seat], self.pongs(seat), self.kong_tiles(seat), self.void[seat], self.rules
+        )
+        if waits and not self.rules.dead_wait_counts:
+            waits = live_waits(waits, self._unseen_by(seat))
+        return waits
+
+    def ready_fan(self, seat: int, waits: int) -> int | None:
+        """查大叫 value of a seat's 13-tile hand over its ``waits``."""
+        hand, pongs, kongs = self.hands[seat], self.pongs(seat), self.kong_tiles(seat)
+        return ready_value(hand, pongs, kongs, self.rules, waits, self.concealed_kongs(seat))
 
     def _unseen_by(self, seat: int) -> list[int]:
         """Copies a seat cannot see: the wall and the concealed hands of others still in."""
@@ -436,13 +433,8 @@ class DealState:
         return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
 
     def wins_end_deal(self) -> str | None:
-        """The end reason the wins so far give, or ``None``: play on (under 血流成河 only
-        the wall ends a deal)."""
-        if self.rules.end_condition == "first_hu":
-            return "first_hu"
-        if not self.stays and self.won.count(True) >= 3:
-            return "three_won"
-        return None
+        """The end reason the wins so far give, or ``None``: play on."""
+        return wins_end(self.rules.end_condition, self.stays, self.won)
 
     def check_end_after_win(self) -> bool:
         reason = self.wins_end_deal()

@@ -34,7 +34,7 @@ from typing import Any, Final
 from engine.events import DealEnd, DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
-from engine.moves import OpenTile, discard_context
+from engine.moves import OpenTile, cha_jiao_due, discard_context, flower_pig, judge_at_wall, ready_waits
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
@@ -507,8 +507,7 @@ class _FastDeal(FastState):
     def settle_end(self, end: DealEnd) -> None:
         """The deal has ended (``end_reason``): 查叫, and the recorded end checked."""
         in_play = [seat for seat in range(4) if not self.won[seat]]  # 查叫 judges the never-won
-        enough = 1 if self.stays else 2  # engine.deal.Deal._on_deal_end
-        if self.end_reason == "wall_exhausted" and len(in_play) >= enough and not self.settled:
+        if cha_jiao_due(self.end_reason, len(in_play), self.stays) and not self.settled:
             self.cha_jiao(in_play, end.line)
         if end.reason not in END_REASONS or end.reason != self.end_reason:
             raise HandOff
@@ -520,39 +519,36 @@ class _FastDeal(FastState):
             raise HandOff
 
     def cha_jiao(self, in_play: list[int], line: int) -> None:
-        """查花猪, 查大叫, 退税 (engine.deal.Deal._cha_jiao)."""
+        """查花猪, 查大叫, 退税 (engine.deal.Deal._cha_jiao, :func:`engine.moves.judge_at_wall`);
+        the fans only when they are paid or the rows need them."""
         if not self.rules.dead_wait_counts:
             raise HandOff  # 死叫不算叫 needs the unseen tiles: the engine's
-        pigs: set[int] = set()
-        waiting: list[tuple[int, int]] = []  # (seat, its waits)
-        for seat in in_play:
-            pongs = self.pongs[seat]
-            kongs = self.kongs[seat]
-            held = held_counts(self.hands[seat], pongs, kongs)
-            void_held = self.holds_void(seat, held)
-            if suits_used(held) == 3 or (void_held and self.rules.flower_pig == "holds_void"):
-                pigs.add(seat)  # engine.deal.Deal.flower_pig
-            elif not void_held and self.may_be_ready(seat):
-                mask = wait_mask(self.hands[seat], pongs, kongs)
-                if mask:
-                    waiting.append((seat, mask))
-        # A ready hand's fan is paid only by a seat that is neither ready nor a 花猪: when
-        # none is left, the fans change no payment and are worked out only for the rows.
-        pays = len(waiting) + len(pigs) < len(in_play)
-        ready: dict[int, int] = {}
-        for seat, mask in waiting:
-            if pays or self.keep_facts:
-                self.check_kongs_known(seat)
-                fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules, mask)
-                if fan is None:
-                    raise HandOff  # a wait no pattern scores: the engine's to explain
-                ready[seat] = fan
-            else:
-                ready[seat] = 0
+        pigs, ready = judge_at_wall(
+            in_play, self.flower_pig, self.ready_waits, self.ready_fan, self.keep_facts
+        )
         self.settler.cha_jiao(pigs, ready, line)
         self.settled = True
         self.ready_at_end = ready
         self.pigs = pigs
+
+    def flower_pig(self, seat: int) -> bool:
+        return flower_pig(
+            held_counts(self.hands[seat], self.pongs[seat], self.kongs[seat]), self.void[seat], self.rules
+        )
+
+    def ready_waits(self, seat: int) -> int:
+        """The seat's waits at 查叫; the suit keys first rule most hands out (:meth:`may_be_ready`)."""
+        if not self.may_be_ready(seat):
+            return 0
+        return ready_waits(self.hands[seat], self.pongs[seat], self.kongs[seat], self.void[seat], self.rules)
+
+    def ready_fan(self, seat: int, waits: int) -> int:
+        """A ready seat's 查大叫 fan; a wait no pattern scores is the engine's to explain."""
+        self.check_kongs_known(seat)
+        fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules, waits)
+        if fan is None:
+            raise HandOff
+        return fan
 
     # ------------------------------------------------------------------ the loop
     def run(self, records: list[PlayRecord], first_line: int) -> None:

@@ -12,11 +12,11 @@ from engine import move_codes, shapes
 from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
-from engine.moves import OpenTile, PassRecord, missed_forced
+from engine.moves import OpenTile, PassRecord, holds_void, missed_forced, wins_end
 from engine.report import DealFacts
 from engine.rules import Rules
 from engine.settle import Settler
-from engine.shapes import is_win_shape_keys
+from engine.shapes import is_win_shape_keys, may_wait_keys
 from engine.state import KongMade, Win
 from engine.tiles import COPIES, NUM_KINDS
 from ingest.fast_plan import SeatState
@@ -40,8 +40,6 @@ NO_TILE: Final = -1
 _SUIT: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
 #: a tile's weight in its suit's base-5 key
 _STEP: Final[tuple[int, ...]] = tuple(shapes.POW5[tile % 9] for tile in range(NUM_KINDS))
-_SHAPE_FLAGS: Final[dict[int, int]] = shapes.SHAPE_FLAGS
-_WAIT_MASK: Final[dict[int, int]] = shapes.WAIT_MASK
 
 
 class HandOff(Exception):
@@ -172,10 +170,7 @@ class FastState:
         return is_win_shape_keys(k0, k1, k2, total, not self.pongs[seat] and not self.kongs[seat])
 
     def holds_void(self, seat: int, held: list[int]) -> bool:
-        suit = self.void[seat]
-        if suit < 0 or not self.void_required:
-            return False
-        return any(held[suit * 9 : suit * 9 + 9])
+        return holds_void(held, self.void[seat], self.rules)
 
     def win_counts(
         self, seat: int, counts: list[int], context: WinContext, win_tile: int = NO_TILE
@@ -277,14 +272,12 @@ class FastState:
         return self.passes.blocks(seat, tile, fan, self.win_on)
 
     def end_after_win(self) -> bool:
-        """engine.state.DealState.check_end_after_win: under 血流成河 only the wall ends a deal."""
-        if self.rules.end_condition == "first_hu":
-            self.end("first_hu")
-            return True
-        if not self.stays and self.won.count(True) >= 3:
-            self.end("three_won")
-            return True
-        return False
+        """engine.state.DealState.check_end_after_win (:func:`engine.moves.wins_end`)."""
+        reason = wins_end(self.rules.end_condition, self.stays, self.won)
+        if reason is None:
+            return False
+        self.end(reason)
+        return True
 
     def end(self, reason: str) -> None:
         self.end_reason = reason
@@ -292,26 +285,12 @@ class FastState:
         self.open = None
 
     def may_be_ready(self, seat: int) -> bool:
-        """False when no tile can complete the seat's concealed tiles (the suit-key test of
-        engine.shapes.concealed_wait_mask), so :func:`engine.hand.ready_value` can be
-        skipped; True sends the hand to it."""
-        total = self.sizes[seat]
-        if total % 3 != 1:
-            return False
-        if total == 13 and not self.pongs[seat] and not self.kongs[seat]:
-            return True  # seven pairs may wait too
+        """False when no tile can complete the seat's concealed tiles
+        (:func:`engine.shapes.may_wait_keys`), so its waits need not be worked out."""
         base = seat * 3
-        k0 = self.keys[base]
-        k1 = self.keys[base + 1]
-        k2 = self.keys[base + 2]
-        c0 = k0 in _SHAPE_FLAGS
-        c1 = k1 in _SHAPE_FLAGS
-        c2 = k2 in _SHAPE_FLAGS
-        return bool(
-            (c1 and c2 and _WAIT_MASK.get(k0, 0))
-            or (c0 and c2 and _WAIT_MASK.get(k1, 0))
-            or (c0 and c1 and _WAIT_MASK.get(k2, 0))
-        )
+        keys = self.keys
+        seven_pairs = not self.pongs[seat] and not self.kongs[seat]
+        return may_wait_keys(keys[base], keys[base + 1], keys[base + 2], self.sizes[seat], seven_pairs)
 
     def facts(self) -> DealFacts:
         void = tuple([suit if suit >= 0 else None for suit in self.void])
