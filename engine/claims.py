@@ -52,7 +52,8 @@ class DealClaims(DealState):
     def _empty_wall(seat: int) -> Text:
         return play("empty_wall", seat=seat)
 
-    def _on_draw(self, event: Draw) -> None:
+    def on_draw(self, event: Draw) -> None:
+        """A draw from the wall (a kong's replacement from its back); it closes an open tile."""
         phase = self.phase
         if phase is Phase.VOID or phase is Phase.EXCHANGE:
             self.check_voids_declared()
@@ -105,7 +106,8 @@ class DealClaims(DealState):
         self.phase = Phase.ACT
 
     # -- discards
-    def _on_discard(self, event: Discard) -> None:
+    def on_discard(self, event: Discard) -> None:
+        """A discard: it opens the tile for claims."""
         if self.phase is Phase.VOID or self.phase is Phase.EXCHANGE:
             self.check_voids_declared()
         seat, tile = event.seat, event.tile
@@ -255,7 +257,8 @@ class DealClaims(DealState):
         return open_tile
 
     # -- pongs and kongs
-    def _on_pong(self, event: Pong) -> None:
+    def on_pong(self, event: Pong) -> None:
+        """A pong of the open discard."""
         self.check_voids_declared()
         seat = event.seat
         self.expect_seat(seat, "pong")
@@ -308,7 +311,8 @@ class DealClaims(DealState):
     def _no_wall_kong(seat: int) -> Text:
         return play("no_wall_kong", seat=seat)
 
-    def _on_kong(self, event: Kong) -> None:
+    def on_kong(self, event: Kong) -> None:
+        """An exposed, concealed or added kong (an added one is open for 抢杠胡 first)."""
         self.check_voids_declared()
         seat = event.seat
         self.expect_seat(seat, "kong")

@@ -61,7 +61,8 @@ class Deal(DealClaims):
         handler(self, event)
 
     # -- wins
-    def _on_hu(self, event: Hu) -> None:
+    def on_hu(self, event: Hu) -> None:
+        """A win: by self-draw, or on the open discard or added kong."""
         self.check_voids_declared()
         seat = event.seat
         self.expect_seat(seat, "win")
@@ -271,7 +272,7 @@ class Deal(DealClaims):
             )
         )
 
-    def _cha_jiao(self, line: int) -> None:
+    def cha_jiao(self, line: int) -> None:
         """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
         on the deal_end line, where the recorder claims it."""
         pigs, ready = judge_at_wall(self.never_won, self.flower_pig, self.ready_waits, self.ready_fan, True)
@@ -284,7 +285,8 @@ class Deal(DealClaims):
         """花猪 at the wall's end (:func:`engine.moves.flower_pig`)."""
         return flower_pig(self.held(seat), self.void[seat], self.rules)
 
-    def _on_deal_end(self, event: DealEnd) -> None:
+    def on_deal_end(self, event: DealEnd) -> None:
+        """The deal_end line: the deal must have ended here; 查叫 is settled on it."""
         open_tile = self.opened
         if self.phase in (Phase.CLAIM, Phase.ROB) and open_tile is not None:
             if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
@@ -316,16 +318,17 @@ class Deal(DealClaims):
                 recorded=event.reason,
             )
         if cha_jiao_due(self.end_reason, len(self.never_won), self.stays) and not self.settled:
-            self._cha_jiao(event.line)
+            self.cha_jiao(event.line)
 
 
+# the handler of each event type (public: each is defined where the state it changes is)
 _HANDLERS: dict[str, Callable[[Deal, Any], None]] = {
-    "exchange": Deal._on_exchange,
-    "void": Deal._on_void,
-    "draw": Deal._on_draw,
-    "discard": Deal._on_discard,
-    "pong": Deal._on_pong,
-    "kong": Deal._on_kong,
-    "hu": Deal._on_hu,
-    "deal_end": Deal._on_deal_end,
+    "exchange": Deal.on_exchange,
+    "void": Deal.on_void,
+    "draw": Deal.on_draw,
+    "discard": Deal.on_discard,
+    "pong": Deal.on_pong,
+    "kong": Deal.on_kong,
+    "hu": Deal.on_hu,
+    "deal_end": Deal.on_deal_end,
 }

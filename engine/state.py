@@ -339,7 +339,8 @@ class DealState:
             )
 
     # -- exchange and void
-    def _on_exchange(self, event: Exchange) -> None:
+    def on_exchange(self, event: Exchange) -> None:
+        """换三张: the four seats pass three tiles of one suit each."""
         if self.phase is not Phase.EXCHANGE:
             why = play("exchange_off" if not self.rules.exchange_three else "exchange_not_now")
             raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
@@ -371,7 +372,8 @@ class DealState:
                 self.move((seat + step) % 4, tile, 1)
         self.phase = Phase.VOID if self.rules.void_declaration == "required" else Phase.ACT
 
-    def _on_void(self, event: Void) -> None:
+    def on_void(self, event: Void) -> None:
+        """定缺: a seat declares the suit it will not keep."""
         seat = event.seat
         self.expect_seat(seat, "declare a void suit")
         if self.void[seat] is not None:

@@ -86,7 +86,7 @@ _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
 _TILES: Final[dict[str, int]] = dict(TILE_IDS)
 
 
-class _FastDeal(FastState):
+class FastDeal(FastState):
     """The moves, claims, wins and end of a deal on the fast path (engine.claims, engine.deal)."""
 
     def close_claims(self) -> None:
@@ -133,7 +133,7 @@ class _FastDeal(FastState):
 
     # ------------------------------------------------------------------ moves
     def exchange(self, direction: str, given: Sequence[TileList]) -> None:
-        """换三张 (engine.state.DealState._on_exchange); an illegal one is the engine's."""
+        """换三张 (engine.state.DealState.on_exchange); an illegal one is the engine's."""
         passed = passed_tiles(self.hands, given) if self.phase == EXCHANGE else None
         if passed is None:
             raise HandOff
@@ -268,7 +268,7 @@ class _FastDeal(FastState):
     def make_kong(
         self, seat: int, tile: int, kind: str, line: int, recorded: tuple[int, int, int, int] | None
     ) -> None:
-        """An exposed, concealed or added kong (engine.claims.DealClaims._on_kong)."""
+        """An exposed, concealed or added kong (engine.claims.DealClaims.on_kong)."""
         if kind == "exposed":
             open_tile = self.open_discard(seat)
             if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 3:
@@ -519,7 +519,7 @@ class _FastDeal(FastState):
             raise HandOff
 
     def cha_jiao(self, in_play: list[int], line: int) -> None:
-        """查花猪, 查大叫, 退税 (engine.deal.Deal._cha_jiao, :func:`engine.moves.judge_at_wall`);
+        """查花猪, 查大叫, 退税 (engine.deal.Deal.cha_jiao, :func:`engine.moves.judge_at_wall`);
         the fans only when they are paid or the rows need them."""
         if not self.rules.dead_wait_counts:
             raise HandOff  # 死叫不算叫 needs the unseen tiles: the engine's
@@ -583,7 +583,7 @@ class _FastDeal(FastState):
             line += 1
 
 
-def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
+def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
     """Price the plan of the deal's moves played in C (:mod:`ingest.fast_plan`) on ``deal``,
     as its Python moves would: :class:`HandOff` at a step that does not price."""
     steps, end_reason, finals = plan
@@ -650,7 +650,7 @@ def fast_replay(
     listed = records if isinstance(records, list) else list(records)
     try:
         plan = plan_moves(start, listed, rules) if c_moves else None
-        deal = _FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
+        deal = FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
         if plan is not None:
             # The C moves played it as the Python moves would, so a step that does not
             # price would not price there either: the deal is the engine's.

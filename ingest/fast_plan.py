@@ -1,7 +1,7 @@
 """The C half of the fast path: a deal's moves played in C, its plan back.
 
 ``ingest/_moves.c`` (built by ``make compile``) plays a fast-read deal's records on C
-arrays, with the same checks in the same order as :class:`ingest.fast_check._FastDeal`,
+arrays, with the same checks in the same order as :class:`ingest.fast_check.FastDeal`,
 and returns its *plan*: the kongs and wins in the order they are priced, each with the
 seat's tiles and melds and the win's context, then the end reason and every seat's
 tiles. :func:`ingest.fast_check.fast_replay` prices the plan with the engine's fan
@@ -135,7 +135,7 @@ def self_draw_context(bits: int) -> WinContext:
 def passed_tiles(hands: Sequence[Sequence[int]], given: Sequence[TileList]) -> list[list[int]] | None:
     """The tiles of a 换三张 record as ids, or None when it is not a legal exchange from these
     hands (counts per kind): three tiles of one suit from each of the four seats, all held
-    (engine.state.DealState._on_exchange)."""
+    (engine.state.DealState.on_exchange)."""
     if len(given) != 4:
         return None
     passed = []
