@@ -7,7 +7,7 @@ from __future__ import annotations
 from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
 from engine.hand import wait_mask
-from engine.messages import Text, doing, end_rule, play
+from engine.messages import Said, doing, end_rule, play
 from engine.moves import OpenTile, missed_forced
 from engine.settlement import deltas
 from engine.state import (
@@ -49,7 +49,7 @@ class DealClaims(DealState):
 
     # -- draws
     @staticmethod
-    def _empty_wall(seat: int) -> Text:
+    def _empty_wall(seat: int) -> Said:
         return play("empty_wall", seat=seat)
 
     def on_draw(self, event: Draw) -> None:
@@ -308,7 +308,7 @@ class DealClaims(DealState):
             )
 
     @staticmethod
-    def _no_wall_kong(seat: int) -> Text:
+    def _no_wall_kong(seat: int) -> Said:
         return play("no_wall_kong", seat=seat)
 
     def on_kong(self, event: Kong) -> None:
@@ -356,7 +356,7 @@ class DealClaims(DealState):
         return wait_mask(counts, self.pongs(seat), self.kong_tiles(seat))
 
     def fixed_breach(
-        self, text: Text, seat: int, *, expected: object = None, recorded: object = None
+        self, text: Said, seat: int, *, expected: object = None, recorded: object = None
     ) -> None:
         """A move a fixed hand may not make (胡后不改牌): noted, and the replay goes on."""
         self.breaches.append(

@@ -17,7 +17,7 @@ from engine import move_codes
 from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value
-from engine.messages import Text, doing, end_rule, play
+from engine.messages import Said, Text, doing, play, said_text
 from engine.moves import OpenTile, PassRecord, holds_void, live_waits, ready_waits, wins_end
 from engine.rules import Rules
 from engine.settle import Settler
@@ -32,12 +32,14 @@ EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
 
 
 class IllegalEvent(ValueError):
-    """An event the rules forbid; ``code`` is the finding code of the spec."""
+    """An event the rules forbid: ``code`` is the finding code of the spec, ``said`` its
+    message as a template key and values, put in words only when asked (:attr:`text`,
+    by :mod:`engine.messages`), so the moves write no prose."""
 
     def __init__(
         self,
         code: str,
-        message: str | Text,
+        said: Said,
         seat: int | None = None,
         *,
         rule: str | None = None,
@@ -45,17 +47,26 @@ class IllegalEvent(ValueError):
         recorded: object = None,
         line: int | None = None,
     ) -> None:
-        text = message if isinstance(message, Text) else Text(message, "")
-        super().__init__(text.en)
+        super().__init__(code)
         self.line = line  # where it happened, when not the event being applied
         self.code = code
-        self.message = text.en
-        self.message_zh = text.zh  # the same in Chinese (engine.messages)
-        self.text = text  # its template key and values
+        self.said = said
         self.seat = seat
         self.rule = rule
         self.expected = expected
         self.recorded = recorded
+
+    @property
+    def text(self) -> Text:
+        """The message in English and Chinese, with its template key and values."""
+        return said_text(self.said)
+
+    @property
+    def message(self) -> str:
+        return self.text.en
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class Phase(Enum):
@@ -453,7 +464,3 @@ class DealState:
         self.end_reason = reason
         self.phase = Phase.ENDED
         self.opened = None
-
-    def end_rule(self) -> str:
-        """The end condition in words (rules.md 3, end_condition), for messages."""
-        return end_rule(self.rules.end_condition).en
