@@ -8,17 +8,24 @@ from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
 from engine.hand import wait_mask
 from engine.messages import Said, doing, end_rule, play
-from engine.moves import OpenTile, missed_forced
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    claim_breaks_void,
+    discard_breaks_void,
+    kong_earns,
+    missed_forced,
+    must_win_draw,
+    next_after,
+)
 from engine.settlement import deltas
 from engine.state import (
     LAST_FOUR,
     WALL_SIZE,
     DealState,
-    IllegalEvent,
     KongMade,
     Meld,
     Phase,
-    next_seat,
 )
 from engine.tiles import COPIES, SUITS, tile_name
 
@@ -42,7 +49,7 @@ class DealClaims(DealState):
             Phase.ROB: "wait_rob",
             Phase.ENDED: "wait_end",
         }[self.phase]
-        expected = play(key, current=self.current, rule=end_rule(self.rules.end_condition))
+        expected = play(key, current=self.current, rule=end_rule(self.rules))
         return IllegalEvent(
             "out_of_turn", play("out_of_turn", seat=seat, what=doing(what), expected=expected), seat
         )
@@ -126,12 +133,7 @@ class DealClaims(DealState):
                 seat, expected=drawn, recorded=tile_name(tile),
             )  # fmt: skip
         suit = self.void[seat]
-        if (
-            suit is not None
-            and self.rules.void_discard_first
-            and tile // 9 != suit
-            and any(self.hands[seat][suit * 9 : suit * 9 + 9])
-        ):
+        if suit is not None and discard_breaks_void(self.rules, suit, tile, self.hands[seat]):
             self.breaches.append(
                 IllegalEvent(
                     "void_rule",
@@ -167,14 +169,15 @@ class DealClaims(DealState):
 
     def check_missed_self_draw(self, seat: int) -> None:
         """最后四张: a seat that drew one of the last four tiles and could win must win."""
-        if not (self.rules.last_four_must_hu and self.in_last_four() and self.last_draw is not None):
+        drawn = self.last_draw
+        if drawn is None or not must_win_draw(self.rules, self.wall_left, True):
             return
         context = WinContext(self_draw=True, after_kong=self.after_kong, last_tile=self.wall_left == 0)
         if self.win_counts(seat, self.hands[seat], context) is not None:
             self.breaches.append(
                 IllegalEvent(
                     "missed_forced_hu",
-                    play("missed_draw", seat=seat, tile=tile_name(self.last_draw)),
+                    play("missed_draw", seat=seat, tile=tile_name(drawn)),
                     seat,
                     rule="last_four_must_hu",
                 )
@@ -194,9 +197,7 @@ class DealClaims(DealState):
         """最后四张: every seat that could have won one of the last four tiles as it
         closes and did not has missed a forced win (a pass of any other tile is worked out
         when it matters, :class:`engine.moves.PassRecord`)."""
-        if not (open_tile.last_four and self.rules.last_four_must_hu):
-            return
-        for seat in missed_forced(open_tile, self.left, self.rules.multiple_hu, self.win_on):
+        for seat in missed_forced(self.rules, open_tile, self.left, self.win_on):
             self.breaches.append(
                 IllegalEvent(
                     "missed_forced_hu",
@@ -221,19 +222,10 @@ class DealClaims(DealState):
         if self.wall_left == 0:
             self.end_deal("wall_exhausted")
             return
-        following = self._next_after(open_tile)
+        following = next_after(self.rules, open_tile, self.left)
         assert following is not None
         self.current = following
         self.phase = Phase.DRAW
-
-    def _next_after(self, open_tile: OpenTile) -> int | None:
-        """The first seat still in after the discarder, or after the winner furthest from
-        the discarder in turn order when the tile was won (``next_after_discard_win``
-        ``winner``; ``discarder``: after the discarder, won or not)."""
-        if not open_tile.winners or self.rules.next_after_discard_win == "discarder":
-            return next_seat(open_tile.seat, self.left)
-        after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
-        return next_seat(after, self.left)
 
     def next_drawer(self) -> int | None:
         """Who draws next if nobody (else) claims the open discard; ``None`` at an empty wall."""
@@ -244,7 +236,7 @@ class DealClaims(DealState):
         ends = self.opened.winners and self.wins_end_deal() is not None
         if self.wall_left == 0 or ends:
             return None
-        return self._next_after(self.opened)
+        return next_after(self.rules, self.opened, self.left)
 
     def _open_discard(self, seat: int, action: str, verb: str) -> OpenTile:
         """The discard a pong or an exposed kong claims: open, not a robbable kong, and not
@@ -299,7 +291,7 @@ class DealClaims(DealState):
         self.phase = Phase.ACT
 
     def _check_void_claim(self, seat: int, tile: int, what: str) -> None:
-        if self.rules.void_declaration == "required" and self.void[seat] == tile // 9:
+        if claim_breaks_void(self.rules, self.void[seat], tile):
             raise IllegalEvent(
                 "void_rule",
                 play("void_claim", seat=seat, tile=tile_name(tile), what=doing(what)),
@@ -438,7 +430,7 @@ class DealClaims(DealState):
         assert self.pending_added is not None
         event, _, drawn_this_turn = self.pending_added
         self.close_claims()
-        earns = drawn_this_turn or not self.rules.added_kong_same_turn_only
+        earns = kong_earns(self.rules, drawn_this_turn)
         self.pending_added = None
         self._pay_kong(event.seat, event, feeder=None, earns=earns)
 

@@ -13,7 +13,6 @@ the recorder claimed is :mod:`engine.replay`'s job.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.claims import DealClaims
@@ -21,19 +20,27 @@ from engine.events import DealEnd, Hu, PlayEvent
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
 from engine.messages import end_rule, play
-from engine.moves import OpenTile, cha_jiao_due, flower_pig, judge_at_wall
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    bloom_rules,
+    cha_jiao_due,
+    flower_pig,
+    judge_at_wall,
+    next_seat,
+    pass_breach,
+    won_alone,
+)
 from engine.settlement import Transfer, deltas
 from engine.state import (
     EXCHANGE_STEP,
     LAST_FOUR,
     SEATS,
     WALL_SIZE,
-    IllegalEvent,
     KongMade,
     Meld,
     Phase,
     Win,
-    next_seat,
 )
 from engine.tiles import SUITS, suits_used, tile_name
 
@@ -55,7 +62,7 @@ class Deal(DealClaims):
         if self.phase is Phase.ENDED and kind != "deal_end":
             raise IllegalEvent(
                 "out_of_turn",
-                play("after_end", kind=kind, reason=self.end_reason, rule=end_rule(self.rules.end_condition)),
+                play("after_end", kind=kind, reason=self.end_reason, rule=end_rule(self.rules)),
                 getattr(event, "seat", None),
             )
         handler(self, event)
@@ -88,7 +95,7 @@ class Deal(DealClaims):
             return None
         if seat == open_tile.seat or self.left[seat] or seat in open_tile.winners:
             return None
-        if open_tile.winners and not self.rules.multiple_hu:
+        if won_alone(self.rules, open_tile):
             return None
         result = self.win_on(seat, open_tile.tile, open_tile.context)
         if result is None or (not open_tile.last_four and self.pass_blocks(seat, open_tile.tile, result.fan)):
@@ -125,9 +132,9 @@ class Deal(DealClaims):
         fed_by = self.settler.bloom_feeder(seat) if self.after_kong else None
         context = self.self_draw_context(seat)
         result = self._legal_win(seat, self.hands[seat], context, event.tile)
-        if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
+        plain = bloom_rules(self.rules, fed_by is not None)
+        if plain is not None:
             # it counts as a discard win (放炮): no 自摸 bonus, neither 自摸加底 nor 自摸加番
-            plain = replace(self.rules, self_draw_bonus="none")
             rescored = score_win(
                 self.hands[seat], self.pongs(seat), self.kong_tiles(seat), plain, context, event.tile,
                 self.concealed_kongs(seat),
@@ -181,7 +188,7 @@ class Deal(DealClaims):
             )
         if seat in open_tile.winners:
             raise IllegalEvent("illegal_hu", play("won_twice", seat=seat), seat)
-        if open_tile.winners and not self.rules.multiple_hu:
+        if won_alone(self.rules, open_tile):
             raise IllegalEvent(
                 "illegal_hu",
                 play("second_winner", seat=seat),
@@ -193,12 +200,7 @@ class Deal(DealClaims):
         counts[event.tile] += 1
         result = self._legal_win(seat, counts, context, event.tile)
         if not open_tile.last_four and self.pass_blocks(seat, event.tile, result.fan):
-            raise IllegalEvent(
-                "illegal_hu",
-                play("pass_rule", seat=seat, tile=tile_name(event.tile), rule=self.rules.pass_rule),
-                seat,
-                rule="pass_rule",
-            )
+            raise pass_breach(self.rules, seat, event.tile)
         transfers = self.settler.win_discard(
             seat, open_tile.seat, result.fan, event.line, open_tile.after_kong
         )
@@ -312,7 +314,7 @@ class Deal(DealClaims):
                     "end_early",
                     left=self.wall_left,
                     seats=len(self.in_play),
-                    rule=end_rule(self.rules.end_condition),
+                    rule=end_rule(self.rules),
                 ),
                 expected="no deal_end yet",
                 recorded=event.reason,

@@ -262,11 +262,12 @@ def settlement_text(settlement: Sequence[Transfer]) -> Text:
     return say("settle_parts", parts=joined(parts, "; ", "；"))
 
 
-def end_rule(end_condition: str) -> Said:
-    """The end condition in words (rules.md 3, end_condition)."""
-    return Said(
-        {"first_hu": "end_first_hu", "bloody_flow": "end_bloody_flow"}.get(end_condition, "end_bloody"), {}
+def end_rule(rules: Rules) -> Said:
+    """The rule set's end condition in words (rules.md 3, end_condition)."""
+    key = {"first_hu": "end_first_hu", "bloody_flow": "end_bloody_flow"}.get(
+        rules.end_condition, "end_bloody"
     )
+    return Said(key, {})
 
 
 def wrong_reason(computed: str | None, rule: Said, recorded: str) -> Text:

@@ -1,7 +1,15 @@
 """The rules of play both movers share: the explaining engine (:mod:`engine.claims`,
 :mod:`engine.deal`) and the fast check (:mod:`ingest.fast_check`) call these, so a rule
-of play is written once.
+of play is written once, and a knob that changes what is legal is read here only (and in
+the C moves' bits, :mod:`engine.move_codes`; ``tests/test_move_core.py`` holds both
+movers to it).
 
+- A breach: :class:`IllegalEvent`, a finding code and its message's key and values, put
+  in words outside the moves (:mod:`engine.messages`).
+- The knobs of legality (:func:`opening_phase`, :func:`void_binds`,
+  :func:`claim_breaks_void`, :func:`discard_breaks_void`, :func:`must_win_draw`,
+  :func:`must_win_discard`, :func:`won_alone`, :func:`next_after`) and of a kong's and a
+  kong bloom's price (:func:`kong_earns`, :func:`bloom_rules`).
 - A tile open for claims (:class:`OpenTile`) and how a win on it counts.
 - The pass rule (过水不胡, :class:`PassRecord`): which wins a seat passed since its last
   draw, and whether they bar the win it claims now.
@@ -18,14 +26,20 @@ Everything here is integers and the open tiles; a seat's fan comes from the call
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Final
 
 from engine import move_codes
 from engine.fan import DISCARD_WIN, FanResult, WinContext
 from engine.hand import held_counts, wait_mask
+from engine.messages import Said, Text, play, said_text
 from engine.rules import Rules
-from engine.tiles import NUM_KINDS, suits_used
+from engine.tiles import NUM_KINDS, suits_used, tile_name
 
+LAST_FOUR: Final = move_codes.LAST_FOUR
+EXCHANGE: Final = move_codes.EXCHANGE
+VOID: Final = move_codes.VOID
+ACT: Final = move_codes.ACT
 PASS_OFF: Final = move_codes.PASS_OFF
 PASS_ANY: Final = move_codes.PASS_ANY
 #: ``pass_rule`` values to their codes
@@ -35,6 +49,143 @@ _DISCARD_WIN: Final = DISCARD_WIN
 
 #: ``win_on(seat, tile, context)``: the fan of ``seat`` winning ``tile`` now, or None
 WinOn = Callable[[int, int, WinContext], FanResult | None]
+
+
+class IllegalEvent(ValueError):
+    """An event the rules forbid: ``code`` is the finding code of the spec, ``said`` its
+    message as a template key and values, put in words only when asked (:attr:`text`,
+    by :mod:`engine.messages`), so the moves write no prose."""
+
+    def __init__(
+        self,
+        code: str,
+        said: Said,
+        seat: int | None = None,
+        *,
+        rule: str | None = None,
+        expected: object = None,
+        recorded: object = None,
+        line: int | None = None,
+    ) -> None:
+        super().__init__(code)
+        self.line = line  # where it happened, when not the event being applied
+        self.code = code
+        self.said = said
+        self.seat = seat
+        self.rule = rule
+        self.expected = expected
+        self.recorded = recorded
+
+    @property
+    def text(self) -> Text:
+        """The message in English and Chinese, with its template key and values."""
+        return said_text(self.said)
+
+    @property
+    def message(self) -> str:
+        return self.text.en
+
+    def __str__(self) -> str:
+        return self.message
+
+
+# ----------------------------------------------------------------- the knobs of legality
+def opening_phase(rules: Rules) -> int:
+    """The phase a deal opens in (``engine/move_codes.py``): 换三张, else 定缺 where it
+    binds, else play."""
+    return EXCHANGE if rules.exchange_three else phase_after_exchange(rules)
+
+
+def phase_after_exchange(rules: Rules) -> int:
+    return VOID if void_binds(rules) else ACT
+
+
+def exchanges(rules: Rules) -> bool:
+    """换三张 (``exchange_three``) is played."""
+    return rules.exchange_three
+
+
+def void_binds(rules: Rules) -> bool:
+    """定缺 is required (``void_declaration``): every seat declares before play, may not
+    claim a tile of its void suit, and cannot win holding one."""
+    return rules.void_declaration == "required"
+
+
+def claim_breaks_void(rules: Rules, suit: int | None, tile: int) -> bool:
+    """A pong or exposed kong of a tile of the seat's void suit (``suit``; None or -1:
+    none declared)."""
+    return void_binds(rules) and suit == tile // 9
+
+
+def discard_breaks_void(rules: Rules, suit: int | None, tile: int, hand: list[int]) -> bool:
+    """``void_discard_first``: a discard of another suit while the seat holds its void suit."""
+    return (
+        suit is not None
+        and suit >= 0
+        and rules.void_discard_first
+        and tile // 9 != suit
+        and any(hand[suit * 9 : suit * 9 + 9])
+    )
+
+
+def must_win_draw(rules: Rules, wall_left: int, drew: bool) -> bool:
+    """最后四张 (``last_four_must_hu``): a seat that drew one of the last four tiles must win
+    on it if it can (the stretch begins with the draw of the wall's fourth-last tile)."""
+    return rules.last_four_must_hu and wall_left < LAST_FOUR and drew
+
+
+def must_win_discard(rules: Rules, open_tile: OpenTile) -> bool:
+    """最后四张: a seat that can win a discard of the last four must."""
+    return open_tile.last_four and rules.last_four_must_hu
+
+
+def won_alone(rules: Rules, open_tile: OpenTile) -> bool:
+    """The open tile has a winner and 一炮多响 (``multiple_hu``) is off: nobody else may win it."""
+    return bool(open_tile.winners) and not rules.multiple_hu
+
+
+def next_after(rules: Rules, open_tile: OpenTile, left: list[bool]) -> int | None:
+    """Who draws after the open tile closes: the first seat still in after the discarder,
+    or, when it was won, after the winner furthest from the discarder in turn order
+    (``next_after_discard_win: winner``; ``discarder``: after the discarder, won or not)."""
+    if not open_tile.winners or rules.next_after_discard_win == "discarder":
+        return next_seat(open_tile.seat, left)
+    after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
+    return next_seat(after, left)
+
+
+def next_seat(seat: int, left: list[bool]) -> int | None:
+    """The first seat after ``seat`` in turn order that is still in the deal."""
+    for step in (1, 2, 3):
+        candidate = (seat + step) % 4
+        if not left[candidate]:
+            return candidate
+    return None
+
+
+def pass_breach(rules: Rules, seat: int, tile: int) -> IllegalEvent:
+    """The win on ``tile`` the pass rule bars (:class:`PassRecord`)."""
+    return IllegalEvent(
+        "illegal_hu",
+        play("pass_rule", seat=seat, tile=tile_name(tile), rule=rules.pass_rule),
+        seat,
+        rule="pass_rule",
+    )
+
+
+# ----------------------------------------------------------------- the knobs of a price
+def kong_earns(rules: Rules, drawn_this_turn: bool) -> bool:
+    """An added kong earns its payment (``added_kong_same_turn_only``: only of a tile drawn
+    this turn)."""
+    return drawn_this_turn or not rules.added_kong_same_turn_only
+
+
+def bloom_rules(rules: Rules, fed: bool) -> Rules | None:
+    """The rules a 杠上花 fed by an exposed kong's discarder is scored under when they differ
+    (``self_draw_bonus: add_fan``): it counts as a discard win, so no 自摸 bonus; None: as is."""
+    if fed and rules.self_draw_bonus == "add_fan":
+        return replace(rules, self_draw_bonus="none")
+    return None
 
 
 def discard_context(after_kong: bool, rob: bool, last_tile: bool) -> WinContext:
@@ -63,10 +214,10 @@ class OpenTile:
         self.context = discard_context(after_kong, rob, last_tile)  # how a win on it counts
 
 
-def missed_forced(open_tile: OpenTile, left: list[bool], multiple_hu: bool, win_on: WinOn) -> list[int]:
-    """The seats, in seat order, that could have won ``open_tile`` as it closes and did
-    not (on one of the last four tiles that is ``missed_forced_hu``)."""
-    if open_tile.winners and not multiple_hu:
+def missed_forced(rules: Rules, open_tile: OpenTile, left: list[bool], win_on: WinOn) -> list[int]:
+    """The seats, in seat order, that had to win ``open_tile``, one of the last four tiles,
+    as it closes and did not (``missed_forced_hu``)."""
+    if not must_win_discard(rules, open_tile) or won_alone(rules, open_tile):
         return []  # nobody else could win it
     missed = []
     for seat in range(4):
@@ -152,10 +303,10 @@ class PassRecord:
         return not (self.higher_fan_ok and fan > highest)
 
 
-def wins_end(end_condition: str, stays: bool, won: list[bool]) -> str | None:
+def wins_end(rules: Rules, stays: bool, won: list[bool]) -> str | None:
     """The end reason the wins so far give, or None: play on (``first_hu``: the first win
     ends the deal; under 血流成河, ``stays``, only the wall does)."""
-    if end_condition == "first_hu":
+    if rules.end_condition == "first_hu":
         return "first_hu"
     if not stays and won.count(True) >= 3:
         return "three_won"

@@ -315,7 +315,7 @@ class SheetAudit:
                 and hu.from_seat == last.from_seat
             )
             if not same_discard:
-                text = sheet_after_end(kind, self.ended, end_rule(self.rules.end_condition))
+                text = sheet_after_end(kind, self.ended, end_rule(self.rules))
                 raise _Stop("out_of_turn", line, seat, text, "end_condition", "deal_end", kind)
         if self.settler.left[seat]:
             raise _Stop(

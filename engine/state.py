@@ -17,8 +17,20 @@ from engine import move_codes
 from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value
-from engine.messages import Said, Text, doing, play, said_text
-from engine.moves import OpenTile, PassRecord, holds_void, live_waits, ready_waits, wins_end
+from engine.messages import doing, play
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    PassRecord,
+    exchanges,
+    holds_void,
+    live_waits,
+    opening_phase,
+    phase_after_exchange,
+    ready_waits,
+    void_binds,
+    wins_end,
+)
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
@@ -31,44 +43,6 @@ SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
 EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
 
 
-class IllegalEvent(ValueError):
-    """An event the rules forbid: ``code`` is the finding code of the spec, ``said`` its
-    message as a template key and values, put in words only when asked (:attr:`text`,
-    by :mod:`engine.messages`), so the moves write no prose."""
-
-    def __init__(
-        self,
-        code: str,
-        said: Said,
-        seat: int | None = None,
-        *,
-        rule: str | None = None,
-        expected: object = None,
-        recorded: object = None,
-        line: int | None = None,
-    ) -> None:
-        super().__init__(code)
-        self.line = line  # where it happened, when not the event being applied
-        self.code = code
-        self.said = said
-        self.seat = seat
-        self.rule = rule
-        self.expected = expected
-        self.recorded = recorded
-
-    @property
-    def text(self) -> Text:
-        """The message in English and Chinese, with its template key and values."""
-        return said_text(self.said)
-
-    @property
-    def message(self) -> str:
-        return self.text.en
-
-    def __str__(self) -> str:
-        return self.message
-
-
 class Phase(Enum):
     EXCHANGE = "exchange"  # 换三张 expected
     VOID = "void"  # 定缺 declarations expected
@@ -78,6 +52,10 @@ class Phase(Enum):
     CLAIM = "claim"  # a discard is open: hu, pong, exposed kong, or the next draw
     ROB = "rob"  # an added kong is open for 抢杠胡
     ENDED = "ended"
+
+
+#: the phases by their code (engine/move_codes.py, which the moves' rules answer in)
+PHASES: Final[tuple[Phase, ...]] = tuple(Phase(name) for name in move_codes.PHASES)
 
 
 @dataclass(slots=True)
@@ -107,15 +85,6 @@ class KongMade(msgspec.Struct, frozen=True, gc=False):
     line: int
     deltas: tuple[int, int, int, int]  # zeros for a robbed or unpaid kong
     robbed: bool = False
-
-
-def next_seat(seat: int, won: list[bool]) -> int | None:
-    """The first seat after ``seat`` in turn order that is still in the deal."""
-    for step in (1, 2, 3):
-        candidate = (seat + step) % 4
-        if not won[candidate]:
-            return candidate
-    return None
 
 
 class DealState:
@@ -202,12 +171,7 @@ class DealState:
         self._keys = [list(suit_keys(hand)) for hand in self.hands]  # per seat, kept by _move
         self._sizes = [sum(hand) for hand in self.hands]
         self.current = start.dealer
-        if self.rules.exchange_three:
-            self.phase = Phase.EXCHANGE
-        elif self.rules.void_declaration == "required":
-            self.phase = Phase.VOID
-        else:
-            self.phase = Phase.ACT
+        self.phase = PHASES[opening_phase(self.rules)]
 
     def move(self, seat: int, tile: int, count: int) -> None:
         """Every change of a concealed hand goes through here, so its suit keys and size
@@ -353,7 +317,7 @@ class DealState:
     def on_exchange(self, event: Exchange) -> None:
         """换三张: the four seats pass three tiles of one suit each."""
         if self.phase is not Phase.EXCHANGE:
-            why = play("exchange_off" if not self.rules.exchange_three else "exchange_not_now")
+            why = play("exchange_off" if not exchanges(self.rules) else "exchange_not_now")
             raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
         if len(event.tiles) != 4 or any(len(given) != 3 for given in event.tiles):
             raise IllegalEvent(
@@ -381,7 +345,7 @@ class DealState:
             for tile in given:
                 self.move(seat, tile, -1)
                 self.move((seat + step) % 4, tile, 1)
-        self.phase = Phase.VOID if self.rules.void_declaration == "required" else Phase.ACT
+        self.phase = PHASES[phase_after_exchange(self.rules)]
 
     def on_void(self, event: Void) -> None:
         """定缺: a seat declares the suit it will not keep."""
@@ -394,7 +358,7 @@ class DealState:
                 seat,
                 rule="void_declaration",
             )
-        if self.phase is not Phase.VOID and self.rules.void_declaration == "required":
+        if self.phase is not Phase.VOID and void_binds(self.rules):
             when = play("void_before_exchange" if self.phase is Phase.EXCHANGE else "void_after_play")
             raise IllegalEvent(
                 "void_rule",
@@ -447,7 +411,7 @@ class DealState:
 
     def wins_end_deal(self) -> str | None:
         """The end reason the wins so far give, or ``None``: play on."""
-        return wins_end(self.rules.end_condition, self.stays, self.won)
+        return wins_end(self.rules, self.stays, self.won)
 
     def check_end_after_win(self) -> bool:
         reason = self.wins_end_deal()

@@ -28,13 +28,27 @@ tampered deals and require the same answers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from engine.events import DealEnd, DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
-from engine.moves import OpenTile, cha_jiao_due, discard_context, flower_pig, judge_at_wall, ready_waits
+from engine.moves import (
+    OpenTile,
+    bloom_rules,
+    cha_jiao_due,
+    claim_breaks_void,
+    discard_breaks_void,
+    discard_context,
+    flower_pig,
+    judge_at_wall,
+    kong_earns,
+    next_after,
+    phase_after_exchange,
+    ready_waits,
+    void_binds,
+    won_alone,
+)
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
@@ -101,15 +115,10 @@ class FastDeal(FastState):
         if self.wall_left == 0:
             self.end("wall_exhausted")
             return
-        if open_tile.winners and self.rules.next_after_discard_win == "winner":
-            seat = open_tile.seat
-            after = open_tile.winners[0]
-            for winner in open_tile.winners:
-                if (winner - seat) % 4 > (after - seat) % 4:
-                    after = winner
-            self.current = self.next_seat(after)
-        else:
-            self.current = self.next_seat(open_tile.seat)
+        following = next_after(self.rules, open_tile, self.left)
+        if following is None:
+            raise HandOff
+        self.current = following
         self.phase = DRAW
 
     def resolve_open(self) -> None:
@@ -128,7 +137,7 @@ class FastDeal(FastState):
         return open_tile
 
     def check_void_claim(self, seat: int, tile: int) -> None:
-        if self.void_required and self.void[seat] == tile // 9:
+        if claim_breaks_void(self.rules, self.void[seat], tile):
             raise HandOff
 
     # ------------------------------------------------------------------ moves
@@ -142,13 +151,13 @@ class FastDeal(FastState):
             for tile in three:
                 self.move(seat, tile, -1)
                 self.move((seat + step) % 4, tile, 1)
-        self.phase = VOID if self.void_required else ACT
+        self.phase = phase_after_exchange(self.rules)
 
     def void_declared(self, seat: int, suit: int) -> None:
         self.still_in(seat)
         if self.void[seat] >= 0:
             raise HandOff
-        if self.phase != VOID and self.void_required:
+        if self.phase != VOID and void_binds(self.rules):
             raise HandOff
         self.void[seat] = suit
         if self.phase == VOID and min(self.void) >= 0:
@@ -193,13 +202,7 @@ class FastDeal(FastState):
             raise HandOff
         if tile != self.last_draw and self.last_draw != NO_TILE and self.hand_fixed(seat):
             raise HandOff  # 胡后不改牌: a fixed hand throws the tile it drew (fixed_hand)
-        suit = self.void[seat]
-        if (
-            suit >= 0
-            and self.rules.void_discard_first
-            and tile // 9 != suit
-            and any(hand[suit * 9 : suit * 9 + 9])
-        ):
+        if discard_breaks_void(self.rules, self.void[seat], tile, hand):
             raise HandOff  # a 定缺 breach (void_rule)
         if self.wall_left < LAST_FOUR:
             self.check_missed_self_draw(seat)
@@ -317,7 +320,7 @@ class FastDeal(FastState):
         if seat < 0:
             raise HandOff
         self.close_claims()
-        earns = self.pending_drawn or not self.rules.added_kong_same_turn_only
+        earns = kong_earns(self.rules, self.pending_drawn)
         self.pending_seat = -1
         self.pay_kong(seat, "added", self.pending_tile, self.pending_line, -1, earns, self.pending_deltas)
 
@@ -390,8 +393,8 @@ class FastDeal(FastState):
         hand = self.hands[seat]
         fed_by = self.settler.bloom_feeder(seat) if context.after_kong else None
         result = self.legal_win(seat, hand, context, tile)
-        if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
-            plain = replace(self.rules, self_draw_bonus="none")
+        plain = bloom_rules(self.rules, fed_by is not None)
+        if plain is not None:
             rescored = score_win(hand, self.pongs[seat], self.kongs[seat], plain, context, tile)
             if rescored is None:
                 raise HandOff
@@ -436,7 +439,7 @@ class FastDeal(FastState):
             raise HandOff
         if from_seat != open_tile.seat or tile != open_tile.tile or seat == open_tile.seat:
             raise HandOff
-        if seat in open_tile.winners or (open_tile.winners and not self.rules.multiple_hu):
+        if seat in open_tile.winners or won_alone(self.rules, open_tile):
             raise HandOff
         counts = list(self.hands[seat])
         counts[tile] += 1

@@ -12,7 +12,16 @@ from engine import move_codes, shapes
 from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
-from engine.moves import OpenTile, PassRecord, holds_void, missed_forced, wins_end
+from engine.moves import (
+    OpenTile,
+    PassRecord,
+    holds_void,
+    missed_forced,
+    must_win_draw,
+    next_seat,
+    opening_phase,
+    wins_end,
+)
 from engine.report import DealFacts
 from engine.rules import Rules
 from engine.settle import Settler
@@ -57,7 +66,6 @@ class FastState:
         # 门清 scored: the kinds of the kongs (暗杠 or not) matter, and are not kept here
         self.menqing_scored = rules.pattern_fan("menqing") is not None
         self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
-        self.void_required = rules.void_declaration == "required"
         self.dealer = start.dealer
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
@@ -127,7 +135,7 @@ class FastState:
         for count in seen:
             if count > COPIES:
                 raise HandOff
-        self.phase = EXCHANGE if self.rules.exchange_three else VOID if self.void_required else ACT
+        self.phase = opening_phase(self.rules)
 
     # ------------------------------------------------------------------ helpers
     def load_seat(self, seat: int, state: SeatState) -> None:
@@ -219,18 +227,11 @@ class FastState:
         )
 
     def next_seat(self, seat: int) -> int:
-        """The first seat after ``seat`` still in (engine.state.next_seat over ``left``)."""
-        left = self.left
-        candidate = (seat + 1) % 4
-        if not left[candidate]:
-            return candidate
-        candidate = (seat + 2) % 4
-        if not left[candidate]:
-            return candidate
-        candidate = (seat + 3) % 4
-        if not left[candidate]:
-            return candidate
-        raise HandOff
+        """The first seat after ``seat`` still in (:func:`engine.moves.next_seat`)."""
+        following = next_seat(seat, self.left)
+        if following is None:
+            raise HandOff
+        return following
 
     def still_in(self, seat: int) -> None:
         if self.left[seat]:
@@ -247,7 +248,7 @@ class FastState:
 
     def check_missed_self_draw(self, seat: int) -> None:
         """最后四张: a seat that drew one of the last four tiles and could win must win."""
-        if not (self.rules.last_four_must_hu and self.wall_left < LAST_FOUR and self.last_draw != NO_TILE):
+        if not must_win_draw(self.rules, self.wall_left, self.last_draw != NO_TILE):
             return
         if not self.shape_with(seat, NO_TILE):
             return
@@ -259,12 +260,7 @@ class FastState:
     def check_missed_discard(self, open_tile: OpenTile) -> None:
         """engine.claims.DealClaims.check_missed_discard: a missed forced win of the last
         four (missed_forced_hu) is the engine's."""
-        rules = self.rules
-        if (
-            open_tile.last_four
-            and rules.last_four_must_hu
-            and missed_forced(open_tile, self.left, rules.multiple_hu, self.win_on)
-        ):
+        if missed_forced(self.rules, open_tile, self.left, self.win_on):
             raise HandOff
 
     def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
@@ -273,7 +269,7 @@ class FastState:
 
     def end_after_win(self) -> bool:
         """engine.state.DealState.check_end_after_win (:func:`engine.moves.wins_end`)."""
-        reason = wins_end(self.rules.end_condition, self.stays, self.won)
+        reason = wins_end(self.rules, self.stays, self.won)
         if reason is None:
             return False
         self.end(reason)
