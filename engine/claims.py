@@ -7,12 +7,22 @@ from __future__ import annotations
 from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
 from engine.hand import wait_mask
-from engine.messages import Said, doing, end_rule, play
+from engine.messages import doing, end_rule, play
+from engine.move_checks import (
+    check_added_kong,
+    check_concealed_kong,
+    check_discard,
+    check_draw,
+    check_exposed_kong,
+    check_pong,
+    discard_breaches,
+    empty_wall,
+    fixed_breach,
+    no_wall_kong,
+)
 from engine.moves import (
     IllegalEvent,
     OpenTile,
-    claim_breaks_void,
-    discard_breaks_void,
     kong_earns,
     missed_forced,
     must_win_draw,
@@ -21,13 +31,12 @@ from engine.moves import (
 from engine.settlement import deltas
 from engine.state import (
     LAST_FOUR,
-    WALL_SIZE,
     DealState,
     KongMade,
     Meld,
     Phase,
 )
-from engine.tiles import COPIES, SUITS, tile_name
+from engine.tiles import tile_name
 
 
 class DealClaims(DealState):
@@ -55,10 +64,6 @@ class DealClaims(DealState):
         )
 
     # -- draws
-    @staticmethod
-    def _empty_wall(seat: int) -> Said:
-        return play("empty_wall", seat=seat)
-
     def on_draw(self, event: Draw) -> None:
         """A draw from the wall (a kong's replacement from its back); it closes an open tile."""
         phase = self.phase
@@ -69,36 +74,13 @@ class DealClaims(DealState):
         if phase is Phase.CLAIM or phase is Phase.ROB:
             self._resolve_open()
         if self.phase is Phase.ENDED and self.wall_left == 0:
-            raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
+            raise empty_wall(seat)
         if self.phase not in (Phase.DRAW, Phase.REPLACEMENT) or seat != self.current:
             raise self.out_of_turn(seat, "draw")
         replacement = self.phase is Phase.REPLACEMENT
         if self.wall_left == 0:
-            raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
-        if self.wall is not None:
-            index = WALL_SIZE - 1 - self.back if replacement else self.front
-            expected = self.wall[index]
-            if tile != expected:
-                where = play("wall_back" if replacement else "wall_front")
-                raise IllegalEvent(
-                    "wall_mismatch",
-                    play(
-                        "wall_next",
-                        seat=seat,
-                        tile=tile_name(tile),
-                        where=where,
-                        next_tile=tile_name(expected),
-                    ),
-                    seat,
-                    expected=tile_name(expected),
-                    recorded=tile_name(tile),
-                )
-        if self.out_of_wall[tile] >= COPIES:
-            raise IllegalEvent(
-                "tile_count",
-                play("fifth_tile", seat=seat, tile=tile_name(tile)),
-                seat,
-            )
+            raise empty_wall(seat)
+        check_draw(seat, tile, self.wall, self.front, self.back, replacement, self.out_of_wall[tile])
         self.wall_left -= 1
         self.out_of_wall[tile] += 1
         if replacement:
@@ -123,25 +105,11 @@ class DealClaims(DealState):
             raise self.out_of_turn(seat, "discard before drawing the kong's replacement")
         if self.phase is not Phase.ACT or seat != self.current:
             raise self.out_of_turn(seat, "discard")
-        if self.hands[seat][tile] == 0:
-            raise IllegalEvent("not_in_hand", play("discard_not_held", seat=seat, tile=tile_name(tile)), seat)
-        if self.hand_fixed(seat) and self.last_draw is not None and tile != self.last_draw:
-            # (after a fixed hand's pong there is no drawn tile: the pong was the finding)
-            drawn = tile_name(self.last_draw)
-            self.fixed_breach(
-                play("fixed_discard", seat=seat, tile=tile_name(tile), drawn=drawn),
-                seat, expected=drawn, recorded=tile_name(tile),
-            )  # fmt: skip
-        suit = self.void[seat]
-        if suit is not None and discard_breaks_void(self.rules, suit, tile, self.hands[seat]):
-            self.breaches.append(
-                IllegalEvent(
-                    "void_rule",
-                    play("void_first", seat=seat, tile=tile_name(tile), suit=SUITS[suit]),
-                    seat,
-                    rule="void_discard_first",
-                )
-            )
+        hand = self.hands[seat]
+        check_discard(seat, tile, hand[tile])
+        fixed = self.hand_fixed(seat)
+        breaches = discard_breaches(self.rules, seat, tile, hand, self.last_draw, fixed, self.void[seat])
+        self.breaches.extend(breaches)
         if self.wall_left < LAST_FOUR:
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
@@ -255,29 +223,11 @@ class DealClaims(DealState):
         seat = event.seat
         self.expect_seat(seat, "pong")
         open_tile = self._open_discard(seat, "pong", "pongs")
-        if seat == open_tile.seat:
-            raise IllegalEvent(
-                "illegal_pong",
-                play("pong_own", seat=seat),
-                seat,
-            )
-        if event.tile != open_tile.tile:
-            raise IllegalEvent(
-                "illegal_pong",
-                play("pong_tile", seat=seat, tile=tile_name(event.tile), last=tile_name(open_tile.tile)),
-                seat,
-                expected=tile_name(open_tile.tile),
-                recorded=tile_name(event.tile),
-            )
-        if self.hands[seat][event.tile] < 2:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("pong_pair", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
-        self._check_void_claim(seat, event.tile, "pong")
+        check_pong(self.rules, seat, event.tile, open_tile, self.hands[seat][event.tile], self.void[seat])
         if self.hand_fixed(seat):
-            self.fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(event.tile)), seat)
+            self.breaches.append(
+                fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(event.tile)), seat)
+            )
         self.check_missed_discard(open_tile)
         self.passes.carry(seat, self.win_on)  # a pong instead of a possible win is a pass
         self.opened = None
@@ -290,19 +240,6 @@ class DealClaims(DealState):
         self.after_kong = False
         self.phase = Phase.ACT
 
-    def _check_void_claim(self, seat: int, tile: int, what: str) -> None:
-        if claim_breaks_void(self.rules, self.void[seat], tile):
-            raise IllegalEvent(
-                "void_rule",
-                play("void_claim", seat=seat, tile=tile_name(tile), what=doing(what)),
-                seat,
-                rule="void_declaration",
-            )
-
-    @staticmethod
-    def _no_wall_kong(seat: int) -> Said:
-        return play("no_wall_kong", seat=seat)
-
     def on_kong(self, event: Kong) -> None:
         """An exposed, concealed or added kong (an added one is open for 抢杠胡 first)."""
         self.check_voids_declared()
@@ -312,9 +249,9 @@ class DealClaims(DealState):
             self._resolve_open()
         fixed = self.hand_fixed(seat)
         if fixed and event.kind != "exposed" and event.tile != self.last_draw:
-            self.fixed_breach(
-                play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=play("fixed_kong_undrawn")),
-                seat,
+            why = play("fixed_kong_undrawn")
+            self.breaches.append(
+                fixed_breach(play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=why), seat)
             )
             fixed = False  # one finding for the kong
         waits = self.fixed_waits(seat, event.kind) if fixed else 0
@@ -326,7 +263,7 @@ class DealClaims(DealState):
                     seat, f"make {'a' if event.kind == 'concealed' else 'an'} {event.kind} kong"
                 )
             if self.wall_left == 0:
-                raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
+                raise no_wall_kong(seat)
             self.check_missed_self_draw(seat)  # a kong instead of a forced win of the last four
             if event.kind == "concealed":
                 self._concealed_kong(event)
@@ -335,8 +272,9 @@ class DealClaims(DealState):
         else:
             raise IllegalEvent("bad_record", play("kong_kind", kind=event.kind), seat)
         if fixed and wait_mask(self.hands[seat], self.pongs(seat), self.kong_tiles(seat)) != waits:
-            self.fixed_breach(
-                play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=play("fixed_kong_waits")), seat
+            why = play("fixed_kong_waits")
+            self.breaches.append(
+                fixed_breach(play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=why), seat)
             )
 
     def fixed_waits(self, seat: int, kind: str) -> int:
@@ -347,38 +285,11 @@ class DealClaims(DealState):
             counts[self.last_draw] -= 1
         return wait_mask(counts, self.pongs(seat), self.kong_tiles(seat))
 
-    def fixed_breach(
-        self, text: Said, seat: int, *, expected: object = None, recorded: object = None
-    ) -> None:
-        """A move a fixed hand may not make (胡后不改牌): noted, and the replay goes on."""
-        self.breaches.append(
-            IllegalEvent("fixed_hand", text, seat, rule="end_condition", expected=expected, recorded=recorded)
-        )
-
     def _exposed_kong(self, event: Kong) -> None:
         seat = event.seat
         open_tile = self._open_discard(seat, "make an exposed kong", "kongs")
-        if seat == open_tile.seat or event.tile != open_tile.tile:
-            raise IllegalEvent(
-                "illegal_kong",
-                play(
-                    "exposed_tile",
-                    seat=seat,
-                    tile=tile_name(event.tile),
-                    last=tile_name(open_tile.tile),
-                    by=open_tile.seat,
-                ),
-                seat,
-            )
-        if self.hands[seat][event.tile] < 3:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("exposed_three", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
-        if self.wall_left == 0:
-            raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
-        self._check_void_claim(seat, event.tile, "kong")
+        held = self.hands[seat][event.tile]
+        check_exposed_kong(self.rules, seat, event.tile, open_tile, held, self.wall_left, self.void[seat])
         self.check_missed_discard(open_tile)
         self.opened = None
         self.discards[open_tile.seat].pop()
@@ -389,12 +300,7 @@ class DealClaims(DealState):
 
     def _concealed_kong(self, event: Kong) -> None:
         seat = event.seat
-        if self.hands[seat][event.tile] < 4:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("concealed_four", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
+        check_concealed_kong(seat, event.tile, self.hands[seat][event.tile])
         self.move(seat, event.tile, -4)
         self.melds[seat].append(Meld("concealed", event.tile, None))
         self.any_claim = True
@@ -403,18 +309,8 @@ class DealClaims(DealState):
     def _added_kong(self, event: Kong) -> None:
         seat = event.seat
         meld = next((m for m in self.melds[seat] if m.kind == "pong" and m.tile == event.tile), None)
-        if meld is None:
-            raise IllegalEvent(
-                "illegal_kong",
-                play("added_no_pong", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
-        if self.hands[seat][event.tile] < 1:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("added_not_held", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
+        check_added_kong(seat, event.tile, meld is not None, self.hands[seat][event.tile])
+        assert meld is not None
         self.move(seat, event.tile, -1)
         meld.kind = "added"
         self.any_claim = True

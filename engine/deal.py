@@ -18,8 +18,8 @@ from typing import Any
 from engine.claims import DealClaims
 from engine.events import DealEnd, Hu, PlayEvent
 from engine.fan import FanResult, WinContext, score_win
-from engine.hand import held_counts
 from engine.messages import end_rule, play
+from engine.move_checks import check_claim_win, check_self_draw, legal_win
 from engine.moves import (
     IllegalEvent,
     OpenTile,
@@ -42,7 +42,6 @@ from engine.state import (
     Phase,
     Win,
 )
-from engine.tiles import SUITS, suits_used, tile_name
 
 __all__ = [
     "EXCHANGE_STEP", "LAST_FOUR", "SEATS", "WALL_SIZE", "Deal", "IllegalEvent", "KongMade", "Meld", "Phase", "Win",
@@ -109,26 +108,7 @@ class Deal(DealClaims):
         if self.phase is not Phase.ACT or seat != self.current:
             raise self.out_of_turn(seat, "win by self-draw")
         heavenly = self.heavenly(seat)
-        if self.last_draw is None and not heavenly:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("self_draw_undrawn", seat=seat),
-                seat,
-            )
-        if self.hands[seat][event.tile] == 0 or (not heavenly and event.tile != self.last_draw):
-            drawn = tile_name(self.last_draw) if self.last_draw is not None else "nothing"
-            raise IllegalEvent(
-                "illegal_hu",
-                play(
-                    "self_draw_tile",
-                    seat=seat,
-                    tile=tile_name(event.tile),
-                    drawn=drawn if self.last_draw is not None else play("nothing"),
-                ),
-                seat,
-                expected=drawn,
-                recorded=tile_name(event.tile),
-            )
+        check_self_draw(seat, event.tile, self.hands[seat][event.tile], self.last_draw, heavenly)
         fed_by = self.settler.bloom_feeder(seat) if self.after_kong else None
         context = self.self_draw_context(seat)
         result = self._legal_win(seat, self.hands[seat], context, event.tile)
@@ -163,38 +143,7 @@ class Deal(DealClaims):
         open_tile = self.opened
         if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
             raise self.out_of_turn(seat, "win on a discard")
-        if event.from_seat != open_tile.seat or event.tile != open_tile.tile:
-            source = play("open_rob" if open_tile.rob else "open_discard")
-            rule = play("rule_rob" if open_tile.rob else "rule_discard")
-            raise IllegalEvent(
-                "illegal_hu",
-                play(
-                    "claim_wrong",
-                    seat=seat,
-                    tile=tile_name(event.tile),
-                    source=event.from_seat,
-                    kind=source,
-                    open=tile_name(open_tile.tile),
-                    by=open_tile.seat,
-                    rule=rule,
-                ),
-                seat,
-            )
-        if seat == open_tile.seat:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("own_discard", seat=seat),
-                seat,
-            )
-        if seat in open_tile.winners:
-            raise IllegalEvent("illegal_hu", play("won_twice", seat=seat), seat)
-        if won_alone(self.rules, open_tile):
-            raise IllegalEvent(
-                "illegal_hu",
-                play("second_winner", seat=seat),
-                seat,
-                rule="multiple_hu",
-            )
+        check_claim_win(self.rules, seat, event.from_seat, event.tile, open_tile)
         context = open_tile.context
         counts = list(self.hands[seat])
         counts[event.tile] += 1
@@ -230,33 +179,8 @@ class Deal(DealClaims):
         self.pending_added = None
 
     def _legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
-        held = held_counts(counts, self.pongs(seat), self.kong_tiles(seat))
-        if self.holds_void(seat, held):
-            assert self.void[seat] is not None
-            raise IllegalEvent(
-                "illegal_hu",
-                play("void_win", seat=seat, suit=SUITS[self.void[seat] or 0]),
-                seat,
-                rule="void_declaration",
-            )
-        if suits_used(held) > 2:
-            raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
-        result = score_win(
-            counts,
-            self.pongs(seat),
-            self.kong_tiles(seat),
-            self.rules,
-            context,
-            tile,
-            self.concealed_kongs(seat),
-        )
-        if result is None:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("no_shape", seat=seat, tile=tile_name(tile)),
-                seat,
-            )
-        return result
+        pongs, kongs, hidden = self.pongs(seat), self.kong_tiles(seat), self.concealed_kongs(seat)
+        return legal_win(self.rules, seat, counts, pongs, kongs, hidden, self.void[seat], context, tile)
 
     def _record_win(self, event: Hu, result: FanResult, kind: str, transfers: list[Transfer]) -> None:
         self.wins.append(

@@ -5,7 +5,8 @@ the C moves' bits, :mod:`engine.move_codes`; ``tests/test_move_core.py`` holds b
 movers to it).
 
 - A breach: :class:`IllegalEvent`, a finding code and its message's key and values, put
-  in words outside the moves (:mod:`engine.messages`).
+  in words outside the moves (:mod:`engine.messages`); each move's checks that raise one
+  are :mod:`engine.move_checks`.
 - The knobs of legality (:func:`opening_phase`, :func:`void_binds`,
   :func:`claim_breaks_void`, :func:`discard_breaks_void`, :func:`must_win_draw`,
   :func:`must_win_discard`, :func:`won_alone`, :func:`next_after`) and of a kong's and a

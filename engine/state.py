@@ -18,6 +18,7 @@ from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value
 from engine.messages import doing, play
+from engine.move_checks import heavenly, self_draw_context
 from engine.moves import (
     IllegalEvent,
     OpenTile,
@@ -383,25 +384,15 @@ class DealState:
             raise IllegalEvent("out_of_turn", play("play_before_exchange"), rule="exchange_three")
 
     def heavenly(self, seat: int) -> bool:
-        """天胡: the dealer's first 14 tiles, before any discard or claim."""
-        return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim
+        """天胡 (:func:`engine.move_checks.heavenly`)."""
+        return heavenly(seat, self.dealer, self.draws[seat], self.any_discard, self.any_claim)
 
     def self_draw_context(self, seat: int) -> WinContext:
-        heavenly = self.heavenly(seat)
-        earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it, its first win
-            seat != self.dealer
-            and self.draws[seat] == 1
-            and not self.any_claim
-            and self.last_draw is not None
-            and not self.won[seat]
-        )
-        return WinContext(
-            self_draw=True,
-            after_kong=self.after_kong,
-            last_tile=self.wall_left == 0,
-            first_turn=heavenly or earthly,
-            dealer=heavenly,
-        )
+        first, drew = self.heavenly(seat), self.last_draw is not None
+        return self_draw_context(
+            seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
+            self.wall_left,
+        )  # fmt: skip
 
     @property
     def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:

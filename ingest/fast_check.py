@@ -18,8 +18,9 @@ fixed hand's kong or pong to these moves.
 
 It mirrors :mod:`engine.state`, :mod:`engine.claims` and :mod:`engine.deal` move for
 move; where the engine raises or notes a breach, this path gives up. The rules both
-share are :mod:`engine.moves`'s: the open tile, the pass rule (过水不胡, worked out only
-when a seat wins on a discard) and 最后四张 on a discard. The state and its queries are
+share are :mod:`engine.moves`'s and :mod:`engine.move_checks`'s: every knob of legality,
+each move's checks (a breach they raise is a hand-off here), the open tile, the pass rule
+(过水不胡, worked out only when a seat wins on a discard), 最后四张, the end and 查叫. The state and its queries are
 :mod:`ingest.fast_state`; the moves, wins and end are here.
 ``tests/test_fast_check.py`` and ``bench/fast_check.py`` run both paths on simulated and
 tampered deals and require the same answers.
@@ -33,12 +34,22 @@ from typing import Any, Final
 from engine.events import DealEnd, DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
+from engine.move_checks import (
+    check_added_kong,
+    check_claim_win,
+    check_concealed_kong,
+    check_draw,
+    check_exposed_kong,
+    check_pong,
+    check_self_draw,
+    discard_breaches,
+    legal_win,
+)
 from engine.moves import (
+    IllegalEvent,
     OpenTile,
     bloom_rules,
     cha_jiao_due,
-    claim_breaks_void,
-    discard_breaks_void,
     discard_context,
     flower_pig,
     judge_at_wall,
@@ -47,13 +58,11 @@ from engine.moves import (
     phase_after_exchange,
     ready_waits,
     void_binds,
-    won_alone,
 )
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
 from engine.state import EXCHANGE_STEP, KongMade, Win
-from engine.tiles import COPIES, suits_used
 from ingest.fast_plan import (
     CTX_AFTER_KONG,
     CTX_LAST_TILE,
@@ -77,7 +86,6 @@ from ingest.fast_state import (
     REPLACEMENT,
     ROB,
     VOID,
-    WALL_SIZE,
     FastState,
     HandOff,
 )
@@ -136,10 +144,6 @@ class FastDeal(FastState):
             raise HandOff
         return open_tile
 
-    def check_void_claim(self, seat: int, tile: int) -> None:
-        if claim_breaks_void(self.rules, self.void[seat], tile):
-            raise HandOff
-
     # ------------------------------------------------------------------ moves
     def exchange(self, direction: str, given: Sequence[TileList]) -> None:
         """换三张 (engine.state.DealState.on_exchange); an illegal one is the engine's."""
@@ -172,13 +176,10 @@ class FastDeal(FastState):
         if (phase != DRAW and phase != REPLACEMENT) or seat != self.current or self.wall_left == 0:
             raise HandOff
         replacement = phase == REPLACEMENT
-        wall = self.wall
-        if wall is not None:
-            expected = wall[WALL_SIZE - 1 - self.back] if replacement else wall[self.front]
-            if tile != expected:
-                raise HandOff
-        if self.out_of_wall[tile] >= COPIES:
-            raise HandOff
+        try:
+            check_draw(seat, tile, self.wall, self.front, self.back, replacement, self.out_of_wall[tile])
+        except IllegalEvent:
+            raise HandOff from None
         self.wall_left -= 1
         self.out_of_wall[tile] += 1
         if replacement:
@@ -199,11 +200,10 @@ class FastDeal(FastState):
             raise HandOff
         hand = self.hands[seat]
         if hand[tile] == 0:
-            raise HandOff
-        if tile != self.last_draw and self.last_draw != NO_TILE and self.hand_fixed(seat):
-            raise HandOff  # 胡后不改牌: a fixed hand throws the tile it drew (fixed_hand)
-        if discard_breaks_void(self.rules, self.void[seat], tile, hand):
-            raise HandOff  # a 定缺 breach (void_rule)
+            raise HandOff  # not_in_hand (engine.move_checks.check_discard)
+        drawn = None if self.last_draw == NO_TILE else self.last_draw
+        if discard_breaches(self.rules, seat, tile, hand, drawn, self.hand_fixed(seat), self.void[seat]):
+            raise HandOff  # a fixed hand's other tile (fixed_hand), a 定缺 breach (void_rule)
         if self.wall_left < LAST_FOUR:
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
@@ -226,9 +226,10 @@ class FastDeal(FastState):
         self.no_void_phase()
         self.still_in(seat)
         open_tile = self.open_discard(seat)
-        if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 2:
-            raise HandOff
-        self.check_void_claim(seat, tile)
+        try:
+            check_pong(self.rules, seat, tile, open_tile, self.hands[seat][tile], self.void[seat])
+        except IllegalEvent:
+            raise HandOff from None
         if self.hand_fixed(seat):
             raise HandOff  # a fixed hand may not pong (fixed_hand)
         self.check_missed_discard(open_tile)
@@ -274,11 +275,11 @@ class FastDeal(FastState):
         """An exposed, concealed or added kong (engine.claims.DealClaims.on_kong)."""
         if kind == "exposed":
             open_tile = self.open_discard(seat)
-            if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 3:
-                raise HandOff
-            if self.wall_left == 0:
-                raise HandOff
-            self.check_void_claim(seat, tile)
+            held = self.hands[seat][tile]
+            try:
+                check_exposed_kong(self.rules, seat, tile, open_tile, held, self.wall_left, self.void[seat])
+            except IllegalEvent:
+                raise HandOff from None
             self.check_missed_discard(open_tile)
             self.open = None
             self.move(seat, tile, -3)
@@ -290,8 +291,10 @@ class FastDeal(FastState):
             raise HandOff
         self.check_missed_self_draw(seat)
         if kind == "concealed":
-            if self.hands[seat][tile] < 4:
-                raise HandOff
+            try:
+                check_concealed_kong(seat, tile, self.hands[seat][tile])
+            except IllegalEvent:
+                raise HandOff from None
             self.move(seat, tile, -4)
             self.kongs[seat].append(tile)
             self.any_claim = True
@@ -299,8 +302,10 @@ class FastDeal(FastState):
             return
         # added: the pong becomes a kong, open for 抢杠胡 until the next event
         pongs = self.pongs[seat]
-        if tile not in pongs or self.hands[seat][tile] < 1:
-            raise HandOff
+        try:
+            check_added_kong(seat, tile, tile in pongs, self.hands[seat][tile])
+        except IllegalEvent:
+            raise HandOff from None
         self.move(seat, tile, -1)
         pongs.remove(tile)
         self.kongs[seat].append(tile)
@@ -355,27 +360,32 @@ class FastDeal(FastState):
             self.claim_win(rec, rec.from_, tile, line)
 
     def legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
-        pongs = self.pongs[seat]
-        kongs = self.kongs[seat]
-        held = held_counts(counts, pongs, kongs)
-        if self.holds_void(seat, held) or suits_used(held) > 2:
-            raise HandOff
+        """engine.move_checks.legal_win, with no 暗杠 (:meth:`check_kongs_known`)."""
         self.check_kongs_known(seat)
-        result = score_win(counts, pongs, kongs, self.rules, context, tile)
-        if result is None:
-            raise HandOff
-        return result
+        try:
+            return legal_win(
+                self.rules,
+                seat,
+                counts,
+                self.pongs[seat],
+                self.kongs[seat],
+                0,
+                self.void[seat],
+                context,
+                tile,
+            )
+        except IllegalEvent:
+            raise HandOff from None
 
     def self_draw_win(self, rec: HuRec, tile: int, line: int) -> None:
         seat = rec.seat
         if self.phase != ACT or seat != self.current:
             raise HandOff
-        heavenly = self.heavenly(seat)
-        if self.last_draw == NO_TILE and not heavenly:
-            raise HandOff
-        hand = self.hands[seat]
-        if hand[tile] == 0 or (not heavenly and tile != self.last_draw):
-            raise HandOff
+        drawn = None if self.last_draw == NO_TILE else self.last_draw
+        try:
+            check_self_draw(seat, tile, self.hands[seat][tile], drawn, self.heavenly(seat))
+        except IllegalEvent:
+            raise HandOff from None
         self.price_self_draw(rec, seat, tile, line, self.self_draw_context(seat))
         if self.stays:
             self.move(seat, tile, -1)  # 血流成河: the winning tile is laid aside
@@ -437,10 +447,10 @@ class FastDeal(FastState):
         open_tile = self.open
         if (self.phase != CLAIM and self.phase != ROB) or open_tile is None:
             raise HandOff
-        if from_seat != open_tile.seat or tile != open_tile.tile or seat == open_tile.seat:
-            raise HandOff
-        if seat in open_tile.winners or won_alone(self.rules, open_tile):
-            raise HandOff
+        try:
+            check_claim_win(self.rules, seat, from_seat, tile, open_tile)
+        except IllegalEvent:
+            raise HandOff from None
         counts = list(self.hands[seat])
         counts[tile] += 1
         check_passes = not open_tile.last_four

@@ -12,6 +12,7 @@ from engine import move_codes, shapes
 from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
+from engine.move_checks import heavenly, self_draw_context
 from engine.moves import (
     OpenTile,
     PassRecord,
@@ -207,24 +208,14 @@ class FastState:
         return self.win_counts(seat, counts, context, tile)
 
     def heavenly(self, seat: int) -> bool:
-        return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim
+        return heavenly(seat, self.dealer, self.draws[seat], self.any_discard, self.any_claim)
 
     def self_draw_context(self, seat: int) -> WinContext:
-        heavenly = self.heavenly(seat)
-        earthly = (  # 地胡 is a first win only (血流成河: a winner may self-draw on its first draw)
-            seat != self.dealer
-            and self.draws[seat] == 1
-            and not self.any_claim
-            and self.last_draw != NO_TILE
-            and not self.won[seat]
-        )
-        return WinContext(
-            self_draw=True,
-            after_kong=self.after_kong,
-            last_tile=self.wall_left == 0,
-            first_turn=heavenly or earthly,
-            dealer=heavenly,
-        )
+        first, drew = self.heavenly(seat), self.last_draw != NO_TILE
+        return self_draw_context(
+            seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
+            self.wall_left,
+        )  # fmt: skip
 
     def next_seat(self, seat: int) -> int:
         """The first seat after ``seat`` still in (:func:`engine.moves.next_seat`)."""
