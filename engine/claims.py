@@ -23,6 +23,7 @@ from engine.move_checks import (
 from engine.moves import (
     IllegalEvent,
     OpenTile,
+    end_on_close,
     kong_earns,
     missed_forced,
     must_win_draw,
@@ -185,10 +186,9 @@ class DealClaims(DealState):
         self.opened = None
         if open_tile.rob and not open_tile.winners:
             return  # the added kong stands; the caller pays it
-        if open_tile.winners and self.check_end_after_win():
-            return
-        if self.wall_left == 0:
-            self.end_deal("wall_exhausted")
+        reason = end_on_close(self.rules, open_tile, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end_deal(reason)
             return
         following = next_after(self.rules, open_tile, self.left)
         assert following is not None
@@ -201,8 +201,7 @@ class DealClaims(DealState):
             return self.current if self.phase in (Phase.DRAW, Phase.REPLACEMENT) else None
         if self.opened.rob and not self.opened.winners:
             return self.opened.seat  # the konger's replacement draw
-        ends = self.opened.winners and self.wins_end_deal() is not None
-        if self.wall_left == 0 or ends:
+        if end_on_close(self.rules, self.opened, self.stays, self.won, self.wall_left) is not None:
             return None
         return next_after(self.rules, self.opened, self.left)
 

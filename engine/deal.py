@@ -25,6 +25,8 @@ from engine.moves import (
     OpenTile,
     bloom_rules,
     cha_jiao_due,
+    closes_at_end,
+    end_after_win,
     flower_pig,
     judge_at_wall,
     next_seat,
@@ -127,12 +129,11 @@ class Deal(DealClaims):
         if self.stays:
             self.move(seat, event.tile, -1)
             self.lay_aside(seat, event.tile)
-        if self.check_end_after_win():
+        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end_deal(reason)
             return
         following = next_seat(seat, self.left)
-        if self.wall_left == 0:
-            self.end_deal("wall_exhausted")
-            return
         assert following is not None
         self.current = following
         self.last_draw = None
@@ -215,7 +216,7 @@ class Deal(DealClaims):
         """The deal_end line: the deal must have ended here; 查叫 is settled on it."""
         open_tile = self.opened
         if self.phase in (Phase.CLAIM, Phase.ROB) and open_tile is not None:
-            if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
+            if closes_at_end(open_tile, self.wall_left):
                 self.close_claims()
             elif open_tile.rob:
                 raise IllegalEvent(

@@ -16,7 +16,8 @@ movers to it).
   draw, and whether they bar the win it claims now.
 - 最后四张 on a discard (:func:`missed_forced`): the seats that could win one of the last
   four tiles and did not.
-- The end: when the wins end a deal (:func:`wins_end`), when 查叫 is due
+- The end: when the wins or the wall end a deal (:func:`wins_end`, :func:`end_after_win`,
+  :func:`end_on_close`, :func:`closes_at_end`), when 查叫 is due
   (:func:`cha_jiao_due`), and 查叫 itself (:func:`judge_at_wall`: 花猪, then who is ready
   and for how much, from :func:`flower_pig` and :func:`ready_waits`).
 
@@ -312,6 +313,30 @@ def wins_end(rules: Rules, stays: bool, won: list[bool]) -> str | None:
     if not stays and won.count(True) >= 3:
         return "three_won"
     return None
+
+
+def end_after_win(rules: Rules, stays: bool, won: list[bool], wall_left: int) -> str | None:
+    """After a win is settled: the end the wins give, else the empty wall's; None: play on."""
+    reason = wins_end(rules, stays, won)
+    if reason is None and wall_left == 0:
+        return "wall_exhausted"
+    return reason
+
+
+def end_on_close(
+    rules: Rules, open_tile: OpenTile, stays: bool, won: list[bool], wall_left: int
+) -> str | None:
+    """When an open tile closes (won, or passed by all): the end its winners give, else the
+    empty wall's; None: play on."""
+    if open_tile.winners:
+        return end_after_win(rules, stays, won, wall_left)
+    return "wall_exhausted" if wall_left == 0 else None
+
+
+def closes_at_end(open_tile: OpenTile, wall_left: int) -> bool:
+    """A deal_end line closes the open tile when it was won, or when it is the discard after
+    the wall's last draw (an added kong waiting for its replacement does not end a deal)."""
+    return bool(open_tile.winners) or (not open_tile.rob and wall_left == 0)
 
 
 def cha_jiao_due(end_reason: str | None, never_won: int, stays: bool) -> bool:

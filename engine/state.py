@@ -30,7 +30,6 @@ from engine.moves import (
     phase_after_exchange,
     ready_waits,
     void_binds,
-    wins_end,
 )
 from engine.rules import Rules
 from engine.settle import Settler
@@ -399,16 +398,6 @@ class DealState:
         """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
         o = self.opened
         return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
-
-    def wins_end_deal(self) -> str | None:
-        """The end reason the wins so far give, or ``None``: play on."""
-        return wins_end(self.rules, self.stays, self.won)
-
-    def check_end_after_win(self) -> bool:
-        reason = self.wins_end_deal()
-        if reason is not None:
-            self.end_deal(reason)
-        return reason is not None
 
     def lay_aside(self, seat: int, tile: int) -> None:
         """血流成河: the winning tile is laid aside face up; the seat keeps its other tiles."""

@@ -50,7 +50,10 @@ from engine.moves import (
     OpenTile,
     bloom_rules,
     cha_jiao_due,
+    closes_at_end,
     discard_context,
+    end_after_win,
+    end_on_close,
     flower_pig,
     judge_at_wall,
     kong_earns,
@@ -118,10 +121,9 @@ class FastDeal(FastState):
         self.open = None
         if open_tile.rob and not open_tile.winners:
             return
-        if open_tile.winners and self.end_after_win():
-            return
-        if self.wall_left == 0:
-            self.end("wall_exhausted")
+        reason = end_on_close(self.rules, open_tile, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end(reason)
             return
         following = next_after(self.rules, open_tile, self.left)
         if following is None:
@@ -389,10 +391,9 @@ class FastDeal(FastState):
         self.price_self_draw(rec, seat, tile, line, self.self_draw_context(seat))
         if self.stays:
             self.move(seat, tile, -1)  # 血流成河: the winning tile is laid aside
-        if self.end_after_win():
-            return
-        if self.wall_left == 0:
-            self.end("wall_exhausted")
+        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end(reason)
             return
         self.current = self.next_seat(seat)
         self.last_draw = NO_TILE
@@ -503,7 +504,7 @@ class FastDeal(FastState):
     def deal_end(self, end: DealEnd) -> None:
         open_tile = self.open
         if (self.phase == CLAIM or self.phase == ROB) and open_tile is not None:
-            if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
+            if closes_at_end(open_tile, self.wall_left):
                 self.close_claims()
             elif open_tile.rob:
                 raise HandOff

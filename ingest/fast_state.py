@@ -21,7 +21,6 @@ from engine.moves import (
     must_win_draw,
     next_seat,
     opening_phase,
-    wins_end,
 )
 from engine.report import DealFacts
 from engine.rules import Rules
@@ -257,14 +256,6 @@ class FastState:
     def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
         """engine.claims.DealClaims.pass_blocks: the same :class:`engine.moves.PassRecord`."""
         return self.passes.blocks(seat, tile, fan, self.win_on)
-
-    def end_after_win(self) -> bool:
-        """engine.state.DealState.check_end_after_win (:func:`engine.moves.wins_end`)."""
-        reason = wins_end(self.rules, self.stays, self.won)
-        if reason is None:
-            return False
-        self.end(reason)
-        return True
 
     def end(self, reason: str) -> None:
         self.end_reason = reason
