@@ -1,6 +1,8 @@
 """Claims on a deal's tiles: draws, discards, pongs and kongs, the pass rule (过水不胡)
-and the last four (最后四张), both :mod:`engine.moves`'s; wins are :mod:`engine.deal`'s. A mixin-free base class so
-mypyc compiles it (one native base: :class:`engine.state.DealState`)."""
+and the last four (最后四张); wins are :mod:`engine.deal`'s. The rules and checks of each
+move are :mod:`engine.moves` and :mod:`engine.move_checks`, shared with the fast check;
+here they change the explaining state. A mixin-free base class so mypyc compiles it (one
+native base: :class:`engine.state.DealState`)."""
 
 from __future__ import annotations
 

@@ -21,8 +21,9 @@ movers to it).
   (:func:`cha_jiao_due`), and 查叫 itself (:func:`judge_at_wall`: 花猪, then who is ready
   and for how much, from :func:`flower_pig` and :func:`ready_waits`).
 
-Everything here is integers and the open tiles; a seat's fan comes from the caller's
-``win_on`` (the state that holds the tiles), so neither mover's state is known here.
+Everything here takes integers, the rule set and the open tiles; a seat's fan comes from
+the caller's ``win_on`` (the state that holds the tiles), so neither mover's state is
+known here.
 """
 
 from __future__ import annotations
@@ -347,7 +348,7 @@ def cha_jiao_due(end_reason: str | None, never_won: int, stays: bool) -> bool:
 def holds_void(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
     """Does a seat hold a tile of its declared void suit (``suit``; None or -1: none
     declared)? Only ``void_declaration: required`` binds a seat to it."""
-    if suit is None or suit < 0 or rules.void_declaration != "required":
+    if suit is None or suit < 0 or not void_binds(rules):
         return False
     return any(held[suit * 9 : suit * 9 + 9])
 
