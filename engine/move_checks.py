@@ -16,9 +16,17 @@ from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
 from engine.messages import Said, doing, play
 from engine.move_codes import WALL_SIZE
-from engine.moves import IllegalEvent, OpenTile, claim_breaks_void, discard_breaks_void, holds_void, won_alone
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    claim_breaks_void,
+    discard_breaks_void,
+    holds_void,
+    void_binds,
+    won_alone,
+)
 from engine.rules import Rules
-from engine.tiles import COPIES, SUITS, suits_used, tile_name
+from engine.tiles import COPIES, NUM_KINDS, SUITS, suits_used, tile_name
 
 
 def heavenly(seat: int, dealer: int, draws: int, any_discard: bool, any_claim: bool) -> bool:
@@ -41,6 +49,32 @@ def self_draw_context(
         first_turn=first or earthly,
         dealer=first,
     )
+
+
+def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
+    """换三张: three tiles of one suit from each of the four seats, each seat's own."""
+    if len(given) != 4 or any(len(three) != 3 for three in given):
+        raise IllegalEvent("illegal_exchange", play("exchange_three"))
+    for seat, three in enumerate(given):
+        if len({tile // 9 for tile in three}) != 1:
+            raise IllegalEvent("illegal_exchange", play("exchange_suit", seat=seat), seat)
+        need = [0] * NUM_KINDS
+        for tile in three:
+            need[tile] += 1
+        if any(need[t] > hands[seat][t] for t in range(NUM_KINDS)):
+            raise IllegalEvent("not_in_hand", play("exchange_held", seat=seat), seat)
+
+
+def check_void(rules: Rules, seat: int, declared: bool, void_phase: bool, exchange_phase: bool) -> None:
+    """定缺: a seat declares once, and where it binds (``void_declaration``) only after the
+    exchange and before play."""
+    if declared:
+        raise IllegalEvent("void_rule", play("void_twice", seat=seat), seat, rule="void_declaration")
+    if not void_phase and void_binds(rules):
+        when = play("void_before_exchange" if exchange_phase else "void_after_play")
+        raise IllegalEvent(
+            "void_rule", play("void_when", seat=seat, when=when), seat, rule="void_declaration"
+        )
 
 
 def check_draw(

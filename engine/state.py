@@ -18,7 +18,7 @@ from engine.events import DealStart, Exchange, Kong, Void
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value
 from engine.messages import doing, play
-from engine.move_checks import heavenly, self_draw_context
+from engine.move_checks import check_exchange, check_void, heavenly, self_draw_context
 from engine.moves import (
     IllegalEvent,
     OpenTile,
@@ -29,7 +29,6 @@ from engine.moves import (
     opening_phase,
     phase_after_exchange,
     ready_waits,
-    void_binds,
 )
 from engine.rules import Rules
 from engine.settle import Settler
@@ -319,27 +318,7 @@ class DealState:
         if self.phase is not Phase.EXCHANGE:
             why = play("exchange_off" if not exchanges(self.rules) else "exchange_not_now")
             raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
-        if len(event.tiles) != 4 or any(len(given) != 3 for given in event.tiles):
-            raise IllegalEvent(
-                "illegal_exchange",
-                play("exchange_three"),
-            )
-        for seat, given in enumerate(event.tiles):
-            if len({tile // 9 for tile in given}) != 1:
-                raise IllegalEvent(
-                    "illegal_exchange",
-                    play("exchange_suit", seat=seat),
-                    seat,
-                )
-            need = [0] * NUM_KINDS
-            for tile in given:
-                need[tile] += 1
-            if any(need[t] > self.hands[seat][t] for t in range(NUM_KINDS)):
-                raise IllegalEvent(
-                    "not_in_hand",
-                    play("exchange_held", seat=seat),
-                    seat,
-                )
+        check_exchange(event.tiles, self.hands)
         step = EXCHANGE_STEP[event.direction]
         for seat, given in enumerate(event.tiles):
             for tile in given:
@@ -351,21 +330,10 @@ class DealState:
         """定缺: a seat declares the suit it will not keep."""
         seat = event.seat
         self.expect_seat(seat, "declare a void suit")
-        if self.void[seat] is not None:
-            raise IllegalEvent(
-                "void_rule",
-                play("void_twice", seat=seat),
-                seat,
-                rule="void_declaration",
-            )
-        if self.phase is not Phase.VOID and void_binds(self.rules):
-            when = play("void_before_exchange" if self.phase is Phase.EXCHANGE else "void_after_play")
-            raise IllegalEvent(
-                "void_rule",
-                play("void_when", seat=seat, when=when),
-                seat,
-                rule="void_declaration",
-            )
+        phase = self.phase
+        check_void(
+            self.rules, seat, self.void[seat] is not None, phase is Phase.VOID, phase is Phase.EXCHANGE
+        )
         self.void[seat] = event.suit
         if self.phase is Phase.VOID and all(v is not None for v in self.void):
             self.phase = Phase.ACT

@@ -42,6 +42,7 @@ from engine.move_checks import (
     check_exposed_kong,
     check_pong,
     check_self_draw,
+    check_void,
     discard_breaches,
     legal_win,
 )
@@ -60,7 +61,6 @@ from engine.moves import (
     next_after,
     phase_after_exchange,
     ready_waits,
-    void_binds,
 )
 from engine.report import DealReport
 from engine.rules import Rules
@@ -161,10 +161,11 @@ class FastDeal(FastState):
 
     def void_declared(self, seat: int, suit: int) -> None:
         self.still_in(seat)
-        if self.void[seat] >= 0:
-            raise HandOff
-        if self.phase != VOID and void_binds(self.rules):
-            raise HandOff
+        phase = self.phase
+        try:
+            check_void(self.rules, seat, self.void[seat] >= 0, phase == VOID, phase == EXCHANGE)
+        except IllegalEvent:
+            raise HandOff from None
         self.void[seat] = suit
         if self.phase == VOID and min(self.void) >= 0:
             self.phase = ACT
