@@ -20,6 +20,9 @@ from engine.move_checks import (
     discard_breaches,
     empty_wall,
     fixed_breach,
+    fixed_kong,
+    kong_of_undrawn,
+    kong_waits,
     no_wall_kong,
 )
 from engine.moves import (
@@ -249,13 +252,14 @@ class DealClaims(DealState):
         if self.phase is Phase.ROB:
             self._resolve_open()
         fixed = self.hand_fixed(seat)
-        if fixed and event.kind != "exposed" and event.tile != self.last_draw:
-            why = play("fixed_kong_undrawn")
-            self.breaches.append(
-                fixed_breach(play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=why), seat)
-            )
+        if fixed and kong_of_undrawn(event.kind, event.tile, self.last_draw):
+            self.breaches.append(fixed_kong(seat, event.tile, "fixed_kong_undrawn"))
             fixed = False  # one finding for the kong
-        waits = self.fixed_waits(seat, event.kind) if fixed else 0
+        waits = 0
+        if fixed:
+            waits = kong_waits(
+                self.hands[seat], self.pongs(seat), self.kong_tiles(seat), event.kind, self.last_draw
+            )
         if event.kind == "exposed":
             self._exposed_kong(event)
         elif event.kind in ("added", "concealed"):
@@ -273,18 +277,7 @@ class DealClaims(DealState):
         else:
             raise IllegalEvent("bad_record", play("kong_kind", kind=event.kind), seat)
         if fixed and wait_mask(self.hands[seat], self.pongs(seat), self.kong_tiles(seat)) != waits:
-            why = play("fixed_kong_waits")
-            self.breaches.append(
-                fixed_breach(play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=why), seat)
-            )
-
-    def fixed_waits(self, seat: int, kind: str) -> int:
-        """The waits of a fixed hand before a kong: its tiles without the drawn one (a kong
-        of a discard: the hand as it is)."""
-        counts = list(self.hands[seat])
-        if kind != "exposed" and self.last_draw is not None:
-            counts[self.last_draw] -= 1
-        return wait_mask(counts, self.pongs(seat), self.kong_tiles(seat))
+            self.breaches.append(fixed_kong(seat, event.tile, "fixed_kong_waits"))
 
     def _exposed_kong(self, event: Kong) -> None:
         seat = event.seat

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.fan import FanResult, WinContext, score_win
-from engine.hand import held_counts
+from engine.hand import held_counts, wait_mask
 from engine.messages import Said, doing, play
 from engine.move_codes import WALL_SIZE
 from engine.moves import (
@@ -136,6 +136,26 @@ def discard_breaches(
 def fixed_breach(text: Said, seat: int, *, expected: object = None, recorded: object = None) -> IllegalEvent:
     """A move a fixed hand may not make (血流成河's 胡后不改牌)."""
     return IllegalEvent("fixed_hand", text, seat, rule="end_condition", expected=expected, recorded=recorded)
+
+
+def kong_of_undrawn(kind: str, tile: int, drawn: int | None) -> bool:
+    """A fixed hand's concealed or added kong of a tile it did not just draw (胡后不改牌)."""
+    return kind != "exposed" and tile != drawn
+
+
+def kong_waits(hand: list[int], pongs: list[int], kongs: list[int], kind: str, drawn: int | None) -> int:
+    """The waits a fixed hand's kong must keep: those of its tiles without the drawn one (a
+    kong of a discard: the hand as it is)."""
+    counts = list(hand)
+    if kind != "exposed" and drawn is not None:
+        counts[drawn] -= 1
+    return wait_mask(counts, pongs, kongs)
+
+
+def fixed_kong(seat: int, tile: int, why: str) -> IllegalEvent:
+    """A fixed hand's kong of a tile it did not draw (``fixed_kong_undrawn``) or one that
+    changes its waits (``fixed_kong_waits``)."""
+    return fixed_breach(play("fixed_kong", seat=seat, tile=tile_name(tile), why=play(why)), seat)
 
 
 def check_void_claim(rules: Rules, seat: int, suit: int | None, tile: int, what: str) -> None:

@@ -44,6 +44,8 @@ from engine.move_checks import (
     check_self_draw,
     check_void,
     discard_breaches,
+    kong_of_undrawn,
+    kong_waits,
     legal_win,
 )
 from engine.moves import (
@@ -256,21 +258,13 @@ class FastDeal(FastState):
         if not self.hand_fixed(seat):
             self.make_kong(seat, tile, kind, line, recorded)
             return
-        waits = self.fixed_waits(seat, tile, kind)
+        drawn = None if self.last_draw == NO_TILE else self.last_draw
+        if kong_of_undrawn(kind, tile, drawn):
+            raise HandOff  # a kong of a tile held before the draw (fixed_hand)
+        waits = kong_waits(self.hands[seat], self.pongs[seat], self.kongs[seat], kind, drawn)
         self.make_kong(seat, tile, kind, line, recorded)
         if wait_mask(self.hands[seat], self.pongs[seat], self.kongs[seat]) != waits:
             raise HandOff  # the kong changed a fixed hand's waits (fixed_hand)
-
-    def fixed_waits(self, seat: int, tile: int, kind: str) -> int:
-        """The waits a fixed hand's kong must keep (engine.claims.DealClaims.fixed_waits):
-        those of its tiles without the drawn one, which a concealed or added kong must use."""
-        counts = self.hands[seat]
-        if kind != "exposed":
-            if tile != self.last_draw:
-                raise HandOff  # a kong of a tile held before the draw (fixed_hand)
-            counts = list(counts)
-            counts[tile] -= 1
-        return wait_mask(counts, self.pongs[seat], self.kongs[seat])
 
     def make_kong(
         self, seat: int, tile: int, kind: str, line: int, recorded: tuple[int, int, int, int] | None
