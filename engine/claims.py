@@ -33,6 +33,8 @@ from engine.moves import (
     missed_forced,
     must_win_draw,
     next_after,
+    opened_discard,
+    opened_kong,
 )
 from engine.settlement import deltas
 from engine.state import (
@@ -48,9 +50,9 @@ from engine.tiles import tile_name
 class DealClaims(DealState):
     """The tile moves that open or take a claim."""
 
-    def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
-        """Does the pass rule (过水不胡) bar ``seat`` from winning the open ``tile`` for ``fan``?"""
-        return self.passes.blocks(seat, tile, fan, self.win_on)
+    def pass_blocks(self, seat: int, fan: int) -> bool:
+        """Does the pass rule (过水不胡) bar ``seat`` from winning the open tile for ``fan``?"""
+        return self.passes.blocks(seat, fan, self.win_on)
 
     def out_of_turn(self, seat: int, what: str) -> IllegalEvent:
         claim_open = self.next_drawer() is not None or not self.opened or not self.opened.winners
@@ -121,16 +123,8 @@ class DealClaims(DealState):
         self.move(seat, tile, -1)
         self.discards[seat].append(tile)
         self.any_discard = True
-        self.opened = OpenTile(
-            seat,
-            tile,
-            event.line,
-            self.after_kong,
-            # 海底: the discard of the seat that drew the wall's last tile; after a pong
-            # of that discard, the ponger's discard is no tile of the wall
-            self.wall_left == 0 and self.last_draw is not None,
-            self.wall_left < LAST_FOUR,
-            False,
+        self.opened = opened_discard(
+            seat, tile, event.line, self.after_kong, self.wall_left, self.last_draw is not None
         )
         self.passes.open(self.opened)
         self.last_draw = None
@@ -309,9 +303,7 @@ class DealClaims(DealState):
         meld.kind = "added"
         self.any_claim = True
         self.pending_added = (event, meld, self.last_draw == event.tile)
-        self.opened = OpenTile(
-            seat, event.tile, event.line, after_kong=False, last_tile=False, last_four=False, rob=True
-        )
+        self.opened = opened_kong(seat, event.tile, event.line)
         self.passes.open(self.opened)
         self.phase = Phase.ROB
 

@@ -99,7 +99,7 @@ class Deal(DealClaims):
         if won_alone(self.rules, open_tile):
             return None
         result = self.win_on(seat, open_tile.tile, open_tile.context)
-        if result is None or (not open_tile.last_four and self.pass_blocks(seat, open_tile.tile, result.fan)):
+        if result is None or self.pass_blocks(seat, result.fan):
             return None
         return result
 
@@ -149,7 +149,7 @@ class Deal(DealClaims):
         counts = list(self.hands[seat])
         counts[event.tile] += 1
         result = self._legal_win(seat, counts, context, event.tile)
-        if not open_tile.last_four and self.pass_blocks(seat, event.tile, result.fan):
+        if self.pass_blocks(seat, result.fan):
             raise pass_breach(self.rules, seat, event.tile)
         transfers = self.settler.win_discard(
             seat, open_tile.seat, result.fan, event.line, open_tile.after_kong

@@ -217,6 +217,20 @@ class OpenTile:
         self.context = discard_context(after_kong, rob, last_tile)  # how a win on it counts
 
 
+def opened_discard(seat: int, tile: int, line: int, after_kong: bool, wall_left: int, drew: bool) -> OpenTile:
+    """A discard open for claims: 杠上炮 right after the discarder's kong; 海底 when it
+    follows the wall's last draw (``drew``: after a pong of that discard, the ponger's
+    discard is no tile of the wall); one of the last four from the draw of the wall's
+    fourth-last tile."""
+    return OpenTile(seat, tile, line, after_kong, wall_left == 0 and drew, wall_left < LAST_FOUR, False)
+
+
+def opened_kong(seat: int, tile: int, line: int) -> OpenTile:
+    """An added kong open for 抢杠胡: never 海底 nor one of the last four (a robbed tile is
+    neither drawn nor discarded)."""
+    return OpenTile(seat, tile, line, False, False, False, True)
+
+
 def missed_forced(rules: Rules, open_tile: OpenTile, left: list[bool], win_on: WinOn) -> list[int]:
     """The seats, in seat order, that had to win ``open_tile``, one of the last four tiles,
     as it closes and did not (``missed_forced_hu``)."""
@@ -288,12 +302,14 @@ class PassRecord:
         self.carried[seat] = self.passes(seat, upto, win_on)
         self.since[seat] = upto
 
-    def blocks(self, seat: int, tile: int, fan: int, win_on: WinOn) -> bool:
-        """Does the rule bar ``seat`` from winning ``tile`` (the tile open now, the last
-        opened) for ``fan``? ``pass_rule_higher_fan_ok`` lets a higher fan (after the cap)
-        than the highest passed through."""
-        if self.rule == PASS_OFF:
+    def blocks(self, seat: int, fan: int, win_on: WinOn) -> bool:
+        """Does the rule bar ``seat`` from winning the tile open now (the last opened) for
+        ``fan``? Never one of the last four (最后四张); ``pass_rule_higher_fan_ok`` lets a
+        higher fan (after the cap) than the highest passed through."""
+        open_tile = self.opened[-1]
+        if self.rule == PASS_OFF or open_tile.last_four:
             return False
+        tile = open_tile.tile
         passed = self.passes(seat, len(self.opened) - 1, win_on)
         if not passed:
             return False

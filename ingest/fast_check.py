@@ -61,6 +61,8 @@ from engine.moves import (
     judge_at_wall,
     kong_earns,
     next_after,
+    opened_discard,
+    opened_kong,
     phase_after_exchange,
     ready_waits,
 )
@@ -213,15 +215,7 @@ class FastDeal(FastState):
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
         self.any_discard = True
-        open_tile = OpenTile(
-            seat,
-            tile,
-            line,
-            self.after_kong,
-            self.wall_left == 0 and self.last_draw != NO_TILE,
-            self.wall_left < LAST_FOUR,
-            False,
-        )
+        open_tile = opened_discard(seat, tile, line, self.after_kong, self.wall_left, drawn is not None)
         self.open = open_tile
         self.passes.open(open_tile)
         self.last_draw = NO_TILE
@@ -312,7 +306,7 @@ class FastDeal(FastState):
         self.pending_line = line
         self.pending_drawn = self.last_draw == tile
         self.pending_deltas = recorded
-        open_tile = OpenTile(seat, tile, line, False, False, False, True)
+        open_tile = opened_kong(seat, tile, line)
         self.open = open_tile
         self.passes.open(open_tile)
         self.phase = ROB
@@ -423,7 +417,7 @@ class FastDeal(FastState):
         """Score and pay a win on a discard or a robbed kong (``counts``: the seat's tiles
         with it); ``check_passes``: first the pass rule over the tiles opened before it."""
         result = self.legal_win(seat, counts, context, tile)
-        if check_passes and self.pass_blocks(seat, tile, result.fan):
+        if check_passes and self.pass_blocks(seat, result.fan):
             raise HandOff
         transfers = self.settler.win_discard(seat, from_seat, result.fan, line, context.after_kong)
         kind = "rob" if context.robbing_kong else "kong_discard" if context.after_kong else "discard"
@@ -449,8 +443,7 @@ class FastDeal(FastState):
             raise HandOff from None
         counts = list(self.hands[seat])
         counts[tile] += 1
-        check_passes = not open_tile.last_four
-        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context, check_passes)
+        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context, True)
         if open_tile.rob and self.pending_seat >= 0:  # 抢杠胡: the added kong is void
             pending = self.pending_seat
             self.kongs[pending].remove(self.pending_tile)

@@ -253,9 +253,9 @@ class FastState:
         if missed_forced(self.rules, open_tile, self.left, self.win_on):
             raise HandOff
 
-    def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
+    def pass_blocks(self, seat: int, fan: int) -> bool:
         """engine.claims.DealClaims.pass_blocks: the same :class:`engine.moves.PassRecord`."""
-        return self.passes.blocks(seat, tile, fan, self.win_on)
+        return self.passes.blocks(seat, fan, self.win_on)
 
     def end(self, reason: str) -> None:
         self.end_reason = reason
