@@ -26,7 +26,7 @@ $(RUN_STAMP): pyproject.toml
 
 setup: $(STAMP) compile
 
-# The hot modules compiled to C with mypyc (2-3x faster replay), listed in compiled-modules.txt;
+# The hot modules compiled to C with mypyc (a faster replay), listed in compiled-modules.txt;
 # `make clean-compiled` goes back to pure Python. A compiled module shadows its .py file, so
 # every target that runs code depends on the stamp, which is older than any edited source.
 COMPILED_LIST := compiled-modules.txt
@@ -95,8 +95,8 @@ test: lint typecheck pytest test-pure
 # The embedded default: a club of 12 over six months, 3,000 deals (standard rules), about
 # 3% of them tampered with on purpose (listed in the manifest) so the audit page has work.
 # The demo runs the pure-Python modules: it does not wait for the mypyc build (`make
-# compile`, about three minutes of CPU) and a fresh clone shows its first page in under
-# three minutes; simulate and ingest draw progress bars.
+# compile`), so a fresh clone shows its first page in under three minutes; simulate and
+# ingest draw progress bars.
 DEMO_DIR := data/demo
 DEMO_LOG := $(DEMO_DIR)/club.jsonl.gz
 # a second, smaller club playing 血流成河 (winners stay in until the wall is empty): 192 deals

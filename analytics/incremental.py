@@ -276,9 +276,16 @@ def stored_rows(con: duckdb.DuckDBPyConnection) -> list[tuple[str, str | None]]:
     return [(str(i), None if end is None else str(end)) for i, end in found]
 
 
-def keep(con: duckdb.DuckDBPyConnection, view: str) -> None:
-    """Turn ``view`` into a table of its rows (one of ours, never a caller's text)."""
-    con.execute(f"create table {view}__table as select * from {view}")
+def keep(con: duckdb.DuckDBPyConnection, view: str, order: str | None = None) -> None:
+    """Turn ``view`` into a table of its rows (one of ours, never a caller's text), sorted
+    by ``order`` when given: from a table of its rows (sorting the rows of its joins as they
+    came ran out of memory at ten million deals)."""
+    if order is None:
+        con.execute(f"create or replace table {view}__table as select * from {view}")
+    else:
+        con.execute(f"create or replace table {view}__rows as select * from {view}")
+        con.execute(f"create or replace table {view}__table as select * from {view}__rows order by {order}")
+        con.execute(f"drop table {view}__rows")
     con.execute(f"drop view {view}")
     con.execute(f"alter table {view}__table rename to {view}")
 

@@ -104,9 +104,15 @@ QUERIES: Final = tuple(sorted(p.stem for p in (SQL_DIR / "queries").glob("*.sql"
 #: otherwise keeps every block of the marts a query read (up to 80% of the machine), so the
 #: process grew with the warehouse; at 400 MB the marts' blocks are dropped and read again
 #: from the file (the OS cache) when needed, at no measured cost per query at a million
-#: deals (300 MB cost 37%). ``CHUANMA_DUCKDB_MEMORY`` sets another (a DuckDB size, "2GB").
+#: deals (a lower one slowed them). ``CHUANMA_DUCKDB_MEMORY`` sets another (a DuckDB
+#: size, "2GB").
 MEMORY_LIMIT: Final = "400MB"
 MEMORY_ENV: Final = "CHUANMA_DUCKDB_MEMORY"
+#: DuckDB's memory limit while a full build materializes the marts: a quarter of the
+#: machine's memory, at least 1 GB (at 400 MB, sorting ten million deals' seat rows ran out
+#: of memory; the limit goes back to the query one when the build ends).
+#: ``CHUANMA_DUCKDB_BUILD_MEMORY`` sets another.
+BUILD_MEMORY_ENV: Final = "CHUANMA_DUCKDB_BUILD_MEMORY"
 _PARAM = re.compile(r"\$([a-z_]+)")
 
 
@@ -136,6 +142,17 @@ def held_of(con: duckdb.DuckDBPyConnection) -> incremental.Held:
     )
     held.superseded = {str(i) for (i,) in con.execute(f"select deal_id from {SUPERSEDED}").fetchall()}
     return held
+
+
+def query_memory() -> str:
+    """DuckDB's memory limit for the queries of a materializing connection (:data:`MEMORY_LIMIT`)."""
+    return os.environ.get(MEMORY_ENV, "").strip() or MEMORY_LIMIT
+
+
+def build_memory() -> str:
+    """DuckDB's memory limit while the marts are built (:data:`BUILD_MEMORY_ENV`)."""
+    quarter = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4 // 2**20
+    return os.environ.get(BUILD_MEMORY_ENV, "").strip() or f"{max(1024, quarter)}MB"
 
 
 @cache
@@ -257,8 +274,7 @@ class Analytics:
     def _connection(self, path: str) -> duckdb.DuckDBPyConnection:
         con = duckdb.connect(path)
         if self.materialize:
-            limit = os.environ.get(MEMORY_ENV, "").strip() or MEMORY_LIMIT
-            con.execute("set memory_limit = $limit", {"limit": limit})
+            con.execute("set memory_limit = $limit", {"limit": query_memory()})
         if self.threads is not None:
             con.execute("set threads = $n", {"n": self.threads})
         return con
@@ -371,11 +387,12 @@ class Analytics:
         roster.install(con, roster.name_rows(roster.roster_or_error(self.root)[0]))
         self._views(con, catalog)
         if self.materialize:
-            for mart in (*STAGED, *MATERIALIZED, *DERIVED):  # in order: later ones read the earlier tables
-                order = f" order by {SORTED_BY[mart]}" if mart in SORTED_BY else ""
-                con.execute(f"create or replace table {mart}__table as select * from {mart}{order}")
-                con.execute(f"drop view {mart}")  # names are ours, never a caller's text
-                con.execute(f"alter table {mart}__table rename to {mart}")
+            con.execute("set memory_limit = $limit", {"limit": build_memory()})
+            try:
+                for mart in (*STAGED, *MATERIALIZED, *DERIVED):  # later ones read the earlier tables
+                    incremental.keep(con, mart, SORTED_BY.get(mart))
+            finally:
+                con.execute("set memory_limit = $limit", {"limit": query_memory()})
             con.execute(
                 f"create or replace table {marts_file.STORED_IDS} as select deal_id,"
                 " case when deal_id like '%~rev%' then end_reason end as end_reason from raw_deals"

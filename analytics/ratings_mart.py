@@ -18,6 +18,8 @@ from typing import Any, Final
 
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
+import pyarrow as pa  # type: ignore[import-untyped]
+import pyarrow.compute as pc  # type: ignore[import-untyped]
 
 from analytics import rating
 
@@ -48,11 +50,6 @@ _PLACED: Final = (
 )
 
 
-def build(con: duckdb.DuckDBPyConnection, placements: pd.DataFrame) -> None:
-    """(Re)make the table from every session's placements (``session_placements``, no filter)."""
-    _store(con, rating.rating_history(placements), 0, replace=True)
-
-
 def regular(con: duckdb.DuckDBPyConnection) -> bool:
     """Whether every session is ranked whole in ``mart_session_places`` and has an id (then
     its rows sit together in the history, and the tail can be rated alone)."""
@@ -64,7 +61,10 @@ def regular(con: duckdb.DuckDBPyConnection) -> bool:
 
 def refresh(con: duckdb.DuckDBPyConnection, sessions: set[str]) -> None:
     """Rate again the tail from the first of ``sessions`` (touched by the new batches), by
-    its held rows and its new ones. The caller checked :func:`regular` and no renames."""
+    its held rows and its new ones. The caller checked :func:`regular` and no renames.
+
+    The tail is read in the history's order and stored as Arrow columns, never a pandas
+    frame: after a save into an old session every later session is rated again."""
     if not sessions:
         return
     ids = sorted(sessions)
@@ -85,12 +85,26 @@ def refresh(con: duckdb.DuckDBPyConnection, sessions: set[str]) -> None:
     ).fetchall()
     current = {str(player): float(value) for player, value, _ in kept}
     first = max((int(last) for _, _, last in kept), default=-1) + 1
-    tail = con.execute(f"select * from ({_PLACED}) where {_FROM}", where).df()
-    _store(con, rating.rating_history(tail, current), first, replace=False)
+    tail = con.sql(
+        f"select {', '.join(rating.HISTORY_COLUMNS[:6])} from ({_PLACED}) where {_FROM}"
+        " order by played_at nulls first, session_id, placement",
+        params=where,
+    ).to_arrow_table()
+    nets = tail["net"].to_pylist()
+    before, changes = rating.rate(tail["session_id"].to_pylist(), tail["player"].to_pylist(), nets, current)
+    rated = tail.append_column("rating_before", pa.array(before, pa.float64()))
+    rated = rated.append_column("change", pa.array(changes, pa.float64()))
+    rated = rated.append_column("rating", pc.add(rated["rating_before"], rated["change"]))
+    _store(con, rated.append_column("ordinal", pa.array(range(first, first + len(nets)), pa.int64())))
 
 
-def _store(con: duckdb.DuckDBPyConnection, history: pd.DataFrame, first: int, *, replace: bool) -> None:
-    rows = history.assign(ordinal=range(first, first + len(history)))
+def build(con: duckdb.DuckDBPyConnection, placements: pd.DataFrame) -> None:
+    """(Re)make the table from every session's placements (``session_placements``, no filter)."""
+    history = rating.rating_history(placements)
+    _store(con, history.assign(ordinal=range(len(history))), replace=True)
+
+
+def _store(con: duckdb.DuckDBPyConnection, rows: pd.DataFrame | pa.Table, *, replace: bool = False) -> None:
     columns = ", ".join(f"cast({name} as {_TYPES[name]}) as {name}" for name in COLUMNS)
     con.register("rated_rows", rows)
     try:

@@ -3,8 +3,8 @@ columns, cheap to bind however many files there are.
 
 DuckDB binds a view again at every query and at every view created over it. Reading the
 files with ``union_by_name`` made each bind open every file's footer, and the staging and
-mart views bind ``raw_deals`` a dozen times over: at 2,000 one-deal batches, creating the
-views alone took 90 s. Here each file's columns are read once (:class:`FileColumns`
+mart views bind ``raw_deals`` a dozen times over: over thousands of one-deal batches,
+creating the views alone took longer than any page. Here each file's columns are read once (:class:`FileColumns`
 remembers them by path: a recorded file never changes), files with the same columns are
 read together without ``union_by_name`` (a bind opens one footer per group, and a
 warehouse has one or two groups), and each group is brought to the schema's columns in
@@ -69,7 +69,8 @@ class FileColumns:
 
 def listed_files(root: Path, batches: list[dict[str, Any]]) -> dict[str, list[str]]:
     """Each table's files in the listed batches, in order (what ``catalog.table_files``
-    gives, joined as strings: at 2,000 batches its ``Path`` joins took 0.4 s a refresh)."""
+        gives, joined as strings: over thousands of batches its ``Path`` joins were a refresh's
+    largest part)."""
     base = os.path.join(str(root), BATCHES)
     files: dict[str, list[str]] = {}
     for batch in batches:

@@ -37,6 +37,8 @@ from ingest.warehouse.schema import TABLES  # noqa: E402
 from ingest.writer import write_log  # noqa: E402
 
 GOAL_MS = 200.0
+#: the filter sets each query runs under (tablemates pick deals; the others read marts only)
+FILTER_SETS = ("all", "player", "club+dates", "tablemates")
 #: the options the pages pass (a session picker reads the 300 sessions it shows)
 PAGE_OPTIONS: dict[str, dict[str, Any]] = {"session_list": {"limit": 300}}
 ID_COLUMNS = {"deal_id", "session_id", "biggest_win_deal"}
@@ -66,9 +68,16 @@ def build(warehouse: Path, deals: int, base_deals: int, base_logs: list[Path]) -
                 logs.append(path)
             print(f"ingesting the base: {base_deals} simulated deals ...", flush=True)
             ingest(logs, warehouse, workers=None)
+    # the copies are of the first batches up to --base-deals (not of the whole warehouse:
+    # a million deals' rows take some 20 GB in memory)
+    first: list[dict[str, Any]] = []
+    for batch in read_catalog(warehouse)["batches"]:
+        if sum(b["rows"].get("deals", 0) for b in first) >= base_deals:
+            break
+        first.append(batch)
     base = {
         name: ds.dataset(files, format="parquet").to_table()
-        if (files := table_files(warehouse, name))
+        if (files := table_files(warehouse, name, {"batches": first}))
         else None
         for name in TABLES
     }
@@ -113,6 +122,10 @@ def main() -> None:
         "--warehouse", type=Path, default=Path(tempfile.gettempdir()) / "chuanma-bench-queries-warehouse"
     )
     parser.add_argument("--base-logs", type=Path, nargs="*", default=[], help="logs to ingest as the base")
+    parser.add_argument(
+        "--filters", nargs="*", default=list(FILTER_SETS), choices=FILTER_SETS,
+        help="the filter sets to time (the marts alone: all player club+dates, no tablemates)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     build(args.warehouse, args.deals, args.base_deals, args.base_logs)
@@ -140,6 +153,7 @@ def main() -> None:
         "club+dates": Filters(club=club, date_from=date(2026, 2, 1), date_to=date(2026, 4, 30)),
         "tablemates": Filters(tablemates=(player,)),
     }
+    variants = {label: variants[label] for label in args.filters}
     results: dict[str, dict[str, float]] = {}
     print(
         f"warehouse: {int(counts['deals'])} deals, {int(counts['events'])} events, {int(counts['seats'])} seat rows"

@@ -20,6 +20,7 @@ Each added batch is a copy of one stored deal under a new id (``#addN``), so the
 warehouse grows by one deal a round. ``--json`` prints one object as the last line.
 
     .venv/bin/python bench/refresh.py [--sizes 2000 20000] [--small 2000] [--repeat 5] [--json]
+    .venv/bin/python bench/refresh.py --into /tmp/marts1m --repeat 3   # deals saved into its sessions
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from typing import Any
 
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
 
+import duckdb  # noqa: E402
 import pyarrow as pa  # type: ignore[import-untyped]  # noqa: E402
 import pyarrow.compute as pc  # type: ignore[import-untyped]  # noqa: E402
 import pyarrow.dataset as ds  # type: ignore[import-untyped]  # noqa: E402
@@ -179,6 +181,51 @@ def measure(warehouse: Path, repeat: int) -> dict[str, Any]:
     }
 
 
+def add_into_session(warehouse: Path, where: str, number: int) -> None:
+    """One more one-deal batch whose deal joins a held session: a copy of a deal of the
+    session rated first (``where`` "first") or last ("last", the one a table records into)
+    under the id ``<deal>#into<number>``, in the same session (a deal saved into it)."""
+    files = table_files(warehouse, "deals")
+    order = "asc nulls first" if where == "first" else "desc nulls last"
+    deal = duckdb.execute(
+        f"select deal_id from read_parquet($files) order by played_at {order}, session_id {order.split()[0]} limit 1",
+        {"files": files},
+    ).fetchall()[0][0]
+    tables = {}
+    for name in TABLES:
+        if name == "sessions" or not (paths := table_files(warehouse, name)):
+            continue  # the session is held already
+        table = ds.dataset(paths, format="parquet").to_table(filter=pc.field("deal_id") == deal)
+        index = table.schema.get_field_index("deal_id")
+        tables[name] = table.set_column(
+            index, "deal_id", pc.binary_join_element_wise(table["deal_id"], f"#into{number}", "")
+        )
+    with IngestLock(warehouse):
+        write_batch(
+            warehouse,
+            read_catalog(warehouse),
+            tables,
+            [{"file": f"into {number}", "sha256": f"into-{number}"}],
+        )
+
+
+def measure_into(warehouse: Path, repeat: int) -> dict[str, Any]:
+    """Medians (ms) of the incremental refresh after a deal saved into the warehouse's first
+    and into its last session (the rating is made again from the session it joins on)."""
+    analytics = Analytics(warehouse)
+    result: dict[str, Any] = {"deals": int(analytics.sql("select count(*) as n from stg_deals")["n"][0])}
+    for where in ("last", "first"):
+        times = []
+        for _ in range(repeat):
+            add_into_session(warehouse, where, len(read_catalog(warehouse)["batches"]))
+            started = time.perf_counter()
+            analytics.refresh()
+            times.append(seconds(started))
+        result[f"into_{where}_ms"] = round(statistics.median(times) * 1000, 1)
+    analytics.close()
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[2000, 20000])
@@ -187,8 +234,20 @@ def main() -> None:
     parser.add_argument(
         "--warehouse", type=Path, default=Path(tempfile.gettempdir()) / "chuanma-bench-refresh"
     )
+    parser.add_argument(
+        "--into",
+        type=Path,
+        help="a warehouse held (bench/queries.py's): deals saved into its sessions (it grows)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
+    if args.into:
+        into = measure_into(args.into, args.repeat)
+        print(f"{into['deals']} deals: a deal saved into the last session {into['into_last_ms']} ms,"
+              f" into the first {into['into_first_ms']} ms (median of {args.repeat}, incremental refresh)")  # fmt: skip
+        if args.json:
+            print(json.dumps({"goal_ms": GOAL_MS, "repeat": args.repeat, **into}))
+        return
     results = {}
     print(
         f"{'deals':>8} {'batches':>8} {'incremental':>12} {'full':>10} {'ratio':>7} {'open':>10} {'queries':>10}  (median ms)"

@@ -4,7 +4,8 @@ Both texts run in one process on one connection (the working tree's marts), alte
 (old, new, old, new), so the ratio holds however loaded the machine is. A query whose old
 text reads a mart or macro the working tree no longer has fails: this compares rewrites of
 a query, not of the marts under it. The new text runs with the options a page passes
-(``bench/queries.py`` ``PAGE_OPTIONS``); the busiest player is the ``player`` variant.
+(``bench/queries.py`` ``PAGE_OPTIONS``); the busiest player is the ``player`` variant, and
+the only tablemate of the ``mates`` one.
 
     .venv/bin/python bench/sql_against.py --rev 2e4f9a0 --warehouse /tmp/marts200k session_list shared_names
 """
@@ -62,7 +63,12 @@ def main() -> None:
     print(f"{'query':20} {'filters':8} {'old ms':>9} {'new ms':>9} {'new/old':>8}")
     for name in args.queries:
         old, new = old_text(args.rev, name), query_sql(name)
-        for label, filters in (("all", Filters()), ("player", Filters(player=player))):
+        variants = (
+            ("all", Filters()),
+            ("player", Filters(player=player)),
+            ("mates", Filters(tablemates=(player,))),
+        )
+        for label, filters in variants:
             old_params = bound_params(params_named(old), filters, {})
             new_params = bound_params(params_named(new), filters, PAGE_OPTIONS.get(name, {}))
             runs = [

@@ -9,11 +9,11 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from dashboard.i18n import Lang, finding_message, label
+from dashboard.i18n import Lang, label
 from dashboard.tiles_view import SUIT_CHARS
 from engine.events import Finding
 from engine.messages import TEMPLATES, render
-from engine.voice import DEFAULT, NamedVoice, Voice
+from engine.voice import DEFAULT, NO_PAYMENT, NamedVoice, Voice, signed
 
 
 def seat_amounts(value: Any, seats: int) -> list[int] | None:
@@ -30,15 +30,10 @@ def seat_amounts(value: Any, seats: int) -> list[int] | None:
     return [int(v) for v in data]
 
 
-def signed(amount: int) -> str:
-    """+4, −4 (a true minus sign), 0."""
-    return f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
-
-
 def per_player(amounts: Sequence[int], players: Sequence[str], lang: Lang) -> str:
     """The seats that pay or receive, by name: "张三 −4, 李四 +4"; "no payment" when none."""
     moved = [f"{players[seat]} {signed(amount)}" for seat, amount in enumerate(amounts) if amount]
-    return ", ".join(moved) if moved else label("no_payment", lang)
+    return ", ".join(moved) if moved else NO_PAYMENT[0 if lang == "zh" else 1]
 
 
 def payments_line(expected: Any, recorded: Any, players: Any, lang: Lang) -> str | None:
@@ -67,6 +62,14 @@ def named_voice(players: Any, first: int = 0, tile: Callable[[str, Lang], str] |
         return None
     names = [None if p is None or isinstance(p, float) else str(p) for p in players]
     return NamedVoice(names, first, tile) if names and any(names) else None
+
+
+def finding_message(message: object, message_zh: object, lang: Lang) -> str:
+    """The engine's explanation in the language: ``message_zh`` where the warehouse has it
+    (a newer engine), else the English one."""
+    if lang == "zh" and isinstance(message_zh, str) and message_zh:
+        return message_zh
+    return "" if not isinstance(message, str) else message
 
 
 def finding_text(

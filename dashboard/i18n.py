@@ -1,16 +1,15 @@
-"""The dashboard's words in Chinese and English, in one table so a page never hard-codes a
-label and the language switch changes every page at once.
+"""The interface's own words in Chinese and English, in one table so a page never
+hard-codes a label and the language switch changes every page at once.
 
-Each entry is ``(中文, English)``, the order of :data:`engine.settlement.REASONS` and
-:data:`engine.fan.NAMES`, whose names the pages reuse for payments and patterns.
+Each entry is ``(中文, English)``, the order of every bilingual table. The terms of the
+game (patterns, payment reasons, win kinds, end reasons, suits, finding codes, rules) are
+not labels: they are :mod:`engine.vocabulary`'s, named on a page by
+:mod:`dashboard.term_labels`.
 """
 
 from __future__ import annotations
 
 from typing import Final, Literal
-
-from engine.fan import NAMES
-from engine.settlement import REASONS
 
 Lang = Literal["zh", "en"]
 LANGS: Final[tuple[Lang, ...]] = ("en", "zh")
@@ -379,7 +378,6 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "cli_discards": ("座位 {seat} 打出 {tile}", "seat {seat} discards {tile}"),
     "cli_pongs": ("座位 {seat} 碰 {tile}", "seat {seat} 碰 pongs {tile}"),
     "cli_kong": ("座位 {seat} {kind} {tile}", "seat {seat} {kind} of {tile}"),
-    "cli_self_draw": ("自摸", "自摸 self-draw"),
     "cli_on_tile": ("胡座位 {seat} 的牌", "on seat {seat}'s tile"),
     "cli_wins": ("座位 {seat} 胡 {how}，{tile}", "seat {seat} 胡 wins {how} with {tile}"),
     "cli_void": ("座位 {seat} 定缺 {suit}", "seat {seat} 定缺 declares {suit} void"),
@@ -616,7 +614,6 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "第四张牌是早先摸到、留在手里的：规则 added_kong_same_turn_only 下这个弯杠不收钱",
         "The fourth tile was drawn earlier and kept: under added_kong_same_turn_only this kong earns nothing",
     ),
-    "record_self_draw": ("自摸", "自摸 self-draw"),
     "record_patterns": ("番型", "Patterns"),
     "record_roots": ("根", "根 roots"),
     "record_fan": ("{fan} 番", "{fan} fan"),
@@ -795,7 +792,6 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "场次 {session} 已于 {at} 结束，不能再记分。",
         "Session {session} was closed at {at}: no more recording.",
     ),
-    "no_payment": ("无人付分", "no payment"),
     "expected_recorded": (
         "应为：{expected}；记录为：{recorded}",
         "Expected: {expected} · recorded: {recorded}",
@@ -841,183 +837,3 @@ def label(key: str, lang: Lang) -> str:
     if pair is None:
         return key
     return pair[0] if lang == "zh" else pair[1]
-
-
-def reason_label(reason: str, lang: Lang) -> str:
-    """A ledger reason (``kong_exposed``...) as players name it."""
-    zh, en = REASONS.get(reason, (reason, reason))
-    return zh if lang == "zh" else f"{zh} {en}"
-
-
-def pattern_label(pattern: str | None, lang: Lang) -> str:
-    """A fan pattern id (``pinghu``...) as players name it."""
-    if pattern is None:
-        return "-"
-    zh, en = NAMES.get(pattern, (pattern, pattern))
-    return zh if lang == "zh" else f"{zh} {en}"
-
-
-WIN_KINDS: Final[dict[str, tuple[str, str]]] = {
-    "self_draw": ("自摸", "self-draw"),
-    "discard": ("点炮", "on a discard"),
-    "rob": ("抢杠", "robbing a kong"),
-    "kong_bloom": ("杠上花", "bloom after a kong"),
-    "kong_discard": ("杠上炮", "discard after a kong"),
-}
-
-
-def win_kind_label(kind: str | None, lang: Lang) -> str:
-    if kind is None:
-        return "-"
-    zh, en = WIN_KINDS.get(kind, (kind, kind))
-    return zh if lang == "zh" else f"{zh} {en}"
-
-
-SUIT_LABELS: Final[dict[str, tuple[str, str]]] = {
-    "m": ("万", "characters"),
-    "p": ("筒", "dots"),
-    "s": ("条", "bamboo"),
-}
-
-
-#: every finding code of docs/log-format.md (and the warehouse's own) by name
-FINDING_CODES: Final[dict[str, tuple[str, str]]] = {
-    "bad_record": ("无法读取的行", "unreadable line"),
-    "bad_tile": ("不存在的牌", "no such tile"),
-    "bad_session": ("场次信息有误", "bad session line"),
-    "tile_count": ("牌数不对", "wrong tile count"),
-    "out_of_turn": ("不该行动", "out of turn"),
-    "not_in_hand": ("手里没有这张牌", "tile not in hand"),
-    "illegal_pong": ("不合规的碰", "illegal pong"),
-    "illegal_kong": ("不合规的杠", "illegal kong"),
-    "illegal_hu": ("不合规的胡", "illegal win"),
-    "missed_forced_hu": ("漏胡（最后四张必胡）", "missed forced win"),
-    "void_rule": ("违反定缺", "void rule broken"),
-    "illegal_exchange": ("不合规的换三张", "illegal exchange"),
-    "wall_mismatch": ("牌墙不符", "wall mismatch"),
-    "wrong_end": ("结束不对", "wrong end"),
-    "fan_mismatch": ("番数不符", "fan mismatch"),
-    "payment_mismatch": ("付分不符", "payment mismatch"),
-    "score_mismatch": ("得分不符", "score mismatch"),
-    "unknown_field": ("未知字段", "unknown field"),
-    "conflicting_duplicate": ("重复牌局编号但内容不同", "conflicting duplicate"),
-    # recorder: the sheet audit's check of 天胡/地胡/杠上花/杠上炮
-    "impossible_pattern": ("与牌局顺序不符的番型", "impossible pattern"),
-}
-
-#: the rule a finding names (its ``rule``: a knob of engine/rules.py or a part of the
-#: rules), in Chinese and in English words
-RULE_NAMES: Final[dict[str, tuple[str, str]]] = {
-    "void_declaration": ("定缺", "void declaration"),
-    "void_discard_first": ("先打缺门", "void suit discarded first"),
-    "multiple_hu": ("一炮多响", "several wins on one discard"),
-    "pass_rule": ("过水不胡", "the pass rule"),
-    "pass_rule_higher_fan_ok": ("过水后番大可胡", "a bigger win after a pass"),
-    "last_four_must_hu": ("最后四张必胡", "the last four must win"),
-    "end_condition": ("结束条件", "when a deal ends"),
-    "max_fan": ("封顶", "the fan cap"),
-    "self_draw_bonus": ("自摸加底/加番", "the self-draw bonus"),
-    "kong_bloom_after_exposed": ("点杠花", "bloom after an exposed kong"),
-    "kong_discard_transfer": ("呼叫转移", "kong income passed on"),
-    "exposed_kong_discarder": ("直杠（点杠者付）", "exposed kong, the discarder pays"),
-    "exposed_kong_others": ("直杠（其他人付）", "exposed kong, the others pay"),
-    "added_kong_each": ("弯杠", "added kong"),
-    "concealed_kong_each": ("暗杠", "concealed kong"),
-    "added_kong_same_turn_only": ("弯杠须当巡", "added kong in its own turn only"),
-    "flower_pig_payment": ("查花猪", "the flower-pig payment"),
-    "no_ting_pays": ("查大叫", "paying the ready seats"),
-    "dead_wait_counts": ("绝张叫", "a dead wait counts"),
-    "haidi": ("海底", "the last tile"),
-    "exchange_three": ("换三张", "exchange of three"),
-    "tax_refund": ("退税", "kong income returned"),
-    "flower_pig_pays": ("花猪赔谁", "whom a flower pig pays"),
-    "ready_value_kong_roots": ("查叫算杠根", "kong roots in the ready value"),
-    "flower_pig": ("花猪认定", "who is a flower pig"),
-    "next_after_discard_win": ("胡后谁摸牌", "who draws after a discard win"),
-    "fan_combination": ("番型叠加", "how base patterns add up"),
-    "jingoudiao_needs_four_melds": ("金钩钓须四副", "golden hook needs four melds"),
-    "platforms": ("外部平台记录", "records from other platforms (docs/platforms.md)"),
-    "fan": ("番数", "fan"),
-    "payments": ("付分", "payments"),
-    "cha_jiao": ("查叫", "the wall's-end settlement"),
-    "kong": ("杠", "kongs"),
-    "rules": ("规则设置", "the rule set"),
-    "record": ("记录格式", "the record's format"),
-    "revisions": ("修订", "revisions"),
-    "score sheet": ("记分表", "score sheets"),
-    "zero sum": ("得失相抵（总和为零）", "points sum to zero"),
-}
-
-
-#: the presets of engine/presets by name (docs/presets.md)
-PRESET_NAMES: Final[dict[str, tuple[str, str]]] = {
-    "standard": ("标准川麻", "standard Sichuan"),
-    "chengdu": ("成都麻将", "Chengdu"),
-    "online": ("手机版规则", "phone-app rules"),
-    "novikov": ("四川血战规则 (Novikov)", "Sichuan Bloody Rules (Novikov)"),
-}
-
-
-def rules_label(name: str | None, lang: Lang) -> str:
-    """A rule set's name as a page shows it: in 中文 the preset's Chinese name before the
-    name itself (``成都麻将 chengdu+{"max_fan":4}``); in English the name as stored."""
-    if not name:
-        return "?"
-    preset = name.split("+", 1)[0]
-    if lang == "zh" and preset in PRESET_NAMES:
-        return f"{PRESET_NAMES[preset][0]} {name}"
-    return name
-
-
-def rule_label(rule: str | None, lang: Lang) -> str:
-    """A finding's rule with its name: ``定缺 void_declaration`` / ``void_declaration (void
-    declaration)``; an id not in the table stays as it is."""
-    if not rule:
-        return "-"
-    if rule not in RULE_NAMES:
-        return rule
-    zh, en = RULE_NAMES[rule]
-    return f"{zh} {rule}" if lang == "zh" else f"{rule} ({en})"
-
-
-#: why a deal ended (deal_end.reason)
-END_REASONS: Final[dict[str, tuple[str, str]]] = {
-    "three_won": ("三家已胡", "three players have won"),
-    "wall_exhausted": ("牌墙摸完（流局）", "the wall is exhausted"),
-    "first_hu": ("一胡即结束", "the first win ends it"),
-    # recorder: a revision that deletes its deal (ingest/sheets/deleted.py)
-    "deleted": ("已删除", "deleted"),
-}
-
-
-def _pair(table: dict[str, tuple[str, str]], key: str | None, lang: Lang) -> str:
-    if key is None:
-        return "-"
-    zh, en = table.get(key, (key, key))
-    return zh if lang == "zh" else en
-
-
-def code_label(code: str | None, lang: Lang) -> str:
-    """A finding code with its name: ``付分不符 payment_mismatch`` / ``payment_mismatch (payment
-    mismatch)``; the code itself stays visible (it is the contract, and what people search)."""
-    if code is None:
-        return "-"
-    if code not in FINDING_CODES:
-        return code
-    return (
-        f"{_pair(FINDING_CODES, code, 'zh')} {code}"
-        if lang == "zh"
-        else f"{code} ({_pair(FINDING_CODES, code, 'en')})"
-    )
-
-
-def end_reason_label(reason: str | None, lang: Lang) -> str:
-    return _pair(END_REASONS, reason, lang)
-
-
-def finding_message(message: object, message_zh: object, lang: Lang) -> str:
-    """The engine's explanation in the language: ``message_zh`` where the warehouse has it
-    (a newer engine), else the English one."""
-    if lang == "zh" and isinstance(message_zh, str) and message_zh:
-        return message_zh
-    return "" if not isinstance(message, str) else message

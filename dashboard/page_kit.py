@@ -20,8 +20,9 @@ import streamlit as st
 from analytics.queries import Filters
 from analytics.seasons import Season, SeasonError, current_season, load_seasons, month_of
 from dashboard import access_gate, cached_queries
-from dashboard.i18n import LANG_NAMES, LANGS, Lang, label, rules_label
+from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
 from dashboard.safe_text import md
+from dashboard.term_labels import rules_label
 
 LANG_KEY: Final = "lang"
 CLUB_KEY: Final = "filter_club"

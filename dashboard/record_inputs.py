@@ -13,10 +13,12 @@ import streamlit as st
 
 from dashboard import page_kit
 from dashboard.findings_view import finding_said
-from dashboard.i18n import Lang, label, pattern_label
+from dashboard.i18n import Lang, label
 from dashboard.safe_text import md
-from engine.fan import EXTRAS, PATTERNS
+from dashboard.term_labels import pattern_label, win_kind_label
+from engine.fan import PATTERNS
 from engine.rules import Rules
+from engine.vocabulary import EXTRAS
 from ingest.sheets.record import (
     KONG_KINDS,
     DealFacts,
@@ -108,7 +110,7 @@ def win_input(
     was = None if old is None else (SELF if old.from_seat is None else old.from_seat)
     source = st.pills(
         page_kit.t("record_from"), sources, key=step_key(f"{prefix}win_from"),
-        format_func=lambda s: label("record_self_draw", lang) if s == SELF else md(players[s]),
+        format_func=lambda s: win_kind_label("self_draw", lang) if s == SELF else md(players[s]),
         default=was if was in sources else None,
     )  # fmt: skip
     options = pattern_options(rules)

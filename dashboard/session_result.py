@@ -17,7 +17,8 @@ from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 
-from dashboard.i18n import Lang, label, reason_label
+from dashboard.i18n import Lang, label
+from dashboard.term_labels import reason_label
 from engine.money import HOUSE, MoneyResult, yuan
 from engine.settle_up import Payoff, fewest_transfers
 

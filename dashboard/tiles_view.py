@@ -12,8 +12,9 @@ from html import escape
 from typing import Final
 
 from engine.tiles import rank_of, suit_of
+from engine.vocabulary import SUITS
 
-SUIT_CHARS: Final = ("万", "筒", "条")
+SUIT_CHARS: Final[tuple[str, ...]] = tuple(zh for zh, _ in SUITS.values())
 SUIT_CLASSES: Final = ("cm-m", "cm-p", "cm-s")
 
 #: injected once per page (a style-only ``st.html`` goes to the page's event container)

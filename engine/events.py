@@ -5,7 +5,7 @@ event did not come from a file). ``ingest`` builds these from JSON; the simulato
 them directly; the deal state machine consumes them.
 
 They are msgspec Structs, not dataclasses: a replay makes one per line of a log, and a
-Struct is built about ten times as fast as a (mypyc-compiled) frozen dataclass; with
+Struct is built much faster than a (mypyc-compiled) frozen dataclass; with
 ``gc=False`` the collector never walks them (they hold ints, strings, tuples and at most
 a session's rules object, none of which can point back at an event: no cycles).
 ``type`` is a class attribute, the event's ``type`` in the log format. Use
@@ -15,9 +15,11 @@ a session's rules object, none of which can point back at an event: no cycles).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
 import msgspec
+
+from engine.vocabulary import FINDING_CODES
 
 
 class _Event(msgspec.Struct, frozen=True, gc=False):
@@ -216,33 +218,6 @@ class Finding:
         return out
 
 
-#: each finding code's Chinese name, for the findings whose prose has no Chinese of its own
-CODE_ZH: Final[dict[str, str]] = {
-    "bad_record": "无法读取的记录",
-    "bad_tile": "不存在的牌",
-    "tile_count": "牌数不对",
-    "out_of_turn": "不该行动",
-    "not_in_hand": "手里没有这张牌",
-    "illegal_pong": "不合规的碰",
-    "illegal_kong": "不合规的杠",
-    "illegal_hu": "不合规的胡",
-    "missed_forced_hu": "漏胡（最后四张必胡）",
-    "fixed_hand": "胡后改牌（血流成河）",
-    "void_rule": "违反定缺",
-    "illegal_exchange": "不合规的换三张",
-    "wall_mismatch": "牌墙不符",
-    "wrong_end": "结束不对",
-    "fan_mismatch": "番数不符",
-    "payment_mismatch": "付分不符",
-    "score_mismatch": "得分不符",
-    "unknown_field": "未知字段（已保留，未核对）",
-    "net_only": "只记净分的记分表：只核对零和与总分",
-    "conflicting_duplicate": "重复牌局编号但内容不同",
-    "platform_inferred": "平台牌谱未记，由行牌推断",
-    "platform_rule": "平台规则 chuanma 无法表达",
-}
-
-
 def fallback_zh(code: str, message: str) -> str:
     """A finding's Chinese message where none is written: ``名称（code）：details``."""
-    return f"{CODE_ZH.get(code, code)}（{code}）：{message}"
+    return f"{FINDING_CODES[code][0] if code in FINDING_CODES else code}（{code}）：{message}"

@@ -11,75 +11,19 @@ section 4, "Adding up").
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 import msgspec
 
+from engine.patterns import EXTRAS as EXTRAS
+from engine.patterns import HAND_EXTRAS as HAND_EXTRAS
+from engine.patterns import PATTERNS as PATTERNS
 from engine.rules import Rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, EVEN_KEYS, SHAPE_FLAGS, suit_keys
 from engine.tiles import NUM_KINDS
 
-
-@dataclass(frozen=True)
-class Pattern:
-    id: str
-    zh: str
-    en: str
-    requires: frozenset[str]
-    uses_root: bool = False
-
-
-def _p(id_: str, zh: str, en: str, *requires: str, uses_root: bool = False) -> Pattern:
-    return Pattern(id_, zh, en, frozenset(requires), uses_root)
-
-
-#: docs/rules.md section 4, base patterns. Features: see :func:`hand_features`.
-PATTERNS: tuple[Pattern, ...] = (
-    _p("pinghu", "平胡", "plain win", "win"),
-    _p("duiduihu", "对对胡", "all triplets", "triplets"),
-    _p("qingyise", "清一色", "pure suit", "one_suit"),
-    _p("daiyaojiu", "带幺九", "terminals in every set", "terminals"),
-    _p("qidui", "七对", "seven pairs", "seven_pairs"),
-    _p("qingdui", "清对", "pure all triplets", "one_suit", "triplets"),
-    _p("jiangdui", "将对", "2-5-8 triplets", "triplets", "only_258"),
-    _p("jingoudiao", "金钩钓", "golden hook (single wait, all melded)", "golden_hook"),
-    _p("jiangjingoudiao", "将金钩钓", "2-5-8 golden hook", "golden_hook", "only_258"),
-    _p("qingjingoudiao", "清金钩钓", "pure golden hook", "one_suit", "golden_hook"),
-    _p("shibaluohan", "十八罗汉", "eighteen arhats (four kongs and a pair)", "golden_hook", "four_kongs"),
-    _p("qingshibaluohan", "清十八罗汉", "pure eighteen arhats", "one_suit", "golden_hook", "four_kongs"),
-    _p("qingdaiyao", "清幺九", "pure terminals", "one_suit", "terminals"),
-    _p("longqidui", "龙七对", "dragon seven pairs", "seven_pairs", "four_kind", uses_root=True),
-    _p("qingqidui", "清七对", "pure seven pairs", "one_suit", "seven_pairs"),
-    _p("qinglongqidui", "清龙七对", "pure dragon seven pairs", "one_suit", "seven_pairs",
-       "four_kind", uses_root=True),
-    _p("tianhu", "天胡", "heavenly win", "heavenly"),
-    _p("dihu", "地胡", "earthly win", "earthly"),
-)  # fmt: skip
-
-#: Extras a hand's tiles decide (门清中张): each adds its row's fan on top of the base
-#: pattern(s) when the hand has its features, whatever pattern is scored.
-HAND_EXTRAS: tuple[Pattern, ...] = (
-    _p("menqing", "门清", "concealed hand (no pong, no exposed kong)", "concealed"),
-    _p("zhongzhang", "中张", "no 1 or 9 (断幺九)", "no_terminal_tile"),
-)
-
-#: Extras, each adding its row's fan (``gen`` once per root), in the order they are
-#: listed after the base pattern.
-EXTRAS: dict[str, tuple[str, str]] = {
-    "gen": ("根", "root"),
-    **{p.id: (p.zh, p.en) for p in HAND_EXTRAS},
-    "gangshanghua": ("杠上花", "bloom after a kong"),
-    "gangshangpao": ("杠上炮", "win on a discard after a kong"),
-    "qiangganghu": ("抢杠胡", "robbing a kong"),
-    "haidi": ("海底", "last tile"),
-    "zimo": ("自摸加番", "self-draw bonus fan"),
-}
-
 #: the extras' ids (a declared pattern that is no base pattern)
 EXTRA_IDS: Final[frozenset[str]] = frozenset(EXTRAS)
-
-NAMES: dict[str, tuple[str, str]] = {p.id: (p.zh, p.en) for p in PATTERNS} | EXTRAS
 
 
 class WinContext(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -251,17 +195,6 @@ def _no_terminal_tile(concealed: Sequence[int], pongs: Sequence[int], kongs: Seq
 
 def _melds_terminal(tiles: Sequence[int]) -> bool:
     return all(tile % 9 in (0, 8) for tile in tiles)
-
-
-def hand_features(
-    concealed: Sequence[int], meld_tiles: Sequence[int], meld_count: int, context: WinContext
-) -> set[str] | None:
-    """:func:`feature_bits` as names, or ``None`` when the tiles are no win; ``meld_tiles``
-    is the tile kind of each pong or kong (``meld_count`` of them)."""
-    bits = feature_bits(concealed, meld_tiles[:meld_count], (), context)
-    if not bits:
-        return None
-    return {name for name, bit in FEATURE_BITS.items() if bits & bit}
 
 
 def count_roots(concealed: Sequence[int], meld_tiles: Sequence[int], kong_tiles: Sequence[int]) -> int:

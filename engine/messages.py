@@ -8,9 +8,11 @@ of the kinds :func:`render` and a voice (:mod:`engine.voice`) say: a seat, seats
 per-seat amounts, patterns, a pattern, a payment reason, an action, words in both
 languages, a nested text and a joined list of texts. A page renders the same key and
 values with the players' names (:class:`engine.voice.NamedVoice`). Rules are named by
-their knob or rules.md section in both. The moves report a breach as a :class:`Said`,
-the key and values alone (:func:`play`), put in words by :func:`said_text` when the
-finding is written.
+their knob or rules.md section in both. A template is ``(中文, English)``, the order of
+every bilingual table; the terms it names (patterns, payment reasons, actions) are
+:mod:`engine.vocabulary`'s. The moves report a breach as a :class:`Said`, the key and
+values alone (:func:`play`), put in words by :func:`said_text` when the finding is
+written.
 """
 
 from __future__ import annotations
@@ -19,10 +21,10 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine.fan import NAMES
 from engine.read_templates import READ_TEMPLATES
 from engine.rules import Rules
-from engine.settlement import REASONS, Transfer, multiplier
+from engine.settlement import Transfer, multiplier
+from engine.vocabulary import ACTIONS, PATTERNS, PAYMENT_REASONS
 from engine.voice import DEFAULT, Lang, Voice
 
 Values = dict[str, Any]
@@ -56,7 +58,7 @@ def pattern_text(patterns: Sequence[str]) -> str:
     counts = Counter(patterns)
     parts = []
     for pattern in dict.fromkeys(patterns):
-        zh, en = NAMES.get(pattern, (pattern, pattern))
+        zh, en = PATTERNS.get(pattern, (pattern, pattern))
         parts.append(f"{zh} {en}" + (f" ×{counts[pattern]}" if counts[pattern] > 1 else ""))
     return " + ".join(parts)
 
@@ -64,7 +66,8 @@ def pattern_text(patterns: Sequence[str]) -> str:
 def pattern_text_zh(patterns: Sequence[str]) -> str:
     counts = Counter(patterns)
     return " + ".join(
-        NAMES.get(p, (p, p))[0] + (f"×{counts[p]}" if counts[p] > 1 else "") for p in dict.fromkeys(patterns)
+        PATTERNS.get(p, (p, p))[0] + (f"×{counts[p]}" if counts[p] > 1 else "")
+        for p in dict.fromkeys(patterns)
     )
 
 
@@ -90,11 +93,13 @@ def patterns_value(patterns: Sequence[str]) -> Values:
     return {"patterns": list(patterns)}
 
 
-def words(en: str, zh: str) -> Values:
+def words(zh: str, en: str) -> Values:
+    """Words written out in both languages (stored as ``{"en": ..., "zh": ...}``)."""
     return {"en": en, "zh": zh}
 
 
-def joined(texts: Sequence[Text], sep_en: str, sep_zh: str) -> Values:
+def joined(texts: Sequence[Text], sep_zh: str, sep_en: str) -> Values:
+    """Texts joined by a separator in each language (stored as ``"sep": [en, zh]``)."""
     return {"join": [_value(t) for t in texts], "sep": [sep_en, sep_zh]}
 
 
@@ -111,7 +116,7 @@ def _value(value: object, name: str = "", named: bool = False) -> object:
     if isinstance(value, Text):
         if value.key:
             return {"text": {"key": value.key, "values": value.values or {}}}
-        return words(value.en, value.zh)
+        return words(value.zh, value.en)
     if isinstance(value, tuple):
         return [_value(v) for v in value]
     if named and isinstance(value, int) and not isinstance(value, bool) and name in _SEAT_NAMES:
@@ -131,16 +136,9 @@ def say(key: str, **values: object) -> Text:
 
 def render(key: str, values: Mapping[str, Any] | None, lang: Lang, voice: Voice = DEFAULT) -> str:
     """The message ``key`` filled from ``values`` in ``lang``, seats and tiles in ``voice``."""
-    en, zh = TEMPLATES[key]
+    zh, en = TEMPLATES[key]
     filled = {k: _say(v, lang, voice) for k, v in (values or {}).items()}
     return (zh if lang == "zh" else en).format(**filled)
-
-
-def render_text(text: Text, lang: Lang, voice: Voice = DEFAULT) -> str:
-    """A :class:`Text` in ``lang`` and ``voice`` (its written words when it has no key)."""
-    if text.key and text.key in TEMPLATES:
-        return render(text.key, text.values, lang, voice)
-    return text.zh if lang == "zh" else text.en
 
 
 def _say(value: Any, lang: Lang, voice: Voice) -> Any:
@@ -158,13 +156,14 @@ def _say(value: Any, lang: Lang, voice: Voice) -> Any:
     if "patterns" in value:
         return pattern_text_zh(value["patterns"]) if lang == "zh" else pattern_text(value["patterns"])
     if "pattern" in value:
-        zh, en = NAMES.get(value["pattern"], (value["pattern"], value["pattern"]))
+        zh, en = PATTERNS.get(value["pattern"], (value["pattern"], value["pattern"]))
         return zh if lang == "zh" else f"{zh} ({en})"
     if "reason" in value:
-        zh, en = REASONS[value["reason"]]
+        zh, en = PAYMENT_REASONS[value["reason"]]
         return zh if lang == "zh" else f"{zh} ({en})"
     if "action" in value:
-        return ACTIONS.get(value["action"], value["action"]) if lang == "zh" else value["action"]
+        zh, en = ACTIONS.get(value["action"], (value["action"], value["action"]))
+        return zh if lang == "zh" else en
     if "text" in value:
         return render(value["text"]["key"], value["text"]["values"], lang, voice)
     if "join" in value:
@@ -256,10 +255,10 @@ def settlement_text(settlement: Sequence[Transfer]) -> Text:
             if t.reason == reason
         ]
         if moves:
-            parts.append(say("settle_part", reason={"reason": reason}, moves=joined(moves, ", ", "，")))
+            parts.append(say("settle_part", reason={"reason": reason}, moves=joined(moves, "，", ", ")))
     if not parts:
         return say("nothing_to_settle")
-    return say("settle_parts", parts=joined(parts, "; ", "；"))
+    return say("settle_parts", parts=joined(parts, "；", "; "))
 
 
 def end_rule(rules: Rules) -> Said:
@@ -298,8 +297,10 @@ def rules_unusable(error: str) -> Text:
 
 
 # ------------------------------------------------------------------- score sheets
-def sheet_won_already(seat_: int, what: str, what_zh: str) -> Text:
-    return say("won_already", seat=seat(seat_), what=words(what, what_zh))
+def sheet_won_already(seat_: int, action: str) -> Text:
+    """The action named in both languages as written out words (how the sheet audit stores it)."""
+    zh, en = ACTIONS[action]
+    return say("won_already", seat=seat(seat_), what=words(zh, en))
 
 
 def sheet_after_end(kind: str, reason: str, rule: Said) -> Text:
@@ -314,13 +315,13 @@ def sheet_from_self(seat_: int, what: str) -> Text:
     return say("sheet_from_self", seat=seat(seat_), what=what)
 
 
-def _a(word: str) -> str:
+def article(word: str) -> str:
     """The English article before ``word``: an added kong, an exchange event."""
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def sheet_from_not_exposed(kind: str) -> Text:
-    return say("sheet_from_not_exposed", a=_a(kind), kind=kind)
+    return say("sheet_from_not_exposed", a=article(kind), kind=kind)
 
 
 def sheet_unknown_pattern(pattern: str) -> Text:
@@ -348,7 +349,7 @@ def sheet_rob_nothing(seat_: int, source: int) -> Text:
 
 
 def sheet_play_event(kind: str) -> Text:
-    return say("sheet_play_event", a=_a(kind), kind=kind)
+    return say("sheet_play_event", a=article(kind), kind=kind)
 
 
 def sheet_ready_missing() -> Text:
@@ -390,254 +391,240 @@ def doing(what: str) -> Said:
     return Said("action", {"action": {"action": what}})
 
 
-ACTIONS: dict[str, str] = {
-    "draw": "摸牌",
-    "discard": "打牌",
-    "pong": "碰",
-    "kong": "杠",
-    "win": "胡牌",
-    "declare a void suit": "定缺",
-    "win by self-draw": "自摸",
-    "win on a discard": "胡别家打出的牌",
-    "discard before drawing the kong's replacement": "在杠后补牌之前打牌",
-    "make an exposed kong": "直杠",
-    "make an added kong": "弯杠",
-    "make a concealed kong": "暗杠",
-}
-
+#: template key -> (中文, English)
 TEMPLATES: dict[str, tuple[str, str]] = {
     "action": ("{action}", "{action}"),
     # the deal
-    "dealer_seat": ("dealer must be a seat 0-3, got {got}", "庄家须是 0-3 号位，记录为 {got}"),
-    "four_hands": ("a deal has four hands, got {count}", "一局有四手牌，记录了 {count} 手"),
-    "dealt_size": ("{seat} is dealt {count} tiles; {role}", "{seat}发了 {count} 张牌；{role}"),
-    "role_dealer": ("the dealer (庄) holds 14", "庄家 14 张"),
-    "role_other": ("a non-dealer holds 13", "闲家 13 张"),
+    "dealer_seat": ("庄家须是 0-3 号位，记录为 {got}", "dealer must be a seat 0-3, got {got}"),
+    "four_hands": ("一局有四手牌，记录了 {count} 手", "a deal has four hands, got {count}"),
+    "dealt_size": ("{seat}发了 {count} 张牌；{role}", "{seat} is dealt {count} tiles; {role}"),
+    "role_dealer": ("庄家 14 张", "the dealer (庄) holds 14"),
+    "role_other": ("闲家 13 张", "a non-dealer holds 13"),
     "wall_size": (
-        "the recorded wall (牌墙) holds {count} tiles; 55 stay after the deal (108 tiles, 53 dealt)",
         "记录的牌墙有 {count} 张；发牌后应剩 55 张（108 张，发出 53 张）",
+        "the recorded wall (牌墙) holds {count} tiles; 55 stay after the deal (108 tiles, 53 dealt)",
     ),
     "copies_dealt": (
-        "{count} copies of {tile} dealt; the set (108 张) has four of each tile",
         "发出了 {count} 张 {tile}；一副牌（108 张）每种只有四张",
+        "{count} copies of {tile} dealt; the set (108 张) has four of each tile",
     ),
     # 换三张 and 定缺
-    "exchange_here": ("an exchange (换三张) here: {why}", "此处出现换三张：{why}"),
-    "exchange_off": ("换三张 is off under these rules", "本规则不换三张"),
-    "exchange_not_now": ("not now", "现在不能换"),
+    "exchange_here": ("此处出现换三张：{why}", "an exchange (换三张) here: {why}"),
+    "exchange_off": ("本规则不换三张", "换三张 is off under these rules"),
+    "exchange_not_now": ("现在不能换", "not now"),
     "exchange_three": (
-        "换三张 (exchange three): each seat passes exactly three tiles of one suit",
         "换三张：每家须换出同一花色的三张牌",
+        "换三张 (exchange three): each seat passes exactly three tiles of one suit",
     ),
     "exchange_suit": (
-        "换三张 (exchange three): {seat} must pass three tiles of one suit",
         "换三张：{seat}须换出同一花色的三张牌",
+        "换三张 (exchange three): {seat} must pass three tiles of one suit",
     ),
     "exchange_held": (
-        "换三张 (exchange three): {seat} does not hold the tiles it passes",
         "换三张：{seat}换出的牌不在手中",
+        "换三张 (exchange three): {seat} does not hold the tiles it passes",
     ),
     "void_twice": (
-        "{seat} declares 定缺 (void suit) twice: each seat declares one void suit",
         "{seat}定缺两次：每家只定缺一门",
+        "{seat} declares 定缺 (void suit) twice: each seat declares one void suit",
     ),
     "void_when": (
+        "{seat}{when}定缺：定缺在换三张之后、庄家第一次行动之前",
         "{seat} declares 定缺 (void suit) {when}: the void suit is declared after 换三张 "
         "(exchange three) and before the dealer's first action",
-        "{seat}{when}定缺：定缺在换三张之后、庄家第一次行动之前",
     ),
-    "void_before_exchange": ("before the 换三张 exchange", "在换三张之前"),
-    "void_after_play": ("after play began", "在开始行牌之后"),
+    "void_before_exchange": ("在换三张之前", "before the 换三张 exchange"),
+    "void_after_play": ("在开始行牌之后", "after play began"),
     "void_missing": (
-        "{missing} have not declared 定缺 (void suit) before play",
         "{missing}在行牌前未定缺",
+        "{missing} have not declared 定缺 (void suit) before play",
     ),
-    "play_before_exchange": ("play began before the 换三张 exchange", "换三张之前就开始行牌"),
+    "play_before_exchange": ("换三张之前就开始行牌", "play began before the 换三张 exchange"),
     # turn order
-    "event_in_deal": ("a {kind!r} event inside a deal", "局内出现 {kind!r} 事件"),
+    "event_in_deal": ("局内出现 {kind!r} 事件", "a {kind!r} event inside a deal"),
     "after_end": (
-        "{kind} after the deal has ended ({reason}): {rule}",
         "本局已结束（{reason}）后又有 {kind}：{rule}",
+        "{kind} after the deal has ended ({reason}): {rule}",
     ),
-    "seat_range": ("seat must be 0-3, got {got}", "座位须是 0-3，记录为 {got}"),
+    "seat_range": ("座位须是 0-3，记录为 {got}", "seat must be 0-3, got {got}"),
     "fixed_discard": (
+        "{seat}已胡牌，打出 {tile} 而不是摸到的 {drawn}：血流成河，胡后不改牌（摸到的牌只能胡、杠或立即打出）",
         "{seat} has won and discards {tile}, not the {drawn} it drew: 血流成河, 胡后不改牌 (after a win the"
         " hand is fixed: a drawn tile is won on, konged or thrown at once)",
-        "{seat}已胡牌，打出 {tile} 而不是摸到的 {drawn}：血流成河，胡后不改牌（摸到的牌只能胡、杠或立即打出）",
     ),
     "fixed_pong": (
-        "{seat} has won and pongs {tile}: 血流成河, 胡后不改牌 (after a win a seat makes no pong)",
         "{seat}已胡牌，又碰 {tile}：血流成河，胡后不改牌（胡牌后不能碰）",
+        "{seat} has won and pongs {tile}: 血流成河, 胡后不改牌 (after a win a seat makes no pong)",
     ),
     "fixed_kong": (
+        "{seat}已胡牌，杠 {tile}，{why}：血流成河，胡后不改牌（胡牌后的杠须用摸到的牌或别人打出的牌，且不改变听牌）",
         "{seat} has won and konged {tile}, {why}: 血流成河, 胡后不改牌 (a kong after a win uses the drawn"
         " tile, or the discard, and leaves the waits as they were)",
-        "{seat}已胡牌，杠 {tile}，{why}：血流成河，胡后不改牌（胡牌后的杠须用摸到的牌或别人打出的牌，且不改变听牌）",
     ),
-    "fixed_kong_undrawn": ("not the tile it drew", "不是摸到的牌"),
-    "fixed_kong_waits": ("which changes its waits", "改变了听牌"),
+    "fixed_kong_undrawn": ("不是摸到的牌", "not the tile it drew"),
+    "fixed_kong_waits": ("改变了听牌", "which changes its waits"),
     "won_already": (
-        "{seat} has already won and may not {what}: 血战到底 (bloody), a seat that has won leaves the deal",
         "{seat}已经胡牌，不能再{what}：血战到底，胡牌者离场",
+        "{seat} has already won and may not {what}: 血战到底 (bloody), a seat that has won leaves the deal",
     ),
     "out_of_turn": (
+        "{seat}现在不能{what}：应等{expected}（轮流：一家出牌后轮到下一位未胡的家）",
         "{seat} may not {what} now: waiting for {expected} (轮流, turn order: after a seat plays, the "
         "next seat still in)",
-        "{seat}现在不能{what}：应等{expected}（轮流：一家出牌后轮到下一位未胡的家）",
     ),
-    "wait_exchange": ("the 换三张 exchange", "换三张"),
-    "wait_void": ("the 定缺 declarations", "定缺"),
-    "wait_act": ("{current} to discard, kong or win", "{current}打牌、开杠或胡牌"),
-    "wait_draw": ("{current} to draw", "{current}摸牌"),
-    "wait_replacement": ("{current} to draw its kong's replacement tile", "{current}杠后补牌"),
-    "wait_claim": ("a claim on the discard or the next draw", "对打出的牌叫牌，或下一次摸牌"),
-    "wait_end_rule": ("the end of the deal: {rule}", "本局结束：{rule}"),
-    "wait_rob": ("a rob of the added kong or the konger's replacement draw", "抢杠，或杠家补牌"),
-    "wait_end": ("the end of the deal", "本局结束"),
+    "wait_exchange": ("换三张", "the 换三张 exchange"),
+    "wait_void": ("定缺", "the 定缺 declarations"),
+    "wait_act": ("{current}打牌、开杠或胡牌", "{current} to discard, kong or win"),
+    "wait_draw": ("{current}摸牌", "{current} to draw"),
+    "wait_replacement": ("{current}杠后补牌", "{current} to draw its kong's replacement tile"),
+    "wait_claim": ("对打出的牌叫牌，或下一次摸牌", "a claim on the discard or the next draw"),
+    "wait_end_rule": ("本局结束：{rule}", "the end of the deal: {rule}"),
+    "wait_rob": ("抢杠，或杠家补牌", "a rob of the added kong or the konger's replacement draw"),
+    "wait_end": ("本局结束", "the end of the deal"),
     # draws and discards
     "empty_wall": (
+        "{seat}从空牌墙摸牌：发牌后牌墙有 55 张，摸完即流局",
         "{seat} draws from an empty wall: the wall (牌墙) holds 55 tiles after the deal, and when they "
         "are drawn the deal ends (流局, wall exhausted)",
-        "{seat}从空牌墙摸牌：发牌后牌墙有 55 张，摸完即流局",
     ),
     "wall_next": (
-        "{seat} draws {tile} but the recorded wall's next tile from {where} is {next_tile}",
         "{seat}摸到 {tile}，但记录的牌墙{where}的下一张是 {next_tile}",
+        "{seat} draws {tile} but the recorded wall's next tile from {where} is {next_tile}",
     ),
-    "wall_back": ("the back (replacement draw)", "尾部（补牌）"),
-    "wall_front": ("the front", "头部"),
+    "wall_back": ("尾部（补牌）", "the back (replacement draw)"),
+    "wall_front": ("头部", "the front"),
     "fifth_tile": (
-        "{seat} draws a fifth {tile}: all four are already out of the wall (108 张: four of each tile)",
         "{seat}摸到第五张 {tile}：四张都已不在牌墙中（108 张，每种四张）",
+        "{seat} draws a fifth {tile}: all four are already out of the wall (108 张: four of each tile)",
     ),
     "discard_not_held": (
-        "{seat} discards {tile}, which it does not hold",
         "{seat}打出 {tile}，但手中没有这张牌",
+        "{seat} discards {tile}, which it does not hold",
     ),
     "void_first": (
+        "{seat}手中还有定缺的 {suit}，却打出 {tile}：须先打完定缺的牌（void_discard_first）",
         "{seat} discards {tile} while holding tiles of its void suit {suit}: 定缺 tiles must go first "
         "(void_discard_first)",
-        "{seat}手中还有定缺的 {suit}，却打出 {tile}：须先打完定缺的牌（void_discard_first）",
     ),
     "missed_draw": (
+        "{seat}摸到最后四张之一的 {tile}，能胡却没胡：最后四张必须胡（last_four_must_hu）",
         "{seat} drew {tile}, one of the wall's last four tiles, and could win on it: 最后四张 must be won "
         "(last_four_must_hu)",
-        "{seat}摸到最后四张之一的 {tile}，能胡却没胡：最后四张必须胡（last_four_must_hu）",
     ),
     "missed_discard": (
+        "{seat}能胡最后四张之一的 {tile} 却没胡：最后四张必须胡（last_four_must_hu）",
         "{seat} did not win on {tile}, one of the wall's last four tiles, though it could: 最后四张 must be "
         "won (last_four_must_hu)",
-        "{seat}能胡最后四张之一的 {tile} 却没胡：最后四张必须胡（last_four_must_hu）",
     ),
     # pongs and kongs
     "claim_won_discard": (
+        "{seat}{verb}了已被胡的牌：胡优先于碰和杠",
         "{seat} {verb} a discard that has been won: 胡 beats 碰 and 杠 (a win takes the discard before "
         "any pong or kong)",
-        "{seat}{verb}了已被胡的牌：胡优先于碰和杠",
     ),
-    "pongs": ("pongs", "碰"),
-    "kongs": ("kongs", "杠"),
+    "pongs": ("碰", "pongs"),
+    "kongs": ("杠", "kongs"),
     "pong_own": (
-        "{seat} pongs its own discard: 碰 (pong) takes another seat's discard",
         "{seat}碰自己打出的牌：碰只能碰别家打出的牌",
+        "{seat} pongs its own discard: 碰 (pong) takes another seat's discard",
     ),
     "pong_tile": (
-        "{seat} pongs {tile} but the last discard is {last}: 碰 (pong) takes the last discard",
         "{seat}碰 {tile}，但最后打出的是 {last}：碰只能碰最后打出的牌",
+        "{seat} pongs {tile} but the last discard is {last}: 碰 (pong) takes the last discard",
     ),
     "pong_pair": (
-        "{seat} pongs {tile} without a pair of it: 碰 (pong) is two in hand + another seat's discard",
         "{seat}手中没有一对 {tile} 却碰：碰是手中一对加别家打出的一张",
+        "{seat} pongs {tile} without a pair of it: 碰 (pong) is two in hand + another seat's discard",
     ),
     "void_claim": (
-        "{seat} claims {tile} by {what}, a tile of its 定缺 void suit",
         "{seat}以{what}取定缺花色的 {tile}",
+        "{seat} claims {tile} by {what}, a tile of its 定缺 void suit",
     ),
     "no_wall_kong": (
+        "{seat}在牌墙已空时开杠：杠后要补牌，牌墙无牌不能杠",
         "{seat} konged with no tile left in the wall: 杠后补牌 (a kong draws a replacement tile), so no "
         "kong without a tile left",
-        "{seat}在牌墙已空时开杠：杠后要补牌，牌墙无牌不能杠",
     ),
-    "kong_kind": ("unknown kong kind {kind!r}", "未知的杠类型 {kind!r}"),
+    "kong_kind": ("未知的杠类型 {kind!r}", "unknown kong kind {kind!r}"),
     "exposed_tile": (
+        "{seat}直杠 {tile}，但最后打出的是 {by}的 {last}：直杠只能杠别家最后打出的牌",
         "{seat} makes an exposed kong of {tile}; the last discard is {last} by {by}: 直杠 (exposed "
         "kong) takes another seat's last discard",
-        "{seat}直杠 {tile}，但最后打出的是 {by}的 {last}：直杠只能杠别家最后打出的牌",
     ),
     "exposed_three": (
+        "{seat}手中没有三张 {tile} 却直杠：直杠是手中三张加别家打出的一张",
         "{seat} kongs {tile} without three of it: 直杠 (exposed kong) is three in hand + another seat's "
         "discard",
-        "{seat}手中没有三张 {tile} 却直杠：直杠是手中三张加别家打出的一张",
     ),
     "concealed_four": (
-        "{seat} makes a concealed kong of {tile} without four: 暗杠 (concealed kong) is four in hand",
         "{seat}手中没有四张 {tile} 却暗杠：暗杠是手中四张",
+        "{seat} makes a concealed kong of {tile} without four: 暗杠 (concealed kong) is four in hand",
     ),
     "added_no_pong": (
+        "{seat}没有 {tile} 的碰却弯杠：弯杠是在自己的碰上加第四张",
         "{seat} adds to a pong of {tile} it does not have: 弯杠 (added kong) adds the fourth tile to the "
         "seat's own pong",
-        "{seat}没有 {tile} 的碰却弯杠：弯杠是在自己的碰上加第四张",
     ),
     "added_not_held": (
+        "{seat}手中没有 {tile} 却弯杠：弯杠是自己的碰加第四张",
         "{seat} adds {tile} to its pong without holding it: 弯杠 (added kong) is the seat's own pong + "
         "the fourth tile",
-        "{seat}手中没有 {tile} 却弯杠：弯杠是自己的碰加第四张",
     ),
     # wins
     "self_draw_undrawn": (
+        "{seat}没摸牌却记自摸：自摸是胡自己刚摸到的牌",
         "{seat} claims a self-drawn win without having drawn: 自摸 (self-draw) wins on the tile the seat "
         "just drew",
-        "{seat}没摸牌却记自摸：自摸是胡自己刚摸到的牌",
     ),
     "self_draw_tile": (
+        "{seat}记自摸 {tile}，但摸到的是 {drawn}：自摸是胡自己刚摸到的牌",
         "{seat} claims a self-drawn win on {tile} but drew {drawn}: 自摸 (self-draw) wins on the tile the "
         "seat just drew",
-        "{seat}记自摸 {tile}，但摸到的是 {drawn}：自摸是胡自己刚摸到的牌",
     ),
-    "nothing": ("nothing", "无"),
+    "nothing": ("无", "nothing"),
     "claim_wrong": (
-        "{seat} claims a win on {tile} from {source}, but the open {kind} is {open} from {by}: {rule}",
         "{seat}记胡 {source}的 {tile}，但可胡的{kind}是 {by}的 {open}：{rule}",
+        "{seat} claims a win on {tile} from {source}, but the open {kind} is {open} from {by}: {rule}",
     ),
-    "open_rob": ("robbed kong", "被抢的杠"),
-    "open_discard": ("discard", "打出的牌"),
-    "rule_rob": ("抢杠胡 (robbing a kong) wins the tile of the added kong", "抢杠胡是胡弯杠的那张牌"),
-    "rule_discard": ("点炮 (discard win) wins the open discard", "点炮是胡刚打出的牌"),
+    "open_rob": ("被抢的杠", "robbed kong"),
+    "open_discard": ("打出的牌", "discard"),
+    "rule_rob": ("抢杠胡是胡弯杠的那张牌", "抢杠胡 (robbing a kong) wins the tile of the added kong"),
+    "rule_discard": ("点炮是胡刚打出的牌", "点炮 (discard win) wins the open discard"),
     "own_discard": (
-        "{seat} claims a win on its own discard: 点炮 (discard win) is on another seat's discard",
         "{seat}记胡自己打出的牌：点炮是胡别家打出的牌",
+        "{seat} claims a win on its own discard: 点炮 (discard win) is on another seat's discard",
     ),
-    "won_twice": ("{seat} wins the same tile twice", "{seat}两次胡同一张牌"),
+    "won_twice": ("{seat}两次胡同一张牌", "{seat} wins the same tile twice"),
     "second_winner": (
-        "{seat} is a second winner of one discard, but 一炮多响 (multiple_hu) is off",
         "{seat}是同一张牌的第二个胡家，但本规则不一炮多响（multiple_hu）",
+        "{seat} is a second winner of one discard, but 一炮多响 (multiple_hu) is off",
     ),
     "pass_rule": (
+        "{seat}自上次摸牌后放过胡，摸牌前不能胡 {tile}：过水不胡（pass_rule {rule}）",
         "{seat} passed a win since its last draw and may not win on {tile} until it draws again: 过水不胡 "
         "(pass_rule {rule})",
-        "{seat}自上次摸牌后放过胡，摸牌前不能胡 {tile}：过水不胡（pass_rule {rule}）",
     ),
     "void_win": (
-        "{seat} wins while holding tiles of its 定缺 void suit {suit}",
         "{seat}手中还有定缺的 {suit} 却胡牌",
+        "{seat} wins while holding tiles of its 定缺 void suit {suit}",
     ),
     "three_suits": (
-        "{seat} wins holding three suits: 缺一门 (two suits at most)",
         "{seat}三门牌胡牌：须缺一门",
+        "{seat} wins holding three suits: 缺一门 (two suits at most)",
     ),
     "no_shape": (
+        "{seat}记胡 {tile}，但牌型不成胡：胡牌须四组加一对，或七对",
         "{seat} claims a win on {tile}, but its tiles are no winning shape: 胡 (a win) needs four sets and "
         "a pair, or 七对 (seven pairs)",
-        "{seat}记胡 {tile}，但牌型不成胡：胡牌须四组加一对，或七对",
     ),
     # the end
     "end_before_replacement": (
-        "the deal ends on an added kong before its replacement draw: 杠后补牌 (a kong draws a replacement tile)",
         "本局在弯杠补牌之前就结束：杠后要补牌",
+        "the deal ends on an added kong before its replacement draw: 杠后补牌 (a kong draws a replacement tile)",
     ),
     "end_early": (
-        "deal_end while the deal goes on: {left} tiles left in the wall and {seats} seats still in; {rule}",
         "本局尚未结束就记了 deal_end：牌墙还剩 {left} 张，{seats} 家未胡；{rule}",
+        "deal_end while the deal goes on: {left} tiles left in the wall and {seats} seats still in; {rule}",
     ),
 }
 
@@ -647,240 +634,240 @@ TEMPLATES.update(
     {
         # kongs
         "kong_robbed": (
-            "{kind} robbed by 抢杠胡: a robbed kong earns nothing (刮风下雨无效)",
             "{kind}被抢杠胡：被抢的杠不收分（刮风下雨无效）",
+            "{kind} robbed by 抢杠胡: a robbed kong earns nothing (刮风下雨无效)",
         ),
-        "kong_rule": ("{kind}: {how} under {rules}", "{kind}：{how}（规则 {rules}）"),
-        "kong_exposed": ("the discarder pays {pays}", "放杠者付 {pays} 底"),
+        "kong_rule": ("{kind}：{how}（规则 {rules}）", "{kind}: {how} under {rules}"),
+        "kong_exposed": ("放杠者付 {pays} 底", "the discarder pays {pays}"),
         "kong_exposed_others": (
-            "the discarder pays {pays} and each other seat still in pays {others} (家家有)",
             "放杠者付 {pays} 底，其余未胡的每家付 {others} 底（家家有）",
+            "the discarder pays {pays} and each other seat still in pays {others} (家家有)",
         ),
-        "kong_each": ("each other seat still in pays {pays}", "其余未胡的每家付 {pays} 底"),
+        "kong_each": ("其余未胡的每家付 {pays} 底", "each other seat still in pays {pays}"),
         "kong_added_same_turn": (
-            "each other seat still in pays {pays}, only for a tile drawn this turn (added_kong_same_turn_only)",
             "其余未胡的每家付 {pays} 底，仅限本轮摸到的牌（added_kong_same_turn_only）",
+            "each other seat still in pays {pays}, only for a tile drawn this turn (added_kong_same_turn_only)",
         ),
         "kong_payment": (
-            "{seat}'s kong of {tile}: {rule}; expected {expected}, recorded {recorded}",
             "{seat}的杠 {tile}：{rule}；应为 {expected}，记录为 {recorded}",
+            "{seat}'s kong of {tile}: {rule}; expected {expected}, recorded {recorded}",
         ),
         # wins
-        "payer_rob": ("the robbed konger", "被抢杠者"),
-        "payer_discard": ("the discarder", "点炮者"),
+        "payer_rob": ("被抢杠者", "the robbed konger"),
+        "payer_discard": ("点炮者", "the discarder"),
         "win_discard": (
-            "点炮 (discard win): {payer} pays 2^({fan}-1) = {unit}",
             "点炮：{payer}付 2^({fan}-1) = {unit}",
+            "点炮 (discard win): {payer} pays 2^({fan}-1) = {unit}",
         ),
         "win_discard_transfer": (
+            "点炮：{payer}付 2^({fan}-1) = {unit}，并转交刚才杠的所得（杠上炮 呼叫转移）",
             "点炮 (discard win): {payer} pays 2^({fan}-1) = {unit} and hands on what the kong just earned "
             "(杠上炮 呼叫转移)",
-            "点炮：{payer}付 2^({fan}-1) = {unit}，并转交刚才杠的所得（杠上炮 呼叫转移）",
         ),
         "win_discard_refund": (
+            "点炮：{payer}付 2^({fan}-1) = {unit}，刚才杠的所得退还给付钱的各家（杠上炮退杠）",
             "点炮 (discard win): {payer} pays 2^({fan}-1) = {unit}, and what the kong just earned goes "
             "back to the seats that paid it (杠上炮退杠, kong_discard_transfer: refund)",
-            "点炮：{payer}付 2^({fan}-1) = {unit}，刚才杠的所得退还给付钱的各家（杠上炮退杠）",
         ),
         "win_fed_alone": (
-            "杠上花 after an exposed kong counts as a discard win here: the seat that fed the kong pays {unit}",
             "直杠后的杠上花此处算点炮：放杠者独付 {unit}",
+            "杠上花 after an exposed kong counts as a discard win here: the seat that fed the kong pays {unit}",
         ),
         "win_self_draw": (
-            "自摸 (self-draw): each seat still in pays 2^({fan}-1) = {unit}",
             "自摸：未胡的每家付 2^({fan}-1) = {unit}",
+            "自摸 (self-draw): each seat still in pays 2^({fan}-1) = {unit}",
         ),
         "win_self_draw_bonus": (
-            "自摸 (self-draw): each seat still in pays 2^({fan}-1) = {unit} plus one base (自摸加底)",
             "自摸：未胡的每家付 2^({fan}-1) = {unit} 再加一底（自摸加底）",
+            "自摸 (self-draw): each seat still in pays 2^({fan}-1) = {unit} plus one base (自摸加底)",
         ),
-        "fans": ("{patterns} = {fan} fan", "{patterns} = {fan} 番"),
+        "fans": ("{patterns} = {fan} 番", "{patterns} = {fan} fan"),
         "fans_capped": (
-            "{patterns} = {fan} fan (封顶, capped at max_fan {max_fan})",
             "{patterns} = {fan} 番（封顶 {max_fan} 番）",
+            "{patterns} = {fan} fan (封顶, capped at max_fan {max_fan})",
         ),
         "win_fan": (
-            "{seat}'s win on {tile} is {fans} under {rules}; recorded {recorded} fan",
             "{seat}胡 {tile} 为 {fans}（规则 {rules}）；记录为 {recorded} 番",
+            "{seat}'s win on {tile} is {fans} under {rules}; recorded {recorded} fan",
         ),
         "win_patterns": (
+            "{seat}胡 {tile} 计 {fans}（规则 {rules}，只取最大的一个基本番型再加番）；记录的番型为 {recorded}",
             "{seat}'s win on {tile} scores {fans} under {rules} (one base pattern, the highest, plus extras); "
             "recorded patterns {recorded}",
-            "{seat}胡 {tile} 计 {fans}（规则 {rules}，只取最大的一个基本番型再加番）；记录的番型为 {recorded}",
         ),
         "win_payment": (
-            "{seat}'s win ({fans}): {rule} under {rules}; expected {expected}, recorded {recorded}",
             "{seat}的胡（{fans}）：{rule}（规则 {rules}）；应为 {expected}，记录为 {recorded}",
+            "{seat}'s win ({fans}): {rule} under {rules}; expected {expected}, recorded {recorded}",
         ),
         # the end
-        "settle_move": ("{payer} pays {payee} {amount}", "{payer}付 {payee} {amount}"),
-        "settle_part": ("{reason}: {moves}", "{reason}：{moves}"),
+        "settle_move": ("{payer}付 {payee} {amount}", "{payer} pays {payee} {amount}"),
+        "settle_part": ("{reason}：{moves}", "{reason}: {moves}"),
         "settle_parts": ("{parts}", "{parts}"),
-        "nothing_to_settle": ("nothing to settle", "无需结算"),
+        "nothing_to_settle": ("无需结算", "nothing to settle"),
         "end_first_hu": (
-            "普通场 (end_condition first_hu): the first win ends the deal",
             "普通场：第一个胡牌即结束本局",
+            "普通场 (end_condition first_hu): the first win ends the deal",
         ),
         "end_bloody": (
-            "血战到底 (bloody): the deal ends when three seats have won or the wall is empty",
             "血战到底：三家胡牌或牌墙摸完时本局结束",
+            "血战到底 (bloody): the deal ends when three seats have won or the wall is empty",
         ),
         "end_bloody_flow": (
-            "血流成河 (bloody_flow): a seat that wins stays in; the deal ends when the wall is empty",
             "血流成河：胡牌者不离场，牌墙摸完时本局结束",
+            "血流成河 (bloody_flow): a seat that wins stays in; the deal ends when the wall is empty",
         ),
         "wrong_reason": (
-            "the deal ends by {computed} ({rule}); recorded reason {recorded!r}",
             "本局应以 {computed} 结束（{rule}）；记录的原因为 {recorded!r}",
+            "the deal ends by {computed} ({rule}); recorded reason {recorded!r}",
         ),
         "settlement_mismatch": (
+            "流局查叫（规则 {rules}，先查花猪，再查大叫，后退税）：{text}；应为 {expected}，记录为 {recorded}",
             "查叫 at the empty wall under {rules} (查花猪, then 查大叫, then 退税): {text}; expected {expected}, "
             "recorded {recorded}",
-            "流局查叫（规则 {rules}，先查花猪，再查大叫，后退税）：{text}；应为 {expected}，记录为 {recorded}",
         ),
         "scores_mismatch": (
+            "本局各家净得分（刮风下雨 + 胡牌 + 查叫，规则 {rules}）应为 {expected}；记录为 {recorded}",
             "the deal's net per seat (刮风下雨 kongs + 胡 wins + 查叫 settlement) under {rules} is {expected}; "
             "recorded {recorded}",
-            "本局各家净得分（刮风下雨 + 胡牌 + 查叫，规则 {rules}）应为 {expected}；记录为 {recorded}",
         ),
         "totals_mismatch": (
-            "the session's totals are the sum of its deals' nets under {rules}: {expected}; recorded {recorded}",
             "本场总分是各局净得分之和（规则 {rules}）：应为 {expected}；记录为 {recorded}",
+            "the session's totals are the sum of its deals' nets under {rules}: {expected}; recorded {recorded}",
         ),
         "rules_unusable": (
-            "the session's rules cannot be used: {error}; its deals are not replayed",
             "本场规则无法使用：{error}；本场各局未回放（未核对）",
+            "the session's rules cannot be used: {error}; its deals are not replayed",
         ),
         "no_deal_end": (
-            "the deal has no deal_end line: the log stops or a new deal begins before it ends",
             "本局没有 deal_end 行：记录在本局结束前中断或开始了新的一局",
+            "the deal has no deal_end line: the log stops or a new deal begins before it ends",
         ),
         # score sheets
         "sheet_after_end": (
-            "{kind} after the deal has ended ({reason}): {rule}",
             "本局已结束（{reason}）后又记了 {kind}：{rule}",
+            "{kind} after the deal has ended ({reason}): {rule}",
         ),
         "sheet_from_won": (
-            "{seat}'s claim names {source} as the discarder, but {source} has won and discards no more",
             "{seat}记录的放炮/放杠者 {source}已经胡牌，不会再打牌",
+            "{seat}'s claim names {source} as the discarder, but {source} has won and discards no more",
         ),
         "sheet_from_self": (
-            "{seat} {what} from itself: 点炮 and 直杠 take another seat's discard",
             "{seat}的点炮或直杠来自自己：点炮和直杠都取别家打出的牌",
+            "{seat} {what} from itself: 点炮 and 直杠 take another seat's discard",
         ),
         "exposed_needs_from": (
-            "an exposed kong (直杠) on a score sheet names the discarder it took the tile from ('from')",
             "记分表上的直杠须写明放杠者（from）",
+            "an exposed kong (直杠) on a score sheet names the discarder it took the tile from ('from')",
         ),
         "sheet_from_not_exposed": (
-            "{a} {kind} kong takes no other seat's discard, so it names no 'from' (only an exposed kong 直杠 does)",
             "{kind} 杠不取别家的牌，不应写 from（只有直杠写放杠者）",
+            "{a} {kind} kong takes no other seat's discard, so it names no 'from' (only an exposed kong 直杠 does)",
         ),
         "sheet_unknown_pattern": (
-            "unknown pattern {pattern!r}: a pattern is a base pattern or an extra of rules.md section 4",
             "未知番型 {pattern!r}：番型须是规则第 4 节的基本番型或加番",
+            "unknown pattern {pattern!r}: a pattern is a base pattern or an extra of rules.md section 4",
         ),
         "sheet_base_count": (
+            "一个胡牌只有一个基本番型（取最大，不叠加），记录了 {count} 个（规则 {rules}）",
             "a win has exactly one base pattern (the highest; patterns are not added together), "
             "recorded {count} under {rules}",
-            "一个胡牌只有一个基本番型（取最大，不叠加），记录了 {count} 个（规则 {rules}）",
         ),
         "sheet_bases_apart": (
+            "规则 {rules}（番型叠加）下 {names} 不能相加：相加的基本番型不共用特征，且属同一读法（规则第 4 节）",
             "{names} do not add up under {rules} (fan_combination sum): base patterns that add "
             "need no feature twice and are of one reading (rules.md 4, Adding up)",
-            "规则 {rules}（番型叠加）下 {names} 不能相加：相加的基本番型不共用特征，且属同一读法（规则第 4 节）",
         ),
         "sheet_not_scored": (
-            "{name} ({pattern}) is not scored under {rules}",
             "规则 {rules} 不计 {name}（{pattern}）",
+            "{name} ({pattern}) is not scored under {rules}",
         ),
         "sheet_seven_pairs_kong": (
-            "{seat} made {kongs} kong(s) and cannot win with seven pairs: 七对 needs no pong or kong",
             "{seat}开过 {kongs} 个杠，不能胡七对：七对不能有碰或杠",
+            "{seat} made {kongs} kong(s) and cannot win with seven pairs: 七对 needs no pong or kong",
         ),
         "sheet_rob_nothing": (
+            "{seat}记抢杠胡，但 {source}上一步不是弯杠：只有弯杠能被抢",
             "{seat} claims 抢杠胡 (robbing a kong) from {source}, but {source}'s last move on the sheet is no "
             "added kong: only an added kong (弯杠) can be robbed",
-            "{seat}记抢杠胡，但 {source}上一步不是弯杠：只有弯杠能被抢",
         ),
         "sheet_play_event": (
-            "{a} {kind} event in a score-sheet deal: a sheet deal holds only kong, hu and deal_end events; skipped",
             "记分表的局里出现 {kind} 事件：记分表只记杠、胡和 deal_end；已略过",
+            "{a} {kind} event in a score-sheet deal: a sheet deal holds only kong, hu and deal_end events; skipped",
         ),
         "sheet_ready_missing": (
+            "流局时有两家以上未胡，但 deal_end 没有 ready：无法查叫（查花猪、查大叫、退税），本局得分无法确定",
             "the wall ran out with two or more seats still in, but the sheet's deal_end has no 'ready': "
             "查叫 (查花猪, 查大叫, 退税) cannot be priced, so the deal's net is not known",
-            "流局时有两家以上未胡，但 deal_end 没有 ready：无法查叫（查花猪、查大叫、退税），本局得分无法确定",
         ),
         "sheet_ready_not_in": (
+            "{what} 写了 {seat}，但该家在流局时并不在场：听牌番数和花猪只记流局时未胡的家",
             "'{what}' names {seat}, which is not still in at the wall's end: ready values and 花猪 "
             "are for seats that have not won, at an empty wall",
-            "{what} 写了 {seat}，但该家在流局时并不在场：听牌番数和花猪只记流局时未胡的家",
         ),
         "sheet_pig_ready": (
-            "{seat} is recorded both as a 花猪 (three suits) and as ready: a hand of three suits is never ready",
             "{seat}既记为花猪又记为听牌：三门牌不可能听牌",
+            "{seat} is recorded both as a 花猪 (three suits) and as ready: a hand of three suits is never ready",
         ),
         "sheet_ready_fan": (
-            "{seat}'s 查大叫 value is {fan} fan, above max_fan {max_fan} under {rules}: the cap applies",
             "{seat}的查大叫番数 {fan} 超过封顶 {max_fan}（规则 {rules}）",
+            "{seat}'s 查大叫 value is {fan} fan, above max_fan {max_fan} under {rules}: the cap applies",
         ),
         "sheet_ready_low": (
-            "{seat}'s 查大叫 value is {fan} fan; a ready hand is worth at least 1",
             "{seat}的查大叫番数为 {fan}，听牌至少 1 番",
+            "{seat}'s 查大叫 value is {fan} fan; a ready hand is worth at least 1",
         ),
         "sheet_cha_jiao_not_due": (
+            "本局以 {reason} 结束，却记了 ready 或 flower_pigs：只有流局且两家以上未胡时才查叫",
             "'ready' or 'flower_pigs' on a deal that ends by {reason}: 查叫 is only at an empty wall with two or "
             "more seats still in",
-            "本局以 {reason} 结束，却记了 ready 或 flower_pigs：只有流局且两家以上未胡时才查叫",
         ),
         # a situational pattern (天胡, 地胡, 杠上花, 杠上炮) the sheet's own facts rule out
         "impossible_pattern": (
-            "{seat} claims {pattern}, but {fault}: {rule}",
             "{seat}记{pattern}，但{fault}：{rule}",
+            "{seat} claims {pattern}, but {fault}: {rule}",
         ),
         # why the pattern cannot be, by what the sheet shows (impossible_pattern)
         "rule_tianhu": (
-            "天胡 is the dealer's self-drawn win on its first 14 tiles, before any other move",
             "天胡是庄家起手十四张自摸，在任何其他动作之前",
+            "天胡 is the dealer's self-drawn win on its first 14 tiles, before any other move",
         ),
         "rule_dihu": (
-            "地胡 is a non-dealer's self-drawn win on its first draw, with no kong in the deal before",
             "地胡是闲家第一次摸牌自摸，之前本局没有杠",
+            "地胡 is a non-dealer's self-drawn win on its first draw, with no kong in the deal before",
         ),
         "rule_gangshanghua": (
-            "杠上花 is a self-drawn win right after the winner's own kong",
             "杠上花是自己开杠后紧接着自摸",
+            "杠上花 is a self-drawn win right after the winner's own kong",
         ),
         "rule_menqing": (
-            "门清 is a win with no pong and no exposed or added kong (a 暗杠 keeps it)",
             "门清是没有碰、没有直杠或弯杠的胡牌（暗杠不影响）",
+            "门清 is a win with no pong and no exposed or added kong (a 暗杠 keeps it)",
         ),
         "rule_zhongzhang": (
-            "中张 is a win with no 1 or 9 in the hand or any meld",
             "中张是手牌和副露中都没有幺九的胡牌",
+            "中张 is a win with no 1 or 9 in the hand or any meld",
         ),
         "rule_gangshangpao": (
-            "杠上炮 is a win on a discard right after the discarder's kong",
             "杠上炮是放炮者开杠后紧接着打出的牌被胡",
+            "杠上炮 is a win on a discard right after the discarder's kong",
         ),
         # what the sheet shows instead, by the fault found
-        "fault_not_dealer": ("{seat} is not the dealer ({dealer})", " {seat}不是庄家（庄家是 {dealer}）"),
-        "fault_dealer": ("{seat} is the dealer", " {seat}是庄家"),
-        "fault_on_discard": ("it is written on {source}'s discard", "记的是 {source}点炮"),
-        "fault_self_drawn": ("it is written as a self-draw", "记的是自摸"),
-        "fault_not_first": ("the sheet has {moves} move(s) before it", "记分表上此前已有 {moves} 个动作"),
-        "fault_after_kong": ("the deal has a kong before it", "本局此前已有杠"),
+        "fault_not_dealer": (" {seat}不是庄家（庄家是 {dealer}）", "{seat} is not the dealer ({dealer})"),
+        "fault_dealer": (" {seat}是庄家", "{seat} is the dealer"),
+        "fault_on_discard": ("记的是 {source}点炮", "it is written on {source}'s discard"),
+        "fault_self_drawn": ("记的是自摸", "it is written as a self-draw"),
+        "fault_not_first": ("记分表上此前已有 {moves} 个动作", "the sheet has {moves} move(s) before it"),
+        "fault_after_kong": ("本局此前已有杠", "the deal has a kong before it"),
         "fault_open_kong": (
-            "the sheet has an exposed or added kong of {seat}",
             "记分表上有 {seat}的直杠或弯杠",
+            "the sheet has an exposed or added kong of {seat}",
         ),
-        "fault_terminal_kong": ("the sheet has a kong of 1 or 9 by {seat}", "记分表上有 {seat}的幺九杠"),
-        "fault_won_before": ("{seat} has won before (血流成河)", "{seat}此前已胡牌（血流成河）"),
-        "fault_not_own_kong": ("the sheet's last move is no kong of {seat}", "记分表上一步不是 {seat}的杠"),
+        "fault_terminal_kong": ("记分表上有 {seat}的幺九杠", "the sheet has a kong of 1 or 9 by {seat}"),
+        "fault_won_before": ("{seat}此前已胡牌（血流成河）", "{seat} has won before (血流成河)"),
+        "fault_not_own_kong": ("记分表上一步不是 {seat}的杠", "the sheet's last move is no kong of {seat}"),
         "fault_not_source_kong": (
-            "the sheet's last move is no kong of {source}",
             "记分表上一步不是 {source}的杠",
+            "the sheet's last move is no kong of {source}",
         ),
     }
 )

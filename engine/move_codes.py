@@ -7,7 +7,9 @@ The explaining engine (``engine/state.py``), the fast path (``ingest/fast_state.
 the C reads them through the header ``make compile`` writes from this module
 (``python -m engine.move_codes > build/move_codes.h``), so C and Python cannot drift.
 
-A rule set the C moves do not know is handed to Python, never guessed:
+The knob values the rule bits name are ``engine.rules``' own (the value of a knob that
+sets none of its bits is derived from ``knob_values``). A rule set the C moves do not know
+is handed to Python, never guessed:
 :func:`rule_flags` gives None for a knob it neither maps to bits (:data:`RULE_BITS`) nor
 names as one the moves need not read (:data:`MOVES_IGNORE`), and for a value its bits do
 not name.
@@ -19,6 +21,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any, Final
 
+from engine.rules import knob_values
 from engine.tiles import COPIES, NUM_KINDS
 
 DEALT: Final = 13 * 4 + 1  # thirteen tiles each, the dealer one more
@@ -74,25 +77,30 @@ RULE_BITS: Final[tuple[tuple[str, str, Any], ...]] = (
     ("R_PASS_SAME", "pass_rule", "same_tile"),
     ("R_BLOODY_FLOW", "end_condition", "bloody_flow"),
 )
-#: the value of each knob of :data:`RULE_BITS` that sets none of its bits
-NO_BIT: Final[Mapping[str, Any]] = {
-    "void_declaration": "none",
-    "void_discard_first": False,
-    "last_four_must_hu": False,
-    "multiple_hu": False,
-    "end_condition": "bloody",
-    "added_kong_same_turn_only": False,
-    "exchange_three": False,
-    "pass_rule": "off",
-    # who draws after a win on a discard: the C moves know only today's (``discarder``
-    # gives None, so those deals are Python's; ingest/fast_check.py plays both)
-    "next_after_discard_win": "winner",
-}
 #: knob values the C moves do not play: :func:`rule_flags` gives None for them (no bit
 #: names them), so their deals are played by the Python fast path or the engine
 HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
     "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
 }
+#: knobs the C moves read without a bit: they play one value of it, today's (who draws
+#: after a win on a discard: the next seat; ingest/fast_check.py plays both)
+READ_WITHOUT_BITS: Final = ("next_after_discard_win",)
+
+
+def _no_bit() -> dict[str, Any]:
+    """Each knob the C moves read, with its one value (of ``engine.rules.knob_values``)
+    that sets none of its bits and is not handed to Python: ``void_declaration: "none"``,
+    a boolean's False, ``pass_rule: "off"``, ..."""
+    values = knob_values()
+    out: dict[str, Any] = {}
+    for knob in [*(k for _, k, _ in RULE_BITS), *READ_WITHOUT_BITS]:
+        named = [v for _, k, v in RULE_BITS if k == knob] + list(HANDED_TO_PYTHON.get(knob, ()))
+        (out[knob],) = [value for value in values[knob] if value not in named]
+    return out
+
+
+#: the value of each knob the C moves read that sets none of its bits
+NO_BIT: Final[Mapping[str, Any]] = _no_bit()
 #: knobs that change no move the C moves take, and why
 MOVES_IGNORE: Final[Mapping[str, str]] = {
     "pass_rule_higher_fan_ok": "a seat that may have passed a win gives the deal up (the pass rule needs a fan)",

@@ -12,19 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
-#: Base pattern ids, in the order of docs/rules.md section 4.
-PATTERN_IDS: tuple[str, ...] = (
-    "pinghu", "duiduihu", "qingyise", "daiyaojiu", "qidui", "qingdui", "jiangdui",
-    "jingoudiao", "jiangjingoudiao", "qingjingoudiao", "shibaluohan", "qingshibaluohan",
-    "qingdaiyao", "longqidui", "qingqidui", "qinglongqidui", "tianhu", "dihu",
-)  # fmt: skip
+from engine.patterns import EXTRAS, PATTERNS
+
+#: Base pattern ids, in the order of docs/rules.md section 4 (``engine/patterns.py``).
+PATTERN_IDS: tuple[str, ...] = tuple(pattern.id for pattern in PATTERNS)
 #: Extras, rows of the fan table too (docs/knobs.md, "The fan table"): each adds its fan on
 #: top of the base pattern(s) where it applies (``gen`` once per root).
-EXTRA_FAN_IDS: tuple[str, ...] = (
-    "gen", "menqing", "zhongzhang", "gangshanghua", "gangshangpao", "qiangganghu", "haidi", "zimo",
-)  # fmt: skip
+EXTRA_FAN_IDS: tuple[str, ...] = tuple(EXTRAS)
 #: every row of the fan table: the base patterns, then the extras
 FAN_IDS: tuple[str, ...] = PATTERN_IDS + EXTRA_FAN_IDS
 #: the fan of an extra a preset file leaves out: 1, what every extra scored before the
@@ -38,39 +34,80 @@ class RulesError(ValueError):
     """A preset that does not exist or a knob with a value the rules do not know."""
 
 
-# knob -> allowed values (a tuple of literals) or a type (``int``: a whole number >= 0)
-_CHOICES: dict[str, tuple[Any, ...] | type] = {
-    "void_declaration": ("none", "required"),
+# The values each knob takes, written once: the knobs of :class:`Rules` are annotated with
+# these, and ``load_rules``' checks, :func:`knob_values` (the fast path's differential, the
+# C moves' rule bits) and the docs table test read them here (the compiled build erases
+# the annotations themselves). A knob whose type mixes kinds names its main kind first.
+VoidDeclaration = Literal["none", "required"]
+PassRule = Literal["any", "same_tile", "off"]
+EndCondition = Literal["bloody", "first_hu", "bloody_flow"]
+MaxFan = int | None  # None (written "none"): no cap
+SelfDrawBonus = Literal["none", "add_base", "add_fan"]
+KongBloomAfterExposed = Literal["self_draw", "discard"]
+KongDiscardTransfer = bool | Literal["refund"]  # "refund": 杠上炮 returns the kong's takings to its payers
+FlowerPigPayment = int | Literal["cap"]  # "cap": the multiplier of max_fan (满格)
+NoTingPays = Literal["max", "min"] | int  # or a whole number >= 1: a flat 查大叫 in base units
+FlowerPigPays = Literal["still_in", "all_others"]
+FlowerPig = Literal["three_suits", "holds_void"]
+NextAfterDiscardWin = Literal["winner", "discarder"]
+FanCombination = Literal["highest", "sum"]
+
+#: each knob's type, the annotation of its field of :class:`Rules` (``int``: a whole
+#: number >= 0); tests/test_rules.py holds the two together, read from the source
+_KNOB_TYPES: dict[str, Any] = {
+    "void_declaration": VoidDeclaration,
     "void_discard_first": bool,
     "multiple_hu": bool,
-    "pass_rule": ("any", "same_tile", "off"),
+    "pass_rule": PassRule,
     "pass_rule_higher_fan_ok": bool,
     "last_four_must_hu": bool,
-    "end_condition": ("bloody", "first_hu", "bloody_flow"),
-    "max_fan": int,  # or None ("none")
-    "self_draw_bonus": ("none", "add_base", "add_fan"),
-    "kong_bloom_after_exposed": ("self_draw", "discard"),
-    "kong_discard_transfer": bool,  # or "refund": 杠上炮 returns the kong's takings to its payers
+    "end_condition": EndCondition,
+    "max_fan": MaxFan,
+    "self_draw_bonus": SelfDrawBonus,
+    "kong_bloom_after_exposed": KongBloomAfterExposed,
+    "kong_discard_transfer": KongDiscardTransfer,
     "exposed_kong_discarder": int,
     "exposed_kong_others": int,
     "added_kong_each": int,
     "concealed_kong_each": int,
     "added_kong_same_turn_only": bool,
-    "flower_pig_payment": int,  # or "cap": the multiplier of max_fan (满格)
-    "no_ting_pays": ("max", "min"),  # or a whole number >= 1: a flat 查大叫 in base units
+    "flower_pig_payment": FlowerPigPayment,
+    "no_ting_pays": NoTingPays,
     "dead_wait_counts": bool,
     "haidi": bool,
     "exchange_three": bool,
     "tax_refund": bool,
-    "flower_pig_pays": ("still_in", "all_others"),
+    "flower_pig_pays": FlowerPigPays,
     # house rules of 杠上炮, 查叫 and the turn (docs/knobs.md)
     "ready_value_kong_roots": bool,
-    "flower_pig": ("three_suits", "holds_void"),
-    "next_after_discard_win": ("winner", "discarder"),
+    "flower_pig": FlowerPig,
+    "next_after_discard_win": NextAfterDiscardWin,
     # fan: how base patterns combine, and what 金钩钓 needs (docs/knobs.md)
-    "fan_combination": ("highest", "sum"),
+    "fan_combination": FanCombination,
     "jingoudiao_needs_four_melds": bool,
 }
+
+
+def _parts(kind: Any) -> tuple[Any, ...]:
+    """A knob's type as its parts in order: a tuple of the literal values it names, or a
+    type (``bool``, ``int``, ``NoneType``)."""
+    if get_origin(kind) is Literal:
+        return (get_args(kind),)
+    if isinstance(kind, type):
+        return (kind,)
+    return tuple(part for arg in get_args(kind) for part in _parts(arg))
+
+
+#: knob -> the parts of its type (:func:`_parts`), what ``load_rules`` checks a value against
+_CHOICES: dict[str, tuple[Any, ...]] = {knob: _parts(kind) for knob, kind in _KNOB_TYPES.items()}
+
+
+def knob_kinds(knob: str) -> tuple[tuple[Any, ...], tuple[type, ...]]:
+    """``(literals, types)``: the literal values ``knob`` takes, and the types of its other
+    values (``bool``, ``int``, ``NoneType``)."""
+    parts = _CHOICES[knob]
+    literals = tuple(value for part in parts if isinstance(part, tuple) for value in part)
+    return literals, tuple(part for part in parts if isinstance(part, type))
 
 
 #: the values a whole-number knob is played at by the differential tests (its preset
@@ -92,12 +129,13 @@ def knob_values() -> dict[str, tuple[Any, ...]]:
     :data:`_SAMPLES` for the whole numbers. The fast path's differential plays every one
     (tests/test_fast_check.py), so a new knob is tested the day it is written here."""
     out: dict[str, tuple[Any, ...]] = {}
-    for knob, allowed in _CHOICES.items():
+    for knob in _CHOICES:
+        literals, types = knob_kinds(knob)
         if knob in _SAMPLES:  # a knob that mixes kinds (literals, numbers, bools) says how it is played
             out[knob] = _SAMPLES[knob]
-        elif isinstance(allowed, tuple):
-            out[knob] = allowed
-        elif allowed is bool:
+        elif not types:
+            out[knob] = literals
+        elif types == (bool,) and not literals:
             out[knob] = (False, True)
         else:
             out[knob] = _SAMPLES[knob]  # a whole-number knob must say how it is played
@@ -109,33 +147,33 @@ class Rules:
     """Every knob of docs/knobs.md, plus the fan of each base pattern (docs/presets.md)."""
 
     name: str
-    void_declaration: Literal["none", "required"]
+    void_declaration: VoidDeclaration
     void_discard_first: bool
     multiple_hu: bool
-    pass_rule: Literal["any", "same_tile", "off"]
+    pass_rule: PassRule
     pass_rule_higher_fan_ok: bool
     last_four_must_hu: bool
-    end_condition: Literal["bloody", "first_hu", "bloody_flow"]
-    max_fan: int | None
-    self_draw_bonus: Literal["none", "add_base", "add_fan"]
-    kong_bloom_after_exposed: Literal["self_draw", "discard"]
-    kong_discard_transfer: bool | Literal["refund"]
+    end_condition: EndCondition
+    max_fan: MaxFan
+    self_draw_bonus: SelfDrawBonus
+    kong_bloom_after_exposed: KongBloomAfterExposed
+    kong_discard_transfer: KongDiscardTransfer
     exposed_kong_discarder: int
     exposed_kong_others: int
     added_kong_each: int
     concealed_kong_each: int
     added_kong_same_turn_only: bool
-    flower_pig_payment: int | Literal["cap"]
-    no_ting_pays: Literal["max", "min"] | int
+    flower_pig_payment: FlowerPigPayment
+    no_ting_pays: NoTingPays
     dead_wait_counts: bool
     haidi: bool
     exchange_three: bool
     tax_refund: bool
-    flower_pig_pays: Literal["still_in", "all_others"]
+    flower_pig_pays: FlowerPigPays
     ready_value_kong_roots: bool
-    flower_pig: Literal["three_suits", "holds_void"]
-    next_after_discard_win: Literal["winner", "discarder"]
-    fan_combination: Literal["highest", "sum"]
+    flower_pig: FlowerPig
+    next_after_discard_win: NextAfterDiscardWin
+    fan_combination: FanCombination
     jingoudiao_needs_four_melds: bool
     fan: tuple[tuple[str, FanValue], ...]
 
@@ -183,28 +221,28 @@ def _preset_table(name: str) -> dict[str, Any]:
 
 
 def _check_knob(knob: str, value: Any) -> Any:
+    """``value`` as the knob takes it, or a :class:`RulesError` that says what it takes (by
+    the knob's main kind, the first part of its type)."""
     if knob not in _CHOICES:
         raise RulesError(f"unknown knob {knob!r}; knobs: {', '.join(sorted(_CHOICES))}")
-    allowed = _CHOICES[knob]
-    if knob == "max_fan" and value in (None, "none"):
+    literals, types = knob_kinds(knob)
+    main = _CHOICES[knob][0]
+    if type(None) in types and value in (None, "none"):
         return None
-    if knob == "flower_pig_payment" and value == "cap":
+    if value in literals and isinstance(value, str):
         return value
-    if knob == "kong_discard_transfer" and value == "refund":
-        return value
-    if knob == "no_ting_pays" and isinstance(value, int) and not isinstance(value, bool):
-        if value < 1:
+    if main is not int and int in types and isinstance(value, int) and not isinstance(value, bool):
+        if value < 1:  # no_ting_pays: a flat 查大叫 of at least one base unit
             raise RulesError(
-                f"knob 'no_ting_pays' must be 'max', 'min' or a whole number >= 1, not {value!r}"
+                f"knob {knob!r} must be {', '.join(map(repr, literals))} or a whole number >= 1, not {value!r}"
             )
         return value
-    if isinstance(allowed, tuple):
-        if value not in allowed:
-            raise RulesError(f"knob {knob!r} must be one of {list(allowed)}, not {value!r}")
-    elif allowed is int:
+    if isinstance(main, tuple):
+        raise RulesError(f"knob {knob!r} must be one of {list(main)}, not {value!r}")
+    if main is int:
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise RulesError(f"knob {knob!r} must be a whole number >= 0, not {value!r}")
-    elif not isinstance(value, allowed):
+    elif not isinstance(value, main):
         raise RulesError(f"knob {knob!r} must be true or false, not {value!r}")
     if knob == "max_fan" and value < 1:
         raise RulesError("knob 'max_fan' must be at least 1 (or 'none')")

@@ -10,21 +10,6 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-#: reason -> (中文, English), for messages and the dashboard
-REASONS: dict[str, tuple[str, str]] = {
-    "kong_exposed": ("直杠", "exposed kong"),
-    "kong_added": ("弯杠", "added kong"),
-    "kong_concealed": ("暗杠", "concealed kong"),
-    "win_discard": ("点炮", "discard win"),
-    "win_self_draw": ("自摸", "self-draw win"),
-    "self_draw_bonus": ("自摸加底", "self-draw bonus base"),
-    "kong_transfer": ("呼叫转移", "杠上炮 kong transfer"),
-    "kong_refund": ("杠上炮退杠", "杠上炮 kong refunded to its payers"),
-    "flower_pig": ("查花猪", "flower pig"),
-    "no_ting": ("查大叫", "not ready pays ready"),
-    "tax_refund": ("退税", "kong income returned"),
-}
-
 
 class Transfer(msgspec.Struct, frozen=True, gc=False):
     reason: str

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.checks import check_end, check_kong, check_win, finding
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
-from engine.fan import EXTRA_IDS, EXTRAS, NAMES, FanResult, adds_up, summed_fan
+from engine.fan import EXTRA_IDS, FanResult, adds_up, summed_fan
 from engine.messages import (
     EXPOSED_NEEDS_FROM,
     NO_DEAL_END,
@@ -51,6 +51,7 @@ from engine.rules import Rules
 from engine.settle import Settler, fan_of
 from engine.settlement import deltas
 from engine.state import KongMade, Win
+from engine.vocabulary import EXTRAS, PATTERNS
 
 SEVEN_PAIRS = frozenset({"qidui", "longqidui", "qingqidui", "qinglongqidui"})
 
@@ -97,7 +98,7 @@ class SheetAudit:
     # -- kongs
     def kong(self, ev: SheetKong) -> None:
         self.close_pending(robbed=False)
-        self._expect_open(ev.seat, "kong", ev.line, ("make a kong", "开杠"))
+        self._expect_open(ev.seat, "kong", ev.line, "make a kong")
         if ev.kind == "exposed":
             if ev.from_seat is None:
                 raise _Stop("bad_record", ev.line, ev.seat, EXPOSED_NEEDS_FROM, "exposed_kong", "from", None)
@@ -154,7 +155,7 @@ class SheetAudit:
                     "illegal_hu", ev.line, ev.seat, sheet_rob_nothing(ev.seat, source), "qiangganghu",
                     "an added kong just before", source,
                 )  # fmt: skip
-        self._expect_open(ev.seat, "hu", ev.line, ("win", "胡牌"), ev)
+        self._expect_open(ev.seat, "hu", ev.line, "win", ev)
         if ev.from_seat is not None:
             self._check_source(ev.seat, ev.from_seat, ev.line, "illegal_hu", "wins a discard")
         self.check_situation(ev)
@@ -220,7 +221,7 @@ class SheetAudit:
         covers the seat's kongs, situational extras fit how it won, 自摸加番 where due."""
         rules, seat = self.rules, ev.seat
         for pattern in ev.patterns:
-            if pattern not in NAMES:
+            if pattern not in PATTERNS:
                 raise _Stop(
                     "bad_record", ev.line, seat, sheet_unknown_pattern(pattern), "fan", "a pattern of rules.md 4", pattern
                 )  # fmt: skip
@@ -300,9 +301,7 @@ class SheetAudit:
             self.ended = "three_won"
 
     # -- order
-    def _expect_open(
-        self, seat: int, kind: str, line: int, what: tuple[str, str], hu: SheetHu | None = None
-    ) -> None:
+    def _expect_open(self, seat: int, kind: str, line: int, what: str, hu: SheetHu | None = None) -> None:
         """The deal goes on and ``seat`` is still in; under first_hu, other winners of the
         same discard (一炮多响) still count."""
         if self.ended is not None:
@@ -319,7 +318,7 @@ class SheetAudit:
                 raise _Stop("out_of_turn", line, seat, text, "end_condition", "deal_end", kind)
         if self.settler.left[seat]:
             raise _Stop(
-                "out_of_turn", line, seat, sheet_won_already(seat, *what), "bloody", "a seat still in", seat
+                "out_of_turn", line, seat, sheet_won_already(seat, what), "bloody", "a seat still in", seat
             )
 
     def _check_source(self, seat: int, source: int, line: int, code: str, what: str) -> None:

@@ -236,10 +236,6 @@ class DealState:
                 seen[tile] += 1
         return seen
 
-    def tiles_accounted(self) -> int:
-        """Hands + melds + table + wall: 108 at every step (an invariant for tests)."""
-        return sum(self._seen_counts()) + self.wall_left
-
     def is_over(self) -> bool:
         return self.phase is Phase.ENDED
 

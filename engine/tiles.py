@@ -10,7 +10,6 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Final
 
 SUITS = "mps"
-SUIT_NAMES_ZH = {"m": "万", "p": "筒", "s": "条"}
 NUM_KINDS: Final = 27
 COPIES: Final = 4
 ALL_TILES: tuple[int, ...] = tuple(range(NUM_KINDS))

@@ -22,7 +22,8 @@ def signed(amount: int) -> str:
     return f"+{amount}" if amount > 0 else f"\u2212{-amount}" if amount < 0 else "0"
 
 
-NO_PAYMENT = {"en": "no payment", "zh": "无人付分"}
+#: per-seat amounts where nobody pays: (中文, English)
+NO_PAYMENT = ("无人付分", "no payment")
 
 
 class Voice:
@@ -87,4 +88,4 @@ class NamedVoice(Voice):
         if len(amounts) != len(self.players) or not all(isinstance(a, int) for a in amounts):
             return str(list(amounts))
         moved = [f"{self.name(s) or self.seat(s, lang)} {signed(a)}" for s, a in enumerate(amounts) if a]
-        return ", ".join(moved) if moved else NO_PAYMENT[lang]
+        return ", ".join(moved) if moved else NO_PAYMENT[0 if lang == "zh" else 1]

@@ -37,11 +37,10 @@ from engine.events import (
     SheetKong,
     Void,
 )
-from engine.messages import Text, say, words
+from engine.messages import Text, article, say, words
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
 from ingest.records import (
-    FIELD_MEANING,
-    FIELD_MEANING_ZH,
+    FIELD_MEANINGS,
     KNOWN_BY_CLASS,
     RECORD_TYPES,
     SHEET_RECORD_TYPES,
@@ -99,7 +98,7 @@ _SUIT_BASE: Final[dict[str, int]] = {suit: 9 * index for index, suit in enumerat
 
 
 def _compact(text: str) -> tuple[int, ...]:
-    """``parse_tiles`` of a compact tile list, a few times faster: every deal line has four
+    """``parse_tiles`` of a compact tile list, on a shorter road: every deal line has four
     hands. Anything that is not digits then their suit goes to ``parse_tiles``, which says
     what is wrong."""
     tiles: list[int] = []
@@ -320,9 +319,9 @@ def _json_kind(value: Any) -> Text:
 
 
 def _meaning(name: str) -> dict[str, str]:
-    """What field ``name`` must hold, in both languages (English where no 中文 is written)."""
-    meaning = FIELD_MEANING[name]
-    return words(meaning, FIELD_MEANING_ZH.get(name, meaning))
+    """What field ``name`` must hold, in both languages."""
+    zh, en = FIELD_MEANINGS[name]
+    return words(zh, en)
 
 
 def show_value(value: Any, limit: int = 60) -> str:
@@ -352,12 +351,12 @@ def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: in
     missing = _MISSING.match(text)
     if missing and not missing.group(2):
         name = missing.group(1)
-        hint = say("read_field_hint", meaning=_meaning(name)) if name in FIELD_MEANING else ""
+        hint = say("read_field_hint", meaning=_meaning(name)) if name in FIELD_MEANINGS else ""
         return say("read_no_field", line=n, kind=kind, field=name, hint=hint)
     at = _AT.search(text)
     if at:
         name, rest = at.group(1), at.group(2)
-        if name in FIELD_MEANING:
+        if name in FIELD_MEANINGS:
             where = say("read_field_at", at=name + rest) if rest else ""
             got = show_value(obj.get(name))
             return say("read_bad_field", line=n, field=name, meaning=_meaning(name), got=got, where=where)
@@ -443,7 +442,7 @@ class LineParser:
         if unknown:
             extras = {key: obj.pop(key) for key in unknown}
             for key in unknown:
-                said = say("read_unknown_field", line=n, field=key, kind=kind)
+                said = say("read_unknown_field", line=n, field=key, a=article(kind), kind=kind)
                 extra = {"field": key, "value": extras[key]}
                 found.append(self.finding("unknown_field", n, said, seat, warning=True, extra=extra))
         try:

@@ -19,7 +19,6 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.mypyc_build import c_extension
-from engine.tiles import tile_name
 from ingest.records import PlayRecord
 
 KIND_DRAW: Final = 0
@@ -48,12 +47,6 @@ def code_seat(code: int) -> int:
 
 def code_tile(code: int) -> int:
     return code >> 4
-
-
-def play_line(code: int) -> bytes:
-    """The plain line of a play code (no ``"t"``): :func:`py_line_code`'s inverse."""
-    kind, seat, tile = KINDS[code_kind(code)], code_seat(code), tile_name(code_tile(code))
-    return f'{{"type":"{kind}","seat":{seat},"tile":"{tile}"}}'.encode()
 
 
 def py_line_code(line: bytes) -> int:

@@ -73,7 +73,7 @@ from engine.events import (
     SheetHu,
     SheetKong,
 )
-from engine.messages import Text, say
+from engine.messages import Text, article, say
 from ingest.gcpause import gc_paused
 from ingest.line_parser import (
     DECODE_ERRORS,
@@ -536,7 +536,8 @@ class LogBuilder:
                 context = say("read_last_deal_ended", end=self.last_end)
             else:
                 context = say("read_no_deal_yet")
-            message = say("read_outside_deal", line=n, kind=parsed.kind, context=context)
+            kind = parsed.kind
+            message = say("read_outside_deal", line=n, a=article(kind), kind=kind, context=context)
             error = self.parser.finding("bad_record", n, message, seat)
         assert error is not None
         self._stray(n, text, error, parsed.findings)

@@ -197,83 +197,68 @@ def _wire_names(cls: type[Record]) -> frozenset[str]:
     return frozenset({"type", *(f.encode_name for f in info)})
 
 
-KNOWN_FIELDS: Final[dict[str, frozenset[str]]] = {
-    name: _wire_names(cls) for name, cls in RECORD_TYPES.items()
-}
-
 _ALL_TYPES: Final[list[type[Record]]] = [*RECORD_TYPES.values(), *SHEET_RECORD_TYPES.values(), SheetDealRec]
 KNOWN_BY_CLASS: Final[dict[type[Record], frozenset[str]]] = {cls: _wire_names(cls) for cls in _ALL_TYPES}
 
-# What each field must hold, in plain words, for findings ("'seat' must be ...").
-FIELD_MEANING: Final[dict[str, str]] = {
-    "type": "one of " + ", ".join(RECORD_TYPES),
-    "session_id": "a non-empty string",
-    "deal_id": "a non-empty string",
-    "players": "a list of 4 player names (strings)",
-    "rules": 'a preset name such as "standard", or an object of rule knobs',
-    "base": "a whole number of at least 1",
-    "club": "a string",
-    "table": "a string",
-    "started_at": "a string (ISO-8601 time)",
-    "dealer": "a seat number 0-3",
-    "hands": 'a list of 4 tile lists (compact "1123m456p" or lists of tile names)',
-    "wall": 'a tile list (compact "1123m456p" or a list of tile names)',
-    "dice": "a list of whole numbers",
-    "direction": "one of clockwise, counterclockwise, across",
-    "tiles": 'a list of 4 tile lists (compact "123m" or lists of tile names)',
-    "seat": "a seat number 0-3",
-    "suit": "one of m, p, s",
-    "tile": "a tile name such as '5p'",
-    "kind": "one of exposed, added, concealed",
-    "deltas": "a list of 4 whole numbers (one per seat)",
-    "from": "a seat number 0-3, or null for a self-draw",
-    "fan": "a whole number of at least 0",
-    "patterns": "a list of pattern ids (strings)",
-    "reason": "a string such as three_won or wall_exhausted",
-    "settlement": "a list of 4 whole numbers (one per seat)",
-    "scores": "a list of 4 whole numbers (one per seat)",
-    "totals": "a list of 4 whole numbers (one per seat)",
-    "record": '"sheet" for a score-sheet deal (no hands or wall)',
-    "ready": "a list of 4 entries, each a whole number of fan or null (not ready, or won)",
-    "flower_pigs": "a list of seat numbers 0-3",
-    "same_turn": "true or false (an added kong of a tile drawn this turn)",
-    "revision": "a whole number of at least 1 (a correction of a deal stored before)",
-}
-
-#: the same in 中文, for the findings' Chinese (a key missing here reads in English)
-FIELD_MEANING_ZH: Final[dict[str, str]] = {
-    "type": "以下之一：" + "、".join(RECORD_TYPES),
-    "session_id": "非空字符串",
-    "deal_id": "非空字符串",
-    "players": "4 个玩家名字（字符串）的列表",
-    "rules": '预设名（如 "standard"）或规则选项的对象',
-    "base": "至少为 1 的整数",
-    "club": "字符串",
-    "table": "字符串",
-    "started_at": "字符串（ISO-8601 时间）",
-    "dealer": "座位号 0-3",
-    "hands": '4 手牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
-    "wall": '牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
-    "dice": "整数列表",
-    "direction": "clockwise、counterclockwise、across 之一",
-    "tiles": '4 组牌的列表（紧凑写法 "123m" 或牌名列表）',
-    "seat": "座位号 0-3",
-    "suit": "m、p、s 之一",
-    "tile": "牌名，如 '5p'",
-    "kind": "exposed、added、concealed 之一",
-    "deltas": "4 个整数的列表（每家一个）",
-    "from": "座位号 0-3，自摸为 null",
-    "fan": "至少为 0 的整数",
-    "patterns": "番型 id（字符串）的列表",
-    "reason": "字符串，如 three_won 或 wall_exhausted",
-    "settlement": "4 个整数的列表（每家一个）",
-    "scores": "4 个整数的列表（每家一个）",
-    "totals": "4 个整数的列表（每家一个）",
-    "record": '"sheet" 表示记分表牌局（没有手牌和牌墙）',
-    "ready": "4 项的列表，每项为听牌番数或 null（未听牌或已胡）",
-    "flower_pigs": "座位号 0-3 的列表",
-    "same_turn": "true 或 false（本轮摸到的牌开的弯杠）",
-    "revision": "至少为 1 的整数（对已存牌局的更正）",
+#: what each field must hold, in plain words, for findings ("'seat' must be ..."),
+#: (中文, English)
+FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
+    "type": ("以下之一：" + "、".join(RECORD_TYPES), "one of " + ", ".join(RECORD_TYPES)),
+    "session_id": ("非空字符串", "a non-empty string"),
+    "deal_id": ("非空字符串", "a non-empty string"),
+    "players": ("4 个玩家名字（字符串）的列表", "a list of 4 player names (strings)"),
+    "rules": (
+        '预设名（如 "standard"）或规则选项的对象',
+        'a preset name such as "standard", or an object of rule knobs',
+    ),
+    "base": ("至少为 1 的整数", "a whole number of at least 1"),
+    "club": ("字符串", "a string"),
+    "table": ("字符串", "a string"),
+    "started_at": ("字符串（ISO-8601 时间）", "a string (ISO-8601 time)"),
+    "dealer": ("座位号 0-3", "a seat number 0-3"),
+    "hands": (
+        '4 手牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
+        'a list of 4 tile lists (compact "1123m456p" or lists of tile names)',
+    ),
+    "wall": (
+        '牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
+        'a tile list (compact "1123m456p" or a list of tile names)',
+    ),
+    "dice": ("整数列表", "a list of whole numbers"),
+    "direction": ("clockwise、counterclockwise、across 之一", "one of clockwise, counterclockwise, across"),
+    "tiles": (
+        '4 组牌的列表（紧凑写法 "123m" 或牌名列表）',
+        'a list of 4 tile lists (compact "123m" or lists of tile names)',
+    ),
+    "seat": ("座位号 0-3", "a seat number 0-3"),
+    "suit": ("m、p、s 之一", "one of m, p, s"),
+    "tile": ("牌名，如 '5p'", "a tile name such as '5p'"),
+    "kind": ("exposed、added、concealed 之一", "one of exposed, added, concealed"),
+    "deltas": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
+    "from": ("座位号 0-3，自摸为 null", "a seat number 0-3, or null for a self-draw"),
+    "fan": ("至少为 0 的整数", "a whole number of at least 0"),
+    "patterns": ("番型 id（字符串）的列表", "a list of pattern ids (strings)"),
+    "reason": ("字符串，如 three_won 或 wall_exhausted", "a string such as three_won or wall_exhausted"),
+    "settlement": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
+    "scores": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
+    "totals": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
+    "record": (
+        '"sheet" 表示记分表牌局（没有手牌和牌墙）',
+        '"sheet" for a score-sheet deal (no hands or wall)',
+    ),
+    "ready": (
+        "4 项的列表，每项为听牌番数或 null（未听牌或已胡）",
+        "a list of 4 entries, each a whole number of fan or null (not ready, or won)",
+    ),
+    "flower_pigs": ("座位号 0-3 的列表", "a list of seat numbers 0-3"),
+    "same_turn": (
+        "true 或 false（本轮摸到的牌开的弯杠）",
+        "true or false (an added kong of a tile drawn this turn)",
+    ),
+    "revision": (
+        "至少为 1 的整数（对已存牌局的更正）",
+        "a whole number of at least 1 (a correction of a deal stored before)",
+    ),
 }
 
 

@@ -30,8 +30,9 @@ from engine.events import DealEnd, DealStart, Event, SessionEnd
 from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.report import DealFacts
 from engine.rules import Rules
+from engine.tiles import tile_name
 from ingest.line_parser import DECODE_ERRORS, DECODER
-from ingest.play_lines import line_code
+from ingest.play_lines import KINDS, code_kind, code_seat, code_tile, line_code
 from ingest.reader import DealLog, SessionLog, read_lines, read_text_bytes
 from ingest.records import DealEndRec, PlayRecord
 from ingest.session_replay import SessionReplay
@@ -423,3 +424,10 @@ def check_sessions(sessions: Iterable[list[str]], fast: FastReplay, *, corpus: s
         check_lines(lines, fast, tally, corpus=corpus, first=first)
         first += len(lines)
     return tally
+
+
+def play_line(code: int) -> bytes:
+    """The plain line of a play code (no ``"t"``), as the writer writes it: the inverse of
+    ``ingest.play_lines.line_code``."""
+    kind, seat, tile = KINDS[code_kind(code)], code_seat(code), tile_name(code_tile(code))
+    return f'{{"type":"{kind}","seat":{seat},"tile":"{tile}"}}'.encode()

@@ -16,19 +16,11 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
-from dashboard.i18n import (
-    END_REASONS,
-    FINDING_CODES,
-    LABELS,
-    PRESET_NAMES,
-    RULE_NAMES,
-    code_label,
-    rule_label,
-    rules_label,
-)
+from dashboard.i18n import LABELS
 from dashboard.safe_text import md
+from dashboard.term_labels import code_label, rule_label, rules_label
 from dashboard.warehouse_location import WAREHOUSE_ENV
-from engine.settlement import REASONS
+from engine.vocabulary import END_REASONS, FINDING_CODES, PAYMENT_REASONS, PRESET_NAMES, RULE_NAMES
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.validate import validate_paths
@@ -129,7 +121,7 @@ def test_every_label_exists_in_both_languages() -> None:
         assert zh.strip() and en.strip(), key
         words = re.sub(r"\{[^}]*\}", "", zh)  # a label of fields only ("{p} {kind} {tile}") is fine
         assert CJK.search(zh) or not re.search("[A-Za-z]", words), f"{key}: {zh!r} is not Chinese"
-    for table in (FINDING_CODES, END_REASONS, REASONS, RULE_NAMES, PRESET_NAMES):
+    for table in (FINDING_CODES, END_REASONS, PAYMENT_REASONS, RULE_NAMES, PRESET_NAMES):
         for key, (zh, en) in table.items():
             assert CJK.search(zh) and re.search("[A-Za-z]{3}", en), key
     assert LABELS["last_day"][0] == "最后一天" and LABELS["win_kinds_title"][0] == "胡牌方式"

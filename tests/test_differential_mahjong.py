@@ -26,8 +26,9 @@ from dataclasses import dataclass
 
 from mahjong.agari import Agari
 from mahjong.hand_calculating.divider import HandDivider
+from test_fan_table import hand_features
 
-from engine.fan import DISCARD_WIN, hand_features, score_win
+from engine.fan import DISCARD_WIN, score_win
 from engine.hand import waits
 from engine.rules import load_rules
 

@@ -1,6 +1,7 @@
 """The project's documentation (docs/) is complete in a clone: nothing points outside the
 repository, every docs/ file and rules.md section the code cites exists, every path a
-comment or docstring names exists and none cites an issue number, the docs' own links
+comment or docstring names exists (the code's, the SQL's and the build files') and none
+cites an issue number, no product code's comment holds a benchmark figure, the docs' own links
 resolve, and every finding code the code can emit is documented in docs/report.md.
 (The tables of docs/presets.md, docs/rules.md and docs/knobs.md: tests/test_rules.py.)"""
 
@@ -17,18 +18,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 
-#: folders that are no part of the repository's text (see .gitignore)
+#: folders that are no part of the repository's text (see .gitignore), by name wherever
+#: they are
 SKIP_DIRS = {
     ".git", ".venv", "__pycache__", ".mypy_cache", ".ruff_cache", ".pytest_cache",
-    ".hypothesis", "build", "artifacts", "warehouse", "demo",
+    ".hypothesis", ".tmp",
 }  # fmt: skip
+#: the same by their place in the repository: what the build, the demo and the tests write
+#: (``ingest/warehouse/`` is code; ``data/warehouse/`` is not)
+SKIP_PLACES = {"build", "tests/artifacts", "data/warehouse", "data/demo"}
+
+
+def _skipped(folder: Path) -> bool:
+    """Whether ``folder`` (under the repository) is no part of its text."""
+    place = folder.relative_to(ROOT).as_posix()
+    return folder.name in SKIP_DIRS or folder.name.endswith(".egg-info") or place in SKIP_PLACES
+
+
 #: the team's material outside the repository, spelled so this file does not match itself
 OUTSIDE = ("../" + "shared", "/work/" + "shared", "shared" + "/spec", "shared" + "/seeds")
 
 
 def _text_files() -> Iterator[tuple[Path, str]]:
     for folder, dirs, files in os.walk(ROOT):
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not d.endswith(".egg-info"))
+        dirs[:] = sorted(d for d in dirs if not _skipped(Path(folder) / d))
         for name in sorted(files):
             path = Path(folder) / name
             if path.suffix in (".gz", ".so", ".parquet", ".pyc"):
@@ -53,6 +66,8 @@ def test_the_scan_sees_the_code_and_the_docs() -> None:
     """Guards the test above against a scan that reads nothing."""
     seen = {path.relative_to(ROOT).as_posix() for path, _ in _text_files()}
     assert {"README.md", "engine/deal.py", "docs/rules.md", "tests/test_docs.py", "Makefile"} <= seen
+    assert "ingest/warehouse/__init__.py" in seen  # code, though data/warehouse/ is not
+    assert not any(path.startswith(("data/warehouse/", "build/", "tests/artifacts/")) for path in seen)
 
 
 def _rules_sections() -> set[str]:
@@ -146,7 +161,8 @@ _ISSUE = re.compile(r"\bissues? ?#?\d+", re.IGNORECASE)
 
 def _comments_and_docstrings(path: Path, text: str) -> Iterator[tuple[int, str]]:
     """(line, text) of each comment and docstring of a Python file (every string that is a
-    statement of its own), or of each comment of a C file."""
+    statement of its own), or of each comment of a C, SQL or build file (the Makefile,
+    pyproject.toml, compiled-modules.txt, the CI's script)."""
     if path.suffix == ".py":
         for token in tokenize.generate_tokens(io.StringIO(text).readline):
             if token.type == tokenize.COMMENT:
@@ -157,17 +173,37 @@ def _comments_and_docstrings(path: Path, text: str) -> Iterator[tuple[int, str]]
             if isinstance(node.value.value, str):
                 yield node.lineno, node.value.value
     else:
-        for match in re.finditer(r"/\*.*?\*/|//[^\n]*", text, flags=re.DOTALL):
+        comment = {".c": r"/\*.*?\*/|//[^\n]*", ".h": r"/\*.*?\*/|//[^\n]*", ".sql": r"--[^\n]*"}
+        for match in re.finditer(comment.get(path.suffix, r"#[^\n]*"), text, flags=re.DOTALL):
             yield text.count("\n", 0, match.start()) + 1, match.group()
 
 
-def _code_comments() -> Iterator[tuple[str, int, str]]:
+#: the build's files, commented like code
+BUILD_FILES = ("Makefile", "pyproject.toml", "compiled-modules.txt", ".ci/run")
+
+
+def _code_files() -> Iterator[Path]:
     for top in CODE_DIRS:
         for path in sorted((ROOT / top).rglob("*")):
-            if path.suffix in (".py", ".c", ".h") and not SKIP_DIRS & set(path.parts):
-                text = path.read_text(encoding="utf-8")
-                for line, piece in _comments_and_docstrings(path, text):
-                    yield path.relative_to(ROOT).as_posix(), line, piece
+            folders = path.relative_to(ROOT).parents[:-1]  # its folders, the repository's own aside
+            if path.suffix in (".py", ".c", ".h", ".sql") and not any(_skipped(ROOT / f) for f in folders):
+                yield path
+    yield from (ROOT / name for name in BUILD_FILES)
+
+
+def _code_comments() -> Iterator[tuple[str, int, str]]:
+    for path in _code_files():
+        for line, piece in _comments_and_docstrings(path, path.read_text(encoding="utf-8")):
+            yield path.relative_to(ROOT).as_posix(), line, piece
+
+
+def _exists(path: str, where: str) -> bool:
+    """Whether a cited path is in the repository, from its root or from the citing file's
+    folder (a SQL file names another from its own folder); a ``*`` matches as a glob."""
+    for base in (ROOT, (ROOT / where).parent):
+        if any(base.glob(path)) if "*" in path else (base / path).exists():
+            return True
+    return False
 
 
 def _cited_paths(piece: str) -> Iterator[str]:
@@ -189,8 +225,7 @@ def test_paths_cited_in_code_exist() -> None:
         f"{where}:{line}: {path}"
         for where, line, piece in _code_comments()
         for path in _cited_paths(piece)
-        if not path.startswith(GENERATED)
-        and not (any(ROOT.glob(path)) if "*" in path else (ROOT / path).exists())
+        if not path.startswith(GENERATED) and not _exists(path, where)
     ]
     assert missing == [], "\n".join(missing)
 
@@ -232,8 +267,55 @@ def test_no_comment_cites_an_issue() -> None:
 def test_the_comment_scan_sees_comments_and_paths() -> None:
     """Guards the two tests above against a scan that reads nothing."""
     pieces = list(_code_comments())
-    assert {where for where, _, _ in pieces} >= {"engine/deal.py", "ingest/_moves.c", "tests/test_docs.py"}
+    assert {where for where, _, _ in pieces} >= {
+        "engine/deal.py", "ingest/_moves.c", "tests/test_docs.py", "ingest/warehouse/run.py",
+        "analytics/sql/20_marts.sql", "Makefile", "pyproject.toml",
+    }  # fmt: skip
     paths = {path for _, _, piece in pieces for path in _cited_paths(piece)}
     assert {"docs/rules.md", "engine/move_codes.py", "ingest/_moves.c", "bench/fast_check.py"} <= paths
     assert list(_cited_paths("in <warehouse>/uploads/ or https://example.org/a/b.md")) == []
     assert _ISSUE.findall("as issue 14 asked, Issue 13's pages") == ["issue 14", "Issue 13"]
+
+
+#: the product code and the build, whose comments and docstrings say why, not how fast
+PRODUCT_DIRS = ("engine/", "ingest/", "dashboard/", "analytics/", *BUILD_FILES)
+_NUMBER = r"(?:\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|a hundred)"
+#: a measured figure: a time, a throughput, a ratio of speeds or costs, a share of a cost
+_FIGURE = re.compile(
+    rf"\d\s?(?:ms|µs|ns)\b|\d\s?s (?:of CPU|a |per |each)|\b[KMG]B/s|deals?/s\b|\d\s?x\b"
+    rf"|{_NUMBER}[ -]?(?:times|fold) (?:as|faster|slower|more|less|the)|\d\s?s\s?(?:->|→)"
+    rf"|\b(?:took|cost|costs|takes) (?:about |~)?\d"
+    rf"|\d\s?% of (?:its|a|the) (?:\w+'s )?(?:CPU|time|writing|memory)\b"
+    rf"|\b(?:seconds?|minutes?) of CPU",
+    re.IGNORECASE,
+)
+
+
+def test_no_benchmark_figures_in_product_code() -> None:
+    """Benchmark figures live in bench/README.md, measured beside their baselines; in a
+    comment or docstring they go stale with the next change of the code around them."""
+    figures = [
+        f"{where}:{line + offset}: {text.strip()}"
+        for where, line, piece in _code_comments()
+        if where.startswith(PRODUCT_DIRS)
+        for offset, text in enumerate(piece.splitlines())
+        if _FIGURE.search(text)
+    ]
+    assert figures == [], "\n".join(figures)
+
+
+def test_the_figure_scan_sees_figures() -> None:
+    """Guards the test above: the forms the figures took, and what is no figure."""
+    for figure in (
+        "5x faster for 10% more bytes", "about ten times as fast", "0.35-0.45 s of CPU for every worker",
+        "3-5 ms a chunk", "~850 MB/s", "7,251 deals/s", "1.39 s -> 0.26 s", "took 0.4 s a refresh",
+        "a block per 8 MB cost five times as much", "about 1.2 µs a deal", "~250 ns a row",
+        "events: 13% of its writing", "3-5% of a worker's CPU", "~85 ms a command",
+        "about three minutes of CPU", "a tenth of a second of CPU per process",
+    ):  # fmt: skip
+        assert _FIGURE.search(figure), figure
+    for prose in (
+        "0 m, 1 p, 2 s", "1 s, 2 s, 4 s ... up to", "``26`` is ``9s``", "a log of 1 MB is ~150 deals",
+        "3% of them tampered with on purpose", "a share over 100%",
+    ):  # fmt: skip
+        assert not _FIGURE.search(prose), prose

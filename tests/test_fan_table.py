@@ -19,11 +19,12 @@ from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, near_wins, random_hands, ready_hands, winning_hands
 
 from engine.fan import (
+    FEATURE_BITS,
     HAND_EXTRAS,
     PATTERNS,
     FanResult,
     WinContext,
-    hand_features,
+    feature_bits,
     score_win,
     situational_extras,
 )
@@ -46,6 +47,18 @@ RULES: tuple[Rules, ...] = (
          "fan": {"menqing": 1, "zhongzhang": 1, "gen": 2, "haidi": "none", "zimo": 2}}
     ),
 )  # fmt: skip
+
+
+def hand_features(
+    concealed: Sequence[int], meld_tiles: Sequence[int], meld_count: int, context: WinContext
+) -> set[str] | None:
+    """The features of a hand (``engine.fan.feature_bits``) as names, or ``None`` when the
+    tiles are no win; ``meld_tiles`` is the tile kind of each pong or kong (``meld_count``
+    of them)."""
+    bits = feature_bits(concealed, meld_tiles[:meld_count], (), context)
+    if not bits:
+        return None
+    return {name for name, bit in FEATURE_BITS.items() if bits & bit}
 
 
 def reference_features(

@@ -33,6 +33,7 @@ from fast_diff import (
     check_sessions,
     corpus_sessions,
     facts_differences,
+    play_line,
     report_differences,
 )
 from hypothesis import HealthCheck, assume, given, settings
@@ -46,7 +47,6 @@ from engine.rules import Rules, RulesError, knob_values, load_rules
 from ingest import session_replay
 from ingest.fast_check import fast_replay
 from ingest.line_parser import LineParser
-from ingest.play_lines import play_line
 from ingest.records import PlayRecord
 from ingest.simulator.simulate import ClubPlan
 

@@ -42,7 +42,7 @@ def test_the_default_voice_renders_the_messages_as_the_engine_wrote_them() -> No
 
 
 def test_every_template_fills_both_languages_from_the_same_names() -> None:
-    for key, (en, zh) in TEMPLATES.items():
+    for key, (zh, en) in TEMPLATES.items():
         names_en = {part.split("}")[0].split("!")[0] for part in en.split("{")[1:]}
         names_zh = {part.split("}")[0].split("!")[0] for part in zh.split("{")[1:]}
         # a Chinese template may leave out a value the English names (what, a)

@@ -4,7 +4,7 @@ page in 中文 explains the engine's findings in Chinese, not in English."""
 from __future__ import annotations
 
 from analytics.queries import Analytics
-from dashboard.i18n import finding_message
+from dashboard.findings_view import finding_message
 
 
 def test_engine_findings_are_stored_with_their_chinese_explanation(api: Analytics) -> None:

@@ -16,13 +16,13 @@ import time
 from pathlib import Path
 
 import pytest
+from warehouse_fixtures import catalog_files
 
 from ingest.reader import STRAY_LISTED, read_log_bytes
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.source import Limits, file_name, name_bytes
 from ingest.validate import validate_paths
 from ingest.warehouse import ingest, read_catalog
-from ingest.warehouse.catalog import catalog_files
 from ingest.writer import write_log
 
 ROOT = Path(__file__).resolve().parents[1]

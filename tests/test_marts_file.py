@@ -275,3 +275,20 @@ def test_a_kill_at_any_moment_leaves_a_file_that_opens_right(warehouse: Path, wh
         finally:
             api.close()
         reopen_and_compare(warehouse, "opened", queries=delay > 2)
+
+
+def test_a_build_has_a_memory_limit_of_its_own(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full build runs under the build's limit (sorting ten million deals' seat rows needs
+    more than the queries' 400 MB), and the queries under theirs once it ends."""
+    monkeypatch.setenv("CHUANMA_DUCKDB_BUILD_MEMORY", "1MB")
+    with pytest.raises(duckdb.OutOfMemoryException):
+        Analytics(warehouse, persist=False)
+    monkeypatch.setenv("CHUANMA_DUCKDB_BUILD_MEMORY", "900MB")
+    monkeypatch.setenv("CHUANMA_DUCKDB_MEMORY", "300MB")
+    api = Analytics(warehouse, persist=False)
+    probe = duckdb.connect()
+    probe.execute("set memory_limit = '300MB'")
+    want = probe.execute("select current_setting('memory_limit')").fetchall()
+    assert api.con.execute("select current_setting('memory_limit')").fetchall() == want
+    assert len(api.query("overview")) > 0
+    api.close()

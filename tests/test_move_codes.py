@@ -49,6 +49,20 @@ def test_every_knob_is_read_or_ignored_by_the_c_moves() -> None:
                 assert fast_plan.rule_flags(rules) is not None, (knob, value)
 
 
+def test_the_bits_name_the_rules_own_values() -> None:
+    """The values the rule bits and the pass rules name are the knobs' own
+    (``engine.rules``); the value that sets no bit is derived from them."""
+    values = knob_values()
+    for _, knob, value in move_codes.RULE_BITS:
+        assert value in values[knob], (knob, value)
+    assert set(move_codes.PASS_RULES) == set(values["pass_rule"])
+    assert dict(move_codes.NO_BIT) == {
+        "void_declaration": "none", "void_discard_first": False, "last_four_must_hu": False,
+        "multiple_hu": False, "end_condition": "bloody", "added_kong_same_turn_only": False,
+        "exchange_three": False, "pass_rule": "off", "next_after_discard_win": "winner",
+    }  # fmt: skip
+
+
 def test_the_bits_of_a_preset() -> None:
     rules = load_rules({"preset": "standard", "pass_rule": "same_tile", "multiple_hu": True})
     names = [name for name, _, _ in move_codes.RULE_BITS]

@@ -347,3 +347,22 @@ def test_passes_and_an_expired_window_change_nothing_but_a_stray_pass_is_a_findi
     deal = _deals(_validate(record))["r1"]
     assert _codes(deal) == [("bad_record", 1002)]
     assert "no claim window open" in deal.findings[0].message
+
+
+def test_every_finding_of_an_export_carries_its_template() -> None:
+    """The converter's findings (an inferred dealer, an action left out, a config field it
+    cannot map) render again from their key and values in both languages."""
+    from engine.messages import TEMPLATES, render
+
+    records = _records()
+    records[0]["config"] = {**records[0].get("config", {}), "turbo": True}
+    records[0]["actionLog"].insert(1, {"t": "chi", "seat": 0})
+    report = _validate(records)
+    outside = [*report.file_findings, *(f for session in report.sessions for f in session.findings)]
+    found = [*outside, *(f for deal in report.deals for f in (*deal.findings, *deal.warnings))]
+    keys = {f.message_key for f in found}
+    assert {"dcmshi_dealer", "dcmshi_action_left_out", "platform_note"} <= keys, keys
+    for f in found:
+        assert f.message_key in TEMPLATES, f.message
+        assert render(f.message_key, f.message_values, "en") == f.message
+        assert render(f.message_key, f.message_values, "zh") == f.message_zh

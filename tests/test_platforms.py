@@ -257,3 +257,26 @@ def test_an_unknown_fan_name_is_a_finding_and_the_payment_still_checked() -> Non
     deal = _deals(_validate(record))["r2"]
     assert _codes(deal) == [("bad_record", 2004), ("payment_mismatch", 2004)]  # the golden's wrong 4
     assert "'龙王' is none of the platform's 川麻 fans" in deal.findings[0].message
+
+
+def test_a_platform_finding_carries_its_template_and_reads_in_chinese() -> None:
+    """A converter's findings are templates with their values, like the reader's: they
+    render again in either language, and ``--lang zh`` says them in Chinese."""
+    from dashboard.cli.reports import validation_text
+    from engine.messages import TEMPLATES, render
+
+    record = _record()
+    record["game_title"]["hepai_limit"] = 2
+    record["game_round"]["round_index_1"]["action_ticks"][0] = ["c", 45, "F"]  # 45: no 川麻 tile
+    report = _validate(record)
+    outside = [*report.file_findings, *(f for session in report.sessions for f in session.findings)]
+    found = [*outside, *(f for deal in report.deals for f in (*deal.findings, *deal.warnings))]
+    keys = {f.message_key for f in found}
+    assert {"open_mahjong_tick_left_out", "open_mahjong_void", "open_mahjong_hepai_limit"} <= keys
+    for f in found:
+        assert f.message_key in TEMPLATES, f.message
+        assert render(f.message_key, f.message_values, "en") == f.message
+        assert render(f.message_key, f.message_values, "zh") == f.message_zh
+    zh = validation_text(report, "zh")
+    assert "round_index_1 第1手：45 is no 川麻 tile (11-19, 21-29, 31-39)；此手略去，本局继续" in zh
+    assert "round_index_1 tick 1: 45 is no 川麻 tile" in validation_text(report)

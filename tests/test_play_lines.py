@@ -8,6 +8,7 @@ from itertools import pairwise
 
 import msgspec
 import pytest
+from fast_diff import play_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +24,6 @@ from ingest.play_lines import (
     code_tile,
     line_code,
     play_code,
-    play_line,
     play_rows,
     py_line_code,
     py_play_rows,

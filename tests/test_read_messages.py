@@ -53,11 +53,11 @@ def test_every_finding_of_the_corpus_carries_its_template() -> None:
 
 
 def test_the_reading_templates_fill_both_languages_from_the_same_names() -> None:
-    for key, (en, zh) in READ_TEMPLATES.items():
+    for key, (zh, en) in READ_TEMPLATES.items():
         names_en = {part.split("}")[0].split("!")[0] for part in en.split("{")[1:] if part[:1] != "{"}
         names_zh = {part.split("}")[0].split("!")[0] for part in zh.split("{")[1:] if part[:1] != "{"}
         assert names_zh <= names_en, key
-    assert all(READ_TEMPLATES[twin][0].startswith("row") or " row " in READ_TEMPLATES[twin][0]
+    assert all(READ_TEMPLATES[twin][1].startswith("row") or " row " in READ_TEMPLATES[twin][1]
                for twin in ROW_TWINS.values())  # fmt: skip
 
 
@@ -148,3 +148,59 @@ def test_the_upload_pages_deals_table_shows_no_none(lang: str) -> None:
     assert not at.exception, [e.value for e in at.exception]
     tables = [element.value for element in at.dataframe]
     assert tables and not any("None" in table.astype(str).to_csv() for table in tables)
+
+
+def test_an_exchange_line_outside_a_deal_reads_an_exchange_event() -> None:
+    lines = (
+        (Path(__file__).parent / "golden" / "kongs_standard.jsonl").read_text(encoding="utf-8").splitlines()
+    )
+    exchange = (
+        '{"type": "exchange", "direction": "clockwise", "tiles": ["123m", "123m", "456p", "789s"], "zz": 1}'
+    )
+    log = read_lines([exchange, *lines], "x.jsonl")
+    messages = [f.message for f in log.findings]
+    assert "line 1: an exchange event outside any deal (no deal has started yet)" in messages
+    assert "line 1: unknown field 'zz' on an exchange event; kept, but not checked" in messages
+
+
+def test_a_kong_kind_written_in_english_takes_its_article() -> None:
+    from test_spreadsheet import sheet
+
+    from ingest.sheets.convert import log_of_sheet
+
+    log = log_of_sheet(sheet([["1", "杠", "Ann", "added", "Bo", ""]]))
+    messages = [f.message for _, deal in log.iter_deals() for f in deal.findings] + [
+        f.message for f in log.findings
+    ]
+    assert any("an added (added kong) takes no discard" in m for m in messages), messages
+
+
+def test_the_cli_says_a_reader_and_a_sheet_finding_in_chinese_with_lang_zh(tmp_path: Path) -> None:
+    """``chuanma validate --lang zh``: a bad log line and a bad sheet cell in Chinese,
+    rendered from their keys; the English report says them as before."""
+    import subprocess
+    import sys
+
+    from test_spreadsheet import HEADER, PLAYERS, SESSION, csv_bytes
+
+    lines = (
+        (Path(__file__).parent / "golden" / "kongs_standard.jsonl").read_text(encoding="utf-8").splitlines()
+    )
+    (tmp_path / "log.jsonl").write_text("\n".join([*lines[:3], "{bad", *lines[3:]]) + "\n", encoding="utf-8")
+    (tmp_path / "sheet.csv").write_bytes(
+        csv_bytes([SESSION, PLAYERS, HEADER, ["1", "胡", "Zed", "", "Bo", "平胡"]])
+    )
+    script = Path(sys.executable).with_name("chuanma")
+    command = [str(script)] if script.is_file() else [sys.executable, "-m", "dashboard.cli"]
+
+    def validate(lang: str) -> str:
+        done = subprocess.run(
+            [*command, "validate", str(tmp_path), "--lang", lang],
+            capture_output=True, text=True, encoding="utf-8", timeout=120, check=False,
+        )  # fmt: skip
+        return done.stdout
+
+    zh, en = validate("zh"), validate("en")
+    assert "第 4 行：不是有效的 JSON" in zh and "line 4: not valid JSON" in en
+    assert "第 4 行，C 列（座位）：'Zed' 不是座位" in zh
+    assert "row 4, column C (座位): 'Zed' is no seat" in en

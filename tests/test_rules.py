@@ -8,12 +8,22 @@ import dataclasses
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any
 
 import pytest
 
-from engine.fan import NAMES
-from engine.rules import FAN_IDS, PATTERN_IDS, Rules, RulesError, load_rules, preset_names, rules_from_name
+from engine.rules import (
+    FAN_IDS,
+    PATTERN_IDS,
+    Rules,
+    RulesError,
+    knob_kinds,
+    knob_values,
+    load_rules,
+    preset_names,
+    rules_from_name,
+)
+from engine.vocabulary import PATTERNS
 
 PRESETS = ("standard", "chengdu", "online", "novikov")
 
@@ -195,16 +205,9 @@ def test_rules_md_pattern_table_matches_the_presets() -> None:
     assert [row[0].strip("`") for row in body] == list(PATTERN_IDS)
     for row in body:
         pattern = row[0].strip("`")
-        assert NAMES[pattern][0] in row[1], (pattern, row[1])
+        assert PATTERNS[pattern][0] in row[1], (pattern, row[1])
         cells = tuple(None if c == "–" else int(c) if c.isdigit() else c for c in row[3:])
         assert cells == FAN_TABLE[pattern], pattern
-
-
-def _literals(hint: Any) -> list[Any]:
-    """The values a knob's type names (``Literal["a", "b"]``, also inside a union)."""
-    if get_origin(hint) is Literal:
-        return list(get_args(hint))
-    return [value for arg in get_args(hint) for value in _literals(arg)]
 
 
 def test_knobs_md_lists_every_knob_and_its_values() -> None:
@@ -216,16 +219,17 @@ def test_knobs_md_lists_every_knob_and_its_values() -> None:
     rows = {row[0].strip("`"): row for row in body}
     knobs = [f.name for f in dataclasses.fields(Rules) if f.name not in ("name", "fan")]
     assert list(rows) == knobs
-    hints = get_type_hints(Rules)
     for knob in knobs:
-        values, hint = rows[knob][1], hints[knob]
-        for value in _literals(hint):
+        values = rows[knob][1]
+        literals, types = knob_kinds(knob)  # the values Rules' annotations name
+        for value in literals:
             assert f'`"{value}"`' in values, (knob, value)
-        if hint is bool:
+        if types == (bool,) and not literals:
             assert values == "`true`, `false`", knob
-        elif hint is int or int in get_args(hint):
+        elif int in types:
             assert "whole number" in values, knob
-    assert '`"none"`' in rows["max_fan"][1]  # no cap: the one value no type names
+        if type(None) in types:
+            assert '`"none"`' in values, knob  # no cap: written "none"
 
 
 def test_overrides_keep_the_rest_of_the_preset() -> None:
@@ -394,13 +398,14 @@ def test_rules_error_is_a_value_error() -> None:
 
 
 def test_the_knob_checks_agree_with_the_rules_annotations() -> None:
-    """``Rules``' annotations (what mypy holds every use to) and ``_CHOICES`` (what
-    ``load_rules`` checks, the differential plays and the C bits cover) say the same values:
-    read from the source, as the compiled build erases annotations."""
+    """Each knob of ``Rules`` is annotated with the type ``_KNOB_TYPES`` gives it (what
+    ``load_rules`` checks, the differential plays and the C bits cover): a value type of
+    ``engine/rules.py``, or ``bool`` or ``int``. Read from the source, as the compiled
+    build erases annotations."""
     import ast
-    from pathlib import Path
 
-    from engine.rules import _CHOICES
+    import engine.rules as rules_module
+    from engine.rules import _KNOB_TYPES
 
     source = (Path(__file__).parent.parent / "engine" / "rules.py").read_text(encoding="utf-8")
     rules_class = next(
@@ -409,23 +414,28 @@ def test_the_knob_checks_agree_with_the_rules_annotations() -> None:
         if isinstance(node, ast.ClassDef) and node.name == "Rules"
     )
     annotated = {
-        node.target.id: node.annotation
+        node.target.id: ast.unparse(node.annotation)
         for node in rules_class.body
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
     }
-    assert set(annotated) - {"name", "fan"} == set(_CHOICES)
-    for knob, allowed in _CHOICES.items():
-        text = ast.unparse(annotated[knob])
-        literals = {
-            c.value
-            for n in ast.walk(annotated[knob])
-            if isinstance(n, ast.Subscript) and ast.unparse(n.value) == "Literal"
-            for c in ast.walk(n.slice)
-            if isinstance(c, ast.Constant)
-        }
-        if isinstance(allowed, tuple):
-            assert literals == set(allowed) and text.startswith("Literal["), (knob, text)
-        elif allowed is bool:
-            assert text.split(" | ")[0] == "bool", (knob, text)  # 杠上炮: | Literal['refund']
-        else:
-            assert text.split(" | ")[0] == "int", (knob, text)  # max_fan: | None; 满格: | Literal['cap']
+    assert [knob for knob in annotated if knob not in ("name", "fan")] == list(_KNOB_TYPES)
+    for knob, kind in _KNOB_TYPES.items():
+        name = annotated[knob]
+        assert getattr(rules_module, name, None) is kind or name == getattr(kind, "__name__", None), (
+            knob,
+            name,
+        )
+        assert "Literal" not in name, knob  # the values are written once, in the named type
+
+
+def test_every_kind_of_knob_is_checked() -> None:
+    """The parts of the knobs' types: literals, whole numbers, booleans, and None for
+    max_fan only; a knob that mixes kinds is played at samples of each."""
+    for knob in knob_values():
+        literals, types = knob_kinds(knob)
+        assert set(types) <= {bool, int, type(None)}, knob
+        assert all(isinstance(value, str) for value in literals), knob
+    assert knob_kinds("kong_discard_transfer") == (("refund",), (bool,))
+    assert knob_kinds("no_ting_pays") == (("max", "min"), (int,))
+    assert knob_kinds("max_fan") == ((), (int, type(None)))
+    assert knob_values()["pass_rule"] == ("any", "same_tile", "off")

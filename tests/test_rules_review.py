@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from test_deal_invariants import tiles_accounted
 
 from engine.deal import Deal, IllegalEvent
 from engine.events import DealStart, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
@@ -122,7 +123,7 @@ def test_two_robbers_of_one_added_kong() -> None:
     assert deal.next_drawer() == 0
     deal.apply(event("draw 0 1s", 20))
     assert [(m.kind, m.tile) for m in deal.melds[1]] == [("pong", parse_tile("5s"))]  # the pong stands
-    assert deal.tiles_accounted() == 108
+    assert tiles_accounted(deal) == 108
 
 
 def test_exposed_kong_others_pay_only_while_still_in() -> None:

@@ -19,7 +19,6 @@ from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, club_logs, frame, metrics
 
 from dashboard.fonts import cjk_font, cjk_font_file, covers
-from dashboard.i18n import reason_label
 from dashboard.session_image import WIDTH, image_height, session_png
 from dashboard.session_result import (
     SessionResult,
@@ -29,6 +28,7 @@ from dashboard.session_result import (
     totals_frame,
     transfers_frame,
 )
+from dashboard.term_labels import reason_label
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.settle_up import Payoff
 from ingest.warehouse import ingest

@@ -16,7 +16,7 @@ import pytest
 from test_spreadsheet import HEADER, PLAYERS, SESSION, csv_bytes
 
 from ingest.sheets.convert import convert_sheet, log_of_sheet
-from ingest.sheets.terms import COLUMN_ALIASES, TEMPLATE_COLUMNS
+from ingest.sheets.terms import COLUMN_ALIASES
 from ingest.validate import validate_log
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "data" / "templates"
@@ -99,6 +99,15 @@ def test_a_winner_is_no_part_of_cha_jiao_on_a_sheet() -> None:
     report = validate_log(log_of_sheet(convert_sheet(data.encode(), "ready.csv")))
     found = [(f.code, f.seat) for f in report.all_findings()]
     assert ("bad_record", 1) in found  # Bo won: no 查大叫 for Bo
+
+
+#: the templates' header row: one column per key, "中文 / english"
+TEMPLATE_COLUMNS = (
+    "session", "date", "club", "table", "rules", "base",
+    "player1", "player2", "player3", "player4",
+    "deal", "dealer", "event", "seat", "kind", "from", "patterns", "fan",
+    "points1", "points2", "points3", "points4", "ready", "flower_pigs", "same_turn", "note",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("stem", ["sheet-template", "sheet-example"])

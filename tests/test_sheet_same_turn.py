@@ -10,6 +10,8 @@ import csv
 import io
 from typing import Any
 
+from test_spreadsheet import column_of
+
 from dashboard.record_draft import _deal, _deal_json
 from ingest.reader import read_log_bytes
 from ingest.sheets.convert import convert_sheet, read_sheet_bytes
@@ -100,7 +102,7 @@ def test_the_spreadsheet_import_reads_the_column() -> None:
     assert log.findings == []
     kongs = [obj for _, obj in log.lines if obj["type"] == "kong"]
     assert kongs[0]["same_turn"] is False and "same_turn" not in kongs[1]
-    assert log.column_of(5, "same_turn") == "E"  # rows 1-3 the first block, 4 the header
+    assert column_of(log, 5, "same_turn") == "E"  # rows 1-3 the first block, 4 the header
     report = validate_log(read_sheet_bytes(sheet_bytes(rows), "late.csv"))
     assert report.ok, [f.message for f in report.all_findings()]
     # the same sheet without the column: the late kong is taken as drawn this turn, and

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.events import DealEnd, DealStart
+from engine.events import DealEnd, DealStart, Finding
 from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.rules import load_rules
 from ingest.reader import read_log
 from ingest.session_replay import replay_one
-from ingest.sheets.cells import Cell, column_letter, csv_rows
+from ingest.sheets.cells import Cell, column_letter, read_grid
 from ingest.sheets.convert import SheetLog, convert_sheet, read_sheet_bytes
 from ingest.sheets.net_only import NET_ONLY_NOTE
 from ingest.validate import find_logs, validate_paths
@@ -31,6 +31,50 @@ EXAMPLE = TEMPLATES / "sheet-example.csv"
 HEADER = ["局号", "事件", "座位", "杠型", "来自", "番型", "得分1", "得分2", "得分3", "得分4", "听牌", "花猪"]
 SESSION = ["场次", "s1", "", "", "", "", "", "", "", "", "", ""]
 PLAYERS = ["玩家", "Ann", "Bo", "Chen", "Du"]
+
+
+def csv_rows(data: bytes) -> list[list[Cell]]:
+    """The rows of a CSV's bytes, as the importer reads them."""
+    return read_grid(data, "sheet.csv").rows
+
+
+#: finding code -> the JSON fields (so the sheet cells) it is about, most specific first
+FINDING_FIELDS: dict[str, tuple[str, ...]] = {
+    "payment_mismatch": ("deltas", "settlement"),
+    "fan_mismatch": ("patterns", "fan"),
+    "score_mismatch": ("scores", "totals"),
+    "illegal_hu": ("patterns", "seat"),
+    "impossible_pattern": ("patterns", "from"),
+    "out_of_turn": ("seat",),
+    "wrong_end": ("ready", "flower_pigs"),
+    "bad_record": ("seat", "from", "patterns", "kind"),
+}
+
+
+def column_of(log: SheetLog, line: int, json_field: str) -> str | None:
+    """The column(s) a field of the line at this row came from (``S:V`` for points), as
+    the sheet's ``fields`` keep it."""
+    source = log.fields.get(line, {}).get(json_field)
+    return None if source is None else source[1]
+
+
+def row_of(log: SheetLog, line: int, json_field: str) -> int | None:
+    """The sheet row a field came from: its line's row, but a deal_end gathers the 查叫 and
+    本局 rows."""
+    source = log.fields.get(line, {}).get(json_field)
+    return None if source is None else source[0]
+
+
+def cell_of(log: SheetLog, finding: Finding) -> str | None:
+    """ "row N, column X" for a validator's finding on a sheet: the first field its code is
+    about that the finding's row recorded (None when no cell is known)."""
+    if finding.line is None:
+        return None
+    for json_field in FINDING_FIELDS.get(finding.code, ()):
+        source = log.fields.get(finding.line, {}).get(json_field)
+        if source is not None and source[1]:
+            return f"row {source[0]}, column {source[1]}"
+    return None
 
 
 def xlsx_bytes(rows: list[list[Cell]], title: str = "记分") -> bytes:
@@ -104,13 +148,13 @@ def test_the_example_evening_becomes_these_lines_row_by_row(name: str) -> None:
 def test_each_field_names_its_column() -> None:
     log = convert_sheet(EXAMPLE.read_bytes(), EXAMPLE.name)
     assert log.columns["patterns"] == "Q"
-    assert log.column_of(3, "patterns") == "Q"
-    assert log.column_of(3, "deltas") == "S:V"
-    assert log.column_of(7, "ready") == "W" and log.row_of(7, "ready") == 6, (
+    assert column_of(log, 3, "patterns") == "Q"
+    assert column_of(log, 3, "deltas") == "S:V"
+    assert column_of(log, 7, "ready") == "W" and row_of(log, 7, "ready") == 6, (
         "the deal_end line gathers rows 6 and 7"
     )
-    assert log.row_of(7, "scores") == 7 and log.row_of(7, "settlement") == 6
-    assert log.column_of(2, "players") == "G,H,I,J"
+    assert row_of(log, 7, "scores") == 7 and row_of(log, 7, "settlement") == 6
+    assert column_of(log, 2, "players") == "G,H,I,J"
 
 
 def test_the_example_adds_up_as_worked_out_in_the_docs() -> None:
@@ -132,10 +176,8 @@ def test_the_example_adds_up_as_worked_out_in_the_docs() -> None:
 
 
 def test_a_validator_finding_is_traced_to_its_cell() -> None:
-    from engine.events import Finding
-
     log = convert_sheet(EXAMPLE.read_bytes(), EXAMPLE.name)
-    at = {(code, line): log.cell_of(Finding(code, line, None, "")) for code, line in
+    at = {(code, line): cell_of(log, Finding(code, line, None, "")) for code, line in
           [("payment_mismatch", 4), ("payment_mismatch", 7), ("fan_mismatch", 3), ("score_mismatch", 7),
            ("score_mismatch", 18), ("wrong_end", 7), ("payment_mismatch", 13), ("tile_count", 4)]}  # fmt: skip
     assert at == {
@@ -161,7 +203,7 @@ def test_a_kong_bloom_with_no_kong_is_the_audits_finding_at_its_cell() -> None:
     found = [f for f in report.all_findings() if f.code == "impossible_pattern"]
     assert [(f.line, f.seat, f.recorded) for f in found] == [(5, 1, "gangshanghua")]
     assert "杠上花" in found[0].message and "自己开杠后紧接着自摸" in found[0].message_zh
-    assert log.cell_of(found[0]) == "row 5, column F"
+    assert cell_of(log, found[0]) == "row 5, column F"
 
 
 @pytest.mark.parametrize("name", ["sheet-template.csv", "sheet-template.xlsx"])
@@ -273,9 +315,9 @@ def test_pattern_names_become_engine_ids(cell: str, patterns: list[str], self_dr
 
 
 def test_every_pattern_of_the_engine_is_read_by_its_chinese_name_and_its_id() -> None:
-    from engine.fan import EXTRAS, PATTERNS
+    from engine.vocabulary import PATTERNS
 
-    for pid, zh in [(p.id, p.zh) for p in PATTERNS] + [(k, v[0]) for k, v in EXTRAS.items()]:
+    for pid, (zh, _) in PATTERNS.items():
         for written in (zh, pid):
             log = sheet([["1", "胡", "1", "", "2", written, "", "", "", ""]])
             assert log.findings == [], written
@@ -541,7 +583,7 @@ def test_a_net_only_sheet_may_name_the_players_in_its_header() -> None:
         [8, -4, -4, 0],
         [-1, 1, 0, 0],
     ]
-    assert log.column_of(4, "scores") == "B:E"
+    assert column_of(log, 4, "scores") == "B:E"
 
 
 def _net_only(scores: tuple[int, int, int, int] | None) -> DealReport:

@@ -73,6 +73,7 @@ def assert_sums_exact(api: Analytics) -> None:
             assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
     assert_ratings_exact(api)
     assert_search_exact(api)
+    assert_mate_flows_exact(api, players[0])
     for mart, macro in DERIVED.items():
         held = api.sql(f"select * from {mart} order by all")
         fresh = api.sql(f"select * from {macro}(true, cast([] as date[]), false) order by all")
@@ -83,6 +84,34 @@ def assert_sums_exact(api: Analytics) -> None:
         "select reason as label, count(*) as count from stg_quarantine group by reason order by reason"
     )
     assert lines.equals(counted)
+
+
+#: what flowed between each pair of players over the deals a tablemate sat in, from every
+#: transfer (mart_flows): the reference for mate_records' seat-row sums (received_from)
+MATE_FLOWS_REFERENCE = """
+with picked as (select distinct deal_id from mart_seat_deals where player = $mate),
+flows as (
+    select payee_player as player, payer_player as mate, sum(amount) as points
+    from mart_flows semi join picked using (deal_id) group by all
+)
+select p.player, p.mate, coalesce(got.points, 0) - coalesce(gave.points, 0) as net_between
+from (select distinct a.player, b.player as mate from mart_seat_deals as a
+      join mart_seat_deals as b using (deal_id) semi join picked using (deal_id)
+      where a.seat <> b.seat) as p
+left join flows as got on got.player = p.player and got.mate = p.mate
+left join flows as gave on gave.player = p.mate and gave.mate = p.player
+order by p.player, p.mate
+"""
+
+
+def assert_mate_flows_exact(api: Analytics, mate: str) -> None:
+    """A tablemates filter's net between two players (read from the seat rows it pairs) is
+    what every transfer between them in those deals adds up to."""
+    have = api.mate_records(Filters(tablemates=(mate,)))[["player", "mate", "net_between"]]
+    want = api.sql(MATE_FLOWS_REFERENCE, {"mate": mate})
+    have = have.sort_values(["player", "mate"]).reset_index(drop=True)
+    assert len(have) and have["net_between"].abs().sum() > 0
+    assert have.astype({"net_between": "int64"}).equals(want.astype({"net_between": "int64"}))
 
 
 def assert_ratings_exact(api: Analytics) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from test_warehouse_compact import EVENING, a_deal, check_clean, small_batches  # noqa: F401
-from warehouse_fixtures import sample_logs
+from warehouse_fixtures import catalog_files, sample_logs
 
 import ingest.warehouse.catalog as catalog_module
 from analytics.queries import Analytics
@@ -20,7 +20,7 @@ from dashboard.record_draft import upload_path
 from ingest.sheets.record import DealFacts, log_text
 from ingest.warehouse import BATCHES, CATALOG, IngestSummary, ingest, read_catalog
 from ingest.warehouse.batches import write_batch
-from ingest.warehouse.catalog import batch_files, catalog_files, write_catalog
+from ingest.warehouse.catalog import batch_files, write_catalog
 from ingest.warehouse.stored import forget
 
 

@@ -54,8 +54,8 @@ def test_the_face_only_re_exports() -> None:
 
 
 def test_the_face_is_one_list() -> None:
-    """``_FACE`` (what is imported on first use) is what the TYPE_CHECKING imports give
-    mypy, module by module, and what ``__all__`` lists: three spellings held as one."""
+    """``_FACE`` (what is imported on first use, and ``__all__``) is what the
+    TYPE_CHECKING imports give mypy, module by module, each name re-exported as itself."""
     import ast
 
     tree = ast.parse((PACKAGE / "__init__.py").read_text(encoding="utf-8"))
@@ -63,6 +63,30 @@ def test_the_face_is_one_list() -> None:
     typed: dict[str, set[str]] = {}
     for node in guarded.body:
         assert isinstance(node, ast.ImportFrom) and node.module is not None
+        assert all(a.asname == a.name for a in node.names), ast.unparse(node)  # re-exported
         typed.setdefault(node.module.rpartition(".")[2], set()).update(a.name for a in node.names)
     assert typed == {module: set(names) for module, names in face._FACE.items()}
     assert sorted(face.__all__) == sorted(face._HOME)
+
+
+def test_the_face_names_only_what_is_used() -> None:
+    """Every name of the face is imported from it somewhere outside the package (the CLI,
+    the dashboard, the benchmarks or the tests): a name nobody imports leaves it."""
+    used: set[str] = set()
+    for top in ("dashboard", "bench", "tests", "analytics", "engine", "ingest"):
+        for path in sorted((ROOT / top).rglob("*.py")):
+            if path.parent == PACKAGE:
+                continue
+            tree = ast.parse(path.read_text(encoding="utf-8"))
+            faces: set[str] = set()
+            for node in ast.walk(tree):
+                if isinstance(node, ast.ImportFrom) and node.module == "ingest.warehouse":
+                    used.update(alias.name for alias in node.names)
+                elif isinstance(node, ast.ImportFrom) and node.module == "ingest":
+                    faces.update(a.asname or a.name for a in node.names if a.name == "warehouse")
+                elif isinstance(node, ast.Import):
+                    faces.update(a.asname or a.name for a in node.names if a.name == "ingest.warehouse")
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Attribute) and ast.unparse(node.value) in faces:
+                    used.add(node.attr)
+    assert set(face.__all__) - used == set()

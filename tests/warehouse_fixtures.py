@@ -18,6 +18,7 @@ import pyarrow.dataset as ds  # type: ignore[import-untyped]
 
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import table_files
+from ingest.warehouse.catalog import batch_files
 from ingest.writer import write_log
 
 SAMPLE_DIR = Path(os.environ.get("CHUANMA_SAMPLE", Path(__file__).resolve().parents[1] / "data" / "sample"))
@@ -151,3 +152,9 @@ def sorted_rows(table: pa.Table, keys: list[str]) -> list[dict[str, Any]]:
     """Rows as dicts in a fixed order, to compare tables built different ways."""
     rows: list[dict[str, Any]] = table.to_pylist()
     return sorted(rows, key=lambda row: tuple(json.dumps(row[k], default=str) for k in keys))
+
+
+def catalog_files(root: str | Path, catalog: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every source file the listed batches hold, in catalog order (reads every
+    ``batch.json``)."""
+    return [f for batch in catalog.get("batches", []) for f in batch_files(root, batch)]

@@ -30,7 +30,7 @@ end;
 create or replace macro shown_players(p_names, p_club, p_shared) as
 list_transform(p_names, lambda p: shown_player(p, p_club, p_shared));
 
--- complete deals with who sat (the tablemates filter looks here, 4x fewer rows than seats)
+-- complete deals with who sat (one row a deal, where the seats have one a player)
 create or replace view mart_deals as
 select
     d.deal_id,

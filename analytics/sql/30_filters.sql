@@ -8,7 +8,7 @@
 
 -- The deals where every one of the tablemates sat: their seats picked by name from
 -- mart_seat_deals (a string compare per seat row), not list_has_all over every deal's list
--- of players (a list function per deal row, 2.5x slower at a million deals).
+-- of players (a list function per deal row, slower at a million deals).
 create or replace macro mate_deals(p_mates) as table
 select deal_id
 from (

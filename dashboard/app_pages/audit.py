@@ -12,11 +12,11 @@ import streamlit as st
 from dashboard import cached_queries, charts, page_kit
 from dashboard.finding_html import row_html
 from dashboard.findings_view import payments_line, row_text
-from dashboard.i18n import code_label, rule_label
 from dashboard.rescore import Rescore
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
+from dashboard.term_labels import code_label, rule_label
 from dashboard.tiles_view import CSS
 from engine.rules import preset_names
 

@@ -8,8 +8,8 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
-from dashboard.i18n import reason_label
 from dashboard.safe_text import md
+from dashboard.term_labels import reason_label
 
 FROM_KEY = "h2h_from"
 TO_KEY = "h2h_to"

@@ -8,7 +8,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
-from dashboard.i18n import code_label
+from dashboard.term_labels import code_label
 
 st.title(page_kit.t("page_overview"))
 src = page_kit.page_source()

@@ -7,7 +7,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, export, page_kit
-from dashboard.i18n import pattern_label
+from dashboard.term_labels import pattern_label
 
 st.title(page_kit.t("page_patterns"))
 src = page_kit.page_source()

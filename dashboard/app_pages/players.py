@@ -12,8 +12,8 @@ from analytics.queries import Filters
 from analytics.roster import guests_split
 from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit
-from dashboard.i18n import win_kind_label
 from dashboard.safe_text import md
+from dashboard.term_labels import win_kind_label
 
 PLAYER_KEY = "player_choice"
 #: leaderboard columns: (column, label key, kind)

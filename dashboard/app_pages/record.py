@@ -25,7 +25,7 @@ import streamlit as st
 
 from dashboard import access_gate, page_kit
 from dashboard.findings_view import finding_said
-from dashboard.i18n import code_label, label, pattern_label, reason_label
+from dashboard.i18n import label
 from dashboard.plain_errors import plain_error
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
@@ -33,6 +33,7 @@ from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_in
 from dashboard.record_players import seat_inputs, substitute_form
 from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
+from dashboard.term_labels import code_label, pattern_label, reason_label
 from dashboard.upload_file import not_stored
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write

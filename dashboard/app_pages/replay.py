@@ -14,7 +14,8 @@ from dashboard import access_gate, cached_queries, page_kit
 from dashboard.deal_steps import DealReplay, Step, StepFinding
 from dashboard.finding_html import finding_html
 from dashboard.findings_view import seat_base
-from dashboard.i18n import (
+from dashboard.safe_text import md
+from dashboard.term_labels import (
     code_label,
     end_reason_label,
     pattern_label,
@@ -23,7 +24,6 @@ from dashboard.i18n import (
     rules_label,
     win_kind_label,
 )
-from dashboard.safe_text import md
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
 from engine.tiles import SUITS, rank_of, suit_of
 

@@ -10,8 +10,8 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, export, page_kit
-from dashboard.i18n import pattern_label, win_kind_label
-from engine.fan import NAMES
+from dashboard.term_labels import pattern_label, win_kind_label
+from engine.vocabulary import PATTERNS
 
 ANY = "\u0000any"
 
@@ -79,7 +79,7 @@ if src is not None:
     min_fan = cols[1].number_input(
         page_kit.t("min_fan"), min_value=0, max_value=99, value=0, key="search_min_fan"
     )
-    pattern = cols[2].selectbox(page_kit.t("pattern"), [ANY, *NAMES], key="search_pattern",
+    pattern = cols[2].selectbox(page_kit.t("pattern"), [ANY, *PATTERNS], key="search_pattern",
                                 format_func=lambda v: everything if v == ANY else pattern_label(v, lang))  # fmt: skip
     code = cols[3].selectbox(page_kit.t("finding_code"), [ANY, *codes], key="search_code",
                              format_func=lambda v: everything if v == ANY else v)  # fmt: skip

@@ -15,7 +15,6 @@ import streamlit as st
 from dashboard import access_gate, cached_queries, money_view, page_kit
 from dashboard.closing import money_of, read_closing
 from dashboard.findings_view import row_text
-from dashboard.i18n import code_label, rule_label, rules_label
 from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionResult,
@@ -30,6 +29,7 @@ from dashboard.session_result import (
     transfer_lines,
     transfers_frame,
 )
+from dashboard.term_labels import code_label, rule_label, rules_label
 from engine.money import MoneyResult, MoneyRule, settle_money, yuan
 
 SESSION_KEY = "session_pick"

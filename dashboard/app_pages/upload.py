@@ -15,10 +15,10 @@ import streamlit as st
 from dashboard import access_gate, page_kit
 from dashboard.access import foreign_clubs
 from dashboard.findings_view import finding_said, named_voice, seat_base
-from dashboard.i18n import code_label
 from dashboard.ingest_report import ingest_text
 from dashboard.plain_errors import plain_error
 from dashboard.safe_text import md
+from dashboard.term_labels import code_label
 from dashboard.upload_file import saved_path, write_upload
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import READ_ONLY_LIMIT, may_write, upload_token

@@ -44,7 +44,7 @@ app.add_typer(access_app, name="access")
 
 
 def main() -> None:
-    # numpy's OpenBLAS starts a thread per core at import and they spin a while, a tenth of a
-    # second of CPU per process, for matrix routines no command calls (ingest's workers inherit it)
+    # numpy's OpenBLAS starts a thread per core at import and they spin a while, CPU spent in
+    # every process for matrix routines no command calls (ingest's workers inherit it)
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     app()

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.fan import NAMES
 from engine.hand import HandReport
 from engine.tiles import tile_name
+from engine.vocabulary import PATTERNS
 
 
 def report_json(report: HandReport) -> dict[str, Any]:
@@ -22,7 +22,7 @@ def report_json(report: HandReport) -> dict[str, Any]:
 
 
 def pattern_label(pattern: str) -> str:
-    zh, en = NAMES[pattern]
+    zh, en = PATTERNS[pattern]
     return f"{zh} {en}"
 
 

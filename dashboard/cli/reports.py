@@ -5,20 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from dashboard.findings_view import finding_text, seat_base
-from dashboard.i18n import Lang, code_label, end_reason_label, label
+from dashboard.i18n import Lang, label
+from dashboard.term_labels import code_label, end_reason_label, reason_label, win_kind_label
 from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.replay import DealReport, FindingSink, pattern_text
-from engine.settlement import REASONS
 from engine.tiles import SUITS, format_tiles, tile_name
+from engine.vocabulary import KONG_KINDS
+from engine.vocabulary import SUITS as SUIT_NAMES
 from engine.voice import NamedVoice, Voice
 from ingest.validate import ValidationReport
-
-KONG_NAMES = {"exposed": "直杠 exposed kong", "added": "弯杠 added kong", "concealed": "暗杠 concealed kong"}
-
-
-KONG_NAMES_ZH = {"exposed": "直杠", "added": "弯杠", "concealed": "暗杠"}
-SUITS_ZH = {"m": "万", "p": "筒", "s": "条"}
 
 
 def say(key: str, lang: Lang, **values: object) -> str:
@@ -125,19 +121,19 @@ def describe_event(event: PlayEvent | DealEnd, lang: Lang = "en") -> str:
     if isinstance(event, Pong):
         return say("cli_pongs", lang, seat=event.seat, tile=tile_name(event.tile))
     if isinstance(event, Kong):
-        names = KONG_NAMES_ZH if lang == "zh" else KONG_NAMES
-        kind = names.get(event.kind, event.kind)
+        zh, en = KONG_KINDS[event.kind]
+        kind = zh if lang == "zh" else f"{zh} {en}"
         return say("cli_kong", lang, seat=event.seat, kind=kind, tile=tile_name(event.tile))
     if isinstance(event, Hu):
         how = (
-            say("cli_self_draw", lang)
+            win_kind_label("self_draw", lang)
             if event.from_seat is None
             else say("cli_on_tile", lang, seat=event.from_seat)
         )
         return say("cli_wins", lang, seat=event.seat, how=how, tile=tile_name(event.tile))
     if isinstance(event, Void):
         suit = SUITS[event.suit]
-        return say("cli_void", lang, seat=event.seat, suit=SUITS_ZH[suit] if lang == "zh" else suit)
+        return say("cli_void", lang, seat=event.seat, suit=SUIT_NAMES[suit][0] if lang == "zh" else suit)
     if isinstance(event, Exchange):
         tiles = ", ".join(format_tiles(t) for t in event.tiles)
         return say("cli_exchange", lang, direction=event.direction, tiles=tiles)
@@ -159,8 +155,7 @@ def replay_printer(
             emit(say("cli_win", lang, seat=win.seat, patterns=patterns, fan=win.result.fan))
         state["wins"] = len(deal.wins)
         for transfer in deal.ledger[state["ledger"] :]:
-            zh, en = REASONS[transfer.reason]
-            reason = zh if lang == "zh" else f"{zh} {en}"
+            reason = reason_label(transfer.reason, lang)
             emit(
                 say(
                     "cli_pay",
@@ -208,8 +203,7 @@ def sheet_printout(report: DealReport, emit: Callable[[str], None], voice: Voice
             )
         )
         for transfer in (t for t in report.ledger if t.line == line):
-            zh, en = REASONS[transfer.reason]
             payer, payee = said.seat(transfer.payer, "en"), said.seat(transfer.payee, "en")
-            emit(f"    pay: {payer} -> {payee} {transfer.amount} ({zh} {en})")
+            emit(f"    pay: {payer} -> {payee} {transfer.amount} ({reason_label(transfer.reason, 'en')})")
         for finding in (f for f in findings if f.line == line):
             emit("    !! " + finding_line(finding, "", voice=voice).strip())

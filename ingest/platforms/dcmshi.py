@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import Any, Final
 
+from engine.messages import Text, say
+from engine.messages import tile as tile_value
 from ingest.platforms.dcmshi_rng import Dealt, deal_wall, seed_hash
 from ingest.platforms.dcmshi_rules import config_of, rules_of
 from ingest.platforms.emit import Converted, finding, log_of
@@ -49,6 +51,11 @@ class Unreadable(ValueError):
 def chuanma_seat(seat: int) -> int:
     """The app's seat as chuanma's: its turn order runs the other way round."""
     return (4 - seat) % 4
+
+
+def app_seat(seat: int) -> Text:
+    """The app's seat in a message, with chuanma's beside it."""
+    return say("platform_seat", app=seat, here=chuanma_seat(seat))
 
 
 def tile_name(tile: int) -> str:
@@ -134,17 +141,15 @@ class _Round:
         self.penalties: list[str] = []  # rules of the app chuanma has no knob for
         self.differs: list[str] = []  # wins the app scores otherwise by construction
 
-    def note(self, line: int, en: str, zh: str, code: str = "bad_record", seat: int | None = None) -> None:
+    def note(self, line: int, text: Text, code: str = "bad_record", seat: int | None = None) -> None:
         warning = code != "bad_record"
-        self.out.note(self.deal_id, finding(code, line, self.out.name, en, zh, warning, seat))
+        self.out.note(self.deal_id, finding(code, line, self.out.name, text, warning, seat))
 
-    def scored_otherwise(self, line: int, seat: int, short: str, en: str, zh: str) -> None:
+    def scored_otherwise(self, line: int, seat: int, short: str, key: str) -> None:
         """A win the app scores otherwise by construction: a ``platform_rule`` warning, and
         neither its fan and payment nor the round's net scores are checked."""
         self.differs.append(short)
-        self.note(line, f"{en}; the win's fan and payment are not checked",
-                  f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） {zh}；不核对此胡的番与付分",
-                  code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+        self.note(line, say(key, who=app_seat(seat)), code="platform_rule", seat=chuanma_seat(seat))
 
     def emit(self, line: int, obj: dict[str, Any]) -> dict[str, Any]:
         self.events.append((line, obj))
@@ -330,11 +335,8 @@ class _Round:
         self.penalties.append(
             f"app seat {seat} (seat {chuanma_seat(seat)} here) claims a win that the results do not hold (falseHu)"
         )
-        self.note(window.claims[seat][1],
-                  f"app seat {seat} (seat {chuanma_seat(seat)} here)'s win claim on {tile_name(window.tile)} is no win in the record's results: the app fines it "
-                  "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the claim is left out",
-                  f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 对 {tile_name(window.tile)} 的胡牌声明不在结果中：平台按诈胡罚分，chuanma 无此规则；略去此声明",
-                  code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+        claim = say("dcmshi_false_claim", who=app_seat(seat), tile=tile_value(tile_name(window.tile)))
+        self.note(window.claims[seat][1], claim, code="platform_rule", seat=chuanma_seat(seat))
         return False
 
     def self_draw(self, seat: int, kind: str, line: int, following: dict[str, Any] | None) -> None:
@@ -342,11 +344,8 @@ class _Round:
             self.penalties.append(
                 f"app seat {seat} (seat {chuanma_seat(seat)} here) declares a self-drawn win its hand does not make (falseHu)"
             )
-            self.note(line,
-                      f"app seat {seat} (seat {chuanma_seat(seat)} here) declares a self-drawn win and plays on: the app fines a hand that is no win "
-                      "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
-                      f"平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 宣布自摸后继续行牌：平台按诈胡罚分，chuanma 无此规则；略去此宣布",
-                      code="platform_rule", seat=chuanma_seat(seat))  # fmt: skip
+            self.note(line, say("dcmshi_false_self_draw", who=app_seat(seat)), code="platform_rule",
+                      seat=chuanma_seat(seat))  # fmt: skip
             return
         tile = self.drawn.get(seat)
         won = self.wins.get(seat)
@@ -367,21 +366,18 @@ class _Round:
         won = self.wins.get(seat)
         here = f"app seat {seat} (seat {chuanma_seat(seat)} here)"
         if won is not None and self.hidden_root(seat, tile if by is not None else None):
-            self.scored_otherwise(line, seat, f"{here}'s win holds four of a kind that is no kong",
-                                  f"{here}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
-                                  "only in seven pairs and a Kong fan only for a declared kong, chuanma a 根 for any four",
-                                  "的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根")  # fmt: skip
+            self.scored_otherwise(
+                line, seat, f"{here}'s win holds four of a kind that is no kong", "dcmshi_hidden_root"
+            )
             won = None
         if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
             self.scored_otherwise(line, seat, f"{here}'s discard win after the wall's last tile and a claim",
-                                  f"{here} wins a discard made after the wall's last tile and a claim since: the app scores it "
-                                  "UnderTheSea (any discard win once the wall is drawn), chuanma's 海底 only the last drawer's discard",
-                                  "胡的是摸完牌墙并有人碰杠之后的打牌：平台算海底，chuanma 只对摸最后一张者的打牌算海底")  # fmt: skip
+                                  "dcmshi_late_sea")  # fmt: skip
             won = None
         if won is not None:
             if won.kind != tile // 4:
-                self.note(line, f"the results give app seat {seat} (seat {chuanma_seat(seat)} here) a win on {tile_name(won.kind * 4)}, the moves on {tile_name(tile)}",
-                          f"结果记平台座位 {seat}（此处座位 {chuanma_seat(seat)}） 胡 {tile_name(won.kind * 4)}，行牌为 {tile_name(tile)}")  # fmt: skip
+                self.note(line, say("dcmshi_results_tile", who=app_seat(seat), won=tile_value(tile_name(won.kind * 4)),
+                                    tile=tile_value(tile_name(tile))))  # fmt: skip
             fan = won.hand_value.bit_length() - 1
             hu["fan"] = fan + 1  # the app's 2 ** fan points is chuanma's fan + 1
             deltas = [0, 0, 0, 0]
@@ -560,8 +556,9 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     deal_id = f"{session}-r{number}"
 
     def fail(why: str) -> None:
-        en, zh = f"record {number}: {why}; the round is not replayed", f"第{number}条记录：{why}；本局不复盘"
-        out.note(None, finding("bad_record", base, out.name, en, zh))
+        out.note(
+            None, finding("bad_record", base, out.name, say("dcmshi_not_replayed", number=number, why=why))
+        )
 
     seed, actions = record.get("seed"), record.get("actionLog")
     if not isinstance(seed, str) or not seed:
@@ -581,11 +578,11 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     rnd, bad = _play(out, deal_id, number, dealt, config, wins, actions, unknown)
     for line, why in bad:
         k = line - base
-        out.note(deal_id, finding("bad_record", line, out.name, f"record {number} action {k}: {why}; the action is left out, the round goes on",
-                                  f"第{number}条记录第{k}个动作：{why}；此动作略去，本局继续"))  # fmt: skip
+        text = say("dcmshi_action_left_out", number=number, k=k, why=why)
+        out.note(deal_id, finding("bad_record", line, out.name, text))
     for why in problems:
-        out.note(deal_id, finding("bad_record", base + END_LINE, out.name, f"record {number}: {why}; the claim is not checked",
-                                  f"第{number}条记录：{why}；不核对此项"))  # fmt: skip
+        text = say("dcmshi_claim_unchecked", number=number, why=why)
+        out.note(deal_id, finding("bad_record", base + END_LINE, out.name, text))
     decided = len(options) == 1 or tried[best][0].misses < min(
         tried[i][0].misses for i in range(len(options)) if i != best
     )
@@ -595,11 +592,11 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         else "no seating throw (a later round, the dealer handed on, or the throw is off)"
     )
     how = "the moves decide it" if decided else "the moves allow either; the first is taken"
-    out.note(deal_id, finding("platform_inferred", base, out.name,
-                              f"record {number}: the export writes no dealer; app seat {dealt.dealer} (seat {chuanma_seat(dealt.dealer)} here) deals (its first move), {first}, so the wall is "
-                              f"rebuilt from the seed that way ({how})",
-                              f"第{number}条记录：导出未记庄家；平台座位 {dealt.dealer}（此处座位 {chuanma_seat(dealt.dealer)}）为庄（首个行牌），据此由种子重建牌墙", warning=True,
-                              seat=chuanma_seat(dealt.dealer)))  # fmt: skip
+    text = say("dcmshi_dealer", number=number, who=app_seat(dealt.dealer), first=first, how=how)
+    out.note(
+        deal_id,
+        finding("platform_inferred", base, out.name, text, warning=True, seat=chuanma_seat(dealt.dealer)),
+    )
     ended = rnd.finish()
     hands = [""] * 4
     for seat in range(4):
@@ -618,9 +615,7 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         "reason": "three_won" if len(rnd.won) >= 3 else "wall_exhausted",
     }
     if not ended:
-        out.note(deal_id, finding("bad_record", base + END_LINE, out.name,
-                                  f"record {number}: the action log stops before the round ends (three wins or an empty wall)",
-                                  f"第{number}条记录：动作记录在本局结束前中断"))  # fmt: skip
+        out.note(deal_id, finding("bad_record", base + END_LINE, out.name, say("dcmshi_cut", number=number)))
     lenient = config["voidDiscardRule"] == "lenient" and any(
         seat not in rnd.won and any(SUITS[t // 36] == rnd.void.get(seat) for t in rnd.hands[seat])
         for seat in range(4)
@@ -637,9 +632,8 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         end["scores"] = [scores[(4 - c) % 4] for c in range(4)]
     elif scores is not None:
         why = "; ".join(rnd.penalties + rnd.differs)
-        out.note(deal_id, finding("platform_rule", base + END_LINE, out.name,
-                                  f"record {number}: the app's net scores rest on rules chuanma has no knob for ({why}); they are not checked",
-                                  f"第{number}条记录：平台总分含 chuanma 无对应规则的部分；不核对总分", warning=True))  # fmt: skip
+        text = say("dcmshi_net_unchecked", number=number, why=why)
+        out.note(deal_id, finding("platform_rule", base + END_LINE, out.name, text, warning=True))
     out.add(base + END_LINE, end)
 
 
@@ -662,8 +656,7 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
         if not isinstance(document, (dict, list)) or not document:
             raise TypeError("neither a replay object nor a list of them")
     except (ValueError, TypeError) as err:
-        out.note(None, finding("bad_record", None, name, f"{name}: not a readable dcmshi replay export: {err}",
-                               f"{name}：无法读取的 dcmshi 牌谱导出：{err}"))  # fmt: skip
+        out.note(None, finding("bad_record", None, name, say("dcmshi_unreadable", file=name, error=str(err))))
         return out
     stem = PurePath(name).name.split(".")[0]
     groups: dict[str, list[tuple[int, Any]]] = {}
@@ -672,8 +665,8 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
     for records in groups.values():
         if not isinstance(records[0][1], dict):
             for number, _ in records:
-                out.note(None, finding("bad_record", number * ROUND_LINES, name, f"record {number} is not a replay object; left out",
-                                       f"第{number}条记录不是牌谱对象；略去"))  # fmt: skip
+                text = say("dcmshi_no_object", number=number)
+                out.note(None, finding("bad_record", number * ROUND_LINES, name, text))
             continue
         first = records[0][1]
         session = f"dcmshi-{stem}-{first.get('code', '')}".rstrip("-")
@@ -681,11 +674,13 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
         try:
             rules, notes = rules_of(config_of(first))
         except (ValueError, TypeError) as err:
-            out.note(None, finding("bad_record", line, name, f"{name}: config cannot be read: {err}; its rounds are not replayed",
-                                   f"{name}：config 无法读取：{err}；不复盘"))  # fmt: skip
+            text = say("dcmshi_config", file=name, error=str(err))
+            out.note(None, finding("bad_record", line, name, text))
             continue
-        for code, en, zh in notes:
-            out.note(None, finding(code, line, name, f"{name}: {en}", f"{name}：{zh}", warning=True))
+        for code, note in notes:
+            out.note(
+                None, finding(code, line, name, say("platform_note", file=name, text=note), warning=True)
+            )
         names = ["p0", "p1", "p2", "p3"]
         results = first.get("results")
         players = results.get("players") if isinstance(results, dict) else None

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from engine.messages import Text, say
+
 #: state.ts DEFAULT_CONFIG: what a record that leaves a field out was played with
 DEFAULT_CONFIG: Final[dict[str, Any]] = {
     "enableHuanSanZhang": False,
@@ -39,7 +41,7 @@ FIXED: Final[dict[str, Any]] = {
     "flower_pig": "three_suits",  # playerSuitCount(hand + melds) == 3
 }
 
-Finding = tuple[str, str, str]  # code, English, Chinese
+Finding = tuple[str, Text]  # code, message
 
 
 def config_of(record: dict[str, Any]) -> dict[str, Any]:
@@ -76,21 +78,12 @@ def rules_of(config: dict[str, Any]) -> tuple[dict[str, Any], list[Finding]]:
         rules["void_discard_first"] = True
     elif rule == "lenient":
         rules["void_discard_first"] = False
-        notes.append((
-            "platform_rule",
-            "voidDiscardRule lenient: the app fines a seat still holding its void suit at the wall's end "
-            "48 points paid to nobody; chuanma has no such rule, so those deals' scores are not checked",
-            "voidDiscardRule 为 lenient：流局时仍持缺门牌者罚 48 分且不付给他人；chuanma 无此规则，这些局不核对总分",
-        ))  # fmt: skip
+        notes.append(("platform_rule", say("dcmshi_lenient")))
     else:
         raise ValueError(f"config.voidDiscardRule {rule!r} is not strict or lenient")
     if _flag(config, "enableFlowerPig"):
         rules["flower_pig_payment"] = "cap"  # 2 ** fanCap to each other seat
         rules["flower_pig_pays"] = "all_others"
     for key in sorted(set(config) - set(DEFAULT_CONFIG)):
-        notes.append((
-            "platform_rule",
-            f"config.{key} is no field chuanma knows how to map; ignored",
-            f"config.{key} 无对应规则；忽略",
-        ))  # fmt: skip
+        notes.append(("platform_rule", say("dcmshi_unknown_config", field=key)))
     return rules, notes

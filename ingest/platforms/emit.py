@@ -2,7 +2,7 @@
 
 The lines go through chuanma's reader like any log, so the engine checks them; the
 converter's findings (an unreadable part, an inferred 定缺, a rule chuanma cannot
-express) go to the deal they belong to, or to the file.
+express), each a template and its values, go to the deal they belong to, or to the file.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import Finding
+from engine.messages import Text
 from ingest.reader import LogBuilder, LogFile
 
 
@@ -31,12 +32,13 @@ class Converted:
 
 
 def finding(
-    code: str, line: int | None, name: str, en: str, zh: str, warning: bool = False, seat: int | None = None
+    code: str, line: int | None, name: str, text: Text, warning: bool = False, seat: int | None = None
 ) -> Finding:
-    """A converter's finding, written out in both languages (no template)."""
+    """A converter's finding, its message a template with its values (engine.read_templates),
+    so it reads in the user's language."""
     return Finding(
-        code, line, seat, en, severity="warning" if warning else "error", rule="platforms",
-        file=name, message_zh=zh,
+        code, line, seat, text.en, severity="warning" if warning else "error", rule="platforms",
+        file=name, message_zh=text.zh, message_key=text.key, message_values=text.values,
     )  # fmt: skip
 
 

@@ -17,6 +17,7 @@ import json
 from pathlib import PurePath
 from typing import Any, Final
 
+from engine.messages import Text, say, words
 from ingest.platforms.emit import Converted, finding, log_of
 from ingest.platforms.open_mahjong_rules import SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
@@ -98,9 +99,9 @@ class _Round:
         self.exhausted = False
         self.draws: list[tuple[bool, int]] = []  # (replacement?, index of the event)
 
-    def note(self, line: int, en: str, zh: str, warning: bool = False, seat: int | None = None) -> None:
+    def note(self, line: int, text: Text, warning: bool = False, seat: int | None = None) -> None:
         code = "platform_rule" if warning else "bad_record"
-        self.out.note(self.deal_id, finding(code, line, self.out.name, en, zh, warning, seat))
+        self.out.note(self.deal_id, finding(code, line, self.out.name, text, warning, seat))
 
     def next_seat(self, seat: int) -> int:
         for step in range(1, 5):
@@ -184,8 +185,9 @@ class _Round:
             try:
                 win["patterns"] = patterns_of(fans)  # the engine checks them (fan_mismatch)
             except UnknownFan as err:
-                self.note(line, f"round tick {line % ROUND_LINES}: {err}; the win's fan is not checked",
-                          f"第{line % ROUND_LINES}手：番种 {' '.join(fans)} 无法对应；此和牌的番种不核对")  # fmt: skip
+                error = words(f"番种 {' '.join(fans)} 无法对应", str(err))
+                text = say("open_mahjong_fan", tick=line % ROUND_LINES, error=error)
+                self.note(line, text)
         self.emit(line, win)
         self.hu_lines.append(win)
         self.won.append(winner)
@@ -196,13 +198,7 @@ class _Round:
         deltas = four_ints(tick[2:6], "the refund's point changes")
         if self.last_kong is not None and self.last_kong is self.events[-1][1]:
             return  # 抢杠: the kong's earnings are dropped with its claim
-        self.note(
-            line,
-            f"round tick {line % ROUND_LINES}: the platform refunds a 杠上炮 konger's kong to its payers {deltas}; "
-            "chuanma's rule sets hand it on (呼叫转移) or keep it, so the deal's scores will differ",
-            f"第{line % ROUND_LINES}手：平台把杠上炮者的杠分退回给付分者 {deltas}；chuanma 的规则只能呼叫转移或保留，本局得分会不同",
-            warning=True,
-        )
+        self.note(line, say("open_mahjong_refund", tick=line % ROUND_LINES, deltas=deltas), warning=True)
 
     def liuju(self, line: int, tick: list[Any]) -> None:
         step = tick[1] if len(tick) > 1 else None
@@ -216,14 +212,10 @@ class _Round:
             changes = four_ints(tick[5], "the 查叫 point changes")
             if tick[3] == "hua_zhu_active":
                 changes[seat] += PENALTY_ACTIVE_PIG
-                self.note(
-                    line,
-                    f"round tick {line % ROUND_LINES}: the platform fines seat {seat}, an active 花猪, "
-                    f"{PENALTY_ACTIVE_PIG} points paid to nobody; chuanma has no such rule, the fine is left out of the claim",
-                    f"第{line % ROUND_LINES}手：平台对主动花猪（座位 {seat}）另扣 {PENALTY_ACTIVE_PIG} 分且不付给他人；chuanma 无此规则，核对时不计",
-                    warning=True,
-                    seat=seat,
+                text = say(
+                    "open_mahjong_active_pig", tick=line % ROUND_LINES, seat=seat, penalty=PENALTY_ACTIVE_PIG
                 )
+                self.note(line, text, warning=True, seat=seat)
             total = self.settlement or [0, 0, 0, 0]
             self.settlement = [a + b for a, b in zip(total, changes, strict=True)]
             self.exhausted = self.exhausted or len(self.won) < 3
@@ -258,8 +250,9 @@ def _convert_round(
 
     def fail(line: int, why: str) -> None:
         """The round opens no deal: one finding of the file says which and why."""
-        en, zh = f"{key}: {why}; the round is not replayed", f"{key}：{why}；本局不复盘"
-        out.note(None, finding("bad_record", line, out.name, en, zh))
+        out.note(
+            None, finding("bad_record", line, out.name, say("open_mahjong_not_replayed", round=key, why=why))
+        )
 
     if not isinstance(data, dict):
         fail(base, "the round is not a JSON object")
@@ -302,9 +295,8 @@ def _convert_round(
             rnd.tick(line, tick)
         except (Unreadable, IndexError, TypeError) as err:
             why = str(err) if isinstance(err, Unreadable) else f"{tick!r} is missing a part"
-            out.note(deal_id, finding("bad_record", line, out.name,
-                                      f"{key} tick {k}: {why}; the tick is left out, the round goes on",
-                                      f"{key} 第{k}手：{why}；此手略去，本局继续"))  # fmt: skip
+            text = say("open_mahjong_tick_left_out", round=key, k=k, why=why)
+            out.note(deal_id, finding("bad_record", line, out.name, text))
     rnd.finish()
     deal: dict[str, Any] = {
         "type": "deal",
@@ -316,9 +308,8 @@ def _convert_round(
     if chuanma_wall is not None:
         deal["wall"] = "".join(chuanma_wall)
     else:
-        out.note(deal_id, finding("bad_record", base, out.name,
-                                  f"{key}: tiles_list leaves {len(wall)} tiles after the deal, not {WALL}; the wall is not checked",
-                                  f"{key}：tiles_list 发牌后剩 {len(wall)} 张，不是 {WALL} 张；不核对牌墙"))  # fmt: skip
+        text = say("open_mahjong_wall", round=key, left=len(wall), wall=WALL)
+        out.note(deal_id, finding("bad_record", base, out.name, text))
     out.add(base, deal)
     events = [obj for _, obj in rnd.events]
     for seat in range(4):
@@ -329,9 +320,8 @@ def _convert_round(
             if guess.decided
             else f"the moves allow {', '.join(guess.allowed) or 'none'}"
         )
-        out.note(deal_id, finding("platform_inferred", base, out.name,
-                                  f"{key}: the record has no 定缺; seat {seat}'s void suit {guess.suit} is inferred ({how})",
-                                  f"{key}：牌谱未记定缺；座位 {seat} 的缺门 {guess.suit} 由行牌推断", warning=True, seat=seat))  # fmt: skip
+        text = say("open_mahjong_void", round=key, seat=seat, suit=guess.suit, how=how)
+        out.note(deal_id, finding("platform_inferred", base, out.name, text, warning=True, seat=seat))
     for line, obj in rnd.events:
         out.add(line, obj)
     end: dict[str, Any] = {"type": "deal_end"}
@@ -374,14 +364,14 @@ def convert_open_mahjong(data: bytes, name: str) -> Converted:
         if not isinstance(title, dict) or not isinstance(rounds, dict):
             raise TypeError("game_title and game_round must be objects")
     except (ValueError, KeyError, TypeError) as err:
-        out.note(None, finding("bad_record", None, name, f"{name}: not a readable open_mahjong record: {err}",
-                               f"{name}：无法读取的 open_mahjong 牌谱：{err}"))  # fmt: skip
+        out.note(
+            None, finding("bad_record", None, name, say("open_mahjong_unreadable", file=name, error=str(err)))
+        )
         return out
     rule, sub_rule = title.get("rule"), title.get("sub_rule")
     if rule != "sichuan" or sub_rule not in SUB_RULES:
-        out.note(None, finding("platform_rule", None, name,
-                               f"{name}: rule {rule!r} / sub_rule {sub_rule!r} is not 川麻 血战 (sichuan/standard); nothing is replayed",
-                               f"{name}：规则 {rule!r} / {sub_rule!r} 不是川麻血战（sichuan/standard）；不复盘"))  # fmt: skip
+        text = say("open_mahjong_not_sichuan", file=name, rule=rule, sub_rule=sub_rule)
+        out.note(None, finding("platform_rule", None, name, text))
         return out
     stem = PurePath(name).name.split(".")[0]
     session = f"open_mahjong-{stem}-{str(title.get('commitment_hex', ''))[:8]}".rstrip("-")
@@ -394,15 +384,16 @@ def convert_open_mahjong(data: bytes, name: str) -> Converted:
     out.add(1, header)
     limit = title.get("hepai_limit")
     if isinstance(limit, int) and limit > 0:
-        out.note(None, finding("platform_rule", 1, name,
-                               f"{name}: hepai_limit {limit} (起和番) has no chuanma knob; wins are checked without it",
-                               f"{name}：起和番 {limit} 在 chuanma 无对应规则；核对时不计"))  # fmt: skip
+        out.note(
+            None, finding("platform_rule", 1, name, say("open_mahjong_hepai_limit", file=name, limit=limit))
+        )
     keys = sorted(
         (k for k in rounds if k.startswith("round_index_") and k[12:].isdigit()), key=lambda k: int(k[12:])
     )
     for key in (k for k in rounds if k not in keys):
-        out.note(None, finding("bad_record", None, name, f"{name}: game_round key {key!r} is not round_index_N; left out",
-                               f"{name}：game_round 的键 {key!r} 不是 round_index_N；略去"))  # fmt: skip
+        out.note(
+            None, finding("bad_record", None, name, say("open_mahjong_round_key", file=name, round_key=key))
+        )
     for key in keys:
         _convert_round(out, title, key, rounds[key], session, bloody)
     return out

@@ -107,8 +107,3 @@ def _cell(value: object) -> Cell:
     if value is None or isinstance(value, str | int | float | dt.datetime | dt.date | dt.time):
         return value
     return str(value)  # booleans, errors such as #DIV/0!: read as their text
-
-
-def csv_rows(data: bytes) -> list[list[Cell]]:
-    """The rows of a CSV's bytes, as :func:`read_grid` reads them."""
-    return _read_csv(data).rows

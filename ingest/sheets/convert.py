@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any, Final
 
 from engine.events import Finding
-from engine.messages import render, say
+from engine.messages import article, render, say
 from engine.read_templates import ROW_TWINS
 from engine.rules import RulesError, load_rules
 from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog, file_finding
@@ -255,7 +255,9 @@ class _Importer(SheetLayout):
             obj["from"] = self._seat(session, row, "from")
             columns["from"] = self._col("from")
         elif "from" in row.cells:
-            raise BadCell("from", say("sheet_kong_no_from", kind_text=kind_text, kind=kind))
+            raise BadCell(
+                "from", say("sheet_kong_no_from", a=article(kind_text), kind_text=kind_text, kind=kind)
+            )
         late = self._late_added(row, kind, kind_text)
         self._optional(row, obj, columns, "deltas")
         if late:  # a late 弯杠: ``same_turn: false`` (true is left out, as the writer does)
@@ -270,7 +272,7 @@ class _Importer(SheetLayout):
         if not text:
             return False
         if kind != "added":
-            raise BadCell("same_turn", say("sheet_same_turn_kind", kind_text=kind_text))
+            raise BadCell("same_turn", say("sheet_same_turn_kind", a=article(kind_text), kind_text=kind_text))
         same_turn = YES_NO.get(norm(text))
         if same_turn is None:
             raise BadCell("same_turn", say("sheet_same_turn_value", got=text))

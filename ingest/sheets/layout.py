@@ -18,7 +18,6 @@ from ingest.sheets.terms import EVENTS, norm
 from ingest.sheets.values import BadCell, cell_text, deal_id_of, header_key
 
 __all__ = [
-    "FINDING_FIELDS",
     "POINTS",
     "SESSION_KEYS",
     "Row",
@@ -40,17 +39,6 @@ SESSION_KEYS: Final = (
 )
 POINTS: Final = tuple(f"points{i}" for i in range(1, 5))
 _HEADER_SCAN: Final = 30  # rows searched for the header row
-#: finding code -> the JSON fields (so the sheet cells) it is about, most specific first
-FINDING_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "payment_mismatch": ("deltas", "settlement"),
-    "fan_mismatch": ("patterns", "fan"),
-    "score_mismatch": ("scores", "totals"),
-    "illegal_hu": ("patterns", "seat"),
-    "impossible_pattern": ("patterns", "from"),
-    "out_of_turn": ("seat",),
-    "wrong_end": ("ready", "flower_pigs"),
-    "bad_record": ("seat", "from", "patterns", "kind"),
-}
 
 
 @dataclass
@@ -88,28 +76,6 @@ class SheetLog:
     fields: dict[int, dict[str, tuple[int, str]]] = field(default_factory=dict)  # line -> (row, columns)
     net_only: set[str] = field(default_factory=set)  # deal ids recorded only as nets
     encoding: str | None = None
-
-    def column_of(self, line: int, json_field: str) -> str | None:
-        """The column(s) a field of the line at this row came from (``S:V`` for points)."""
-        source = self.fields.get(line, {}).get(json_field)
-        return None if source is None else source[1]
-
-    def row_of(self, line: int, json_field: str) -> int | None:
-        """The sheet row a field came from: its line's row, but a deal_end gathers the
-        查叫 and 本局 rows."""
-        source = self.fields.get(line, {}).get(json_field)
-        return None if source is None else source[0]
-
-    def cell_of(self, finding: Finding) -> str | None:
-        """ "row N, column X" for a validator's finding on this sheet: the first field its
-        code is about that the finding's row recorded (None when no cell is known)."""
-        if finding.line is None:
-            return None
-        for json_field in FINDING_FIELDS.get(finding.code, ()):
-            source = self.fields.get(finding.line, {}).get(json_field)
-            if source is not None and source[1]:
-                return f"row {source[0]}, column {source[1]}"
-        return None
 
 
 # --- the header ----------------------------------------------------------------------

@@ -3,7 +3,7 @@ pattern names (Chinese or ids), seats and rule-set names.
 
 Everything is looked up after :func:`norm` (lower case, no spaces, ``_`` or ``-``), so
 "Player 1", "player_1" and "PLAYER1" are one header. Pattern names come from
-``engine.fan`` (ids and Chinese names) plus the other names clubs use for them.
+``engine.vocabulary`` (ids and Chinese names) plus the other names clubs use for them.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from engine.fan import NAMES, PATTERNS
+from engine.fan import PATTERNS
+from engine.vocabulary import KONG_KINDS as KONG_TERMS
+from engine.vocabulary import PATTERNS as PATTERN_TERMS
 
 
 def norm(text: str) -> str:
@@ -50,14 +52,6 @@ COLUMN_ALIASES: Final[dict[str, tuple[str, ...]]] = {
 }
 COLUMNS: Final[dict[str, str]] = _table(COLUMN_ALIASES)
 
-#: the template's header row: one column per key, "中文 / english"
-TEMPLATE_COLUMNS: Final[tuple[str, ...]] = (
-    "session", "date", "club", "table", "rules", "base",
-    "player1", "player2", "player3", "player4",
-    "deal", "dealer", "event", "seat", "kind", "from", "patterns", "fan",
-    "points1", "points2", "points3", "points4", "ready", "flower_pigs", "same_turn", "note",
-)  # fmt: skip
-
 
 #: what a row records; ``end`` is the 查叫 step (its points are the settlement), ``net``
 #: the deal's net per seat, ``total`` the session's totals
@@ -77,13 +71,15 @@ YES_NO: Final[dict[str, bool]] = {
     **{norm(w): False for w in ("否", "不是", "晚", "n", "no", "false", "0", "✗", "×")},
 }
 
-#: kong kinds of rules.md section 2
+#: the other names clubs write for the kong kinds of rules.md section 2
+_KONG_ALIASES: Final[dict[str, tuple[str, ...]]] = {
+    "exposed": ("明杠", "点杠", "大明杠", "刮风"),
+    "added": ("巴杠", "面下杠", "补杠", "加杠", "续杠"),
+    "concealed": ("下雨",),
+}
+#: kong kind name (Chinese, other names, id) -> kong kind
 KONG_KINDS: Final[dict[str, str]] = _table(
-    {
-        "exposed": ("直杠", "明杠", "点杠", "大明杠", "刮风"),
-        "added": ("弯杠", "巴杠", "面下杠", "补杠", "加杠", "续杠"),
-        "concealed": ("暗杠", "下雨"),
-    }
+    {kind: (zh, *_KONG_ALIASES[kind]) for kind, (zh, _) in KONG_TERMS.items()}
 )
 
 #: words in the ``from`` or ``kind`` column (or among the patterns) that mean a self-draw
@@ -128,7 +124,7 @@ _PATTERN_ALIASES: Final[dict[str, tuple[str, ...]]] = {
 }
 #: pattern name (Chinese, other names, id) -> pattern id of engine.fan
 PATTERN_NAMES: Final[dict[str, str]] = _table(
-    {pid: (zh, *_PATTERN_ALIASES.get(pid, ())) for pid, (zh, _) in NAMES.items()}
+    {pid: (zh, *_PATTERN_ALIASES.get(pid, ())) for pid, (zh, _) in PATTERN_TERMS.items()}
 )
 BASE_IDS: Final[frozenset[str]] = frozenset(p.id for p in PATTERNS)
 

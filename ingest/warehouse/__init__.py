@@ -53,95 +53,61 @@ re-exports what the CLI, the dashboard and the tests use; ``analytics/`` imports
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
-    from ingest.warehouse.batches import open_for_write, write_batch
-    from ingest.warehouse.catalog import (
-        BATCHES,
-        CATALOG,
-        DEFAULT_WAREHOUSE,
-        FORMAT,
-        LOCK,
-        MANIFEST,
-        ORPHANS,
-        STAGING,
-        WarehouseError,
-        batch_folders,
-        catalog_version,
-        merge_leftovers,
-        read_catalog,
-        rebuild_hint,
-        require_catalog,
-        table_files,
-        unlisted_batches,
-    )
-    from ingest.warehouse.compact import Merge, compact_batches
-    from ingest.warehouse.lock import DEFAULT_WAIT, IngestLock, WarehouseLocked
-    from ingest.warehouse.recovery import (
-        Recovery,
-        cleanup,
-        describe_batch,
-        rebuild_catalog,
-        recover,
-        require_readable,
-        verify_parts,
-    )
-    from ingest.warehouse.run import (
-        DEFAULT_BATCH_MB,
-        FileEntry,
-        IngestInterrupted,
-        IngestSummary,
-        Progress,
-        ingest,
-        prepare,
-    )
-    from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
+if TYPE_CHECKING:  # the face as mypy sees it: :data:`_FACE`, name by name (held together by a test)
+    from ingest.warehouse.batches import write_batch as write_batch
+    from ingest.warehouse.catalog import BATCHES as BATCHES
+    from ingest.warehouse.catalog import CATALOG as CATALOG
+    from ingest.warehouse.catalog import DEFAULT_WAREHOUSE as DEFAULT_WAREHOUSE
+    from ingest.warehouse.catalog import MANIFEST as MANIFEST
+    from ingest.warehouse.catalog import ORPHANS as ORPHANS
+    from ingest.warehouse.catalog import STAGING as STAGING
+    from ingest.warehouse.catalog import WarehouseError as WarehouseError
+    from ingest.warehouse.catalog import batch_folders as batch_folders
+    from ingest.warehouse.catalog import merge_leftovers as merge_leftovers
+    from ingest.warehouse.catalog import read_catalog as read_catalog
+    from ingest.warehouse.catalog import require_catalog as require_catalog
+    from ingest.warehouse.catalog import table_files as table_files
+    from ingest.warehouse.catalog import unlisted_batches as unlisted_batches
+    from ingest.warehouse.compact import compact_batches as compact_batches
+    from ingest.warehouse.lock import DEFAULT_WAIT as DEFAULT_WAIT
+    from ingest.warehouse.lock import IngestLock as IngestLock
+    from ingest.warehouse.lock import WarehouseLocked as WarehouseLocked
+    from ingest.warehouse.recovery import rebuild_catalog as rebuild_catalog
+    from ingest.warehouse.recovery import require_readable as require_readable
+    from ingest.warehouse.recovery import verify_parts as verify_parts
+    from ingest.warehouse.run import IngestInterrupted as IngestInterrupted
+    from ingest.warehouse.run import IngestSummary as IngestSummary
+    from ingest.warehouse.run import Progress as Progress
+    from ingest.warehouse.run import ingest as ingest
+    from ingest.warehouse.run import prepare as prepare
+    from ingest.warehouse.schema import SCHEMAS as SCHEMAS
 
 #: the names of this face by the module they live in, imported on first use (PEP 562): a
 #: worker process that needs only ``chunks`` does not import the catalog's
-#: ``pyarrow.dataset`` and, through it, pandas (0.35-0.45 s of CPU for every worker an
-#: ingest starts)
+#: ``pyarrow.dataset`` and, through it, pandas (CPU and memory spent again in every
+#: worker an ingest starts)
 _FACE: dict[str, tuple[str, ...]] = {
-    "batches": ("open_for_write", "write_batch"),
+    "batches": ("write_batch",),
     "catalog": (
         "BATCHES",
         "CATALOG",
         "DEFAULT_WAREHOUSE",
-        "FORMAT",
-        "LOCK",
         "MANIFEST",
         "ORPHANS",
         "STAGING",
         "WarehouseError",
         "batch_folders",
-        "catalog_version",
         "read_catalog",
         "merge_leftovers",
-        "rebuild_hint",
         "require_catalog",
         "table_files",
         "unlisted_batches",
     ),
-    "compact": ("Merge", "compact_batches"),
+    "compact": ("compact_batches",),
     "lock": ("DEFAULT_WAIT", "IngestLock", "WarehouseLocked"),
-    "recovery": (
-        "Recovery",
-        "cleanup",
-        "describe_batch",
-        "rebuild_catalog",
-        "recover",
-        "require_readable",
-        "verify_parts",
-    ),
-    "run": (
-        "DEFAULT_BATCH_MB",
-        "FileEntry",
-        "IngestInterrupted",
-        "IngestSummary",
-        "Progress",
-        "ingest",
-        "prepare",
-    ),
-    "schema": ("NO_MONTH", "SCHEMAS", "TABLES"),
+    "recovery": ("rebuild_catalog", "require_readable", "verify_parts"),
+    "run": ("IngestInterrupted", "IngestSummary", "Progress", "ingest", "prepare"),
+    "schema": ("SCHEMAS",),
 }
 _HOME: dict[str, str] = {name: f"{__name__}.{module}" for module, names in _FACE.items() for name in names}
 
@@ -155,46 +121,5 @@ def __getattr__(name: str) -> Any:
     return value
 
 
-__all__ = [
-    "BATCHES",
-    "CATALOG",
-    "DEFAULT_BATCH_MB",
-    "DEFAULT_WAIT",
-    "DEFAULT_WAREHOUSE",
-    "FORMAT",
-    "LOCK",
-    "MANIFEST",
-    "NO_MONTH",
-    "ORPHANS",
-    "SCHEMAS",
-    "STAGING",
-    "TABLES",
-    "FileEntry",
-    "IngestInterrupted",
-    "IngestLock",
-    "IngestSummary",
-    "Merge",
-    "Progress",
-    "Recovery",
-    "WarehouseError",
-    "WarehouseLocked",
-    "batch_folders",
-    "catalog_version",
-    "cleanup",
-    "compact_batches",
-    "describe_batch",
-    "ingest",
-    "merge_leftovers",
-    "open_for_write",
-    "prepare",
-    "read_catalog",
-    "rebuild_catalog",
-    "rebuild_hint",
-    "recover",
-    "require_catalog",
-    "require_readable",
-    "table_files",
-    "unlisted_batches",
-    "verify_parts",
-    "write_batch",
-]
+#: the face, for ``import *`` and the readers of a module's names
+__all__ = sorted(_HOME)

@@ -24,18 +24,16 @@ from ingest.warehouse.catalog import (
     STAGING,
     catalog_entry,
     fsync_dir,
-    read_catalog,
     utc_now,
     write_catalog,
 )
-from ingest.warehouse.lock import IngestLock
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES, encodings
 
 #: rows per Parquet row group, as ``pq.write_table`` wrote a batch's month whole before
 ROW_GROUP_ROWS: Final = 1 << 20
 #: rows waiting for their row group, all tables and months of a batch together: past this,
 #: the biggest waiting piece is written as a shorter row group, so a batch of many months
-#: never holds much more than this in memory (a whole batch held ~1.5 GB at 90,000 deals)
+#: never holds much more than this in memory (a batch held whole grows with its deals)
 BUFFER_BYTES: Final = 64 << 20
 
 
@@ -125,7 +123,7 @@ class BatchWriter:
         if encoded and table.column(0).num_chunks > 1:
             # one dictionary per column over the pieces: Parquet takes the indices of a
             # dictionary as they are, but a new dictionary at every piece sent each of its
-            # values through the dictionary encoder's hash again (events: 13% of its writing)
+            # values through the dictionary encoder's hash again
             table = table.unify_dictionaries()
         writer.write_table(table, row_group_size=self.row_group_rows)
 
@@ -245,11 +243,3 @@ def _split_by_month(table: pa.Table) -> dict[str, pa.Table]:
             month = names[key].as_py() if names is not None else key
             pieces.setdefault(month, []).append(part)
     return {month: pa.Table.from_batches(batches, schema=table.schema) for month, batches in pieces.items()}
-
-
-def open_for_write(root: str | Path, wait: float | None = None) -> tuple[IngestLock, dict[str, Any]]:
-    """Lock a warehouse and read its catalog, for callers of :func:`write_batch`
-    (the hand-made test warehouses); use the lock as a context manager."""
-    path = Path(root)
-    path.mkdir(parents=True, exist_ok=True)
-    return IngestLock(path, wait), read_catalog(path)

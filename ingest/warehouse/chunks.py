@@ -39,8 +39,8 @@ from ingest.warehouse.rows import Facts, month_of, parse_time
 TARGET_LINES: Final = 60_000  # about 500 deals: small enough to balance, big enough to amortise
 
 
-#: a chunk sent to a remote scheduler travels compressed (JSON text shrinks about tenfold at
-#: ~850 MB/s); to a local process it goes as it is: a pipe moves it for a third of the CPU
+#: a chunk sent to a remote scheduler travels compressed (JSON text shrinks about tenfold, and
+#: zstd at level 1 is quick); to a local process it goes as it is: a pipe moves it for less CPU
 _CODEC: Final = pa.Codec("zstd", compression_level=1)
 #: a file's chunks wait until the whole file is read (its gzip may turn out cut off or its
 #: bytes not UTF-8: then it goes whole to the reader); past this many bytes of text they
@@ -228,7 +228,7 @@ def validate_chunk(chunk: Chunk) -> tuple[int, Facts]:
             facts = facts_of_log(_set_aside(log, error), chunk.sha256)
         # freed before the collector is back: a ``return`` in the block left the log alive
         # for the first collection after it, which walked every one of its containers
-        # (3-5 ms a chunk, 3-5% of a worker's CPU)
+        # (a share of a worker's CPU for every chunk)
         del log
     return chunk.index, facts
 
@@ -402,12 +402,12 @@ def _connect(client_class: Any, scheduler: str) -> Any:
 #: what the spawned workers need in their environment (they copy ``os.environ`` when they
 #: start):
 #: - one OpenBLAS thread, since numpy's starts one a core at import and they spin a while
-#:   (a tenth of a second of CPU per process) for matrix routines ingest never calls;
+#:   (CPU spent in every process) for matrix routines ingest never calls;
 #: - glibc's malloc keeping what it frees: by default a block of a few MB (a chunk's text,
 #:   its columns, the tables packed for the pipe) is mapped for itself and unmapped when
 #:   freed, and the heap's top is given back, so the next chunk faults the same memory in
-#:   again, page by zeroed page (with these settings an ingest takes less than half the
-#:   page faults). A worker's memory then stays at its peak until it ends.
+#:   again, page by zeroed page (these settings spare an ingest most of those page
+#:   faults). A worker's memory then stays at its peak until it ends.
 _WORKER_ENV: Final = {
     "OPENBLAS_NUM_THREADS": "1",
     "MALLOC_MMAP_THRESHOLD_": str(256 << 20),
@@ -437,8 +437,8 @@ class _NoPandas:
 
 def _start_worker() -> None:
     """A pool worker's first step. pyarrow looks for pandas at its first ``pa.array`` of
-    a Python list (to tell pandas objects apart) and imports it: about 0.3 s of CPU and 33 MB
-    in every worker, for nothing a worker converts. Shown no pandas that once, pyarrow
+    a Python list (to tell pandas objects apart) and imports it: CPU and memory spent in
+    every worker, for nothing a worker converts. Shown no pandas that once, pyarrow
     never looks again; ``import pandas`` itself works as before."""
     if "pandas" in sys.modules:
         return

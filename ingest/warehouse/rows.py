@@ -46,7 +46,7 @@ class Columns:
 
     def to_arrow(self) -> pa.Table:
         """The rows as a table, converted by Arrow in one pass: a struct array of the
-        tuples, read by position (a column list per field through ``zip`` cost 14x more)."""
+        tuples, read by position (a column list per field through ``zip`` cost far more)."""
         if not self.rows:
             return self.schema.empty_table()
         rows = pa.array(self.rows, type=pa.struct(self.schema))
@@ -252,7 +252,7 @@ class EventColumns:
 class _Spread:
     """Spreads a column of the rare rows' values over all rows (null elsewhere) by building
     the result's buffers with numpy: an Arrow ``take`` per column with a mostly-null index
-    cost twice as much."""
+    cost more."""
 
     def __init__(self, rare_rows: Any, rows: int) -> None:
         self.rare_rows = rare_rows
@@ -286,8 +286,8 @@ class _Spread:
 
 
 def _validity(values: pa.Array) -> Any:
-    """Which values are not null, read from the validity bitmap: half the time of
-    ``Array.to_numpy``, which also imports pandas (about 0.3 s of CPU and 33 MB a process)."""
+    """Which values are not null, read from the validity bitmap: quicker than
+    ``Array.to_numpy``, which also imports pandas (CPU and memory in every process)."""
     bitmap = values.buffers()[0]
     if bitmap is None:
         return np.ones(len(values), dtype=bool)
@@ -325,10 +325,9 @@ class Facts:
     def packed(self, compression: str | None = "lz4") -> Facts:
         """These facts with the tables as Arrow IPC streams, LZ4-compressed by default:
         about a fifth of the bytes, for a worker across a network (zstd packs tighter but
-        takes twice as long). A local worker sends them uncompressed (``None``): over a
+        takes longer). A local worker sends them uncompressed (``None``): over a
         pipe the bytes cost less than LZ4, which compresses every column buffer of a
-        chunk's tables as a frame of its own (per 5,000 deals: 35 ms to pack against 71,
-        8 ms to unpack against 57)."""
+        chunk's tables as a frame of its own."""
         options = pa.ipc.IpcWriteOptions(compression=compression)
         packed = {}
         for name, table in self.tables.items():

@@ -1,0 +1,79 @@
+"""How a page or a CLI report names a term of the game: a pattern, a payment reason, a
+win kind, an end reason, a finding code, a rule or a rule set.
+
+The words are :mod:`engine.vocabulary`'s; this module only says how they are shown in
+each language (in English the 中文 name beside the English one, so players learn the
+names the table uses; a code or a knob stays visible, since it is what people search).
+"""
+
+from __future__ import annotations
+
+from dashboard.i18n import Lang
+from engine.vocabulary import (
+    END_REASONS,
+    FINDING_CODES,
+    PATTERNS,
+    PAYMENT_REASONS,
+    PRESET_NAMES,
+    RULE_NAMES,
+    WIN_KINDS,
+    Term,
+    term,
+)
+
+
+def _both(table: dict[str, Term], key: str, lang: Lang) -> str:
+    """``中文`` in Chinese, ``中文 English`` in English; a key not in the table as it is."""
+    zh, en = table.get(key, (key, key))
+    return zh if lang == "zh" else f"{zh} {en}"
+
+
+def reason_label(reason: str, lang: Lang) -> str:
+    """A ledger reason (``kong_exposed``...) as players name it."""
+    return _both(PAYMENT_REASONS, reason, lang)
+
+
+def pattern_label(pattern: str | None, lang: Lang) -> str:
+    """A fan pattern id (``pinghu``...) as players name it."""
+    return "-" if pattern is None else _both(PATTERNS, pattern, lang)
+
+
+def win_kind_label(kind: str | None, lang: Lang) -> str:
+    return "-" if kind is None else _both(WIN_KINDS, kind, lang)
+
+
+def rules_label(name: str | None, lang: Lang) -> str:
+    """A rule set's name as a page shows it: in 中文 the preset's Chinese name before the
+    name itself (``成都麻将 chengdu+{"max_fan":4}``); in English the name as stored."""
+    if not name:
+        return "?"
+    preset = name.split("+", 1)[0]
+    if lang == "zh" and preset in PRESET_NAMES:
+        return f"{PRESET_NAMES[preset][0]} {name}"
+    return name
+
+
+def rule_label(rule: str | None, lang: Lang) -> str:
+    """A finding's rule with its name: ``定缺 void_declaration`` / ``void_declaration (void
+    declaration)``; an id not in the table stays as it is."""
+    if not rule:
+        return "-"
+    if rule not in RULE_NAMES:
+        return rule
+    zh, en = RULE_NAMES[rule]
+    return f"{zh} {rule}" if lang == "zh" else f"{rule} ({en})"
+
+
+def code_label(code: str | None, lang: Lang) -> str:
+    """A finding code with its name: ``付分不符 payment_mismatch`` / ``payment_mismatch (payment
+    mismatch)``; the code itself stays visible (it is the contract, and what people search)."""
+    if code is None:
+        return "-"
+    if code not in FINDING_CODES:
+        return code
+    zh, en = FINDING_CODES[code]
+    return f"{zh} {code}" if lang == "zh" else f"{code} ({en})"
+
+
+def end_reason_label(reason: str | None, lang: Lang) -> str:
+    return "-" if reason is None else term(END_REASONS, reason, lang)
