@@ -49,6 +49,7 @@ SUMMED_QUERIES = (
     "fan_by_rules",
     "fan_by_pattern",
     "fan_roots",
+    "score_over_time",
 )
 
 
