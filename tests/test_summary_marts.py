@@ -64,6 +64,20 @@ def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
     return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
 
 
+#: the queries whose branch over marts of sums serves no player, and whose other branch
+#: reads a player's deals row by row (taken for every deal when forced with no player)
+DEAL_QUERIES = ("overview", "activity")
+
+
+def per_deal(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
+    """A query computed from the deal rows (its player branch, forced, with no player)."""
+    text = query_sql(name)
+    assert "$player is not null" in text and "$player is null" in text, name
+    text = text.replace("$player is not null", "true").replace("$player is null", "false")
+    values = filters.params()
+    return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
+
+
 def assert_sums_exact(api: Analytics) -> None:
     players = [str(p) for p in api.sql("select distinct player from mart_seat_deals order by 1")["player"]]
     club = str(api.sql("select club from mart_deals where club is not null limit 1")["club"][0])
@@ -77,6 +91,11 @@ def assert_sums_exact(api: Analytics) -> None:
         for filters in variants:
             have, want = api.query(name, filters), per_seat(api, name, filters)
             assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
+    for name in DEAL_QUERIES:
+        for filters in variants:
+            if filters.player is None:
+                have, want = api.query(name, filters), per_deal(api, name, filters)
+                assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
     assert_ratings_exact(api)
     assert_search_exact(api)
     assert_mate_flows_exact(api, players[0])
