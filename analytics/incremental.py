@@ -109,6 +109,8 @@ RENAMES: Final = {
     " where club is not null and (list_contains($added, payer_player) or list_contains($added, payee_player))",
     "mart_fan_days": "update mart_fan_days set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
+    "mart_win_days": "update mart_win_days set player = shown_player(player, club, $added)"
+    " where club is not null and list_contains($added, player)",
     "mart_pattern_days": "update mart_pattern_days set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
 }

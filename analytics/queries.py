@@ -58,6 +58,8 @@ DERIVED: Final = {
     "mart_pair_days": "pair_days",
     "mart_flow_days": "flow_days",
     "mart_fan_days": "fan_days",
+    "mart_win_days": "win_days",
+    "mart_deal_days": "deal_days",
     "mart_pattern_days": "pattern_days",
 }
 #: derived marts that order players by name (a placement tie): made again whole when a
@@ -87,6 +89,8 @@ MARTS: Final = (
     "mart_pair_days",
     "mart_flow_days",
     "mart_fan_days",
+    "mart_win_days",
+    "mart_deal_days",
     "mart_pattern_days",
 )
 #: the order a materialized table's rows are written in at a full build: by club, then

@@ -28,9 +28,9 @@ from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
 from ingest.writer import log_lines, write_lines, write_log
 
-#: the branch over a mart of sums (30_filters.sql's sums_in)
+#: the branch over a mart of sums (30_filters.sql's sums_in; fan_by_rules keeps every rule set)
 DAYS_BRANCH = re.compile(
-    r"\bsums_in\('(mart_\w+)', \$club, \$date_from, \$date_to, \$rules, cast\(\$tablemates as varchar\[\]\)\)"
+    r"\bsums_in\('(mart_\w+)', \$club, \$date_from, \$date_to, (\$rules|null), cast\(\$tablemates as varchar\[\]\)\)"
 )
 SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
 #: the queries with a branch over a mart of sums and one over the seat rows
@@ -44,6 +44,12 @@ SUMMED_QUERIES = (
     "deal_ins",
     "fan_by_total",
     "pattern_rates",
+    "win_kinds",
+    "fan_summary",
+    "fan_by_rules",
+    "fan_by_pattern",
+    "fan_roots",
+    "score_over_time",
 )
 
 
@@ -52,8 +58,22 @@ def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
     text = query_sql(name)
     assert DAYS_BRANCH.search(text) and SEATS_BRANCH in text, name
     # the sums' branch given a tablemate (so it is empty), the seat rows' branch taken
-    text = DAYS_BRANCH.sub(r"sums_in('\1', $club, $date_from, $date_to, $rules, ['forced'])", text)
+    text = DAYS_BRANCH.sub(r"sums_in('\1', $club, $date_from, $date_to, \2, ['forced'])", text)
     text = text.replace(SEATS_BRANCH, "where true")
+    values = filters.params()
+    return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
+
+
+#: the queries whose branch over marts of sums serves no player, and whose other branch
+#: reads a player's deals row by row (taken for every deal when forced with no player)
+DEAL_QUERIES = ("overview", "activity")
+
+
+def per_deal(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
+    """A query computed from the deal rows (its player branch, forced, with no player)."""
+    text = query_sql(name)
+    assert "$player is not null" in text and "$player is null" in text, name
+    text = text.replace("$player is not null", "true").replace("$player is null", "false")
     values = filters.params()
     return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
 
@@ -71,6 +91,11 @@ def assert_sums_exact(api: Analytics) -> None:
         for filters in variants:
             have, want = api.query(name, filters), per_seat(api, name, filters)
             assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
+    for name in DEAL_QUERIES:
+        for filters in variants:
+            if filters.player is None:
+                have, want = api.query(name, filters), per_deal(api, name, filters)
+                assert have.equals(want) and list(have.dtypes) == list(want.dtypes), (name, filters)
     assert_ratings_exact(api)
     assert_search_exact(api)
     assert_mate_flows_exact(api, players[0])

@@ -412,6 +412,61 @@ group by w.player, w.club, w.rules, w.played_date, f.fan;
 create or replace view mart_fan_days as
 select * from fan_days(true, cast([] as date[]), false);
 
+-- every deal (complete or not, as stg_deals) per club, rule set and day, counted by status,
+-- record and wins: what overview and activity read when no player is picked. Kept like
+-- mart_player_days (DERIVED).
+create or replace macro deal_days(p_all, p_days, p_no_day) as table
+select
+    club,
+    rules,
+    played_date,
+    count(*) as deals,
+    count(*) filter (where is_complete) as complete_deals,
+    count(*) filter (where status = 'ok') as ok_deals,
+    count(*) filter (where status <> 'ok') as not_ok_deals,
+    count(*) filter (where status = 'findings') as findings_deals,
+    count(*) filter (where status = 'invalid') as invalid_deals,
+    sum(findings) as findings,
+    count(*) filter (where is_sheet) as sheet_deals,
+    count(*) filter (where not is_sheet) as tile_deals,
+    sum(wins) filter (where is_complete) as wins
+from stg_deals
+where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
+group by club, rules, played_date;
+
+create or replace view mart_deal_days as
+select * from deal_days(true, cast([] as date[]), false);
+
+-- the wins (each seat's first in its deal, as mart_wins) per player, club, rule set and day,
+-- and per what the fan pages group or average by (win kind, base pattern, fan, roots, cap,
+-- sheet), with the sums and counts of what they average: what win_kinds, fan_summary,
+-- fan_by_rules, fan_by_pattern and fan_roots read when no tablemates are asked for. Kept
+-- like mart_player_days (DERIVED).
+create or replace macro win_days(p_all, p_days, p_no_day) as table
+select
+    player,
+    club,
+    rules,
+    played_date,
+    win_kind,
+    win_kind_zh,
+    base_pattern,
+    fan,
+    roots,
+    capped,
+    is_sheet,
+    count(*) as wins,
+    sum(fan_uncapped) as fan_uncapped,
+    count(fan_uncapped) as fan_uncapped_count,
+    sum(win_points) as points,
+    count(win_points) as points_count
+from mart_seat_deals
+where won and (p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null))
+group by player, club, rules, played_date, win_kind, win_kind_zh, base_pattern, fan, roots, capped, is_sheet;
+
+create or replace view mart_win_days as
+select * from win_days(true, cast([] as date[]), false);
+
 -- the wins with each base pattern and each extra (an extra counted once per win that has
 -- it), per player, club, rule set and day: what pattern_rates reads when no tablemates are
 -- asked for (the wins themselves: mart_player_days). Kept like mart_player_days (DERIVED).

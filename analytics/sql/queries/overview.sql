@@ -7,45 +7,93 @@
 -- again), wins_per_deal over them; repeat_wins: wins beyond a seat's first in its deal (0
 -- where each seat wins at most once, 血战到底). With a player picked: the wins of that
 -- player's deals, and the repeated wins of every seat of them.
+-- Two exclusive branches: with no player picked the sums of mart_deal_days, the sessions of
+-- mart_sessions and the players of mart_player_days (a page's own filters read a few rows
+-- a day); with a player, that player's deals and every seat of them.
 with picked as (
     select *
     from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
+    where $player is not null
 ),
 
--- two exclusive branches, as in 30_filters.sql: with no player the IN is dropped when the
--- plan is made (an OR with it built a hash table of every deal id at every query)
 seated as (
     select
         count(distinct player) as players,
         cast(coalesce(sum(win_count - 1) filter (where won), 0) as bigint) as repeat_wins
-    from (
-        select player, won, win_count
-        from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
-        where $player is null
-        union all
-        select player, won, win_count
-        from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
-        where $player is not null and deal_id in (select deal_id from picked)
-    )
+    from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    where $player is not null and deal_id in (select deal_id from picked)
+),
+
+days as (
+    select *
+    from sums_in('mart_deal_days', $club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    where $player is null
+),
+
+player_days as (
+    select *
+    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    where $player is null
+),
+
+totals as (
+    select
+        count(*) as deals,
+        count(*) filter (where is_complete) as complete_deals,
+        count(*) filter (where status = 'ok') as ok_deals,
+        count(*) filter (where status = 'findings') as findings_deals,
+        count(*) filter (where status = 'invalid') as invalid_deals,
+        count(distinct session_id) as sessions,
+        any_value(seated.players) as players,
+        min(played_date) as first_day,
+        max(played_date) as last_day,
+        cast(sum(findings) as bigint) as findings,
+        count(*) filter (where is_sheet) as sheet_deals,
+        count(*) filter (where not is_sheet) as tile_deals,
+        cast(coalesce(sum(wins) filter (where is_complete), 0) as bigint) as wins,
+        any_value(seated.repeat_wins) as repeat_wins
+    from picked, seated
+    where $player is not null
+    union all
+    select
+        cast(coalesce(sum(deals), 0) as bigint) as deals,
+        cast(coalesce(sum(complete_deals), 0) as bigint) as complete_deals,
+        cast(coalesce(sum(ok_deals), 0) as bigint) as ok_deals,
+        cast(coalesce(sum(findings_deals), 0) as bigint) as findings_deals,
+        cast(coalesce(sum(invalid_deals), 0) as bigint) as invalid_deals,
+        (
+            select count(distinct session_id)
+            from sessions_in($club, $date_from, $date_to, $rules, null)  -- 30_filters.sql
+        ) as sessions,
+        (select count(distinct player) from player_days) as players,
+        min(played_date) as first_day,
+        max(played_date) as last_day,
+        cast(sum(findings) as bigint) as findings,
+        cast(coalesce(sum(sheet_deals), 0) as bigint) as sheet_deals,
+        cast(coalesce(sum(tile_deals), 0) as bigint) as tile_deals,
+        cast(coalesce(sum(wins), 0) as bigint) as wins,
+        (select cast(coalesce(sum(all_wins) - sum(wins), 0) as bigint) from player_days) as repeat_wins
+    from days
+    where $player is null
 )
 
 select
-    count(*) as deals,
-    count(*) filter (where is_complete) as complete_deals,
-    count(*) filter (where status = 'ok') as ok_deals,
-    count(*) filter (where status = 'findings') as findings_deals,
-    count(*) filter (where status = 'invalid') as invalid_deals,
-    count(*) filter (where status = 'findings') / count(*) as findings_share,
-    count(*) filter (where status = 'invalid') / count(*) as invalid_share,
-    count(distinct session_id) as sessions,
-    any_value(seated.players) as players,
-    min(played_date) as first_day,
-    max(played_date) as last_day,
-    cast(sum(findings) as bigint) as findings,
-    count(*) filter (where is_sheet) as sheet_deals,
-    count(*) filter (where not is_sheet) as tile_deals,
-    cast(coalesce(sum(wins) filter (where is_complete), 0) as bigint) as wins,
-    sum(wins) filter (where is_complete) / nullif(count(*) filter (where is_complete), 0) as wins_per_deal,
-    any_value(seated.repeat_wins) as repeat_wins
-from picked, seated
-having count(*) > 0;
+    deals,
+    complete_deals,
+    ok_deals,
+    findings_deals,
+    invalid_deals,
+    findings_deals / deals as findings_share,
+    invalid_deals / deals as invalid_share,
+    sessions,
+    players,
+    first_day,
+    last_day,
+    findings,
+    sheet_deals,
+    tile_deals,
+    wins,
+    wins / nullif(complete_deals, 0) as wins_per_deal,
+    repeat_wins
+from totals
+where deals > 0;
