@@ -8,6 +8,8 @@ names the table uses; a code or a knob stays visible, since it is what people se
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from dashboard.i18n import Lang
 from engine.vocabulary import (
     END_REASONS,
@@ -53,26 +55,25 @@ def rules_label(name: str | None, lang: Lang) -> str:
     return name
 
 
+def _id_with_name(names: Mapping[str, tuple[str, str]], key: str, lang: Lang) -> str:
+    """``key`` with its name from ``names``: ``中文 key`` / ``key (English)``; the id itself
+    stays visible (it is the contract, and what people search); one not in the table as is."""
+    if key not in names:
+        return key
+    zh, en = names[key]
+    return f"{zh} {key}" if lang == "zh" else f"{key} ({en})"
+
+
 def rule_label(rule: str | None, lang: Lang) -> str:
     """A finding's rule with its name: ``定缺 void_declaration`` / ``void_declaration (void
-    declaration)``; an id not in the table stays as it is."""
-    if not rule:
-        return "-"
-    if rule not in RULE_NAMES:
-        return rule
-    zh, en = RULE_NAMES[rule]
-    return f"{zh} {rule}" if lang == "zh" else f"{rule} ({en})"
+    declaration)``."""
+    return _id_with_name(RULE_NAMES, rule, lang) if rule else "-"
 
 
 def code_label(code: str | None, lang: Lang) -> str:
     """A finding code with its name: ``付分不符 payment_mismatch`` / ``payment_mismatch (payment
-    mismatch)``; the code itself stays visible (it is the contract, and what people search)."""
-    if code is None:
-        return "-"
-    if code not in FINDING_CODES:
-        return code
-    zh, en = FINDING_CODES[code]
-    return f"{zh} {code}" if lang == "zh" else f"{code} ({en})"
+    mismatch)``."""
+    return "-" if code is None else _id_with_name(FINDING_CODES, code, lang)
 
 
 def end_reason_label(reason: str | None, lang: Lang) -> str:
