@@ -48,14 +48,14 @@ def compiled_modules(listing: Path = MODULE_LIST) -> list[str]:
 
 
 def c_sources(root: Path = ROOT) -> list[str]:
-    """The C extensions ``make compile`` builds beside the mypyc modules (``ingest/_lines.c``)."""
+    """The C extensions ``make compile`` builds beside the mypyc modules (``ingest/logs/_lines.c``)."""
     return sorted(
-        str(path.relative_to(root)) for package in PACKAGES for path in (root / package).glob("*.c")
+        str(path.relative_to(root)) for package in PACKAGES for path in (root / package).glob("**/*.c")
     )
 
 
 def c_extension(name: str) -> ModuleType | None:
-    """A C extension ``make compile`` built (``"ingest._lines"``), or None where it is not
+    """A C extension ``make compile`` built (``"ingest.logs._lines"``), or None where it is not
     built or ``CHUANMA_PURE`` asks for the Python code (each has a Python twin)."""
     if pure_requested():
         return None

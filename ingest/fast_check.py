@@ -72,9 +72,9 @@ from ingest.fast_state import (
     FastState,
     HandOff,
 )
-from ingest.line_parser import TILE_IDS
-from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
-from ingest.records import (
+from ingest.logs.line_parser import TILE_IDS
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
+from ingest.logs.records import (
     DiscardRec,
     DrawRec,
     ExchangeRec,

@@ -25,7 +25,7 @@ from engine.mypyc_build import c_extension
 from engine.rules import Rules
 from engine.state import EXCHANGE_STEP
 from engine.tiles import NUM_KINDS, parse_tiles
-from ingest.records import (
+from ingest.logs.records import (
     DiscardRec,
     DrawRec,
     ExchangeRec,

@@ -44,10 +44,10 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, ReplayOptions, replay_deal
 from engine.report import DealFacts
 from engine.rules import Rules, RulesError, knob_values, load_rules
-from ingest import session_replay
 from ingest.fast_check import fast_replay
-from ingest.line_parser import LineParser
-from ingest.records import PlayRecord
+from ingest.logs.line_parser import LineParser
+from ingest.logs.records import PlayRecord
+from ingest.replay import session_replay
 from ingest.simulator.simulate import ClubPlan
 
 # -------------------------------------------------------------------- the corpora

@@ -32,8 +32,8 @@ from engine.events import replace as replace_event
 from engine.rules import load_rules
 from ingest import simulator
 from ingest.fast_check import fast_replay
+from ingest.logs.writer import log_lines
 from ingest.simulator.simulate import ClubPlan
-from ingest.writer import log_lines
 
 BLOODY_FLOW: dict[str, dict[str, Any]] = {
     "standard": {"preset": "standard", "end_condition": "bloody_flow"},

@@ -16,11 +16,11 @@ from engine.events import DealStart
 from engine.rules import load_rules
 from ingest import fast_plan
 from ingest.fast_check import fast_replay
-from ingest.reader import read_text_bytes
-from ingest.records import DrawRec, HuRec, KongRec, PlayRecord, VoidRec
+from ingest.logs.reader import read_text_bytes
+from ingest.logs.records import DrawRec, HuRec, KongRec, PlayRecord, VoidRec
+from ingest.logs.writer import log_lines
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
-from ingest.writer import log_lines
 
 pytestmark = pytest.mark.skipif(
     not fast_plan.COMPILED, reason="the C moves are not built (or CHUANMA_PURE=1)"

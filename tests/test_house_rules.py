@@ -14,10 +14,10 @@ import pytest
 from engine.rules import RulesError, knob_values, load_rules
 from engine.settle import Settler
 from engine.settlement import deltas
-from ingest.reader import read_log
+from ingest.logs.reader import read_log
+from ingest.logs.writer import write_log
+from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
-from ingest.validate import validate_log
-from ingest.writer import write_log
 
 
 def wall_end(overrides: dict[str, Any], preset: str = "standard", base: int = 1) -> tuple[int, int, int, int]:

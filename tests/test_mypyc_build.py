@@ -102,7 +102,7 @@ def test_a_pure_run_runs_the_sources() -> None:
     if not pure_requested():
         pytest.skip("not a CHUANMA_PURE=1 run")
     import engine.deal
-    import ingest.session_replay
+    import ingest.replay.session_replay
 
-    for module in (engine.deal, ingest.session_replay):
+    for module in (engine.deal, ingest.replay.session_replay):
         assert module.__file__ is not None and module.__file__.endswith(".py"), module.__file__

@@ -26,7 +26,7 @@ from engine.events import Finding
 from engine.messages import article, render, say
 from engine.read_templates import ROW_TWINS
 from engine.rules import RulesError, load_rules
-from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog, file_finding
+from ingest.logs.reader import DealLog, LogBuilder, LogFile, SessionLog, file_finding
 from ingest.sheets.cells import Grid, SheetError, read_grid
 from ingest.sheets.layout import POINTS, Row, SheetLayout, SheetLog, SheetSession, find_header
 from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE

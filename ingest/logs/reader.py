@@ -74,8 +74,8 @@ from engine.events import (
     SheetKong,
 )
 from engine.messages import Text, article, say
-from ingest.gcpause import gc_paused
-from ingest.line_parser import (
+from ingest.logs.gcpause import gc_paused
+from ingest.logs.line_parser import (
     DECODE_ERRORS,
     DECODER,
     FAST,
@@ -87,8 +87,8 @@ from ingest.line_parser import (
     show_value,
     tiles_ok,
 )
-from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile, split_plays
-from ingest.records import (
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile, split_plays
+from ingest.logs.records import (
     DealEndRec,
     DiscardRec,
     DrawRec,
@@ -99,7 +99,7 @@ from ingest.records import (
     PongRec,
     VoidRec,
 )
-from ingest.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_head
+from ingest.logs.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_head
 
 __all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes", "read_text_bytes"]
 
@@ -723,7 +723,7 @@ class _FastLines:
         self.lines: list[bytes] = []
 
     def feed(self, n: int, batch: list[bytes], runs: list[Any], ascii: bool) -> None:
-        """Lines numbered from ``n``, as :func:`ingest.play_lines.split_plays` gives them: a
+        """Lines numbered from ``n``, as :func:`ingest.logs.play_lines.split_plays` gives them: a
         part of ``batch`` is one line, or a run of plain play lines whose play codes are
         ``runs`` at the same index (None for a line); ``ascii``: all of them are ASCII (so
         UTF-8)."""
@@ -863,7 +863,7 @@ def _utf8(line: bytes) -> bool:
 
 def _feed_lines(builder: LogBuilder, first: int, parts: list[bytes], limits: Limits) -> None:
     """Lines numbered from ``first`` through the builder one by one; a part may be a run
-    of play lines (:func:`ingest.play_lines.split_plays`), which no line inside splits."""
+    of play lines (:func:`ingest.logs.play_lines.split_plays`), which no line inside splits."""
     n = first
     for part in parts:
         for line in part.split(b"\n"):

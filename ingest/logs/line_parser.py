@@ -4,7 +4,7 @@ that says in plain words what is wrong with it.
 :class:`LineParser` has a fast path (msgspec decodes a valid line straight into its record)
 and a slow one that explains a bad line: not JSON, no ``type``, an unknown type, a missing
 or bad field, a bad tile, unknown fields (kept, with a warning). The reader
-(``ingest/reader.py``) groups the parsed lines into sessions and deals; ingest's chunk
+(``ingest/logs/reader.py``) groups the parsed lines into sessions and deals; ingest's chunk
 planner (``ingest/warehouse/chunks.py``) asks the same parser where sessions start. The decoder and the
 record tables are public for the reader's own fast path (a draw or discard inside a deal).
 """
@@ -39,7 +39,7 @@ from engine.events import (
 )
 from engine.messages import Text, article, say, words
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
-from ingest.records import (
+from ingest.logs.records import (
     FIELD_MEANINGS,
     KNOWN_BY_CLASS,
     RECORD_TYPES,
@@ -63,7 +63,7 @@ from ingest.records import (
     SheetRecord,
     VoidRec,
 )
-from ingest.revisions import revision_id
+from ingest.logs.revisions import revision_id
 
 __all__ = [
     "DECODER",
