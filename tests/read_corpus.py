@@ -198,7 +198,8 @@ def _sheet_files() -> Iterator[tuple[str, bytes]]:
 
 def findings() -> list[dict[str, Any]]:
     """Every finding the inputs give, in order, with the input's name."""
-    from ingest.logs.reader import read_lines, read_log, read_log_bytes
+    from ingest.logs.reader import read_lines
+    from ingest.replay.files import read_log, read_log_bytes
     from ingest.replay.validate import validate_log
 
     out: list[dict[str, Any]] = []

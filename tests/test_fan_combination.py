@@ -28,8 +28,8 @@ from engine.rules import RulesError, knob_values, load_rules
 from engine.settle import Settler
 from engine.settlement import deltas
 from engine.tiles import parse_tile, parse_tiles, to_counts
-from ingest.logs.reader import read_log
 from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
 from ingest.replay.validate import validate_log, validate_paths
 from ingest.simulator.simulate import ClubPlan, simulate_club
 

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from engine.events import Discard, Draw
 from engine.rules import preset_names
 from ingest.logs.play_lines import KINDS, code_kind, line_code
-from ingest.logs.reader import DealLog, LogFile, read_lines, read_log, read_log_bytes, read_text_bytes
+from ingest.logs.reader import DealLog, LogFile, read_lines, read_text_bytes
 from ingest.logs.source import ByteLines, Limits
 from ingest.logs.writer import log_lines
+from ingest.replay.files import read_log, read_log_bytes
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer

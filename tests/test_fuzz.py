@@ -13,9 +13,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.logs.reader import read_log_bytes
 from ingest.logs.source import Limits
 from ingest.logs.writer import write_log
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import ingest, read_catalog

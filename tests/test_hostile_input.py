@@ -18,9 +18,10 @@ from pathlib import Path
 import pytest
 from warehouse_fixtures import catalog_files
 
-from ingest.logs.reader import STRAY_LISTED, read_log_bytes
+from ingest.logs.reader import STRAY_LISTED
 from ingest.logs.source import Limits, file_name, name_bytes
 from ingest.logs.writer import write_log
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import validate_paths
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import ingest, read_catalog

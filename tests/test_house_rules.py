@@ -14,8 +14,8 @@ import pytest
 from engine.rules import RulesError, knob_values, load_rules
 from engine.settle import Settler
 from engine.settlement import deltas
-from ingest.logs.reader import read_log
 from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
 from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 

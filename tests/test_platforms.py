@@ -21,12 +21,12 @@ from typing import Any
 import pytest
 from warehouse_fixtures import read_table
 
-from ingest.logs.reader import read_log_bytes
 from ingest.platforms.detect import platform_of
 from ingest.platforms.emit import log_of
 from ingest.platforms.open_mahjong import convert_open_mahjong, read_open_mahjong
 from ingest.platforms.open_mahjong_rules import UnknownFan, patterns_of
 from ingest.platforms.voids import Inferred, infer_void
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import validate_log
 
 GOLDEN = Path(__file__).parent / "golden" / "platforms"

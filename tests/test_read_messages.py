@@ -93,7 +93,7 @@ def test_a_spreadsheet_cell_reads_in_chinese() -> None:
 def test_a_sheets_reader_finding_says_row_in_both_languages() -> None:
     from test_spreadsheet import csv_bytes
 
-    from ingest.logs.reader import read_log_bytes
+    from ingest.replay.files import read_log_bytes
 
     rows = [
         ["场次", "s1"],

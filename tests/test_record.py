@@ -18,8 +18,8 @@ from analytics.queries import Analytics
 from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
 from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
-from ingest.logs.reader import read_log_bytes
 from ingest.logs.revisions import revision_id, split_revision
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import validate_log
 from ingest.sheets.record import (
     DealFacts,

@@ -15,7 +15,7 @@ from test_record import APP, TIMEOUT, add_kong, on_localhost, pick_win, totals  
 
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.rules import load_rules
-from ingest.logs.reader import read_log_bytes
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import validate_log
 from ingest.sheets.record import (
     DealFacts,

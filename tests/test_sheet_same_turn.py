@@ -13,7 +13,7 @@ from typing import Any
 from test_spreadsheet import column_of
 
 from dashboard.record_draft import _deal, _deal_json
-from ingest.logs.reader import read_log_bytes
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import validate_log
 from ingest.sheets.convert import convert_sheet, read_sheet_bytes
 from ingest.sheets.record import (

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from engine.events import DealEnd, DealStart, Finding
 from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.rules import load_rules
-from ingest.logs.reader import read_log
+from ingest.replay.files import read_log
 from ingest.replay.session_replay import replay_one
 from ingest.replay.validate import find_logs, validate_paths
 from ingest.sheets.cells import Cell, column_letter, read_grid

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from ingest.logs.reader import LogBuilder, SessionLog, read_log
+from ingest.logs.reader import LogBuilder, SessionLog
 from ingest.logs.source import PIECE
 from ingest.logs.writer import log_lines
+from ingest.replay.files import read_log
 from ingest.replay.validate import validate_log, validate_paths
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club

@@ -21,7 +21,7 @@ import pytest
 from warehouse_fixtures import read_table, sample_logs, sorted_rows
 
 from analytics.queries import Analytics
-from ingest.logs.reader import read_log
+from ingest.replay.files import read_log
 from ingest.replay.validate import validate_paths
 from ingest.warehouse import (
     BATCHES,

@@ -15,8 +15,8 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 from warehouse_fixtures import catalog_files
 
 from analytics.queries import Analytics
-from ingest.logs.reader import read_log
 from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, STAGING, read_catalog
 

@@ -22,8 +22,8 @@ from dashboard.term_labels import code_label
 from dashboard.upload_file import saved_path, write_upload
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import READ_ONLY_LIMIT, may_write, upload_token
-from ingest.logs.reader import read_log_bytes
 from ingest.logs.source import mb
+from ingest.replay.files import read_log_bytes
 from ingest.replay.validate import ValidationReport, validate_log
 from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
 

@@ -88,7 +88,7 @@ def replay(
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
     from dashboard.cli.reports import replay_printer, say, seat_voice, sheet_printout
     from dashboard.findings_view import seat_base
-    from ingest.logs.reader import read_log
+    from ingest.replay.files import read_log
     from ingest.replay.session_replay import SessionReplay
 
     language = language_or_fail(lang)

@@ -42,13 +42,13 @@ Decisions where the format is silent (also in docs/log-format.md):
 - Lines that are not UTF-8 are ``bad_record`` findings; the raw text keeps them with
   replacement characters.
 
-Speed: ``read_log_bytes`` splits each inflated piece into lines in C, and a
+Speed: ``read_jsonl_bytes`` splits each inflated piece into lines in C, and a
 deal whose lines after its ``deal`` line are all play events that read without a finding,
 up to a ``deal_end`` that does too, is read on a fast path: each line decoded from its
 bytes straight into its record (``DealLog.records``), with no text, event or list entry
 per line; its events, texts and line numbers are built when first asked for. Any other
 line sends the deal's lines through the line-by-line path, so the ``LogFile`` is the same
-either way (``read_log_bytes(..., fast=False)`` reads everything line by line;
+either way (``read_jsonl_bytes(..., fast=False)`` reads everything line by line;
 ``tests/test_fast_reader.py`` compares the two).
 """
 
@@ -56,7 +56,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Final
 
 from engine.events import (
@@ -99,9 +98,9 @@ from ingest.logs.records import (
     PongRec,
     VoidRec,
 )
-from ingest.logs.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, file_name, mb, read_head
+from ingest.logs.source import GZIP_MAGIC, PIECE, ByteLines, Inflate, Limits, mb
 
-__all__ = ["DealLog", "LogFile", "SessionLog", "read_lines", "read_log", "read_log_bytes", "read_text_bytes"]
+__all__ = ["DealLog", "LogFile", "SessionLog", "read_jsonl_bytes", "read_lines", "read_text_bytes"]
 
 
 class DealLog:
@@ -592,7 +591,7 @@ def read_lines(lines: Iterable[str], name: str, first: int = 1, limits: Limits |
 
 def read_text_bytes(data: bytes, name: str, first: int = 1, limits: Limits | None = None) -> LogFile:
     """:func:`read_lines` of UTF-8 text held as bytes (a piece of a file that ingest cut at
-    a session line), with the fast path of :func:`read_log_bytes`: the same ``LogFile``
+    a session line), with the fast path of :func:`read_jsonl_bytes`: the same ``LogFile``
     as ``read_lines(data.decode().split("\\n"), ...)`` with a last empty piece dropped (line
     limit in characters, a BOM dropped from line 1 only)."""
     builder = LogBuilder(name)
@@ -608,15 +607,14 @@ def read_text_bytes(data: bytes, name: str, first: int = 1, limits: Limits | Non
     return builder.finish()
 
 
-def read_log_bytes(
+def read_jsonl_bytes(
     data: bytes,
     name: str,
     limits: Limits | None = None,
     fast: bool = True,
     on_session: Callable[[SessionLog], None] | None = None,
 ) -> LogFile:
-    """Read a whole file's bytes (plain or gzip JSON Lines, or a ``.csv``/``.xlsx`` score
-    sheet, read through this reader by ``ingest.sheets.convert``), e.g. an upload. The text is
+    """Read a whole log file's bytes (plain or gzip JSON Lines), e.g. an upload. The text is
     inflated and split piece by piece, so memory follows what the log holds, never
     what a gzip bomb inflates to (see :class:`Limits`).
 
@@ -626,24 +624,6 @@ def read_log_bytes(
     ``on_session`` takes each session as soon as it is read to its end (in file order;
     the ``LogFile`` returned then holds none), so a caller that checks a session and lets
     it go holds one session's deals at a time, not the file's."""
-    from ingest.platforms.detect import read_platform_bytes
-
-    platform = read_platform_bytes(data, name)  # a platform's record, told by its content
-    if platform is not None:
-        if on_session is not None:
-            for session in platform.sessions:
-                on_session(session)
-            platform.sessions = []
-        return platform
-    if name.lower().endswith((".csv", ".xlsx")):
-        from ingest.sheets.convert import read_sheet_bytes
-
-        sheet = read_sheet_bytes(data, name)
-        if on_session is not None:
-            for session in sheet.sessions:
-                on_session(session)
-            sheet.sessions = []
-        return sheet
     limits = limits or Limits.from_env()
     notes: list[Finding] = []
     inflate: Inflate | None = None
@@ -886,15 +866,3 @@ def _feed_bytes(builder: LogBuilder, n: int, piece: bytes, whole: bool, limits: 
         builder.bad_line(n, raw, say("read_not_utf8", line=n, at=err.start, byte=byte))
         return
     builder.feed(n, text.rstrip("\r"))
-
-
-def read_log(path: str | Path, on_session: Callable[[SessionLog], None] | None = None) -> LogFile:
-    """Read a ``.jsonl``, ``.jsonl.gz``, ``.csv`` or ``.xlsx`` file; a file that cannot be
-    opened is a finding. ``on_session``: as in :func:`read_log_bytes`."""
-    name = file_name(path)
-    try:
-        data = read_head(path, Limits.from_env().max_inflated + 1)
-    except OSError as err:
-        text = say("read_cannot_open", file=name, error=str(err.strerror or err))
-        return LogFile(name, [], [], [file_finding(text, name)])
-    return read_log_bytes(data, name, on_session=on_session)

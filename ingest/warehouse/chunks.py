@@ -30,9 +30,10 @@ import pyarrow as pa  # type: ignore[import-untyped]
 from engine.events import SessionStart
 from ingest.logs.gcpause import gc_paused
 from ingest.logs.line_parser import LineParser
-from ingest.logs.reader import LogFile, read_log_bytes, read_text_bytes
+from ingest.logs.reader import LogFile, read_text_bytes
 from ingest.logs.source import GZIP_MAGIC, Inflate, Limits
 from ingest.platforms.detect import platform_of
+from ingest.replay.files import read_log_bytes
 from ingest.warehouse.deal_rows import facts_of_log
 from ingest.warehouse.rows import Facts, month_of, parse_time
 
