@@ -27,7 +27,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import engine.deal as engine_deal  # noqa: E402
 from engine.deal import Deal  # noqa: E402
-from ingest.logs.reader import LogFile  # noqa: E402
+from ingest.logs.builder import LogFile  # noqa: E402
 from ingest.logs.writer import write_log  # noqa: E402
 from ingest.replay.files import read_log  # noqa: E402
 from ingest.replay.session_replay import session_rules  # noqa: E402

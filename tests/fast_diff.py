@@ -31,9 +31,10 @@ from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.report import DealFacts
 from engine.rules import Rules
 from engine.tiles import tile_name
+from ingest.logs.builder import DealLog, SessionLog
 from ingest.logs.line_parser import DECODE_ERRORS, DECODER
 from ingest.logs.play_lines import KINDS, code_kind, code_seat, code_tile, line_code
-from ingest.logs.reader import DealLog, SessionLog, read_lines, read_text_bytes
+from ingest.logs.reader import read_lines, read_text_bytes
 from ingest.logs.records import DealEndRec, PlayRecord
 from ingest.replay.session_replay import SessionReplay
 from ingest.simulator.simulate import ClubPlan, simulate_club

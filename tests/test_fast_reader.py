@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 
 from engine.events import Discard, Draw
 from engine.rules import preset_names
+from ingest.logs.builder import DealLog, LogFile
 from ingest.logs.play_lines import KINDS, code_kind, line_code
-from ingest.logs.reader import DealLog, LogFile, read_lines, read_text_bytes
+from ingest.logs.reader import read_lines, read_text_bytes
 from ingest.logs.source import ByteLines, Limits
 from ingest.logs.writer import log_lines
 from ingest.replay.files import read_log, read_log_bytes

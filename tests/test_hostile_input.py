@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from warehouse_fixtures import catalog_files
 
-from ingest.logs.reader import STRAY_LISTED
+from ingest.logs.builder import STRAY_LISTED
 from ingest.logs.source import Limits, file_name, name_bytes
 from ingest.logs.writer import write_log
 from ingest.replay.files import read_log_bytes

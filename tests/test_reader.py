@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from engine.events import DealEnd, Discard, Draw, Exchange, Hu, Kong, Pong, SessionEnd, Void
 from engine.tiles import parse_tile, parse_tiles
-from ingest.logs.reader import LogFile, read_lines
+from ingest.logs.builder import LogFile
+from ingest.logs.reader import read_lines
 from ingest.replay.files import read_log, read_log_bytes
 
 HANDS = ["11234m567p99p123s", "1112345678999m", "123456789p1234s", "2345678s456789m"]

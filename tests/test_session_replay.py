@@ -14,7 +14,8 @@ from pathlib import Path
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, replay_deal
 from engine.rules import Rules, load_rules
-from ingest.logs.reader import SessionLog, read_lines
+from ingest.logs.builder import SessionLog
+from ingest.logs.reader import read_lines
 from ingest.replay.session_replay import SessionReplay, replay_one
 from ingest.replay.validate import validate_log
 

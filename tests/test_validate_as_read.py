@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.logs.reader import LogBuilder, SessionLog
+from ingest.logs.builder import LogBuilder, SessionLog
 from ingest.logs.source import PIECE
 from ingest.logs.writer import log_lines
 from ingest.replay.files import read_log

@@ -262,6 +262,6 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-#: a line of a fast-read deal (``ingest.logs.reader.DealLog.records``): a plain draw, discard
+#: a line of a fast-read deal (``ingest.logs.builder.DealLog.records``): a plain draw, discard
 #: or pong as its play code (:mod:`ingest.logs.play_lines`), any other line as its record
 PlayRecord = int | Record

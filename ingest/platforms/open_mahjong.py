@@ -18,7 +18,7 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from engine.messages import Text, say, words
-from ingest.logs.reader import LogFile
+from ingest.logs.builder import LogFile
 from ingest.platforms.emit import Converted, finding, log_of
 from ingest.platforms.open_mahjong_rules import SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void

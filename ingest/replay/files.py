@@ -8,7 +8,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from engine.messages import say
-from ingest.logs.reader import LogFile, SessionLog, file_finding, read_jsonl_bytes
+from ingest.logs.builder import LogFile, SessionLog, file_finding
+from ingest.logs.reader import read_jsonl_bytes
 from ingest.logs.source import Limits, file_name, read_head
 from ingest.platforms.detect import read_platform_bytes
 from ingest.sheets.convert import read_sheet_bytes

@@ -19,7 +19,7 @@ from engine.messages import rules_unusable, totals_mismatch
 from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
 from ingest.fast_check import fast_replay
-from ingest.logs.reader import DealLog, SessionLog
+from ingest.logs.builder import DealLog, SessionLog
 from ingest.sheets.deleted import deleted_report, is_deleted
 from ingest.sheets.net_only import is_net_only, net_only_report
 

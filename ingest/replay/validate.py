@@ -17,8 +17,8 @@ from typing import Any
 from engine.events import Finding
 from engine.replay import DealReport, FindingSink
 from engine.rules import Rules
+from ingest.logs.builder import LogFile, SessionLog
 from ingest.logs.gcpause import gc_paused
-from ingest.logs.reader import LogFile, SessionLog
 from ingest.logs.source import file_name
 from ingest.replay.files import read_log
 from ingest.replay.session_replay import SessionReplay

@@ -31,8 +31,8 @@ from engine.rules import Rules
 from engine.settlement import Transfer
 from engine.tiles import SUITS, tile_name
 from engine.vocabulary import WIN_KINDS
+from ingest.logs.builder import DealLog, LogFile, SessionLog
 from ingest.logs.gcpause import gc_paused
-from ingest.logs.reader import DealLog, LogFile, SessionLog
 from ingest.replay.session_replay import SessionReplay
 from ingest.warehouse.rows import Columns, EventColumns, Facts, month_of, parse_time
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES

@@ -67,7 +67,7 @@ _DEAL_END: Final = 8
 _EVENT_CODE: Final[dict[type, int]] = {
     Exchange: 1, Void: _VOID, Draw: _DRAW, Discard: _DISCARD, Pong: _PONG, Kong: _KONG, Hu: _HU
 }  # fmt: skip
-#: the event type of a fast-read deal's record (ingest.logs.reader.DealLog.records)
+#: the event type of a fast-read deal's record (ingest.logs.builder.DealLog.records)
 _RECORD_CODES: Final[dict[type, int]] = {
     DrawRec: _DRAW, DiscardRec: _DISCARD, PongRec: _PONG, KongRec: _KONG, HuRec: _HU, VoidRec: _VOID
 }  # fmt: skip
@@ -147,7 +147,7 @@ class EventColumns:
     def add_records(
         self, start: DealStart, records: list[PlayRecord], end: DealEnd | None, month: str
     ) -> bool:
-        """:meth:`add_deal` from a fast-read deal's records (``ingest.logs.reader.DealLog``), with
+        """:meth:`add_deal` from a fast-read deal's records (``ingest.logs.builder.DealLog``), with
         no event built: its play codes become rows in one call. False (and no row added)
         for a deal with a record this does not take (换三张); then the caller adds its
         events."""
