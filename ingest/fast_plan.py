@@ -19,9 +19,9 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from engine import move_codes, shapes
+from engine.compiled import c_extension
 from engine.events import DealStart
 from engine.fan import DISCARD_WIN, WinContext
-from engine.mypyc_build import c_extension
 from engine.rules import Rules
 from engine.state import EXCHANGE_STEP
 from engine.tiles import NUM_KINDS, parse_tiles

@@ -12,7 +12,7 @@ from fast_diff import play_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.mypyc_build import pure_requested
+from engine.compiled import pure_requested
 from engine.tiles import tile_name
 from ingest.logs import play_lines
 from ingest.logs.line_parser import DECODE_ERRORS, DECODER, TILE_IDS

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.mypyc_build import c_extension
+from engine.compiled import c_extension
 from ingest.logs.records import PlayRecord
 
 KIND_DRAW: Final = 0
