@@ -12,7 +12,6 @@ from ingest.logs.builder import LogFile, SessionLog, file_finding
 from ingest.logs.reader import read_jsonl_bytes
 from ingest.logs.source import Limits, file_name, read_head
 from ingest.platforms.detect import read_platform_bytes
-from ingest.sheets.convert import read_sheet_bytes
 
 __all__ = ["read_log", "read_log_bytes"]
 
@@ -30,6 +29,8 @@ def read_log_bytes(
     its end (the ``LogFile`` returned then holds none)."""
     log = read_platform_bytes(data, name)  # a platform's record, told by its content
     if log is None and name.lower().endswith((".csv", ".xlsx")):
+        from ingest.sheets.convert import read_sheet_bytes  # loaded for a sheet only: a quicker start
+
         log = read_sheet_bytes(data, name)
     if log is None:
         return read_jsonl_bytes(data, name, limits, fast, on_session)
