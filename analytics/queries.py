@@ -114,6 +114,12 @@ MEMORY_ENV: Final = "CHUANMA_DUCKDB_MEMORY"
 #: ``CHUANMA_DUCKDB_BUILD_MEMORY`` sets another.
 BUILD_MEMORY_ENV: Final = "CHUANMA_DUCKDB_BUILD_MEMORY"
 _PARAM = re.compile(r"\$([a-z_]+)")
+#: whether the filters keep every seat's deal (they only ever take some away)
+KEEPS_EVERY_DEAL: Final = (
+    "select coalesce((select sum(deals) from sums_in('mart_player_days', $club, $date_from, $date_to, $rules,"
+    " cast($tablemates as varchar[]))) = (select sum(deals) from mart_player_days), false)"
+)
+_KEEPS_PARAMS: Final = frozenset(_PARAM.findall(KEEPS_EVERY_DEAL))
 
 
 @cache
@@ -753,8 +759,16 @@ class Analytics:
         return rating.daily_ratings(self.rating_history(without_player(filters)))
 
     def _rated(self, filters: Filters | None) -> bool:
-        """Whether ``mart_ratings`` holds the rating under these filters (none but the player)."""
-        return self.materialize and without_player(filters) == Filters()
+        """Whether ``mart_ratings`` holds the rating under these filters: none but the
+        player, or filters that keep every deal (a club's own warehouse with its club
+        chosen: the same sessions, so the same ratings, without rating them again)."""
+        if not self.materialize:
+            return False
+        rest = without_player(filters)
+        if rest == Filters():
+            return True
+        kept = self.con.cursor().execute(KEEPS_EVERY_DEAL, bound_params(_KEEPS_PARAMS, rest, {})).fetchall()
+        return bool(kept[0][0])
 
     def player_table(self, filters: Filters | None = None) -> pd.DataFrame:
         """:meth:`player_stats` with the placement columns and the rating added."""

@@ -127,7 +127,7 @@ def check_end(
     deal_end's (settlement, scores)."""
     if recorded_reason not in END_REASONS or recorded_reason != end_reason:
         finding(
-            "wrong_end", line, None, wrong_reason(end_reason, end_rule(rules.end_condition), recorded_reason),
+            "wrong_end", line, None, wrong_reason(end_reason, end_rule(rules), recorded_reason),
             sink, expected=end_reason, recorded=recorded_reason,
         )  # fmt: skip
     computed = deltas(settlement)

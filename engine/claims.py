@@ -1,41 +1,58 @@
 """Claims on a deal's tiles: draws, discards, pongs and kongs, the pass rule (过水不胡)
-and the last four (最后四张); wins are :mod:`engine.deal`'s. A mixin-free base class so
-mypyc compiles it (one native base: :class:`engine.state.DealState`)."""
+and the last four (最后四张); wins are :mod:`engine.deal`'s. The rules and checks of each
+move are :mod:`engine.moves` and :mod:`engine.move_checks`, shared with the fast check;
+here they change the explaining state. A mixin-free base class so mypyc compiles it (one
+native base: :class:`engine.state.DealState`)."""
 
 from __future__ import annotations
 
 from engine.events import Discard, Draw, Kong, Pong
 from engine.fan import WinContext
 from engine.hand import wait_mask
-from engine.messages import Text, doing, end_rule, play
+from engine.messages import doing, end_rule, play
+from engine.move_checks import (
+    check_added_kong,
+    check_concealed_kong,
+    check_discard,
+    check_draw,
+    check_exposed_kong,
+    check_pong,
+    discard_breaches,
+    empty_wall,
+    fixed_breach,
+    fixed_kong,
+    kong_of_undrawn,
+    kong_waits,
+    no_wall_kong,
+)
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    end_on_close,
+    kong_earns,
+    missed_forced,
+    must_win_draw,
+    next_after,
+    opened_discard,
+    opened_kong,
+)
 from engine.settlement import deltas
 from engine.state import (
     LAST_FOUR,
-    SEATS,
-    WALL_SIZE,
     DealState,
-    IllegalEvent,
     KongMade,
     Meld,
-    OpenTile,
     Phase,
-    next_seat,
 )
-from engine.tiles import COPIES, SUITS, tile_name
+from engine.tiles import tile_name
 
 
 class DealClaims(DealState):
     """The tile moves that open or take a claim."""
 
-    def pass_blocks(self, seat: int, tile: int, fan: int) -> bool:
-        passed = self.passed[seat]
-        rule = self.rules.pass_rule
-        if passed is None or rule == "off":
-            return False
-        relevant = passed.values() if rule == "any" else [passed[tile]] if tile in passed else []
-        if not relevant:
-            return False
-        return not (self.rules.pass_rule_higher_fan_ok and fan > max(relevant))
+    def pass_blocks(self, seat: int, fan: int) -> bool:
+        """Does the pass rule (过水不胡) bar ``seat`` from winning the open tile for ``fan``?"""
+        return self.passes.blocks(seat, fan, self.win_on)
 
     def out_of_turn(self, seat: int, what: str) -> IllegalEvent:
         claim_open = self.next_drawer() is not None or not self.opened or not self.opened.winners
@@ -49,17 +66,14 @@ class DealClaims(DealState):
             Phase.ROB: "wait_rob",
             Phase.ENDED: "wait_end",
         }[self.phase]
-        expected = play(key, current=self.current, rule=end_rule(self.rules.end_condition))
+        expected = play(key, current=self.current, rule=end_rule(self.rules))
         return IllegalEvent(
             "out_of_turn", play("out_of_turn", seat=seat, what=doing(what), expected=expected), seat
         )
 
     # -- draws
-    @staticmethod
-    def _empty_wall(seat: int) -> Text:
-        return play("empty_wall", seat=seat)
-
-    def _on_draw(self, event: Draw) -> None:
+    def on_draw(self, event: Draw) -> None:
+        """A draw from the wall (a kong's replacement from its back); it closes an open tile."""
         phase = self.phase
         if phase is Phase.VOID or phase is Phase.EXCHANGE:
             self.check_voids_declared()
@@ -68,36 +82,13 @@ class DealClaims(DealState):
         if phase is Phase.CLAIM or phase is Phase.ROB:
             self._resolve_open()
         if self.phase is Phase.ENDED and self.wall_left == 0:
-            raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
+            raise empty_wall(seat)
         if self.phase not in (Phase.DRAW, Phase.REPLACEMENT) or seat != self.current:
             raise self.out_of_turn(seat, "draw")
         replacement = self.phase is Phase.REPLACEMENT
         if self.wall_left == 0:
-            raise IllegalEvent("wall_mismatch", self._empty_wall(seat), seat)
-        if self.wall is not None:
-            index = WALL_SIZE - 1 - self.back if replacement else self.front
-            expected = self.wall[index]
-            if tile != expected:
-                where = play("wall_back" if replacement else "wall_front")
-                raise IllegalEvent(
-                    "wall_mismatch",
-                    play(
-                        "wall_next",
-                        seat=seat,
-                        tile=tile_name(tile),
-                        where=where,
-                        next_tile=tile_name(expected),
-                    ),
-                    seat,
-                    expected=tile_name(expected),
-                    recorded=tile_name(tile),
-                )
-        if self.out_of_wall[tile] >= COPIES:
-            raise IllegalEvent(
-                "tile_count",
-                play("fifth_tile", seat=seat, tile=tile_name(tile)),
-                seat,
-            )
+            raise empty_wall(seat)
+        check_draw(seat, tile, self.wall, self.front, self.back, replacement, self.out_of_wall[tile])
         self.wall_left -= 1
         self.out_of_wall[tile] += 1
         if replacement:
@@ -108,11 +99,12 @@ class DealClaims(DealState):
         self.move(seat, tile, 1)
         self.draws[seat] += 1
         self.last_draw = tile
-        self.passed[seat] = None  # 过水不胡 lasts until the seat's own next draw
+        self.passes.drew(seat)  # 过水不胡 lasts until the seat's own next draw
         self.phase = Phase.ACT
 
     # -- discards
-    def _on_discard(self, event: Discard) -> None:
+    def on_discard(self, event: Discard) -> None:
+        """A discard: it opens the tile for claims."""
         if self.phase is Phase.VOID or self.phase is Phase.EXCHANGE:
             self.check_voids_declared()
         seat, tile = event.seat, event.tile
@@ -121,46 +113,20 @@ class DealClaims(DealState):
             raise self.out_of_turn(seat, "discard before drawing the kong's replacement")
         if self.phase is not Phase.ACT or seat != self.current:
             raise self.out_of_turn(seat, "discard")
-        if self.hands[seat][tile] == 0:
-            raise IllegalEvent("not_in_hand", play("discard_not_held", seat=seat, tile=tile_name(tile)), seat)
-        if self.hand_fixed(seat) and self.last_draw is not None and tile != self.last_draw:
-            # (after a fixed hand's pong there is no drawn tile: the pong was the finding)
-            drawn = tile_name(self.last_draw)
-            self.fixed_breach(
-                play("fixed_discard", seat=seat, tile=tile_name(tile), drawn=drawn),
-                seat, expected=drawn, recorded=tile_name(tile),
-            )  # fmt: skip
-        suit = self.void[seat]
-        if (
-            suit is not None
-            and self.rules.void_discard_first
-            and tile // 9 != suit
-            and any(self.hands[seat][suit * 9 : suit * 9 + 9])
-        ):
-            self.breaches.append(
-                IllegalEvent(
-                    "void_rule",
-                    play("void_first", seat=seat, tile=tile_name(tile), suit=SUITS[suit]),
-                    seat,
-                    rule="void_discard_first",
-                )
-            )
+        hand = self.hands[seat]
+        check_discard(seat, tile, hand[tile])
+        fixed = self.hand_fixed(seat)
+        breaches = discard_breaches(self.rules, seat, tile, hand, self.last_draw, fixed, self.void[seat])
+        self.breaches.extend(breaches)
         if self.wall_left < LAST_FOUR:
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
         self.discards[seat].append(tile)
         self.any_discard = True
-        self.opened = OpenTile(
-            seat,
-            tile,
-            event.line,
-            self.after_kong,
-            # 海底: the discard of the seat that drew the wall's last tile; after a pong
-            # of that discard, the ponger's discard is no tile of the wall
-            self.wall_left == 0 and self.last_draw is not None,
-            self.wall_left < LAST_FOUR,
-            False,
+        self.opened = opened_discard(
+            seat, tile, event.line, self.after_kong, self.wall_left, self.last_draw is not None
         )
+        self.passes.open(self.opened)
         self.last_draw = None
         self.phase = Phase.CLAIM
 
@@ -171,14 +137,15 @@ class DealClaims(DealState):
 
     def check_missed_self_draw(self, seat: int) -> None:
         """最后四张: a seat that drew one of the last four tiles and could win must win."""
-        if not (self.rules.last_four_must_hu and self.in_last_four() and self.last_draw is not None):
+        drawn = self.last_draw
+        if drawn is None or not must_win_draw(self.rules, self.wall_left, True):
             return
         context = WinContext(self_draw=True, after_kong=self.after_kong, last_tile=self.wall_left == 0)
         if self.win_counts(seat, self.hands[seat], context) is not None:
             self.breaches.append(
                 IllegalEvent(
                     "missed_forced_hu",
-                    play("missed_draw", seat=seat, tile=tile_name(self.last_draw)),
+                    play("missed_draw", seat=seat, tile=tile_name(drawn)),
                     seat,
                     rule="last_four_must_hu",
                 )
@@ -194,66 +161,38 @@ class DealClaims(DealState):
         elif self.phase is Phase.CLAIM:
             self.close_claims()
 
-    def _record_passes(self, open_tile: OpenTile) -> None:
-        """Every seat that could have won the open tile and did not has passed it (过水),
-        or, on one of the last four tiles, missed a forced win."""
-        if open_tile.winners and not self.rules.multiple_hu:
-            return  # nobody else could win it
-        context = open_tile.context
-        left = self.left
-        for seat in SEATS:
-            if left[seat] or seat == open_tile.seat or seat in open_tile.winners:
-                continue
-            if not self.shape_with(seat, open_tile.tile):
-                continue
-            result = self.win_on(seat, open_tile.tile, context)
-            if result is None:
-                continue
-            if open_tile.last_four:
-                if self.rules.last_four_must_hu:
-                    self.breaches.append(
-                        IllegalEvent(
-                            "missed_forced_hu",
-                            play("missed_discard", seat=seat, tile=tile_name(open_tile.tile)),
-                            seat,
-                            rule="last_four_must_hu",
-                            line=open_tile.line,
-                        )
-                    )
-                continue  # the pass rule does not apply to the last four
-            if self.pass_blocks(seat, open_tile.tile, result.fan):
-                continue  # it could not have won anyway
-            passed = self.passed[seat] or {}
-            passed[open_tile.tile] = max(result.fan, passed.get(open_tile.tile, 0))
-            self.passed[seat] = passed
+    def check_missed_discard(self, open_tile: OpenTile) -> None:
+        """最后四张: every seat that could have won one of the last four tiles as it
+        closes and did not has missed a forced win (a pass of any other tile is worked out
+        when it matters, :class:`engine.moves.PassRecord`)."""
+        for seat in missed_forced(self.rules, open_tile, self.left, self.win_on):
+            self.breaches.append(
+                IllegalEvent(
+                    "missed_forced_hu",
+                    play("missed_discard", seat=seat, tile=tile_name(open_tile.tile)),
+                    seat,
+                    rule="last_four_must_hu",
+                    line=open_tile.line,
+                )
+            )
 
     def close_claims(self) -> None:
         """The open discard or kong closes without a (further) claim: passes are recorded
         and the turn moves on, after the winners if there were any."""
         open_tile = self.opened
         assert open_tile is not None
-        self._record_passes(open_tile)
+        self.check_missed_discard(open_tile)
         self.opened = None
         if open_tile.rob and not open_tile.winners:
             return  # the added kong stands; the caller pays it
-        if open_tile.winners and self.check_end_after_win():
+        reason = end_on_close(self.rules, open_tile, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end_deal(reason)
             return
-        if self.wall_left == 0:
-            self.end_deal("wall_exhausted")
-            return
-        following = self._next_after(open_tile)
+        following = next_after(self.rules, open_tile, self.left)
         assert following is not None
         self.current = following
         self.phase = Phase.DRAW
-
-    def _next_after(self, open_tile: OpenTile) -> int | None:
-        """The first seat still in after the discarder, or after the winner furthest from
-        the discarder in turn order when the tile was won (``next_after_discard_win``
-        ``winner``; ``discarder``: after the discarder, won or not)."""
-        if not open_tile.winners or self.rules.next_after_discard_win == "discarder":
-            return next_seat(open_tile.seat, self.left)
-        after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
-        return next_seat(after, self.left)
 
     def next_drawer(self) -> int | None:
         """Who draws next if nobody (else) claims the open discard; ``None`` at an empty wall."""
@@ -261,10 +200,9 @@ class DealClaims(DealState):
             return self.current if self.phase in (Phase.DRAW, Phase.REPLACEMENT) else None
         if self.opened.rob and not self.opened.winners:
             return self.opened.seat  # the konger's replacement draw
-        ends = self.opened.winners and self.wins_end_deal() is not None
-        if self.wall_left == 0 or ends:
+        if end_on_close(self.rules, self.opened, self.stays, self.won, self.wall_left) is not None:
             return None
-        return self._next_after(self.opened)
+        return next_after(self.rules, self.opened, self.left)
 
     def _open_discard(self, seat: int, action: str, verb: str) -> OpenTile:
         """The discard a pong or an exposed kong claims: open, not a robbable kong, and not
@@ -277,35 +215,19 @@ class DealClaims(DealState):
         return open_tile
 
     # -- pongs and kongs
-    def _on_pong(self, event: Pong) -> None:
+    def on_pong(self, event: Pong) -> None:
+        """A pong of the open discard."""
         self.check_voids_declared()
         seat = event.seat
         self.expect_seat(seat, "pong")
         open_tile = self._open_discard(seat, "pong", "pongs")
-        if seat == open_tile.seat:
-            raise IllegalEvent(
-                "illegal_pong",
-                play("pong_own", seat=seat),
-                seat,
-            )
-        if event.tile != open_tile.tile:
-            raise IllegalEvent(
-                "illegal_pong",
-                play("pong_tile", seat=seat, tile=tile_name(event.tile), last=tile_name(open_tile.tile)),
-                seat,
-                expected=tile_name(open_tile.tile),
-                recorded=tile_name(event.tile),
-            )
-        if self.hands[seat][event.tile] < 2:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("pong_pair", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
-        self._check_void_claim(seat, event.tile, "pong")
+        check_pong(self.rules, seat, event.tile, open_tile, self.hands[seat][event.tile], self.void[seat])
         if self.hand_fixed(seat):
-            self.fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(event.tile)), seat)
-        self._record_passes(open_tile)  # a pong instead of a possible win is a pass
+            self.breaches.append(
+                fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(event.tile)), seat)
+            )
+        self.check_missed_discard(open_tile)
+        self.passes.carry(seat, self.win_on)  # a pong instead of a possible win is a pass
         self.opened = None
         self.discards[open_tile.seat].pop()
         self.move(seat, event.tile, -2)
@@ -316,33 +238,22 @@ class DealClaims(DealState):
         self.after_kong = False
         self.phase = Phase.ACT
 
-    def _check_void_claim(self, seat: int, tile: int, what: str) -> None:
-        if self.rules.void_declaration == "required" and self.void[seat] == tile // 9:
-            raise IllegalEvent(
-                "void_rule",
-                play("void_claim", seat=seat, tile=tile_name(tile), what=doing(what)),
-                seat,
-                rule="void_declaration",
-            )
-
-    @staticmethod
-    def _no_wall_kong(seat: int) -> Text:
-        return play("no_wall_kong", seat=seat)
-
-    def _on_kong(self, event: Kong) -> None:
+    def on_kong(self, event: Kong) -> None:
+        """An exposed, concealed or added kong (an added one is open for 抢杠胡 first)."""
         self.check_voids_declared()
         seat = event.seat
         self.expect_seat(seat, "kong")
         if self.phase is Phase.ROB:
             self._resolve_open()
         fixed = self.hand_fixed(seat)
-        if fixed and event.kind != "exposed" and event.tile != self.last_draw:
-            self.fixed_breach(
-                play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=play("fixed_kong_undrawn")),
-                seat,
-            )
+        if fixed and kong_of_undrawn(event.kind, event.tile, self.last_draw):
+            self.breaches.append(fixed_kong(seat, event.tile, "fixed_kong_undrawn"))
             fixed = False  # one finding for the kong
-        waits = self.fixed_waits(seat, event.kind) if fixed else 0
+        waits = 0
+        if fixed:
+            waits = kong_waits(
+                self.hands[seat], self.pongs(seat), self.kong_tiles(seat), event.kind, self.last_draw
+            )
         if event.kind == "exposed":
             self._exposed_kong(event)
         elif event.kind in ("added", "concealed"):
@@ -351,7 +262,7 @@ class DealClaims(DealState):
                     seat, f"make {'a' if event.kind == 'concealed' else 'an'} {event.kind} kong"
                 )
             if self.wall_left == 0:
-                raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
+                raise no_wall_kong(seat)
             self.check_missed_self_draw(seat)  # a kong instead of a forced win of the last four
             if event.kind == "concealed":
                 self._concealed_kong(event)
@@ -360,51 +271,14 @@ class DealClaims(DealState):
         else:
             raise IllegalEvent("bad_record", play("kong_kind", kind=event.kind), seat)
         if fixed and wait_mask(self.hands[seat], self.pongs(seat), self.kong_tiles(seat)) != waits:
-            self.fixed_breach(
-                play("fixed_kong", seat=seat, tile=tile_name(event.tile), why=play("fixed_kong_waits")), seat
-            )
-
-    def fixed_waits(self, seat: int, kind: str) -> int:
-        """The waits of a fixed hand before a kong: its tiles without the drawn one (a kong
-        of a discard: the hand as it is)."""
-        counts = list(self.hands[seat])
-        if kind != "exposed" and self.last_draw is not None:
-            counts[self.last_draw] -= 1
-        return wait_mask(counts, self.pongs(seat), self.kong_tiles(seat))
-
-    def fixed_breach(
-        self, text: Text, seat: int, *, expected: object = None, recorded: object = None
-    ) -> None:
-        """A move a fixed hand may not make (胡后不改牌): noted, and the replay goes on."""
-        self.breaches.append(
-            IllegalEvent("fixed_hand", text, seat, rule="end_condition", expected=expected, recorded=recorded)
-        )
+            self.breaches.append(fixed_kong(seat, event.tile, "fixed_kong_waits"))
 
     def _exposed_kong(self, event: Kong) -> None:
         seat = event.seat
         open_tile = self._open_discard(seat, "make an exposed kong", "kongs")
-        if seat == open_tile.seat or event.tile != open_tile.tile:
-            raise IllegalEvent(
-                "illegal_kong",
-                play(
-                    "exposed_tile",
-                    seat=seat,
-                    tile=tile_name(event.tile),
-                    last=tile_name(open_tile.tile),
-                    by=open_tile.seat,
-                ),
-                seat,
-            )
-        if self.hands[seat][event.tile] < 3:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("exposed_three", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
-        if self.wall_left == 0:
-            raise IllegalEvent("illegal_kong", self._no_wall_kong(seat), seat)
-        self._check_void_claim(seat, event.tile, "kong")
-        self._record_passes(open_tile)
+        held = self.hands[seat][event.tile]
+        check_exposed_kong(self.rules, seat, event.tile, open_tile, held, self.wall_left, self.void[seat])
+        self.check_missed_discard(open_tile)
         self.opened = None
         self.discards[open_tile.seat].pop()
         self.move(seat, event.tile, -3)
@@ -414,12 +288,7 @@ class DealClaims(DealState):
 
     def _concealed_kong(self, event: Kong) -> None:
         seat = event.seat
-        if self.hands[seat][event.tile] < 4:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("concealed_four", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
+        check_concealed_kong(seat, event.tile, self.hands[seat][event.tile])
         self.move(seat, event.tile, -4)
         self.melds[seat].append(Meld("concealed", event.tile, None))
         self.any_claim = True
@@ -428,25 +297,14 @@ class DealClaims(DealState):
     def _added_kong(self, event: Kong) -> None:
         seat = event.seat
         meld = next((m for m in self.melds[seat] if m.kind == "pong" and m.tile == event.tile), None)
-        if meld is None:
-            raise IllegalEvent(
-                "illegal_kong",
-                play("added_no_pong", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
-        if self.hands[seat][event.tile] < 1:
-            raise IllegalEvent(
-                "not_in_hand",
-                play("added_not_held", seat=seat, tile=tile_name(event.tile)),
-                seat,
-            )
+        check_added_kong(seat, event.tile, meld is not None, self.hands[seat][event.tile])
+        assert meld is not None
         self.move(seat, event.tile, -1)
         meld.kind = "added"
         self.any_claim = True
         self.pending_added = (event, meld, self.last_draw == event.tile)
-        self.opened = OpenTile(
-            seat, event.tile, event.line, after_kong=False, last_tile=False, last_four=False, rob=True
-        )
+        self.opened = opened_kong(seat, event.tile, event.line)
+        self.passes.open(self.opened)
         self.phase = Phase.ROB
 
     def _settle_added_kong(self) -> None:
@@ -454,7 +312,7 @@ class DealClaims(DealState):
         assert self.pending_added is not None
         event, _, drawn_this_turn = self.pending_added
         self.close_claims()
-        earns = drawn_this_turn or not self.rules.added_kong_same_turn_only
+        earns = kong_earns(self.rules, drawn_this_turn)
         self.pending_added = None
         self._pay_kong(event.seat, event, feeder=None, earns=earns)
 

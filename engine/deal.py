@@ -13,29 +13,37 @@ the recorder claimed is :mod:`engine.replay`'s job.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from engine.claims import DealClaims
 from engine.events import DealEnd, Hu, PlayEvent
 from engine.fan import FanResult, WinContext, score_win
-from engine.hand import held_counts
 from engine.messages import end_rule, play
+from engine.move_checks import check_claim_win, check_self_draw, legal_win
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    bloom_rules,
+    cha_jiao_due,
+    closes_at_end,
+    end_after_win,
+    flower_pig,
+    judge_at_wall,
+    next_seat,
+    pass_breach,
+    won_alone,
+)
 from engine.settlement import Transfer, deltas
 from engine.state import (
     EXCHANGE_STEP,
     LAST_FOUR,
     SEATS,
     WALL_SIZE,
-    IllegalEvent,
     KongMade,
     Meld,
-    OpenTile,
     Phase,
     Win,
-    next_seat,
 )
-from engine.tiles import SUITS, suits_used, tile_name
 
 __all__ = [
     "EXCHANGE_STEP", "LAST_FOUR", "SEATS", "WALL_SIZE", "Deal", "IllegalEvent", "KongMade", "Meld", "Phase", "Win",
@@ -55,13 +63,14 @@ class Deal(DealClaims):
         if self.phase is Phase.ENDED and kind != "deal_end":
             raise IllegalEvent(
                 "out_of_turn",
-                play("after_end", kind=kind, reason=self.end_reason, rule=end_rule(self.rules.end_condition)),
+                play("after_end", kind=kind, reason=self.end_reason, rule=end_rule(self.rules)),
                 getattr(event, "seat", None),
             )
         handler(self, event)
 
     # -- wins
-    def _on_hu(self, event: Hu) -> None:
+    def on_hu(self, event: Hu) -> None:
+        """A win: by self-draw, or on the open discard or added kong."""
         self.check_voids_declared()
         seat = event.seat
         self.expect_seat(seat, "win")
@@ -87,10 +96,10 @@ class Deal(DealClaims):
             return None
         if seat == open_tile.seat or self.left[seat] or seat in open_tile.winners:
             return None
-        if open_tile.winners and not self.rules.multiple_hu:
+        if won_alone(self.rules, open_tile):
             return None
         result = self.win_on(seat, open_tile.tile, open_tile.context)
-        if result is None or (not open_tile.last_four and self.pass_blocks(seat, open_tile.tile, result.fan)):
+        if result is None or self.pass_blocks(seat, result.fan):
             return None
         return result
 
@@ -101,32 +110,13 @@ class Deal(DealClaims):
         if self.phase is not Phase.ACT or seat != self.current:
             raise self.out_of_turn(seat, "win by self-draw")
         heavenly = self.heavenly(seat)
-        if self.last_draw is None and not heavenly:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("self_draw_undrawn", seat=seat),
-                seat,
-            )
-        if self.hands[seat][event.tile] == 0 or (not heavenly and event.tile != self.last_draw):
-            drawn = tile_name(self.last_draw) if self.last_draw is not None else "nothing"
-            raise IllegalEvent(
-                "illegal_hu",
-                play(
-                    "self_draw_tile",
-                    seat=seat,
-                    tile=tile_name(event.tile),
-                    drawn=drawn if self.last_draw is not None else play("nothing"),
-                ),
-                seat,
-                expected=drawn,
-                recorded=tile_name(event.tile),
-            )
+        check_self_draw(seat, event.tile, self.hands[seat][event.tile], self.last_draw, heavenly)
         fed_by = self.settler.bloom_feeder(seat) if self.after_kong else None
         context = self.self_draw_context(seat)
         result = self._legal_win(seat, self.hands[seat], context, event.tile)
-        if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
+        plain = bloom_rules(self.rules, fed_by is not None)
+        if plain is not None:
             # it counts as a discard win (放炮): no 自摸 bonus, neither 自摸加底 nor 自摸加番
-            plain = replace(self.rules, self_draw_bonus="none")
             rescored = score_win(
                 self.hands[seat], self.pongs(seat), self.kong_tiles(seat), plain, context, event.tile,
                 self.concealed_kongs(seat),
@@ -139,12 +129,11 @@ class Deal(DealClaims):
         if self.stays:
             self.move(seat, event.tile, -1)
             self.lay_aside(seat, event.tile)
-        if self.check_end_after_win():
+        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end_deal(reason)
             return
         following = next_seat(seat, self.left)
-        if self.wall_left == 0:
-            self.end_deal("wall_exhausted")
-            return
         assert following is not None
         self.current = following
         self.last_draw = None
@@ -155,49 +144,13 @@ class Deal(DealClaims):
         open_tile = self.opened
         if self.phase not in (Phase.CLAIM, Phase.ROB) or open_tile is None:
             raise self.out_of_turn(seat, "win on a discard")
-        if event.from_seat != open_tile.seat or event.tile != open_tile.tile:
-            source = play("open_rob" if open_tile.rob else "open_discard")
-            rule = play("rule_rob" if open_tile.rob else "rule_discard")
-            raise IllegalEvent(
-                "illegal_hu",
-                play(
-                    "claim_wrong",
-                    seat=seat,
-                    tile=tile_name(event.tile),
-                    source=event.from_seat,
-                    kind=source,
-                    open=tile_name(open_tile.tile),
-                    by=open_tile.seat,
-                    rule=rule,
-                ),
-                seat,
-            )
-        if seat == open_tile.seat:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("own_discard", seat=seat),
-                seat,
-            )
-        if seat in open_tile.winners:
-            raise IllegalEvent("illegal_hu", play("won_twice", seat=seat), seat)
-        if open_tile.winners and not self.rules.multiple_hu:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("second_winner", seat=seat),
-                seat,
-                rule="multiple_hu",
-            )
+        check_claim_win(self.rules, seat, event.from_seat, event.tile, open_tile)
         context = open_tile.context
         counts = list(self.hands[seat])
         counts[event.tile] += 1
         result = self._legal_win(seat, counts, context, event.tile)
-        if not open_tile.last_four and self.pass_blocks(seat, event.tile, result.fan):
-            raise IllegalEvent(
-                "illegal_hu",
-                play("pass_rule", seat=seat, tile=tile_name(event.tile), rule=self.rules.pass_rule),
-                seat,
-                rule="pass_rule",
-            )
+        if self.pass_blocks(seat, result.fan):
+            raise pass_breach(self.rules, seat, event.tile)
         transfers = self.settler.win_discard(
             seat, open_tile.seat, result.fan, event.line, open_tile.after_kong
         )
@@ -227,33 +180,8 @@ class Deal(DealClaims):
         self.pending_added = None
 
     def _legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
-        held = held_counts(counts, self.pongs(seat), self.kong_tiles(seat))
-        if self.holds_void(seat, held):
-            assert self.void[seat] is not None
-            raise IllegalEvent(
-                "illegal_hu",
-                play("void_win", seat=seat, suit=SUITS[self.void[seat] or 0]),
-                seat,
-                rule="void_declaration",
-            )
-        if suits_used(held) > 2:
-            raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
-        result = score_win(
-            counts,
-            self.pongs(seat),
-            self.kong_tiles(seat),
-            self.rules,
-            context,
-            tile,
-            self.concealed_kongs(seat),
-        )
-        if result is None:
-            raise IllegalEvent(
-                "illegal_hu",
-                play("no_shape", seat=seat, tile=tile_name(tile)),
-                seat,
-            )
-        return result
+        pongs, kongs, hidden = self.pongs(seat), self.kong_tiles(seat), self.concealed_kongs(seat)
+        return legal_win(self.rules, seat, counts, pongs, kongs, hidden, self.void[seat], context, tile)
 
     def _record_win(self, event: Hu, result: FanResult, kind: str, transfers: list[Transfer]) -> None:
         self.wins.append(
@@ -271,35 +199,24 @@ class Deal(DealClaims):
             )
         )
 
-    def _cha_jiao(self, line: int) -> None:
+    def cha_jiao(self, line: int) -> None:
         """查叫 at an empty wall: 查花猪, then 查大叫, then 退税 (rules.md section 6); settled
         on the deal_end line, where the recorder claims it."""
-        in_play = self.never_won
-        pigs = {seat for seat in in_play if self.flower_pig(seat)}
-        ready = {}
-        for seat in in_play:
-            if seat in pigs:
-                continue
-            fan = self.ready_fan(seat)
-            if fan is not None:
-                ready[seat] = fan
+        pigs, ready = judge_at_wall(self.never_won, self.flower_pig, self.ready_waits, self.ready_fan, True)
         self.settler.cha_jiao(pigs, ready, line)
         self.settled = True
         self.ready_at_end = ready
         self.pigs = pigs
 
     def flower_pig(self, seat: int) -> bool:
-        """花猪 at the wall's end: three suits held, or (``flower_pig: holds_void``) a tile of
-        the declared void still held, which three suits always are when a void is declared."""
-        held = self.held(seat)
-        if suits_used(held) == 3:
-            return True
-        return self.rules.flower_pig == "holds_void" and self.holds_void(seat, held)
+        """花猪 at the wall's end (:func:`engine.moves.flower_pig`)."""
+        return flower_pig(self.held(seat), self.void[seat], self.rules)
 
-    def _on_deal_end(self, event: DealEnd) -> None:
+    def on_deal_end(self, event: DealEnd) -> None:
+        """The deal_end line: the deal must have ended here; 查叫 is settled on it."""
         open_tile = self.opened
         if self.phase in (Phase.CLAIM, Phase.ROB) and open_tile is not None:
-            if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
+            if closes_at_end(open_tile, self.wall_left):
                 self.close_claims()
             elif open_tile.rob:
                 raise IllegalEvent(
@@ -322,26 +239,23 @@ class Deal(DealClaims):
                     "end_early",
                     left=self.wall_left,
                     seats=len(self.in_play),
-                    rule=end_rule(self.rules.end_condition),
+                    rule=end_rule(self.rules),
                 ),
                 expected="no deal_end yet",
                 recorded=event.reason,
             )
-        if (
-            self.end_reason == "wall_exhausted"
-            and len(self.never_won) >= (1 if self.stays else 2)
-            and not self.settled
-        ):
-            self._cha_jiao(event.line)
+        if cha_jiao_due(self.end_reason, len(self.never_won), self.stays) and not self.settled:
+            self.cha_jiao(event.line)
 
 
+# the handler of each event type (public: each is defined where the state it changes is)
 _HANDLERS: dict[str, Callable[[Deal, Any], None]] = {
-    "exchange": Deal._on_exchange,
-    "void": Deal._on_void,
-    "draw": Deal._on_draw,
-    "discard": Deal._on_discard,
-    "pong": Deal._on_pong,
-    "kong": Deal._on_kong,
-    "hu": Deal._on_hu,
-    "deal_end": Deal._on_deal_end,
+    "exchange": Deal.on_exchange,
+    "void": Deal.on_void,
+    "draw": Deal.on_draw,
+    "discard": Deal.on_discard,
+    "pong": Deal.on_pong,
+    "kong": Deal.on_kong,
+    "hu": Deal.on_hu,
+    "deal_end": Deal.on_deal_end,
 }

@@ -10,7 +10,9 @@ languages, a nested text and a joined list of texts. A page renders the same key
 values with the players' names (:class:`engine.voice.NamedVoice`). Rules are named by
 their knob or rules.md section in both. A template is ``(中文, English)``, the order of
 every bilingual table; the terms it names (patterns, payment reasons, actions) are
-:mod:`engine.vocabulary`'s.
+:mod:`engine.vocabulary`'s. The moves report a breach as a :class:`Said`, the key and
+values alone (:func:`play`), put in words by :func:`said_text` when the finding is
+written.
 """
 
 from __future__ import annotations
@@ -33,6 +35,22 @@ class Text(NamedTuple):
     zh: str
     key: str = ""  # the template of TEMPLATES; "" for a text written out (no template)
     values: Values | None = None  # JSON, the template's values (see render)
+
+
+class Said(NamedTuple):
+    """A message not yet put in words: its template key and its values (JSON). The moves
+    report a breach so (:class:`engine.state.IllegalEvent`); :func:`said_text` renders it
+    when a finding is written, and a value that is one nests as its key and values."""
+
+    key: str
+    values: Values
+
+
+def said_text(said: Said) -> Text:
+    """A :class:`Said` in both languages (the default voice), as :func:`say` gives it."""
+    return Text(
+        render(said.key, said.values, "en"), render(said.key, said.values, "zh"), said.key, said.values
+    )
 
 
 def pattern_text(patterns: Sequence[str]) -> str:
@@ -93,6 +111,8 @@ _TILE_NAMES = frozenset({"tile", "last", "drawn", "next_tile"})
 def _value(value: object, name: str = "", named: bool = False) -> object:
     """A value as JSON: a Text nested (its key and values, or its words), a tuple a list;
     ``named``: an int named as a seat, a str named as a tile becomes that kind."""
+    if isinstance(value, Said):
+        return {"text": {"key": value.key, "values": value.values}}
     if isinstance(value, Text):
         if value.key:
             return {"text": {"key": value.key, "values": value.values or {}}}
@@ -268,14 +288,15 @@ def settlement_text(settlement: Sequence[Transfer]) -> Text:
     return say("settle_parts", parts=joined(parts, "；", "; "))
 
 
-def end_rule(end_condition: str) -> Text:
-    """The end condition in words (rules.md 3, end_condition)."""
-    return say(
-        {"first_hu": "end_first_hu", "bloody_flow": "end_bloody_flow"}.get(end_condition, "end_bloody")
+def end_rule(rules: Rules) -> Said:
+    """The rule set's end condition in words (rules.md 3, end_condition)."""
+    key = {"first_hu": "end_first_hu", "bloody_flow": "end_bloody_flow"}.get(
+        rules.end_condition, "end_bloody"
     )
+    return Said(key, {})
 
 
-def wrong_reason(computed: str | None, rule: Text, recorded: str) -> Text:
+def wrong_reason(computed: str | None, rule: Said, recorded: str) -> Text:
     return say("wrong_reason", computed=computed, rule=rule, recorded=recorded)
 
 
@@ -309,7 +330,7 @@ def sheet_won_already(seat_: int, action: str) -> Text:
     return say("won_already", seat=seat(seat_), what=words(zh, en))
 
 
-def sheet_after_end(kind: str, reason: str, rule: Text) -> Text:
+def sheet_after_end(kind: str, reason: str, rule: Said) -> Text:
     return say("sheet_after_end", kind=kind, reason=reason, rule=rule)
 
 
@@ -383,18 +404,18 @@ def sheet_cha_jiao_not_due(reason: str) -> Text:
 
 
 # ------------------------------------------------------------------- tile moves
-def play(key: str, **values: object) -> Text:
+def play(key: str, **values: object) -> Said:
     """The message of a move the rules forbid (:class:`engine.state.IllegalEvent`), from
-    the ``TEMPLATES`` table; a value that is a :class:`Text` fills each language with its own;
-    a value named ``seat``, ``source``, ``by``, ``current`` or ``dealer`` is a seat, one
-    named ``tile``, ``last``, ``drawn`` or ``next_tile`` a tile, ``missing`` seats."""
-    stored: Values = {k: _value(v, k, named=True) for k, v in values.items()}
-    return Text(render(key, stored, "en"), render(key, stored, "zh"), key, stored)
+    the ``TEMPLATES`` table, not yet in words; a value that is a :class:`Text` or a
+    :class:`Said` fills each language with its own; a value named ``seat``, ``source``,
+    ``by``, ``current`` or ``dealer`` is a seat, one named ``tile``, ``last``, ``drawn`` or
+    ``next_tile`` a tile, ``missing`` seats."""
+    return Said(key, {k: _value(v, k, named=True) for k, v in values.items()})
 
 
-def doing(what: str) -> Text:
+def doing(what: str) -> Said:
     """An action as the messages name it ("draw", "make an exposed kong"), in both languages."""
-    return say("action", action={"action": what})
+    return Said("action", {"action": {"action": what}})
 
 
 #: template key -> (中文, English)

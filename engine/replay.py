@@ -159,16 +159,18 @@ def _flush_breaches(deal: Deal, seen: int, sink: FindingSink, line: int | None =
 
 
 def _illegal(error: IllegalEvent, line: int | None, file: str | None) -> Finding:
+    """A breach the moves reported as a code and values, as a finding in words."""
+    text = error.text
     return Finding(
         error.code,
         error.line if error.line is not None else line,
         error.seat,
-        error.message,
+        text.en,
         expected=error.expected,
         recorded=error.recorded,
         rule=error.rule,
         file=file,
-        message_zh=error.message_zh,
-        message_key=error.text.key,
-        message_values=error.text.values,
+        message_zh=text.zh,
+        message_key=text.key,
+        message_values=text.values,
     )

@@ -156,6 +156,24 @@ def concealed_wait_mask(counts: Sequence[int], *, seven_pairs: bool) -> int:
     return mask
 
 
+def may_wait_keys(k0: int, k1: int, k2: int, total: int, seven_pairs: bool) -> bool:
+    """False when no tile can complete the concealed tiles of these suit keys (``total``
+    tiles): the suit-key test of :func:`concealed_wait_mask`, for a caller that keeps the
+    keys (True: seven pairs may wait, or a suit does)."""
+    if total % 3 != 1:
+        return False
+    if seven_pairs and total == 13:
+        return True
+    c0 = k0 in SHAPE_FLAGS
+    c1 = k1 in SHAPE_FLAGS
+    c2 = k2 in SHAPE_FLAGS
+    return bool(
+        (c1 and c2 and WAIT_MASK.get(k0, 0))
+        or (c0 and c2 and WAIT_MASK.get(k1, 0))
+        or (c0 and c1 and WAIT_MASK.get(k2, 0))
+    )
+
+
 def seven_pairs_wait_mask(counts: Sequence[int]) -> int:
     """For 13 concealed tiles: the one odd kind, if every other kind is paired."""
     if sum(counts) != 13:

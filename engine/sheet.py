@@ -45,6 +45,7 @@ from engine.messages import (
     sheet_unknown_pattern,
     sheet_won_already,
 )
+from engine.moves import cha_jiao_due
 from engine.report import NO_TILE, DealReport, FindingSink
 from engine.rules import Rules
 from engine.settle import Settler, fan_of
@@ -313,7 +314,7 @@ class SheetAudit:
                 and hu.from_seat == last.from_seat
             )
             if not same_discard:
-                text = sheet_after_end(kind, self.ended, end_rule(self.rules.end_condition))
+                text = sheet_after_end(kind, self.ended, end_rule(self.rules))
                 raise _Stop("out_of_turn", line, seat, text, "end_condition", "deal_end", kind)
         if self.settler.left[seat]:
             raise _Stop(
@@ -333,7 +334,7 @@ class SheetAudit:
         self.close_pending(robbed=False)
         reason = self.ended or "wall_exhausted"
         never_won = self.settler.never_won
-        if reason == "wall_exhausted" and len(never_won) >= (1 if self.settler.stays else 2):
+        if cha_jiao_due(reason, len(never_won), self.settler.stays):
             self._cha_jiao(end)
         elif (end.ready is not None and any(v is not None for v in end.ready)) or end.flower_pigs:
             text = sheet_cha_jiao_not_due(reason)

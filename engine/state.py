@@ -15,46 +15,31 @@ import msgspec
 
 from engine import move_codes
 from engine.events import DealStart, Exchange, Kong, Void
-from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
-from engine.hand import held_counts, ready_value, wait_mask
-from engine.messages import Text, doing, end_rule, play
+from engine.fan import FanResult, WinContext, score_win
+from engine.hand import held_counts, ready_value
+from engine.messages import doing, play
+from engine.move_checks import check_exchange, check_void, heavenly, self_draw_context
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    PassRecord,
+    exchanges,
+    holds_void,
+    live_waits,
+    opening_phase,
+    phase_after_exchange,
+    ready_waits,
+)
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
-from engine.shapes import POW5, is_win_shape_keys, suit_keys
+from engine.shapes import POW5, is_win_shape_keys, may_wait_keys, suit_keys
 from engine.tiles import COPIES, NUM_KINDS, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
 LAST_FOUR: Final = move_codes.LAST_FOUR
 SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
 EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
-
-
-class IllegalEvent(ValueError):
-    """An event the rules forbid; ``code`` is the finding code of the spec."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str | Text,
-        seat: int | None = None,
-        *,
-        rule: str | None = None,
-        expected: object = None,
-        recorded: object = None,
-        line: int | None = None,
-    ) -> None:
-        text = message if isinstance(message, Text) else Text(message, "")
-        super().__init__(text.en)
-        self.line = line  # where it happened, when not the event being applied
-        self.code = code
-        self.message = text.en
-        self.message_zh = text.zh  # the same in Chinese (engine.messages)
-        self.text = text  # its template key and values
-        self.seat = seat
-        self.rule = rule
-        self.expected = expected
-        self.recorded = recorded
 
 
 class Phase(Enum):
@@ -66,6 +51,10 @@ class Phase(Enum):
     CLAIM = "claim"  # a discard is open: hu, pong, exposed kong, or the next draw
     ROB = "rob"  # an added kong is open for 抢杠胡
     ENDED = "ended"
+
+
+#: the phases by their code (engine/move_codes.py, which the moves' rules answer in)
+PHASES: Final[tuple[Phase, ...]] = tuple(Phase(name) for name in move_codes.PHASES)
 
 
 @dataclass(slots=True)
@@ -95,38 +84,6 @@ class KongMade(msgspec.Struct, frozen=True, gc=False):
     line: int
     deltas: tuple[int, int, int, int]  # zeros for a robbed or unpaid kong
     robbed: bool = False
-
-
-class OpenTile:
-    """A discard or an added kong that other seats may win on."""
-
-    __slots__ = ("after_kong", "context", "last_four", "last_tile", "line", "rob", "seat", "tile", "winners")
-
-    def __init__(
-        self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
-    ) -> None:
-        self.seat = seat
-        self.tile = tile
-        self.line = line
-        self.after_kong = after_kong  # 杠上炮: the discarder had just konged
-        self.last_tile = last_tile  # 海底: the discard right after the wall's last draw
-        self.last_four = last_four
-        self.rob = rob
-        self.winners: list[int] = []
-        self.context = (  # how a win on it would count
-            WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
-            if after_kong or rob or last_tile
-            else DISCARD_WIN
-        )
-
-
-def next_seat(seat: int, won: list[bool]) -> int | None:
-    """The first seat after ``seat`` in turn order that is still in the deal."""
-    for step in (1, 2, 3):
-        candidate = (seat + step) % 4
-        if not won[candidate]:
-            return candidate
-    return None
 
 
 class DealState:
@@ -161,7 +118,7 @@ class DealState:
         self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
         self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
         self.pigs: set[int] = set()  # 花猪 at an empty wall
-        self.passed: list[dict[int, int] | None] = [None] * 4  # tile -> fan passed (过水)
+        self.passes = PassRecord(rules)  # 过水不胡
         self.opened: OpenTile | None = None
         self.last_draw: int | None = None
         self.after_kong = False  # this turn follows a kong's replacement draw
@@ -213,12 +170,7 @@ class DealState:
         self._keys = [list(suit_keys(hand)) for hand in self.hands]  # per seat, kept by _move
         self._sizes = [sum(hand) for hand in self.hands]
         self.current = start.dealer
-        if self.rules.exchange_three:
-            self.phase = Phase.EXCHANGE
-        elif self.rules.void_declaration == "required":
-            self.phase = Phase.VOID
-        else:
-            self.phase = Phase.ACT
+        self.phase = PHASES[opening_phase(self.rules)]
 
     def move(self, seat: int, tile: int, count: int) -> None:
         """Every change of a concealed hand goes through here, so its suit keys and size
@@ -288,11 +240,8 @@ class DealState:
         return self.phase is Phase.ENDED
 
     def holds_void(self, seat: int, counts: list[int] | None = None) -> bool:
-        suit = self.void[seat]
-        if suit is None or self.rules.void_declaration != "required":
-            return False
-        held = counts if counts is not None else self.held(seat)
-        return any(held[suit * 9 : suit * 9 + 9])
+        """Does the seat hold its void suit (``counts``: these tiles, melds included)?"""
+        return holds_void(counts if counts is not None else self.held(seat), self.void[seat], self.rules)
 
     def win_on(self, seat: int, tile: int, context: WinContext) -> FanResult | None:
         """The fan of ``seat`` winning with ``tile`` added to its hand, or ``None`` when the
@@ -320,23 +269,23 @@ class DealState:
         """How many of the seat's kongs are 暗杠 (门清 keeps them)."""
         return sum(1 for m in self.melds[seat] if m.kind == "concealed")
 
-    def ready_fan(self, seat: int) -> int | None:
-        """查大叫 value of a seat's 13-tile hand, honouring 定缺 and ``dead_wait_counts``."""
-        hand = self.hands[seat]
-        pongs, kongs = self.pongs(seat), self.kong_tiles(seat)
-        if self.holds_void(seat):
-            return None
-        mask = wait_mask(hand, pongs, kongs)
-        if not mask:
-            return None
-        if not self.rules.dead_wait_counts:
-            unseen = self._unseen_by(seat)
-            live = [t for t in range(NUM_KINDS) if mask >> t & 1 and unseen[t] > 0]
-            if not live:
-                return None
-            # 死叫不算叫: a dead wait neither makes the seat ready nor sets its value
-            mask = sum(1 << tile for tile in live)
-        return ready_value(hand, pongs, kongs, self.rules, mask, self.concealed_kongs(seat))
+    def ready_waits(self, seat: int) -> int:
+        """The waits that make a seat ready at 查叫 (:func:`engine.moves.ready_waits`),
+        only the live ones under ``dead_wait_counts: false``."""
+        k0, k1, k2 = self._keys[seat]
+        if not may_wait_keys(k0, k1, k2, self._sizes[seat], not self.melds[seat]):
+            return 0  # the suit keys rule most hands out
+        waits = ready_waits(
+            self.hands[seat], self.pongs(seat), self.kong_tiles(seat), self.void[seat], self.rules
+        )
+        if waits and not self.rules.dead_wait_counts:
+            waits = live_waits(waits, self._unseen_by(seat))
+        return waits
+
+    def ready_fan(self, seat: int, waits: int) -> int | None:
+        """查大叫 value of a seat's 13-tile hand over its ``waits``."""
+        hand, pongs, kongs = self.hands[seat], self.pongs(seat), self.kong_tiles(seat)
+        return ready_value(hand, pongs, kongs, self.rules, waits, self.concealed_kongs(seat))
 
     def _unseen_by(self, seat: int) -> list[int]:
         """Copies a seat cannot see: the wall and the concealed hands of others still in."""
@@ -360,56 +309,27 @@ class DealState:
             )
 
     # -- exchange and void
-    def _on_exchange(self, event: Exchange) -> None:
+    def on_exchange(self, event: Exchange) -> None:
+        """换三张: the four seats pass three tiles of one suit each."""
         if self.phase is not Phase.EXCHANGE:
-            why = play("exchange_off" if not self.rules.exchange_three else "exchange_not_now")
+            why = play("exchange_off" if not exchanges(self.rules) else "exchange_not_now")
             raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
-        if len(event.tiles) != 4 or any(len(given) != 3 for given in event.tiles):
-            raise IllegalEvent(
-                "illegal_exchange",
-                play("exchange_three"),
-            )
-        for seat, given in enumerate(event.tiles):
-            if len({tile // 9 for tile in given}) != 1:
-                raise IllegalEvent(
-                    "illegal_exchange",
-                    play("exchange_suit", seat=seat),
-                    seat,
-                )
-            need = [0] * NUM_KINDS
-            for tile in given:
-                need[tile] += 1
-            if any(need[t] > self.hands[seat][t] for t in range(NUM_KINDS)):
-                raise IllegalEvent(
-                    "not_in_hand",
-                    play("exchange_held", seat=seat),
-                    seat,
-                )
+        check_exchange(event.tiles, self.hands)
         step = EXCHANGE_STEP[event.direction]
         for seat, given in enumerate(event.tiles):
             for tile in given:
                 self.move(seat, tile, -1)
                 self.move((seat + step) % 4, tile, 1)
-        self.phase = Phase.VOID if self.rules.void_declaration == "required" else Phase.ACT
+        self.phase = PHASES[phase_after_exchange(self.rules)]
 
-    def _on_void(self, event: Void) -> None:
+    def on_void(self, event: Void) -> None:
+        """定缺: a seat declares the suit it will not keep."""
         seat = event.seat
         self.expect_seat(seat, "declare a void suit")
-        if self.void[seat] is not None:
-            raise IllegalEvent(
-                "void_rule",
-                play("void_twice", seat=seat),
-                seat,
-                rule="void_declaration",
-            )
-        if self.phase is not Phase.VOID and self.rules.void_declaration == "required":
-            when = play("void_before_exchange" if self.phase is Phase.EXCHANGE else "void_after_play")
-            raise IllegalEvent(
-                "void_rule",
-                play("void_when", seat=seat, when=when),
-                seat,
-                rule="void_declaration",
-            )
+        phase = self.phase
+        check_void(
+            self.rules, seat, self.void[seat] is not None, phase is Phase.VOID, phase is Phase.EXCHANGE
+        )
         self.void[seat] = event.suit
         if self.phase is Phase.VOID and all(v is not None for v in self.void):
             self.phase = Phase.ACT
@@ -427,46 +347,21 @@ class DealState:
             raise IllegalEvent("out_of_turn", play("play_before_exchange"), rule="exchange_three")
 
     def heavenly(self, seat: int) -> bool:
-        """天胡: the dealer's first 14 tiles, before any discard or claim."""
-        return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim
+        """天胡 (:func:`engine.move_checks.heavenly`)."""
+        return heavenly(seat, self.dealer, self.draws[seat], self.any_discard, self.any_claim)
 
     def self_draw_context(self, seat: int) -> WinContext:
-        heavenly = self.heavenly(seat)
-        earthly = (  # 地胡: a non-dealer's first draw, no pong or kong before it, its first win
-            seat != self.dealer
-            and self.draws[seat] == 1
-            and not self.any_claim
-            and self.last_draw is not None
-            and not self.won[seat]
-        )
-        return WinContext(
-            self_draw=True,
-            after_kong=self.after_kong,
-            last_tile=self.wall_left == 0,
-            first_turn=heavenly or earthly,
-            dealer=heavenly,
-        )
+        first, drew = self.heavenly(seat), self.last_draw is not None
+        return self_draw_context(
+            seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
+            self.wall_left,
+        )  # fmt: skip
 
     @property
     def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
         """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
         o = self.opened
         return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
-
-    def wins_end_deal(self) -> str | None:
-        """The end reason the wins so far give, or ``None``: play on (under 血流成河 only
-        the wall ends a deal)."""
-        if self.rules.end_condition == "first_hu":
-            return "first_hu"
-        if not self.stays and self.won.count(True) >= 3:
-            return "three_won"
-        return None
-
-    def check_end_after_win(self) -> bool:
-        reason = self.wins_end_deal()
-        if reason is not None:
-            self.end_deal(reason)
-        return reason is not None
 
     def lay_aside(self, seat: int, tile: int) -> None:
         """血流成河: the winning tile is laid aside face up; the seat keeps its other tiles."""
@@ -477,7 +372,3 @@ class DealState:
         self.end_reason = reason
         self.phase = Phase.ENDED
         self.opened = None
-
-    def end_rule(self) -> str:
-        """The end condition in words (rules.md 3, end_condition), for messages."""
-        return end_rule(self.rules.end_condition).en

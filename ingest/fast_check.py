@@ -17,13 +17,10 @@ the deal, and 查叫 judges the seats that never won. The C moves play it too, b
 fixed hand's kong or pong to these moves.
 
 It mirrors :mod:`engine.state`, :mod:`engine.claims` and :mod:`engine.deal` move for
-move; where the engine raises or notes a breach, this path gives up. One thing is done
-differently, for speed: the pass rule (过水不胡). The engine checks every seat for a win
-it passes at every discard; here a seat's passes are only worked out when it wins on a
-discard, from the tiles opened since its last draw, with the hand it held then (a pong
-of its own in between: the passes before it were worked out at the pong). The result is
-the same, because the rule looks only at the highest fan passed, which both keep (see
-:meth:`ingest.fast_state.FastState.pass_blocks`). The state and its queries are
+move; where the engine raises or notes a breach, this path gives up. The rules both
+share are :mod:`engine.moves`'s and :mod:`engine.move_checks`'s: every knob of legality,
+each move's checks (a breach they raise is a hand-off here), the open tile, the pass rule
+(过水不胡, worked out only when a seat wins on a discard), 最后四张, the end and 查叫. The state and its queries are
 :mod:`ingest.fast_state`; the moves, wins and end are here.
 ``tests/test_fast_check.py`` and ``bench/fast_check.py`` run both paths on simulated and
 tampered deals and require the same answers.
@@ -32,17 +29,47 @@ tampered deals and require the same answers.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Final
 
 from engine.events import DealEnd, DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value, wait_mask
+from engine.move_checks import (
+    check_added_kong,
+    check_claim_win,
+    check_concealed_kong,
+    check_draw,
+    check_exposed_kong,
+    check_pong,
+    check_self_draw,
+    check_void,
+    discard_breaches,
+    kong_of_undrawn,
+    kong_waits,
+    legal_win,
+)
+from engine.moves import (
+    IllegalEvent,
+    OpenTile,
+    bloom_rules,
+    cha_jiao_due,
+    closes_at_end,
+    discard_context,
+    end_after_win,
+    end_on_close,
+    flower_pig,
+    judge_at_wall,
+    kong_earns,
+    next_after,
+    opened_discard,
+    opened_kong,
+    phase_after_exchange,
+    ready_waits,
+)
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
 from engine.state import EXCHANGE_STEP, KongMade, Win
-from engine.tiles import COPIES, suits_used
 from ingest.fast_plan import (
     CTX_AFTER_KONG,
     CTX_LAST_TILE,
@@ -51,7 +78,6 @@ from ingest.fast_plan import (
     STEP_DISCARD_WIN,
     STEP_KONG,
     STEP_SELF_DRAW,
-    discard_context,
     passed_tiles,
     plan_moves,
     self_draw_context,
@@ -67,8 +93,6 @@ from ingest.fast_state import (
     REPLACEMENT,
     ROB,
     VOID,
-    WALL_SIZE,
-    FastOpen,
     FastState,
     HandOff,
 )
@@ -91,30 +115,24 @@ _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
 _TILES: Final[dict[str, int]] = dict(TILE_IDS)
 
 
-class _FastDeal(FastState):
+class FastDeal(FastState):
     """The moves, claims, wins and end of a deal on the fast path (engine.claims, engine.deal)."""
 
     def close_claims(self) -> None:
         open_tile = self.open
         assert open_tile is not None
-        self.record_passes(open_tile)
+        self.check_missed_discard(open_tile)
         self.open = None
         if open_tile.rob and not open_tile.winners:
             return
-        if open_tile.winners and self.end_after_win():
+        reason = end_on_close(self.rules, open_tile, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end(reason)
             return
-        if self.wall_left == 0:
-            self.end("wall_exhausted")
-            return
-        if open_tile.winners and self.rules.next_after_discard_win == "winner":
-            seat = open_tile.seat
-            after = open_tile.winners[0]
-            for winner in open_tile.winners:
-                if (winner - seat) % 4 > (after - seat) % 4:
-                    after = winner
-            self.current = self.next_seat(after)
-        else:
-            self.current = self.next_seat(open_tile.seat)
+        following = next_after(self.rules, open_tile, self.left)
+        if following is None:
+            raise HandOff
+        self.current = following
         self.phase = DRAW
 
     def resolve_open(self) -> None:
@@ -126,19 +144,15 @@ class _FastDeal(FastState):
         elif self.phase == CLAIM:
             self.close_claims()
 
-    def open_discard(self, seat: int) -> FastOpen:
+    def open_discard(self, seat: int) -> OpenTile:
         open_tile = self.open
         if self.phase != CLAIM or open_tile is None or open_tile.rob or open_tile.winners:
             raise HandOff
         return open_tile
 
-    def check_void_claim(self, seat: int, tile: int) -> None:
-        if self.void_required and self.void[seat] == tile // 9:
-            raise HandOff
-
     # ------------------------------------------------------------------ moves
     def exchange(self, direction: str, given: Sequence[TileList]) -> None:
-        """换三张 (engine.state.DealState._on_exchange); an illegal one is the engine's."""
+        """换三张 (engine.state.DealState.on_exchange); an illegal one is the engine's."""
         passed = passed_tiles(self.hands, given) if self.phase == EXCHANGE else None
         if passed is None:
             raise HandOff
@@ -147,14 +161,15 @@ class _FastDeal(FastState):
             for tile in three:
                 self.move(seat, tile, -1)
                 self.move((seat + step) % 4, tile, 1)
-        self.phase = VOID if self.void_required else ACT
+        self.phase = phase_after_exchange(self.rules)
 
     def void_declared(self, seat: int, suit: int) -> None:
         self.still_in(seat)
-        if self.void[seat] >= 0:
-            raise HandOff
-        if self.phase != VOID and self.void_required:
-            raise HandOff
+        phase = self.phase
+        try:
+            check_void(self.rules, seat, self.void[seat] >= 0, phase == VOID, phase == EXCHANGE)
+        except IllegalEvent:
+            raise HandOff from None
         self.void[seat] = suit
         if self.phase == VOID and min(self.void) >= 0:
             self.phase = ACT
@@ -168,13 +183,10 @@ class _FastDeal(FastState):
         if (phase != DRAW and phase != REPLACEMENT) or seat != self.current or self.wall_left == 0:
             raise HandOff
         replacement = phase == REPLACEMENT
-        wall = self.wall
-        if wall is not None:
-            expected = wall[WALL_SIZE - 1 - self.back] if replacement else wall[self.front]
-            if tile != expected:
-                raise HandOff
-        if self.out_of_wall[tile] >= COPIES:
-            raise HandOff
+        try:
+            check_draw(seat, tile, self.wall, self.front, self.back, replacement, self.out_of_wall[tile])
+        except IllegalEvent:
+            raise HandOff from None
         self.wall_left -= 1
         self.out_of_wall[tile] += 1
         if replacement:
@@ -185,8 +197,7 @@ class _FastDeal(FastState):
         self.move(seat, tile, 1)
         self.draws[seat] += 1
         self.last_draw = tile
-        self.pass_from[seat] = len(self.opened)
-        self.carried[seat] = None
+        self.passes.drew(seat)
         self.phase = ACT
 
     def discard(self, seat: int, tile: int, line: int) -> None:
@@ -196,32 +207,17 @@ class _FastDeal(FastState):
             raise HandOff
         hand = self.hands[seat]
         if hand[tile] == 0:
-            raise HandOff
-        if tile != self.last_draw and self.last_draw != NO_TILE and self.hand_fixed(seat):
-            raise HandOff  # 胡后不改牌: a fixed hand throws the tile it drew (fixed_hand)
-        suit = self.void[seat]
-        if (
-            suit >= 0
-            and self.rules.void_discard_first
-            and tile // 9 != suit
-            and any(hand[suit * 9 : suit * 9 + 9])
-        ):
-            raise HandOff  # a 定缺 breach (void_rule)
+            raise HandOff  # not_in_hand (engine.move_checks.check_discard)
+        drawn = None if self.last_draw == NO_TILE else self.last_draw
+        if discard_breaches(self.rules, seat, tile, hand, drawn, self.hand_fixed(seat), self.void[seat]):
+            raise HandOff  # a fixed hand's other tile (fixed_hand), a 定缺 breach (void_rule)
         if self.wall_left < LAST_FOUR:
             self.check_missed_self_draw(seat)
         self.move(seat, tile, -1)
         self.any_discard = True
-        open_tile = FastOpen(
-            seat,
-            tile,
-            line,
-            self.after_kong,
-            self.wall_left == 0 and self.last_draw != NO_TILE,
-            self.wall_left < LAST_FOUR,
-            False,
-        )
+        open_tile = opened_discard(seat, tile, line, self.after_kong, self.wall_left, drawn is not None)
         self.open = open_tile
-        self.opened.append(open_tile)
+        self.passes.open(open_tile)
         self.last_draw = NO_TILE
         self.phase = CLAIM
 
@@ -229,13 +225,14 @@ class _FastDeal(FastState):
         self.no_void_phase()
         self.still_in(seat)
         open_tile = self.open_discard(seat)
-        if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 2:
-            raise HandOff
-        self.check_void_claim(seat, tile)
+        try:
+            check_pong(self.rules, seat, tile, open_tile, self.hands[seat][tile], self.void[seat])
+        except IllegalEvent:
+            raise HandOff from None
         if self.hand_fixed(seat):
             raise HandOff  # a fixed hand may not pong (fixed_hand)
-        self.record_passes(open_tile)
-        self.carry_passes(seat)
+        self.check_missed_discard(open_tile)
+        self.passes.carry(seat, self.win_on)
         self.open = None
         self.move(seat, tile, -2)
         self.pongs[seat].append(tile)
@@ -255,34 +252,26 @@ class _FastDeal(FastState):
         if not self.hand_fixed(seat):
             self.make_kong(seat, tile, kind, line, recorded)
             return
-        waits = self.fixed_waits(seat, tile, kind)
+        drawn = None if self.last_draw == NO_TILE else self.last_draw
+        if kong_of_undrawn(kind, tile, drawn):
+            raise HandOff  # a kong of a tile held before the draw (fixed_hand)
+        waits = kong_waits(self.hands[seat], self.pongs[seat], self.kongs[seat], kind, drawn)
         self.make_kong(seat, tile, kind, line, recorded)
         if wait_mask(self.hands[seat], self.pongs[seat], self.kongs[seat]) != waits:
             raise HandOff  # the kong changed a fixed hand's waits (fixed_hand)
 
-    def fixed_waits(self, seat: int, tile: int, kind: str) -> int:
-        """The waits a fixed hand's kong must keep (engine.claims.DealClaims.fixed_waits):
-        those of its tiles without the drawn one, which a concealed or added kong must use."""
-        counts = self.hands[seat]
-        if kind != "exposed":
-            if tile != self.last_draw:
-                raise HandOff  # a kong of a tile held before the draw (fixed_hand)
-            counts = list(counts)
-            counts[tile] -= 1
-        return wait_mask(counts, self.pongs[seat], self.kongs[seat])
-
     def make_kong(
         self, seat: int, tile: int, kind: str, line: int, recorded: tuple[int, int, int, int] | None
     ) -> None:
-        """An exposed, concealed or added kong (engine.claims.DealClaims._on_kong)."""
+        """An exposed, concealed or added kong (engine.claims.DealClaims.on_kong)."""
         if kind == "exposed":
             open_tile = self.open_discard(seat)
-            if seat == open_tile.seat or tile != open_tile.tile or self.hands[seat][tile] < 3:
-                raise HandOff
-            if self.wall_left == 0:
-                raise HandOff
-            self.check_void_claim(seat, tile)
-            self.record_passes(open_tile)
+            held = self.hands[seat][tile]
+            try:
+                check_exposed_kong(self.rules, seat, tile, open_tile, held, self.wall_left, self.void[seat])
+            except IllegalEvent:
+                raise HandOff from None
+            self.check_missed_discard(open_tile)
             self.open = None
             self.move(seat, tile, -3)
             self.kongs[seat].append(tile)
@@ -293,8 +282,10 @@ class _FastDeal(FastState):
             raise HandOff
         self.check_missed_self_draw(seat)
         if kind == "concealed":
-            if self.hands[seat][tile] < 4:
-                raise HandOff
+            try:
+                check_concealed_kong(seat, tile, self.hands[seat][tile])
+            except IllegalEvent:
+                raise HandOff from None
             self.move(seat, tile, -4)
             self.kongs[seat].append(tile)
             self.any_claim = True
@@ -302,8 +293,10 @@ class _FastDeal(FastState):
             return
         # added: the pong becomes a kong, open for 抢杠胡 until the next event
         pongs = self.pongs[seat]
-        if tile not in pongs or self.hands[seat][tile] < 1:
-            raise HandOff
+        try:
+            check_added_kong(seat, tile, tile in pongs, self.hands[seat][tile])
+        except IllegalEvent:
+            raise HandOff from None
         self.move(seat, tile, -1)
         pongs.remove(tile)
         self.kongs[seat].append(tile)
@@ -313,9 +306,9 @@ class _FastDeal(FastState):
         self.pending_line = line
         self.pending_drawn = self.last_draw == tile
         self.pending_deltas = recorded
-        open_tile = FastOpen(seat, tile, line, False, False, False, True)
+        open_tile = opened_kong(seat, tile, line)
         self.open = open_tile
-        self.opened.append(open_tile)
+        self.passes.open(open_tile)
         self.phase = ROB
 
     def settle_added_kong(self) -> None:
@@ -323,7 +316,7 @@ class _FastDeal(FastState):
         if seat < 0:
             raise HandOff
         self.close_claims()
-        earns = self.pending_drawn or not self.rules.added_kong_same_turn_only
+        earns = kong_earns(self.rules, self.pending_drawn)
         self.pending_seat = -1
         self.pay_kong(seat, "added", self.pending_tile, self.pending_line, -1, earns, self.pending_deltas)
 
@@ -358,34 +351,38 @@ class _FastDeal(FastState):
             self.claim_win(rec, rec.from_, tile, line)
 
     def legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
-        pongs = self.pongs[seat]
-        kongs = self.kongs[seat]
-        held = held_counts(counts, pongs, kongs)
-        if self.holds_void(seat, held) or suits_used(held) > 2:
-            raise HandOff
+        """engine.move_checks.legal_win, with no 暗杠 (:meth:`check_kongs_known`)."""
         self.check_kongs_known(seat)
-        result = score_win(counts, pongs, kongs, self.rules, context, tile)
-        if result is None:
-            raise HandOff
-        return result
+        try:
+            return legal_win(
+                self.rules,
+                seat,
+                counts,
+                self.pongs[seat],
+                self.kongs[seat],
+                0,
+                self.void[seat],
+                context,
+                tile,
+            )
+        except IllegalEvent:
+            raise HandOff from None
 
     def self_draw_win(self, rec: HuRec, tile: int, line: int) -> None:
         seat = rec.seat
         if self.phase != ACT or seat != self.current:
             raise HandOff
-        heavenly = self.heavenly(seat)
-        if self.last_draw == NO_TILE and not heavenly:
-            raise HandOff
-        hand = self.hands[seat]
-        if hand[tile] == 0 or (not heavenly and tile != self.last_draw):
-            raise HandOff
+        drawn = None if self.last_draw == NO_TILE else self.last_draw
+        try:
+            check_self_draw(seat, tile, self.hands[seat][tile], drawn, self.heavenly(seat))
+        except IllegalEvent:
+            raise HandOff from None
         self.price_self_draw(rec, seat, tile, line, self.self_draw_context(seat))
         if self.stays:
             self.move(seat, tile, -1)  # 血流成河: the winning tile is laid aside
-        if self.end_after_win():
-            return
-        if self.wall_left == 0:
-            self.end("wall_exhausted")
+        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left)
+        if reason is not None:
+            self.end(reason)
             return
         self.current = self.next_seat(seat)
         self.last_draw = NO_TILE
@@ -396,8 +393,8 @@ class _FastDeal(FastState):
         hand = self.hands[seat]
         fed_by = self.settler.bloom_feeder(seat) if context.after_kong else None
         result = self.legal_win(seat, hand, context, tile)
-        if fed_by is not None and self.rules.self_draw_bonus == "add_fan":
-            plain = replace(self.rules, self_draw_bonus="none")
+        plain = bloom_rules(self.rules, fed_by is not None)
+        if plain is not None:
             rescored = score_win(hand, self.pongs[seat], self.kongs[seat], plain, context, tile)
             if rescored is None:
                 raise HandOff
@@ -415,12 +412,12 @@ class _FastDeal(FastState):
         line: int,
         counts: list[int],
         context: WinContext,
-        passes_upto: int,
+        check_passes: bool,
     ) -> None:
         """Score and pay a win on a discard or a robbed kong (``counts``: the seat's tiles
-        with it); ``passes_upto`` >= 0: first the pass rule over the tiles opened before it."""
+        with it); ``check_passes``: first the pass rule over the tiles opened before it."""
         result = self.legal_win(seat, counts, context, tile)
-        if passes_upto >= 0 and self.pass_blocks(seat, tile, result.fan, passes_upto):
+        if check_passes and self.pass_blocks(seat, result.fan):
             raise HandOff
         transfers = self.settler.win_discard(seat, from_seat, result.fan, line, context.after_kong)
         kind = "rob" if context.robbing_kong else "kong_discard" if context.after_kong else "discard"
@@ -440,14 +437,13 @@ class _FastDeal(FastState):
         open_tile = self.open
         if (self.phase != CLAIM and self.phase != ROB) or open_tile is None:
             raise HandOff
-        if from_seat != open_tile.seat or tile != open_tile.tile or seat == open_tile.seat:
-            raise HandOff
-        if seat in open_tile.winners or (open_tile.winners and not self.rules.multiple_hu):
-            raise HandOff
+        try:
+            check_claim_win(self.rules, seat, from_seat, tile, open_tile)
+        except IllegalEvent:
+            raise HandOff from None
         counts = list(self.hands[seat])
         counts[tile] += 1
-        upto = -1 if open_tile.last_four else len(self.opened) - 1
-        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context(), upto)
+        self.price_discard_win(rec, seat, from_seat, tile, line, counts, open_tile.context, True)
         if open_tile.rob and self.pending_seat >= 0:  # 抢杠胡: the added kong is void
             pending = self.pending_seat
             self.kongs[pending].remove(self.pending_tile)
@@ -496,7 +492,7 @@ class _FastDeal(FastState):
     def deal_end(self, end: DealEnd) -> None:
         open_tile = self.open
         if (self.phase == CLAIM or self.phase == ROB) and open_tile is not None:
-            if open_tile.winners or (not open_tile.rob and self.wall_left == 0):
+            if closes_at_end(open_tile, self.wall_left):
                 self.close_claims()
             elif open_tile.rob:
                 raise HandOff
@@ -513,8 +509,7 @@ class _FastDeal(FastState):
     def settle_end(self, end: DealEnd) -> None:
         """The deal has ended (``end_reason``): 查叫, and the recorded end checked."""
         in_play = [seat for seat in range(4) if not self.won[seat]]  # 查叫 judges the never-won
-        enough = 1 if self.stays else 2  # engine.deal.Deal._on_deal_end
-        if self.end_reason == "wall_exhausted" and len(in_play) >= enough and not self.settled:
+        if cha_jiao_due(self.end_reason, len(in_play), self.stays) and not self.settled:
             self.cha_jiao(in_play, end.line)
         if end.reason not in END_REASONS or end.reason != self.end_reason:
             raise HandOff
@@ -526,39 +521,36 @@ class _FastDeal(FastState):
             raise HandOff
 
     def cha_jiao(self, in_play: list[int], line: int) -> None:
-        """查花猪, 查大叫, 退税 (engine.deal.Deal._cha_jiao)."""
+        """查花猪, 查大叫, 退税 (engine.deal.Deal.cha_jiao, :func:`engine.moves.judge_at_wall`);
+        the fans only when they are paid or the rows need them."""
         if not self.rules.dead_wait_counts:
             raise HandOff  # 死叫不算叫 needs the unseen tiles: the engine's
-        pigs: set[int] = set()
-        waiting: list[tuple[int, int]] = []  # (seat, its waits)
-        for seat in in_play:
-            pongs = self.pongs[seat]
-            kongs = self.kongs[seat]
-            held = held_counts(self.hands[seat], pongs, kongs)
-            void_held = self.holds_void(seat, held)
-            if suits_used(held) == 3 or (void_held and self.rules.flower_pig == "holds_void"):
-                pigs.add(seat)  # engine.deal.Deal.flower_pig
-            elif not void_held and self.may_be_ready(seat):
-                mask = wait_mask(self.hands[seat], pongs, kongs)
-                if mask:
-                    waiting.append((seat, mask))
-        # A ready hand's fan is paid only by a seat that is neither ready nor a 花猪: when
-        # none is left, the fans change no payment and are worked out only for the rows.
-        pays = len(waiting) + len(pigs) < len(in_play)
-        ready: dict[int, int] = {}
-        for seat, mask in waiting:
-            if pays or self.keep_facts:
-                self.check_kongs_known(seat)
-                fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules, mask)
-                if fan is None:
-                    raise HandOff  # a wait no pattern scores: the engine's to explain
-                ready[seat] = fan
-            else:
-                ready[seat] = 0
+        pigs, ready = judge_at_wall(
+            in_play, self.flower_pig, self.ready_waits, self.ready_fan, self.keep_facts
+        )
         self.settler.cha_jiao(pigs, ready, line)
         self.settled = True
         self.ready_at_end = ready
         self.pigs = pigs
+
+    def flower_pig(self, seat: int) -> bool:
+        return flower_pig(
+            held_counts(self.hands[seat], self.pongs[seat], self.kongs[seat]), self.void[seat], self.rules
+        )
+
+    def ready_waits(self, seat: int) -> int:
+        """The seat's waits at 查叫; the suit keys first rule most hands out (:meth:`may_be_ready`)."""
+        if not self.may_be_ready(seat):
+            return 0
+        return ready_waits(self.hands[seat], self.pongs[seat], self.kongs[seat], self.void[seat], self.rules)
+
+    def ready_fan(self, seat: int, waits: int) -> int:
+        """A ready seat's 查大叫 fan; a wait no pattern scores is the engine's to explain."""
+        self.check_kongs_known(seat)
+        fan = ready_value(self.hands[seat], self.pongs[seat], self.kongs[seat], self.rules, waits)
+        if fan is None:
+            raise HandOff
+        return fan
 
     # ------------------------------------------------------------------ the loop
     def run(self, records: list[PlayRecord], first_line: int) -> None:
@@ -593,7 +585,7 @@ class _FastDeal(FastState):
             line += 1
 
 
-def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
+def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
     """Price the plan of the deal's moves played in C (:mod:`ingest.fast_plan`) on ``deal``,
     as its Python moves would: :class:`HandOff` at a step that does not price."""
     steps, end_reason, finals = plan
@@ -615,7 +607,7 @@ def _price_plan(deal: _FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd)
                 bool(bits & CTX_LAST_TILE),
             )
             context = discard_context(after_kong, rob, last_tile)
-            deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, -1)
+            deal.price_discard_win(rec, seat, from_seat, tile, line, state[0], context, False)
         else:
             _, seat, tile, line, rec = step
             deal.record_robbed(seat, tile, line, rec.deltas)
@@ -660,7 +652,7 @@ def fast_replay(
     listed = records if isinstance(records, list) else list(records)
     try:
         plan = plan_moves(start, listed, rules) if c_moves else None
-        deal = _FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
+        deal = FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
         if plan is not None:
             # The C moves played it as the Python moves would, so a step that does not
             # price would not price there either: the deal is the engine's.

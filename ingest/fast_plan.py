@@ -1,7 +1,7 @@
 """The C half of the fast path: a deal's moves played in C, its plan back.
 
 ``ingest/_moves.c`` (built by ``make compile``) plays a fast-read deal's records on C
-arrays, with the same checks in the same order as :class:`ingest.fast_check._FastDeal`,
+arrays, with the same checks in the same order as :class:`ingest.fast_check.FastDeal`,
 and returns its *plan*: the kongs and wins in the order they are priced, each with the
 seat's tiles and melds and the win's context, then the end reason and every seat's
 tiles. :func:`ingest.fast_check.fast_replay` prices the plan with the engine's fan
@@ -22,6 +22,7 @@ from engine import move_codes, shapes
 from engine.compiled import c_extension
 from engine.events import DealStart
 from engine.fan import DISCARD_WIN, WinContext
+from engine.move_checks import check_exchange
 from engine.rules import Rules
 from engine.state import EXCHANGE_STEP
 from engine.tiles import NUM_KINDS, parse_tiles
@@ -132,28 +133,14 @@ def self_draw_context(bits: int) -> WinContext:
     )
 
 
-def discard_context(after_kong: bool, rob: bool, last_tile: bool) -> WinContext:
-    """A win on a discard or a robbed kong (engine.claims: the open tile's context)."""
-    if after_kong or rob or last_tile:
-        return WinContext(after_kong=after_kong, robbing_kong=rob, last_tile=last_tile)
-    return _DISCARD_WIN
-
-
 def passed_tiles(hands: Sequence[Sequence[int]], given: Sequence[TileList]) -> list[list[int]] | None:
     """The tiles of a 换三张 record as ids, or None when it is not a legal exchange from these
-    hands (counts per kind): three tiles of one suit from each of the four seats, all held
-    (engine.state.DealState._on_exchange)."""
+    hands (counts per kind): :func:`engine.move_checks.check_exchange`."""
     if len(given) != 4:
         return None
-    passed = []
-    for seat, names in enumerate(given):
-        try:
-            three = parse_tiles(names)
-        except ValueError:
-            return None
-        if len(three) != 3 or len({tile // 9 for tile in three}) != 1:
-            return None
-        if any(three.count(tile) > hands[seat][tile] for tile in three):
-            return None
-        passed.append(three)
+    try:
+        passed = [parse_tiles(names) for names in given]
+        check_exchange(passed, hands)
+    except ValueError:  # a tile name it cannot read, or an illegal exchange (IllegalEvent)
+        return None
     return passed

@@ -1,8 +1,7 @@
 """The state of a deal on the fast path (:mod:`ingest.fast_check`): hands as counts and
 base-5 suit keys, melds as tile lists, the wall, whose move it is, the tiles opened for
 claims, and the queries the moves and wins ask. A mirror of :mod:`engine.state` on plain
-integers; the pass rule is worked out only when a seat wins on a discard (see
-:meth:`FastState.passes`).
+integers; the pass rule is :mod:`engine.moves`'s, as the engine's.
 """
 
 from __future__ import annotations
@@ -13,15 +12,25 @@ from engine import move_codes, shapes
 from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts
+from engine.move_checks import heavenly, self_draw_context
+from engine.moves import (
+    OpenTile,
+    PassRecord,
+    holds_void,
+    missed_forced,
+    must_win_draw,
+    next_seat,
+    opening_phase,
+)
 from engine.report import DealFacts
 from engine.rules import Rules
 from engine.settle import Settler
-from engine.shapes import is_win_shape_keys
+from engine.shapes import is_win_shape_keys, may_wait_keys
 from engine.state import KongMade, Win
 from engine.tiles import COPIES, NUM_KINDS
-from ingest.fast_plan import SeatState, discard_context
+from ingest.fast_plan import SeatState
 
-# the table, the phases and the pass rules (engine/move_codes.py: one list for the engine,
+# the table and the phases (engine/move_codes.py: one list for the engine,
 # this fast path and the C moves)
 WALL_SIZE: Final = move_codes.WALL_SIZE
 LAST_FOUR: Final = move_codes.LAST_FOUR
@@ -34,41 +43,16 @@ CLAIM: Final = move_codes.CLAIM
 ROB: Final = move_codes.ROB
 ENDED: Final = move_codes.ENDED
 
-PASS_OFF: Final = move_codes.PASS_OFF
-PASS_ANY: Final = move_codes.PASS_ANY
-PASS_SAME_TILE: Final = move_codes.PASS_SAME_TILE
-_PASS_RULES: Final = {rule: code for code, rule in enumerate(move_codes.PASS_RULES)}
 NO_TILE: Final = -1
 # Module-level copies: mypyc reads a Final of its own module as a C static, another
 # module's through that module's dict on every use.
 _SUIT: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
 #: a tile's weight in its suit's base-5 key
 _STEP: Final[tuple[int, ...]] = tuple(shapes.POW5[tile % 9] for tile in range(NUM_KINDS))
-_SHAPE_FLAGS: Final[dict[int, int]] = shapes.SHAPE_FLAGS
-_WAIT_MASK: Final[dict[int, int]] = shapes.WAIT_MASK
 
 
 class HandOff(Exception):
     """The deal leaves the fast path: the engine replays it."""
-
-
-class FastOpen:
-    """A discard or an added kong open for claims (engine.state.OpenTile)."""
-
-    def __init__(
-        self, seat: int, tile: int, line: int, after_kong: bool, last_tile: bool, last_four: bool, rob: bool
-    ) -> None:
-        self.seat = seat
-        self.tile = tile
-        self.line = line
-        self.after_kong = after_kong
-        self.last_tile = last_tile
-        self.last_four = last_four
-        self.rob = rob
-        self.winners: list[int] = []
-
-    def context(self) -> WinContext:
-        return discard_context(self.after_kong, self.rob, self.last_tile)
 
 
 class FastState:
@@ -82,8 +66,6 @@ class FastState:
         # 门清 scored: the kinds of the kongs (暗杠 or not) matter, and are not kept here
         self.menqing_scored = rules.pattern_fan("menqing") is not None
         self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
-        self.pass_rule = _PASS_RULES[rules.pass_rule]
-        self.void_required = rules.void_declaration == "required"
         self.dealer = start.dealer
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in range(4)]
         self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
@@ -102,11 +84,8 @@ class FastState:
         self.front = 0
         self.back = 0
         self.current = start.dealer
-        self.open: FastOpen | None = None
-        self.opened: list[FastOpen] = []  # every tile opened for claims, in order
-        self.pass_from: list[int] = [0, 0, 0, 0]  # opened index at the seat's last draw
-        # passes worked out before the seat's hand changed by a pong since its last draw
-        self.carried: list[dict[int, int] | None] = [None, None, None, None]
+        self.open: OpenTile | None = None
+        self.passes = PassRecord(rules)  # 过水不胡, worked out when a seat wins a discard
         self.last_draw = NO_TILE
         self.after_kong = False
         self.any_claim = False
@@ -156,7 +135,7 @@ class FastState:
         for count in seen:
             if count > COPIES:
                 raise HandOff
-        self.phase = EXCHANGE if self.rules.exchange_three else VOID if self.void_required else ACT
+        self.phase = opening_phase(self.rules)
 
     # ------------------------------------------------------------------ helpers
     def load_seat(self, seat: int, state: SeatState) -> None:
@@ -199,10 +178,7 @@ class FastState:
         return is_win_shape_keys(k0, k1, k2, total, not self.pongs[seat] and not self.kongs[seat])
 
     def holds_void(self, seat: int, held: list[int]) -> bool:
-        suit = self.void[seat]
-        if suit < 0 or not self.void_required:
-            return False
-        return any(held[suit * 9 : suit * 9 + 9])
+        return holds_void(held, self.void[seat], self.rules)
 
     def win_counts(
         self, seat: int, counts: list[int], context: WinContext, win_tile: int = NO_TILE
@@ -231,38 +207,21 @@ class FastState:
         return self.win_counts(seat, counts, context, tile)
 
     def heavenly(self, seat: int) -> bool:
-        return seat == self.dealer and self.draws[seat] == 0 and not self.any_discard and not self.any_claim
+        return heavenly(seat, self.dealer, self.draws[seat], self.any_discard, self.any_claim)
 
     def self_draw_context(self, seat: int) -> WinContext:
-        heavenly = self.heavenly(seat)
-        earthly = (  # 地胡 is a first win only (血流成河: a winner may self-draw on its first draw)
-            seat != self.dealer
-            and self.draws[seat] == 1
-            and not self.any_claim
-            and self.last_draw != NO_TILE
-            and not self.won[seat]
-        )
-        return WinContext(
-            self_draw=True,
-            after_kong=self.after_kong,
-            last_tile=self.wall_left == 0,
-            first_turn=heavenly or earthly,
-            dealer=heavenly,
-        )
+        first, drew = self.heavenly(seat), self.last_draw != NO_TILE
+        return self_draw_context(
+            seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
+            self.wall_left,
+        )  # fmt: skip
 
     def next_seat(self, seat: int) -> int:
-        """The first seat after ``seat`` still in (engine.state.next_seat over ``left``)."""
-        left = self.left
-        candidate = (seat + 1) % 4
-        if not left[candidate]:
-            return candidate
-        candidate = (seat + 2) % 4
-        if not left[candidate]:
-            return candidate
-        candidate = (seat + 3) % 4
-        if not left[candidate]:
-            return candidate
-        raise HandOff
+        """The first seat after ``seat`` still in (:func:`engine.moves.next_seat`)."""
+        following = next_seat(seat, self.left)
+        if following is None:
+            raise HandOff
+        return following
 
     def still_in(self, seat: int) -> None:
         if self.left[seat]:
@@ -279,7 +238,7 @@ class FastState:
 
     def check_missed_self_draw(self, seat: int) -> None:
         """最后四张: a seat that drew one of the last four tiles and could win must win."""
-        if not (self.rules.last_four_must_hu and self.wall_left < LAST_FOUR and self.last_draw != NO_TILE):
+        if not must_win_draw(self.rules, self.wall_left, self.last_draw != NO_TILE):
             return
         if not self.shape_with(seat, NO_TILE):
             return
@@ -288,74 +247,15 @@ class FastState:
             raise HandOff
 
     # ------------------------------------------------------------------ claims
-    def record_passes(self, open_tile: FastOpen) -> None:
-        """engine.claims._record_passes, except that a pass outside the last four is
-        worked out later, by :meth:`passes` (the module docstring says why)."""
-        if not open_tile.last_four or not self.rules.last_four_must_hu:
-            return
-        if open_tile.winners and not self.rules.multiple_hu:
-            return
-        context = open_tile.context()
-        for seat in range(4):
-            if self.left[seat] or seat == open_tile.seat or seat in open_tile.winners:
-                continue
-            if self.win_on(seat, open_tile.tile, context) is not None:
-                raise HandOff  # a missed forced win (missed_forced_hu)
+    def check_missed_discard(self, open_tile: OpenTile) -> None:
+        """engine.claims.DealClaims.check_missed_discard: a missed forced win of the last
+        four (missed_forced_hu) is the engine's."""
+        if missed_forced(self.rules, open_tile, self.left, self.win_on):
+            raise HandOff
 
-    def passes(self, seat: int, upto: int) -> dict[int, int]:
-        """tile -> highest fan of the wins ``seat`` passed since its last draw, up to the
-        opened tile ``upto``: those before a pong of its own were worked out at the pong
-        (:meth:`carry_passes`); since then its concealed hand has not changed."""
-        carried = self.carried[seat]
-        passed: dict[int, int] = dict(carried) if carried is not None else {}
-        multiple = self.rules.multiple_hu
-        for index in range(self.pass_from[seat], upto):
-            open_tile = self.opened[index]
-            if open_tile.last_four or open_tile.seat == seat or seat in open_tile.winners:
-                continue
-            if open_tile.winners and not multiple:
-                continue
-            result = self.win_on(seat, open_tile.tile, open_tile.context())
-            if result is not None:
-                before = passed.get(open_tile.tile)
-                if before is None or result.fan > before:
-                    passed[open_tile.tile] = result.fan
-        return passed
-
-    def carry_passes(self, seat: int) -> None:
-        """Before a pong changes ``seat``'s hand: its passes so far, the ponged tile's too."""
-        if self.pass_rule == PASS_OFF:
-            return
-        upto = len(self.opened)
-        self.carried[seat] = self.passes(seat, upto)
-        self.pass_from[seat] = upto
-
-    def pass_blocks(self, seat: int, tile: int, fan: int, upto: int) -> bool:
-        """engine.claims.DealClaims.pass_blocks over :meth:`passes`: the engine keeps, per tile (or
-        over all tiles), the highest fan passed that was not itself blocked, and a blocked
-        pass is one no higher than one kept, so the maximum is the same."""
-        if self.pass_rule == PASS_OFF:
-            return False
-        passed = self.passes(seat, upto)
-        if not passed:
-            return False
-        if self.pass_rule == PASS_ANY:
-            highest = max(passed.values())
-        elif tile in passed:
-            highest = passed[tile]
-        else:
-            return False
-        return not (self.rules.pass_rule_higher_fan_ok and fan > highest)
-
-    def end_after_win(self) -> bool:
-        """engine.state.DealState.check_end_after_win: under 血流成河 only the wall ends a deal."""
-        if self.rules.end_condition == "first_hu":
-            self.end("first_hu")
-            return True
-        if not self.stays and self.won.count(True) >= 3:
-            self.end("three_won")
-            return True
-        return False
+    def pass_blocks(self, seat: int, fan: int) -> bool:
+        """engine.claims.DealClaims.pass_blocks: the same :class:`engine.moves.PassRecord`."""
+        return self.passes.blocks(seat, fan, self.win_on)
 
     def end(self, reason: str) -> None:
         self.end_reason = reason
@@ -363,26 +263,12 @@ class FastState:
         self.open = None
 
     def may_be_ready(self, seat: int) -> bool:
-        """False when no tile can complete the seat's concealed tiles (the suit-key test of
-        engine.shapes.concealed_wait_mask), so :func:`engine.hand.ready_value` can be
-        skipped; True sends the hand to it."""
-        total = self.sizes[seat]
-        if total % 3 != 1:
-            return False
-        if total == 13 and not self.pongs[seat] and not self.kongs[seat]:
-            return True  # seven pairs may wait too
+        """False when no tile can complete the seat's concealed tiles
+        (:func:`engine.shapes.may_wait_keys`), so its waits need not be worked out."""
         base = seat * 3
-        k0 = self.keys[base]
-        k1 = self.keys[base + 1]
-        k2 = self.keys[base + 2]
-        c0 = k0 in _SHAPE_FLAGS
-        c1 = k1 in _SHAPE_FLAGS
-        c2 = k2 in _SHAPE_FLAGS
-        return bool(
-            (c1 and c2 and _WAIT_MASK.get(k0, 0))
-            or (c0 and c2 and _WAIT_MASK.get(k1, 0))
-            or (c0 and c1 and _WAIT_MASK.get(k2, 0))
-        )
+        keys = self.keys
+        seven_pairs = not self.pongs[seat] and not self.kongs[seat]
+        return may_wait_keys(keys[base], keys[base + 1], keys[base + 2], self.sizes[seat], seven_pairs)
 
     def facts(self) -> DealFacts:
         void = tuple([suit if suit >= 0 else None for suit in self.void])

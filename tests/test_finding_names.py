@@ -69,13 +69,13 @@ def test_a_named_voice_says_names_beside_seats_and_payments_per_player() -> None
 
 
 def test_fixed_english_wordings() -> None:
-    from engine.messages import doing, sheet_from_not_exposed, sheet_play_event
+    from engine.messages import doing, said_text, sheet_from_not_exposed, sheet_play_event
 
     assert sheet_from_not_exposed("added").en.startswith("an added kong takes")
     assert sheet_from_not_exposed("concealed").en.startswith("a concealed kong takes")
     assert sheet_play_event("exchange").en.startswith("an exchange event")
     assert sheet_play_event("draw").en.startswith("a draw event")
-    assert doing("make an added kong").zh == "弯杠"
+    assert said_text(doing("make an added kong")).zh == "弯杠"
 
 
 def tampered_kong_log() -> list[str]:

@@ -279,7 +279,7 @@ def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int
     from engine.deal import Deal
     from engine.events import DealStart
     from engine.tiles import parse_tiles
-    from ingest.fast_check import _FastDeal
+    from ingest.fast_check import FastDeal
 
     rules = load_rules({"preset": "online", "flower_pig": value})
     hands = tuple(tuple(parse_tiles(text)) for text in PIG_HANDS)
@@ -287,8 +287,8 @@ def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int
     deal = Deal(start, rules)
     deal.void = list(PIG_VOIDS)
     deal.won[3] = True
-    deal._cha_jiao(99)
-    fast = _FastDeal(start, rules, 1, False, deal_in=False)
+    deal.cha_jiao(99)
+    fast = FastDeal(start, rules, 1, False, deal_in=False)
     for seat, hand in enumerate(hands[:3]):
         for tile in hand:
             fast.move(seat, tile, 1)

@@ -1,7 +1,7 @@
 """No module reaches into another's private names (the engine's classes are
 split over state.py, claims.py and deal.py by inheritance; each may use only the private
-names it defines itself): a ``self._x`` a module reads it also writes or defines, and no
-module imports another's ``_name``."""
+names it defines itself): a ``self._x`` a module reads it also writes or defines, so does
+an ``X._x`` (a class's or a module's), and no module imports another's ``_name``."""
 
 from __future__ import annotations
 
@@ -29,11 +29,38 @@ def _private_self_names(tree: ast.AST) -> tuple[set[str], set[str]]:
     return used, defined
 
 
+def _foreign_dotted_names(tree: ast.AST) -> set[str]:
+    """``X._x`` read where ``X`` is not ``self`` and the module neither defines nor assigns
+    ``_x`` (``Deal._on_draw`` with ``_on_draw`` defined in another module)."""
+    defined: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            defined.add(node.attr)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            defined.add(node.id)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            defined.add(node.target.id)
+    return {
+        f"{node.value.id}.{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id != "self"
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+        and node.attr not in defined
+    }
+
+
 @pytest.mark.parametrize("path", MODULES, ids=[str(p.relative_to(ROOT)) for p in MODULES])
 def test_a_module_uses_only_its_own_private_names(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     used, defined = _private_self_names(tree)
     assert not used - defined, f"{path.name} uses private names it does not define: {sorted(used - defined)}"
+    dotted = _foreign_dotted_names(tree)
+    assert not dotted, f"{path.name} reads private names another module defines: {sorted(dotted)}"
     foreign = [
         f"{node.module}.{alias.name}"
         for node in ast.walk(tree)

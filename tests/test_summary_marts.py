@@ -123,6 +123,16 @@ def assert_ratings_exact(api: Analytics) -> None:
     for player in history["player"].unique()[:2]:
         mine = history[history["player"] == player].reset_index(drop=True)
         assert_frame_equal(api.rating_history(Filters(player=player)), mine, check_exact=True)
+    # filters that keep every deal read the held ratings too; any that drop one rate afresh
+    span = api.sql(
+        "select min(played_date) as first, max(played_date) as last, count(*) - count(played_date) as undated from mart_deals"
+    )
+    first, last = span["first"][0], span["last"][0]
+    whole = Filters(date_from=first, date_to=last)
+    assert api._rated(whole) == (span["undated"][0] == 0)
+    assert not api._rated(Filters(date_from=first, date_to=first))
+    fresh = rating.rating_history(api.session_placements(whole))
+    assert_frame_equal(api.rating_history(whole), fresh, check_exact=True)
 
 
 #: the deal search computed the plain way (every win grouped per deal, the names shown for

@@ -1,0 +1,39 @@
+"""A knob that changes what is legal is read in one Python module, ``engine/moves.py``:
+the explaining engine and the fast check ask it there, so a knob added (or changed) is
+written once, plus the C moves' bits the differential holds to it (``engine/move_codes.py``,
+``tests/test_fast_plan.py``)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine.move_codes import NO_BIT
+
+ROOT = Path(__file__).parent.parent
+#: the knobs of legality: those the C moves read, and the pass rule's exception
+LEGALITY = frozenset(NO_BIT) | {"pass_rule_higher_fan_ok"}
+#: the two movers, the state and moves of each
+MOVERS = (
+    "engine/state.py",
+    "engine/claims.py",
+    "engine/deal.py",
+    "ingest/fast_state.py",
+    "ingest/fast_check.py",
+    "ingest/fast_plan.py",
+)
+
+
+@pytest.mark.parametrize("path", MOVERS)
+def test_a_mover_reads_no_knob_of_legality(path: str) -> None:
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    read = sorted({node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)} & LEGALITY)
+    assert not read, f"{path} reads {read}: ask engine/moves.py"
+
+
+def test_the_core_reads_every_knob_of_legality() -> None:
+    tree = ast.parse((ROOT / "engine/moves.py").read_text(encoding="utf-8"))
+    read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    assert sorted(LEGALITY - read) == []
