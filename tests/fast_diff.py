@@ -1,4 +1,4 @@
-"""The differential check of a fast path (``ingest.fast_check.fast_replay``)
+"""The differential check of a fast path (``ingest.replay.fast_check.fast_replay``)
 against the explaining engine (``engine.replay.replay_deal``): one place for the comparison,
 shared by the test (``tests/test_fast_check.py``) and the long run (``bench/fast_check.py``).
 
@@ -59,7 +59,7 @@ REPORT_FIELDS = ("wins", "kongs", "ledger", "settlement", "scores", "end_reason"
 
 
 class FastReplay(Protocol):
-    """``ingest.fast_check.fast_replay``'s signature."""
+    """``ingest.replay.fast_check.fast_replay``'s signature."""
 
     def __call__(
         self,

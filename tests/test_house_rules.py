@@ -279,7 +279,7 @@ def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int
     from engine.deal import Deal
     from engine.events import DealStart
     from engine.tiles import parse_tiles
-    from ingest.fast_check import FastDeal
+    from ingest.replay.fast_check import FastDeal
 
     rules = load_rules({"preset": "online", "flower_pig": value})
     hands = tuple(tuple(parse_tiles(text)) for text in PIG_HANDS)

@@ -6,7 +6,7 @@ nothing, so a worker process, the in-process path and the tests all run the same
 get the same rows. Every deal is replayed with ``keep_state=True`` because the per-seat
 facts (void suit, 花猪, ready at the wall's end) are not in the plain report: with it, a
 report gives them as :class:`engine.report.DealFacts`, from the engine's replayed deal or
-from the fast check (:mod:`ingest.fast_check`) alike.
+from the fast check (:mod:`ingest.replay.fast_check`) alike.
 """
 
 from __future__ import annotations
