@@ -52,8 +52,8 @@ compile: $(BUILT)
 
 # C extensions (the reader's line scanner and the fast check's moves), built with the
 # compiler mypyc uses, each beside its .c file; a failed build leaves the Python twin in
-# charge (ingest/play_lines.py, the Python moves of ingest/fast_check.py).
-C_SOURCES := $(wildcard engine/*.c ingest/*.c)
+# charge (ingest/logs/play_lines.py, the Python moves of ingest/replay/fast_check.py).
+C_SOURCES := $(wildcard engine/*.c ingest/*/*.c)
 PY_CC = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("CC") or "cc")')
 PY_INCLUDE = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
 EXT_SUFFIX = $(shell $(BIN)/python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')

@@ -41,9 +41,9 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from analytics.queries import Analytics  # noqa: E402
 from bench.queries import build, stored_deals  # noqa: E402
 from dashboard.warehouse_location import WAREHOUSE_ENV  # noqa: E402
+from ingest.logs.writer import write_lines  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.simulator.tamper import Tamperer  # noqa: E402
-from ingest.writer import write_lines  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
 GOAL_MS = 1000.0

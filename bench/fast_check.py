@@ -39,7 +39,7 @@ PER_SESSION = 8
 
 
 def checker(spec: str) -> FastReplay:
-    """``module:function``, e.g. ``ingest.fast_check:fast_replay``."""
+    """``module:function``, e.g. ``ingest.replay.fast_check:fast_replay``."""
     module, _, name = spec.partition(":")
     return cast(FastReplay, getattr(importlib.import_module(module), name or "fast_replay"))
 
@@ -103,7 +103,7 @@ def main() -> int:
         "--presets", default="standard,chengdu,online", help="comma-separated; or one rules JSON"
     )
     parser.add_argument("--seed", type=int, default=14, help="the first preset's; the next ones count on")
-    parser.add_argument("--checker", default="ingest.fast_check:fast_replay", help="module:function")
+    parser.add_argument("--checker", default="ingest.replay.fast_check:fast_replay", help="module:function")
     parser.add_argument(
         "--dump", type=Path, default=None, help="write each disagreement's deal here (JSON lines)"
     )

@@ -170,8 +170,8 @@ def main() -> None:
 
     import msgspec
 
+    from ingest.logs.writer import write_log
     from ingest.simulator.simulate import ClubPlan, simulate_club
-    from ingest.writer import write_log
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=5_000)

@@ -37,10 +37,10 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import msgspec  # noqa: E402
 
+from ingest.logs.source import gunzip  # noqa: E402
+from ingest.logs.writer import write_log  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
-from ingest.source import gunzip  # noqa: E402
 from ingest.warehouse import ingest, read_catalog  # noqa: E402
-from ingest.writer import write_log  # noqa: E402
 
 DEALS_PER_SESSION = 8
 PAGE = os.sysconf("SC_PAGE_SIZE")

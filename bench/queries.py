@@ -31,10 +31,10 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]  # noqa: E402
 import pyarrow.dataset as ds  # type: ignore[import-untyped]  # noqa: E402
 
 from analytics.queries import QUERIES, Analytics, Filters  # noqa: E402
+from ingest.logs.writer import write_log  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.warehouse import IngestLock, ingest, read_catalog, table_files, write_batch  # noqa: E402
 from ingest.warehouse.schema import TABLES  # noqa: E402
-from ingest.writer import write_log  # noqa: E402
 
 GOAL_MS = 200.0
 #: the filter sets each query runs under (tablemates pick deals; the others read marts only)

@@ -43,10 +43,10 @@ import pyarrow.compute as pc  # type: ignore[import-untyped]  # noqa: E402
 import pyarrow.dataset as ds  # type: ignore[import-untyped]  # noqa: E402
 
 from analytics.queries import QUERIES, Analytics  # noqa: E402
+from ingest.logs.writer import write_log  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.warehouse import IngestLock, ingest, read_catalog, table_files, write_batch  # noqa: E402
 from ingest.warehouse.schema import TABLES  # noqa: E402
-from ingest.writer import write_log  # noqa: E402
 
 GOAL_MS = 1000.0
 

@@ -27,11 +27,12 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import engine.deal as engine_deal  # noqa: E402
 from engine.deal import Deal  # noqa: E402
-from ingest.reader import LogFile, read_log  # noqa: E402
-from ingest.session_replay import session_rules  # noqa: E402
+from ingest.logs.builder import LogFile  # noqa: E402
+from ingest.logs.writer import write_log  # noqa: E402
+from ingest.replay.files import read_log  # noqa: E402
+from ingest.replay.session_replay import session_rules  # noqa: E402
+from ingest.replay.validate import validate_log  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
-from ingest.validate import validate_log  # noqa: E402
-from ingest.writer import write_log  # noqa: E402
 
 
 def corpus(deals: int, rules: str, folder: Path) -> Path:
@@ -80,7 +81,7 @@ def profile(log: LogFile, read_s: float, full_s: float) -> None:
     """Where one validation's time goes: reading, the deal state machine (its total timed
     in one block, split by event type in proportion to per-call timers, which add their
     own cost), and the rest of the audit (comparing the recorder's claims, the report)."""
-    gc.disable()  # as validation runs (ingest.gcpause): no collector pauses in the timers
+    gc.disable()  # as validation runs (ingest.logs.gcpause): no collector pauses in the timers
     engine_s = _engine_pass(log, None, {})
     timers: dict[str, float] = {}
     counts: dict[str, int] = {}

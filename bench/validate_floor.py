@@ -10,7 +10,7 @@ measure alike; the figures are medians and ratios to the floor of the same round
 Each measure is taken as wall time and as CPU time (this process's, or the subprocess's):
 on a machine shared with other busy processes the CPU ratios are the steadier ones.
 
-``--read`` adds reading alone (``ingest.reader.read_log``: the file's sessions and deals,
+``--read`` adds reading alone (``ingest.replay.files.read_log``: the file's sessions and deals,
 no replay) to the measures, ``--no-validate`` leaves validation out (a quick look at the
 reader).
 
@@ -37,11 +37,11 @@ import msgspec  # noqa: E402
 
 import engine.deal as engine_deal  # noqa: E402
 from dashboard.cli.reports import validation_text  # noqa: E402
-from ingest.reader import read_log  # noqa: E402
+from ingest.logs.writer import log_lines, write_lines  # noqa: E402
+from ingest.replay.files import read_log  # noqa: E402
+from ingest.replay.validate import validate_paths  # noqa: E402
 from ingest.simulator.simulate import ClubPlan, simulate_club  # noqa: E402
 from ingest.simulator.tamper import Tamperer  # noqa: E402
-from ingest.validate import validate_paths  # noqa: E402
-from ingest.writer import log_lines, write_lines  # noqa: E402
 
 CHUANMA = Path(sys.executable).with_name("chuanma")
 

@@ -35,8 +35,8 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 import msgspec  # noqa: E402
 
-from ingest.gcpause import gc_paused  # noqa: E402
-from ingest.source import read_source  # noqa: E402
+from ingest.logs.gcpause import gc_paused  # noqa: E402
+from ingest.logs.source import read_source  # noqa: E402
 from ingest.warehouse.batches import BatchWriter  # noqa: E402
 from ingest.warehouse.catalog import require_catalog  # noqa: E402
 from ingest.warehouse.chunks import Chunk, _read_chunk, plan_chunks  # noqa: E402

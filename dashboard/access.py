@@ -142,7 +142,7 @@ def grant_of(grants: list[Grant], token: str) -> Grant | None:
 def foreign_clubs(club: str, data: bytes, name: str) -> list[str]:
     """The clubs other than ``club`` whose sessions a file holds ("None" for deals with no
     session line): what a club's recorder may not store."""
-    from ingest.reader import read_log_bytes
+    from ingest.replay.files import read_log_bytes
 
     held = {s.session.club if s.session is not None else None for s in read_log_bytes(data, name).sessions}
     return sorted(str(c) for c in held - {club})

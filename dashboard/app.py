@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard import access_gate, cached_queries, page_kit
 from dashboard.phone import close_sidebar_after_navigation
-from dashboard.write_access import listens_beyond_localhost
+from dashboard.visitor import listens_beyond_localhost
 
 # the favicon is a file served by this server: no icon is fetched from the internet
 st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")

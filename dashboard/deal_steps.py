@@ -2,7 +2,7 @@
 
 The warehouse keeps every line of a complete deal in ``events`` and the raw lines of a
 deal that could not be replayed in ``quarantine``; both are turned back into the engine's
-typed events and replayed through :func:`ingest.session_replay.replay_one`, whose ``on_step``
+typed events and replayed through :func:`ingest.replay.session_replay.replay_one`, whose ``on_step``
 hook copies the state after every event (hands, melds, discards, the wall, new payments
 and new findings). No Streamlit here, so the tests can check the steps directly. A
 session re-scored under other rules (``dashboard/rescore.py``) is built on the same rows.
@@ -34,8 +34,8 @@ from engine.events import (
 from engine.replay import FindingSink, ReplayOptions
 from engine.rules import Rules, RulesError, rules_from_name
 from engine.tiles import SUITS
-from ingest.reader import read_lines
-from ingest.session_replay import replay_one
+from ingest.logs.reader import read_lines
+from ingest.replay.session_replay import replay_one
 from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_strs, stored_text
 
 

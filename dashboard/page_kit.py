@@ -1,5 +1,6 @@
 """What every page shares: the language switch, the filters (club, dates, rule set) that
-apply to all pages, the empty-warehouse message, and small display helpers.
+apply to all pages, the empty-warehouse message, the plain message when the warehouse or a
+file fails, and small display helpers.
 
 The sidebar widgets live in ``app.py``'s run, which happens before every page, so their
 values (kept in ``st.session_state``) follow the user from page to page.
@@ -19,7 +20,7 @@ import streamlit as st
 
 from analytics.queries import Filters
 from analytics.seasons import Season, SeasonError, current_season, load_seasons, month_of
-from dashboard import access_gate, cached_queries
+from dashboard import cached_queries, visitor
 from dashboard.i18n import LANG_NAMES, LANGS, Lang, label
 from dashboard.safe_text import md
 from dashboard.term_labels import rules_label
@@ -169,7 +170,7 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         st.sidebar.caption(t("no_match"))
         return
     clubs = sorted({str(c) for c in options["club"].dropna()})
-    only = access_gate.club()
+    only = visitor.club()
     if only is not None:  # a club's token: its club only, no "all"
         options = options[options["club"] == only]
         clubs = [only]
@@ -293,7 +294,7 @@ def _day(value: Any) -> date:
 
 def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filters:
     """The shared filters as chosen in the sidebar (plus a player, for one page)."""
-    club = access_gate.club() or st.session_state.get(CLUB_KEY, ALL)
+    club = visitor.club() or st.session_state.get(CLUB_KEY, ALL)
     rules = st.session_state.get(RULES_KEY, ALL)
     chosen = st.session_state.get(DATES_KEY)
     first = last = None
@@ -320,10 +321,8 @@ def empty_warehouse(src: cached_queries.Source) -> None:
     """How to load data, instead of an error, when the warehouse holds nothing yet. The
     warehouse's path is shown only to a visitor at this machine (a server on localhost):
     where it lives is no business of a visitor from elsewhere."""
-    from dashboard.write_access import listens_beyond_localhost
-
-    where = "WAREHOUSE" if listens_beyond_localhost() else src.path
-    shown = "" if listens_beyond_localhost() else f" ({md(src.path)})"
+    where = "WAREHOUSE" if visitor.listens_beyond_localhost() else src.path
+    shown = "" if visitor.listens_beyond_localhost() else f" ({md(src.path)})"
     st.info(f"**{t('empty_title')}**{shown}\n\n{t('empty_body')}", icon=":material/inbox:")
     st.code(
         "make demo\n"
@@ -346,14 +345,22 @@ def page_source() -> cached_queries.Source | None:
         require_catalog(warehouse_path())
         src = cached_queries.source()
     except WarehouseError as error:
-        from dashboard.plain_errors import plain_error
-
         plain_error(error, "reading the warehouse", "read_failed")
         return None
     if src.is_empty:
         empty_warehouse(src)
         return None
     return src
+
+
+def plain_error(error: BaseException, doing: str, key: str = "write_failed") -> None:
+    """Log ``error`` with what the page was ``doing`` and show the plain message ``key``:
+    the details (paths, the writer's pid and host, the OS error) go to the server's log
+    only, where whoever runs the dashboard reads them (and the CLI prints them: ``chuanma
+    ingest``, ``chuanma warehouse check``). A page is seen by anyone who can reach the
+    server; where the warehouse lives and which host writes to it is not theirs to know."""
+    logging.getLogger("chuanma.dashboard").error("%s failed: %s: %s", doing, type(error).__name__, error)
+    st.error(t(key), icon=":material/error:")
 
 
 def chart(figure: Any, *, key: str | None = None) -> None:

@@ -13,7 +13,7 @@ import pandas as pd  # type: ignore[import-untyped]
 from dashboard.deal_steps import seat_names
 from engine.replay import ReplayOptions
 from engine.rules import load_rules
-from ingest.session_replay import SessionReplay
+from ingest.replay.session_replay import SessionReplay
 from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_ints
 
 

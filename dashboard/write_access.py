@@ -17,9 +17,9 @@ from typing import Final
 import streamlit as st
 
 from dashboard.token_guard import GUARD
+from dashboard.visitor import current, listens_beyond_localhost
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV
 
-LOCAL: Final = frozenset({"localhost", "127.0.0.1", "::1"})
 #: the largest upload a visitor without write access may have validated (a read-only
 #: server: ``chuanma dashboard`` also caps Streamlit's uploads at it)
 READ_ONLY_LIMIT: Final = 4 << 20
@@ -36,16 +36,9 @@ def upload_token() -> str | None:
     return token or None
 
 
-def listens_beyond_localhost() -> bool:
-    address = str(st.get_option("server.address") or "")
-    return address not in LOCAL  # Streamlit's default (empty) listens on every address
-
-
 def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bool:
     """Whether this visitor may write; draws the token field, or the read-only note. With
     club tokens (``dashboard/access.py``) the visitor's token decides: a recorder's writes."""
-    from dashboard.access_gate import recorder_gate
-
     decided = recorder_gate()
     if decided is not None:
         return decided
@@ -59,6 +52,20 @@ def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bo
         st.info(read_only, icon=":material/lock:")
         return False
     return True
+
+
+def recorder_gate() -> bool | None:
+    """Under club tokens, whether this visitor may write (a recorder's or an admin's token;
+    a viewer is told why not); None without club tokens (the upload token's rule then)."""
+    grant = current()
+    if grant is None:
+        return None
+    if grant.allows("recorder"):
+        return True
+    from dashboard import page_kit
+
+    st.info(page_kit.t("access_recorder_needed"), icon=":material/lock:")
+    return False
 
 
 def client_id() -> str:

@@ -3,6 +3,6 @@
 import os
 
 if os.environ.get("CHUANMA_PURE", "") not in ("", "0"):  # run the .py files, not a compiled build
-    from engine.mypyc_build import prefer_sources
+    from engine.compiled import prefer_sources
 
     prefer_sources()

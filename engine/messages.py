@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
-from engine.read_templates import READ_TEMPLATES
+from engine.read_templates import READ_TEMPLATES, ROW_TWINS
 from engine.rules import Rules
 from engine.settlement import Transfer, multiplier
 from engine.vocabulary import ACTIONS, PATTERNS, PAYMENT_REASONS
@@ -132,6 +132,33 @@ def say(key: str, **values: object) -> Text:
     """The message ``key`` with its values (a :class:`Text` nests in each language)."""
     stored: Values = {k: _value(v) for k, v in values.items()}
     return Text(render(key, stored, "en"), render(key, stored, "zh"), key, stored)
+
+
+def in_rows(text: Text) -> Text:
+    """``text`` saying "row N" where it says "line N", nested texts too: a score sheet's
+    lines are its rows (:data:`engine.read_templates.ROW_TWINS`; 第 N 行 reads the same)."""
+    key = ROW_TWINS.get(text.key, text.key)
+    values = _rows_of(text.values)
+    if key == text.key and values == text.values:
+        return text
+    return Text(render(key, values, "en"), render(key, values, "zh"), key, values)
+
+
+def _rows_of(values: Any) -> Any:
+    """A template's values with every nested text's template swapped for its row twin."""
+    return {k: _row_value(v) for k, v in values.items()} if isinstance(values, dict) else values
+
+
+def _row_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        nested = value.get("text")
+        if isinstance(nested, dict):
+            key = nested.get("key", "")
+            return {"text": {"key": ROW_TWINS.get(key, key), "values": _rows_of(nested.get("values"))}}
+        return {k: _row_value(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_row_value(v) for v in value]
+    return value
 
 
 def render(key: str, values: Mapping[str, Any] | None, lang: Lang, voice: Voice = DEFAULT) -> str:

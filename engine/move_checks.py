@@ -1,6 +1,6 @@
 """The checks of each move on a deal's tiles, written once for both movers: the explaining
 engine raises the :class:`engine.moves.IllegalEvent` a check raises (or notes a breach it
-returns), the fast check (:mod:`ingest.fast_check`) hands the deal to the engine.
+returns), the fast check (:mod:`ingest.replay.fast_check`) hands the deal to the engine.
 
 Each check takes the few integers it needs from the mover's state (a seat's count of the
 tile, the open tile, the wall), so it knows neither state; whose turn it is and the phase

@@ -1,5 +1,5 @@
 """The rules of play both movers share: the explaining engine (:mod:`engine.claims`,
-:mod:`engine.deal`) and the fast check (:mod:`ingest.fast_check`) call these, so a rule
+:mod:`engine.deal`) and the fast check (:mod:`ingest.replay.fast_check`) call these, so a rule
 of play is written once, and a knob that changes what is legal is read here only (and in
 the C moves' bits, :mod:`engine.move_codes`; ``tests/test_move_core.py`` holds both
 movers to it).

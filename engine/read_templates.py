@@ -15,7 +15,7 @@ import re
 from typing import Final
 
 READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
-    # one line (ingest.line_parser)
+    # one line (ingest.logs.line_parser)
     "read_not_json": ("第 {line} 行：不是有效的 JSON（{error}）", "line {line}: not valid JSON ({error})"),
     "read_not_object": (
         "第 {line} 行：应为 JSON 对象 {{...}}，实为 {got}",
@@ -73,7 +73,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{text!r}：末尾的数字没有花色字母（m、p 或 s）",
         "{text!r}: digits at the end have no suit letter (m, p or s)",
     ),
-    # the lines around a deal (ingest.reader)
+    # the lines around a deal (ingest.logs.builder, ingest.logs.reader)
     "read_long_line": (
         "第 {line} 行：该行超过 {limit}（上限：--max-line-kb）；只保留前 200 字节",
         "line {line}: the line is longer than {limit} (the limit: --max-line-kb); its first 200 bytes are kept",
@@ -113,7 +113,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
     ),
     "read_last_deal_ended": ("上一局在第 {end} 行结束", "the last deal ended at line {end}"),
     "read_no_deal_yet": ("还没有开始任何牌局", "no deal has started yet"),
-    # the whole file (ingest.reader, ingest.source)
+    # the whole file (ingest.logs.reader, ingest.logs.source, ingest.replay.files)
     "read_not_gzip": (
         "{file}：文件名为 .gz 但不是 gzip 数据；已按纯文本读取",
         "{file}: named .gz but is not gzip data; read as plain text",
@@ -415,7 +415,7 @@ def _rows(text: str) -> str:
 
 _LINE: Final = re.compile(r"\bline \{")
 #: a score sheet's lines are its rows: the templates that say "line N", saying "row N"
-#: (``ingest.sheets.convert`` swaps a sheet finding's key for its twin; 第 N 行 reads the same)
+#: (a score sheet's findings are made with the twin, ``engine.messages.in_rows``; 第 N 行 reads the same)
 ROW_TWINS: Final[dict[str, str]] = {
     key: key + "_rows" for key, (_, en) in READ_TEMPLATES.items() if _LINE.search(en)
 }

@@ -46,7 +46,7 @@ class DealFacts(msgspec.Struct, frozen=True, gc=False):
     """What a replayed tile deal's warehouse rows need beyond its report: the dealer,
     the 定缺 suits, the 查叫 transfers and what decided them (花猪, ready fans), and how
     many seats were still in. The engine's :class:`engine.deal.Deal` and the fast
-    check (:mod:`ingest.fast_check`) both give them, so the rows need no replay state."""
+    check (:mod:`ingest.replay.fast_check`) both give them, so the rows need no replay state."""
 
     dealer: int
     void: tuple[int | None, ...]  # per seat: 0 m, 1 p, 2 s, or None

@@ -1,5 +1,5 @@
 """Before any test runs: refuse a stale compiled build, whose modules would shadow the
-edited ``.py`` files (the on-demand check of engine/mypyc_build.py; importing the engine
+edited ``.py`` files (the on-demand check of tests/mypyc_build.py; importing the engine
 looks at no file). Under ``CHUANMA_PURE=1`` the build is not used, so not checked."""
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from mypyc_build import STALE_ADVICE, compiled_modules, stale_builds
 
-from engine.mypyc_build import STALE_ADVICE, compiled_modules, pure_requested, stale_builds
+from engine.compiled import pure_requested
 
 if TYPE_CHECKING:
     from analytics.queries import Analytics

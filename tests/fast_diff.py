@@ -1,4 +1,4 @@
-"""The differential check of a fast path (``ingest.fast_check.fast_replay``)
+"""The differential check of a fast path (``ingest.replay.fast_check.fast_replay``)
 against the explaining engine (``engine.replay.replay_deal``): one place for the comparison,
 shared by the test (``tests/test_fast_check.py``) and the long run (``bench/fast_check.py``).
 
@@ -7,7 +7,7 @@ calls a deal clean that the engine flags (any finding or warning), and a report 
 equals the engine's (``to_json()`` and the computed fields of :data:`REPORT_FIELDS`).
 
 Both paths get the same log lines. The engine's inputs are what the reader makes of them
-(``read_lines``, then :class:`ingest.session_replay.SessionReplay` as ``chuanma validate``
+(``read_lines``, then :class:`ingest.replay.session_replay.SessionReplay` as ``chuanma validate``
 drives it); the fast path's records are the deal's own lines decoded here with the reader's
 ``DECODER``. Simulated sessions come one at a time (:func:`corpus_sessions`), tampered with
 by the simulator's :class:`Tamperer` and, for more kinds of broken deals, by
@@ -31,11 +31,12 @@ from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.report import DealFacts
 from engine.rules import Rules
 from engine.tiles import tile_name
-from ingest.line_parser import DECODE_ERRORS, DECODER
-from ingest.play_lines import KINDS, code_kind, code_seat, code_tile, line_code
-from ingest.reader import DealLog, SessionLog, read_lines, read_text_bytes
-from ingest.records import DealEndRec, PlayRecord
-from ingest.session_replay import SessionReplay
+from ingest.logs.builder import DealLog, SessionLog
+from ingest.logs.line_parser import DECODE_ERRORS, DECODER
+from ingest.logs.play_lines import KINDS, code_kind, code_seat, code_tile, line_code
+from ingest.logs.reader import read_lines, read_text_bytes
+from ingest.logs.records import DealEndRec, PlayRecord
+from ingest.replay.session_replay import SessionReplay
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 
@@ -58,7 +59,7 @@ REPORT_FIELDS = ("wins", "kongs", "ledger", "settlement", "scores", "end_reason"
 
 
 class FastReplay(Protocol):
-    """``ingest.fast_check.fast_replay``'s signature."""
+    """``ingest.replay.fast_check.fast_replay``'s signature."""
 
     def __call__(
         self,
@@ -428,6 +429,6 @@ def check_sessions(sessions: Iterable[list[str]], fast: FastReplay, *, corpus: s
 
 def play_line(code: int) -> bytes:
     """The plain line of a play code (no ``"t"``), as the writer writes it: the inverse of
-    ``ingest.play_lines.line_code``."""
+    ``ingest.logs.play_lines.line_code``."""
     kind, seat, tile = KINDS[code_kind(code)], code_seat(code), tile_name(code_tile(code))
     return f'{{"type":"{kind}","seat":{seat},"tile":"{tile}"}}'.encode()

@@ -96,7 +96,7 @@ def _log_texts() -> Iterator[tuple[str, list[str]]]:
 
 
 def _byte_files() -> Iterator[tuple[str, bytes, Any]]:
-    from ingest.source import Limits
+    from ingest.logs.source import Limits
 
     text = ("\n".join(_golden()) + "\n").encode()
     packed = gzip.compress(text)
@@ -198,8 +198,9 @@ def _sheet_files() -> Iterator[tuple[str, bytes]]:
 
 def findings() -> list[dict[str, Any]]:
     """Every finding the inputs give, in order, with the input's name."""
-    from ingest.reader import read_lines, read_log, read_log_bytes
-    from ingest.validate import validate_log
+    from ingest.logs.reader import read_lines
+    from ingest.replay.files import read_log, read_log_bytes
+    from ingest.replay.validate import validate_log
 
     out: list[dict[str, Any]] = []
 

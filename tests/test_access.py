@@ -22,9 +22,9 @@ import pytest
 from test_api import CLI, Server, call, start
 from test_dashboard_browser import APP, CHROMIUM_ARGS, ROOT, WAIT_MS, chromium, free_port
 
+from ingest.logs.writer import write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import ingest
-from ingest.writer import write_log
 
 __all__ = ["chromium"]  # a fixture, shared with test_dashboard_browser
 

@@ -24,9 +24,9 @@ from test_api import CLI, Server, call, start, value_for
 
 from dashboard.access import add_grant
 from dashboard.api.errors import CODES
+from ingest.logs.writer import log_lines
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import read_catalog, unlisted_batches, verify_parts
-from ingest.writer import log_lines
 
 HOME, AWAY = "home", "away"
 #: the POST routes this file covers; a new one in the schema fails the test until it is

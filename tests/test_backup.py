@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 from analytics.queries import Analytics
+from ingest.logs.writer import write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import WarehouseError, ingest, read_catalog
 from ingest.warehouse.backup import backup, restore
 from ingest.warehouse.recovery import verify_parts
-from ingest.writer import write_log
 
 CLI = [sys.executable, "-m", "dashboard.cli"]
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ingest.reader import read_lines
-from ingest.validate import ValidationReport, validate_log
+from ingest.logs.reader import read_lines
+from ingest.replay.validate import ValidationReport, validate_log
 
 RULES = {"preset": "standard", "end_condition": "bloody_flow"}
 # Seat 1 holds 111m 234m 567m 99m 46p: it waits on 5p only. Seats 0, 2, 3 hold three suits

@@ -23,10 +23,10 @@ from engine.replay import FindingSink, ReplayOptions, replay_deal
 from engine.rules import load_rules
 from engine.settlement import deltas
 from engine.tiles import COPIES, NUM_KINDS
-from ingest.reader import read_log
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
+from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import STYLES, ClubPlan, simulate_club, simulate_deal
-from ingest.validate import validate_log
-from ingest.writer import write_log
 
 BLOODY_FLOW: list[dict[str, Any]] = [
     {"preset": "standard", "end_condition": "bloody_flow"},

@@ -15,10 +15,10 @@ import pytest
 from test_warehouse import SORT_KEYS
 from warehouse_fixtures import hand_log, read_table, sample_logs, sorted_rows
 
+from ingest.logs.writer import write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import IngestLock, ingest
 from ingest.warehouse.schema import TABLES
-from ingest.writer import write_log
 
 
 def _command() -> list[str]:

@@ -26,11 +26,11 @@ from dashboard.tiles_view import board_html, tile_html
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.rules import rules_from_name
 from engine.tiles import parse_tile
+from ingest.logs.writer import write_lines, write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
 from ingest.warehouse.rows_decode import events_from_rows
-from ingest.writer import write_lines, write_log
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 TIMEOUT = 60

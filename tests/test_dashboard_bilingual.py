@@ -21,11 +21,11 @@ from dashboard.safe_text import md
 from dashboard.term_labels import code_label, rule_label, rules_label
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.vocabulary import END_REASONS, FINDING_CODES, PAYMENT_REASONS, PRESET_NAMES, RULE_NAMES
+from ingest.logs.writer import log_lines, write_lines
+from ingest.replay.validate import validate_paths
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
-from ingest.validate import validate_paths
 from ingest.warehouse import ingest
-from ingest.writer import log_lines, write_lines
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample" / "logs"

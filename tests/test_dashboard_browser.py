@@ -25,10 +25,10 @@ from urllib.parse import urljoin
 import pytest
 from test_dashboard_apptest import club_logs
 
+from ingest.logs.writer import write_lines
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
-from ingest.writer import write_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "dashboard" / "app.py"

@@ -21,10 +21,10 @@ from engine.replay import FindingSink, ReplayOptions, replay_deal
 from engine.rules import load_rules
 from engine.settlement import deltas
 from engine.tiles import COPIES, NUM_KINDS
-from ingest.reader import read_log
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
+from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import STYLES, simulate_deal
-from ingest.validate import validate_log
-from ingest.writer import write_log
 
 DEALS_PER_CONFIG = 36  # 11 configurations: about 400 deals
 

@@ -268,11 +268,11 @@ def test_the_comment_scan_sees_comments_and_paths() -> None:
     """Guards the two tests above against a scan that reads nothing."""
     pieces = list(_code_comments())
     assert {where for where, _, _ in pieces} >= {
-        "engine/deal.py", "ingest/_moves.c", "tests/test_docs.py", "ingest/warehouse/run.py",
+        "engine/deal.py", "ingest/replay/_moves.c", "tests/test_docs.py", "ingest/warehouse/run.py",
         "analytics/sql/20_marts.sql", "Makefile", "pyproject.toml",
     }  # fmt: skip
     paths = {path for _, _, piece in pieces for path in _cited_paths(piece)}
-    assert {"docs/rules.md", "engine/move_codes.py", "ingest/_moves.c", "bench/fast_check.py"} <= paths
+    assert {"docs/rules.md", "engine/move_codes.py", "ingest/replay/_moves.c", "bench/fast_check.py"} <= paths
     assert list(_cited_paths("in <warehouse>/uploads/ or https://example.org/a/b.md")) == []
     assert _ISSUE.findall("as issue 14 asked, Issue 13's pages") == ["issue 14", "Issue 13"]
 

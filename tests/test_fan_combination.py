@@ -28,10 +28,10 @@ from engine.rules import RulesError, knob_values, load_rules
 from engine.settle import Settler
 from engine.settlement import deltas
 from engine.tiles import parse_tile, parse_tiles, to_counts
-from ingest.reader import read_log
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
+from ingest.replay.validate import validate_log, validate_paths
 from ingest.simulator.simulate import ClubPlan, simulate_club
-from ingest.validate import validate_log, validate_paths
-from ingest.writer import write_log
 
 STANDARD = load_rules("standard")
 CHENGDU = load_rules("chengdu")

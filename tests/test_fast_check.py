@@ -1,4 +1,4 @@
-"""The fast checker (``ingest.fast_check.fast_replay``) against the explaining
+"""The fast checker (``ingest.replay.fast_check.fast_replay``) against the explaining
 engine, deal by deal, over simulated clubs of every preset and of rule variants that turn
 each knob of docs/knobs.md, about a fifth of their deals tampered with (the simulator's
 corruptions) and a tenth changed at random (a line dropped, doubled, swapped or moved, a
@@ -44,10 +44,10 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, ReplayOptions, replay_deal
 from engine.report import DealFacts
 from engine.rules import Rules, RulesError, knob_values, load_rules
-from ingest import session_replay
-from ingest.fast_check import fast_replay
-from ingest.line_parser import LineParser
-from ingest.records import PlayRecord
+from ingest.logs.line_parser import LineParser
+from ingest.logs.records import PlayRecord
+from ingest.replay import session_replay
+from ingest.replay.fast_check import fast_replay
 from ingest.simulator.simulate import ClubPlan
 
 # -------------------------------------------------------------------- the corpora
@@ -57,7 +57,7 @@ MUTATE = 0.1  # and a random change to one deal (a line, a field) in about this 
 MAX_HANDOFF = 0.05
 #: per variant corpus (a few dozen clean deals each, so a looser bound)
 MAX_HANDOFF_VARIANT = 0.2
-#: variants whose deals ingest/fast_check.py hands to the engine by design (its docstring):
+#: variants whose deals ingest/replay/fast_check.py hands to the engine by design (its docstring):
 #: still checked for agreement, left out of the hand-off bounds
 HANDED_OFF_BY_DESIGN = {
     "dead_wait": "死叫不算叫 (dead_wait_counts false) needs the unseen tiles at 查叫: the engine's",

@@ -1,4 +1,4 @@
-"""The fast check (``ingest.fast_check.fast_replay``) on 血流成河 deals
+"""The fast check (``ingest.replay.fast_check.fast_replay``) on 血流成河 deals
 (``end_condition: bloody_flow``) against the explaining engine, as ``tests/test_fast_check.py``
 does for the other rules: simulated clubs, a fifth of their deals tampered with and a tenth
 changed at random, and the same promise (``tests/fast_diff.py``): never call clean a deal
@@ -31,9 +31,9 @@ from engine.events import DealStart, Discard, Event, Kong, PlayEvent, Pong, Sess
 from engine.events import replace as replace_event
 from engine.rules import load_rules
 from ingest import simulator
-from ingest.fast_check import fast_replay
+from ingest.logs.writer import log_lines
+from ingest.replay.fast_check import fast_replay
 from ingest.simulator.simulate import ClubPlan
-from ingest.writer import log_lines
 
 BLOODY_FLOW: dict[str, dict[str, Any]] = {
     "standard": {"preset": "standard", "end_condition": "bloody_flow"},

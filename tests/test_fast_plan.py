@@ -1,5 +1,5 @@
-"""The moves played in C (``ingest/_moves.c``) against the same moves in Python
-(``ingest/fast_check.py``): the same report for every deal, tampered or not, under every
+"""The moves played in C (``ingest/replay/_moves.c``) against the same moves in Python
+(``ingest/replay/fast_check.py``): the same report for every deal, tampered or not, under every
 preset and the knobs the moves read; and the C moves take almost every clean deal (a
 C half that always said "not here" would pass the differential tests but be useless)."""
 
@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 
 from engine.events import DealStart
 from engine.rules import load_rules
-from ingest import fast_plan
-from ingest.fast_check import fast_replay
-from ingest.reader import read_text_bytes
-from ingest.records import DrawRec, HuRec, KongRec, PlayRecord, VoidRec
+from ingest.logs.reader import read_text_bytes
+from ingest.logs.records import DrawRec, HuRec, KongRec, PlayRecord, VoidRec
+from ingest.logs.writer import log_lines
+from ingest.replay import fast_plan
+from ingest.replay.fast_check import fast_replay
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
-from ingest.writer import log_lines
 
 pytestmark = pytest.mark.skipif(
     not fast_plan.COMPILED, reason="the C moves are not built (or CHUANMA_PURE=1)"
@@ -74,7 +74,7 @@ def test_c_moves_and_python_moves_give_the_same_report(
             )
             assert by_c == by_python, deal.deal.deal_id
             seen["clean" if by_c is not None else "handed off"] += keep_facts
-    # 换三张 too: ingest/fast_plan.py exchanges the tiles, the C moves play the rest
+    # 换三张 too: ingest/replay/fast_plan.py exchanges the tiles, the C moves play the rest
     assert seen["planned"] >= 0.8 * (seen["planned"] + seen["not here"]), seen
     assert seen["clean"] > 0, seen
 

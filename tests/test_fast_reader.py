@@ -18,14 +18,16 @@ from hypothesis import strategies as st
 
 from engine.events import Discard, Draw
 from engine.rules import preset_names
-from ingest.play_lines import KINDS, code_kind, line_code
-from ingest.reader import DealLog, LogFile, read_lines, read_log, read_log_bytes, read_text_bytes
+from ingest.logs.builder import DealLog, LogFile
+from ingest.logs.play_lines import KINDS, code_kind, line_code
+from ingest.logs.reader import read_lines, read_text_bytes
+from ingest.logs.source import ByteLines, Limits
+from ingest.logs.writer import log_lines
+from ingest.replay.files import read_log, read_log_bytes
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
-from ingest.source import ByteLines, Limits
 from ingest.warehouse.deal_rows import deal_sha256
-from ingest.writer import log_lines
 
 MAX_LINE = 2048  # small, so a test can hold lines longer than the limit
 
@@ -346,7 +348,7 @@ def test_a_read_log_pickles_and_copies_with_its_records() -> None:
 def test_read_head_keeps_the_first_bytes_and_read_source_hashes_the_whole_file(tmp_path: Path) -> None:
     import hashlib
 
-    from ingest.source import read_head, read_source
+    from ingest.logs.source import read_head, read_source
 
     data = random.Random(1).randbytes(3 << 20)
     path = tmp_path / "big.jsonl"
@@ -517,7 +519,7 @@ def test_batches_cut_the_same_lines_as_line_by_line(pieces: list[bytes], max_lin
 def test_compact_tiles_read_as_parse_tiles(text: str) -> None:
     """The deal line's hands: the parser's own compact reading agrees with the engine's."""
     from engine.tiles import TileError, parse_tiles
-    from ingest.line_parser import _compact
+    from ingest.logs.line_parser import _compact
 
     try:
         expected: tuple[int, ...] | str = tuple(parse_tiles(text))

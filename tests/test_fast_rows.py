@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ingest.reader import read_log_bytes
+from ingest.logs.writer import log_lines
+from ingest.replay.files import read_log_bytes
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse.deal_rows import _seconds, facts_of_log
-from ingest.writer import log_lines
 
 
 def _log_bytes(rules: str, tamper: float, seed: int, crlf: bool = False) -> bytes:

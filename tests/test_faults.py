@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
+from ingest.logs.writer import write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, CATALOG, MANIFEST, ORPHANS, read_catalog
 from ingest.warehouse.catalog import batch_files
-from ingest.writer import write_log
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = 6

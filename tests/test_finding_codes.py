@@ -23,11 +23,11 @@ import pytest
 
 from engine.events import SessionEnd, SessionStart
 from engine.rules import load_rules
-from ingest.reader import read_lines
+from ingest.logs.reader import read_lines
+from ingest.logs.writer import log_lines
+from ingest.replay.validate import ValidationReport, validate_log
 from ingest.sheets.record import DealFacts, EndFact, Fact, KongFact, SessionFacts, WinFact, log_text
 from ingest.simulator.simulate import STYLES, simulate_deal
-from ingest.validate import ValidationReport, validate_log
-from ingest.writer import log_lines
 
 GOLDEN = Path(__file__).parent / "golden"
 CHUANMA = Path(sys.executable).parent / "chuanma"

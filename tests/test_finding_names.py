@@ -22,8 +22,8 @@ from dashboard.cli.reports import validation_text
 from dashboard.findings_view import finding_text, page_tile, row_text
 from engine.messages import TEMPLATES, render, say, seat, tile
 from engine.voice import DEFAULT, NamedVoice
-from ingest.reader import read_lines
-from ingest.validate import validate_log
+from ingest.logs.reader import read_lines
+from ingest.replay.validate import validate_log
 
 GOLDEN = Path(__file__).parent / "golden"
 CORPUS = Path(__file__).parent / "finding_messages.jsonl"

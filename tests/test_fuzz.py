@@ -13,12 +13,12 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ingest.reader import read_log_bytes
+from ingest.logs.source import Limits
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
-from ingest.source import Limits
-from ingest.validate import validate_log
 from ingest.warehouse import ingest, read_catalog
-from ingest.writer import write_log
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SMALL = Limits(max_inflated=1 << 20, max_line=1 << 12)

@@ -27,8 +27,9 @@ from engine.events import Finding
 from engine.replay import DealReport
 from engine.rules import load_rules
 from engine.tiles import tile_name
-from ingest.reader import read_lines, read_log
-from ingest.validate import ValidationReport, validate_log
+from ingest.logs.reader import read_lines
+from ingest.replay.files import read_log
+from ingest.replay.validate import ValidationReport, validate_log
 
 GOLDEN = Path(__file__).parent / "golden"
 CHUANMA = Path(sys.executable).parent / "chuanma"

@@ -18,12 +18,13 @@ from pathlib import Path
 import pytest
 from warehouse_fixtures import catalog_files
 
-from ingest.reader import STRAY_LISTED, read_log_bytes
+from ingest.logs.builder import STRAY_LISTED
+from ingest.logs.source import Limits, file_name, name_bytes
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_paths
 from ingest.simulator.simulate import ClubPlan, simulate_club
-from ingest.source import Limits, file_name, name_bytes
-from ingest.validate import validate_paths
 from ingest.warehouse import ingest, read_catalog
-from ingest.writer import write_log
 
 ROOT = Path(__file__).resolve().parents[1]
 MB = 1 << 20
@@ -226,7 +227,7 @@ def test_an_unreadable_folder_is_reported(tmp_path: Path) -> None:
 
 def test_find_logs_reports_what_it_cannot_look_into(tmp_path: Path) -> None:
     """As root no folder is unreadable; a folder that vanishes is, for every user."""
-    from ingest.walk import walk_logs
+    from ingest.replay.walk import walk_logs
 
     folder = tmp_path / "logs"
     small_log(folder / "good.jsonl")

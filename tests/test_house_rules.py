@@ -14,10 +14,10 @@ import pytest
 from engine.rules import RulesError, knob_values, load_rules
 from engine.settle import Settler
 from engine.settlement import deltas
-from ingest.reader import read_log
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
+from ingest.replay.validate import validate_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
-from ingest.validate import validate_log
-from ingest.writer import write_log
 
 
 def wall_end(overrides: dict[str, Any], preset: str = "standard", base: int = 1) -> tuple[int, int, int, int]:
@@ -279,7 +279,7 @@ def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int
     from engine.deal import Deal
     from engine.events import DealStart
     from engine.tiles import parse_tiles
-    from ingest.fast_check import FastDeal
+    from ingest.replay.fast_check import FastDeal
 
     rules = load_rules({"preset": "online", "flower_pig": value})
     hands = tuple(tuple(parse_tiles(text)) for text in PIG_HANDS)

@@ -35,10 +35,10 @@ from analytics.marts_file import BUILDING, FILE_COLUMNS, MARTS_FILE, META
 from analytics.queries import QUERIES, Analytics
 from dashboard.cli import app
 from dashboard.record_draft import save_deal
+from ingest.logs.writer import write_lines
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
-from ingest.writer import write_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 Snapshot = dict[str, tuple[list[str], list[tuple[Any, ...]]]]

@@ -28,6 +28,7 @@ import pytest
 from analytics.incremental import Held, plan
 from analytics.queries import MARTS, QUERIES, Analytics
 from dashboard.record_draft import save_deal
+from ingest.logs.writer import write_lines
 from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
@@ -35,7 +36,6 @@ from ingest.warehouse import IngestLock, ingest, read_catalog, write_batch
 from ingest.warehouse.catalog import BATCHES, batch_files, write_catalog
 from ingest.warehouse.compact import FANOUT
 from ingest.warehouse.schema import TABLES
-from ingest.writer import write_lines
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 #: the staging views the replay, search and session pages read directly

@@ -12,7 +12,7 @@ import pytest
 from engine import move_codes
 from engine.rules import knob_values, load_rules
 from engine.state import Phase
-from ingest import fast_plan, fast_state
+from ingest.replay import fast_plan, fast_state
 
 ROOT = Path(__file__).parent.parent
 
@@ -87,7 +87,7 @@ def test_the_c_moves_take_their_codes_from_the_generated_header() -> None:
     header = move_codes.header()
     names = re.findall(r"#define (\w+) ", header) + re.findall(r"(\w+) = \d+", header)
     assert len(names) == len(set(names)) and "R_PASS_SAME" in names and "WALL_SIZE" in names
-    source = (ROOT / "ingest" / "_moves.c").read_text(encoding="utf-8")
+    source = (ROOT / "ingest" / "replay" / "_moves.c").read_text(encoding="utf-8")
     assert '#include "move_codes.h"' in source
     for name in names:  # defined once, in the header: never again in the C source
         assert not re.search(rf"#define {name}\b|\b{name} = ", source), name

@@ -20,9 +20,9 @@ MOVERS = (
     "engine/state.py",
     "engine/claims.py",
     "engine/deal.py",
-    "ingest/fast_state.py",
-    "ingest/fast_check.py",
-    "ingest/fast_plan.py",
+    "ingest/replay/fast_state.py",
+    "ingest/replay/fast_check.py",
+    "ingest/replay/fast_plan.py",
 )
 
 

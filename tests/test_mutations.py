@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 from engine.events import Event, SessionEnd, SessionStart
 from engine.rules import load_rules
 from engine.tiles import parse_tiles, tile_name
-from ingest.reader import read_lines
+from ingest.logs.reader import read_lines
+from ingest.logs.writer import log_lines
+from ingest.replay.validate import ValidationReport, validate_log
 from ingest.simulator.simulate import STYLES, simulate_deal
-from ingest.validate import ValidationReport, validate_log
-from ingest.writer import log_lines
 
 GOLDEN = Path(__file__).parent / "golden"
 TILES = [tile_name(t) for t in range(27)]

@@ -1,4 +1,5 @@
-"""The compiled build's bookkeeping (engine/mypyc_build.py): the module list is data read
+"""The compiled build's bookkeeping (tests/mypyc_build.py) and the switch to pure Python
+(engine/compiled.py): the module list is data read
 by both the Makefile and the code, importing the engine looks at no build, a stale build
 is found on demand, and ``CHUANMA_PURE=1`` runs the ``.py`` files past a compiled one.
 
@@ -16,8 +17,9 @@ import time
 from pathlib import Path
 
 import pytest
+from mypyc_build import MODULE_LIST, ROOT, compiled_modules, stale_builds
 
-from engine.mypyc_build import MODULE_LIST, ROOT, compiled_modules, pure_requested, stale_builds
+from engine.compiled import pure_requested
 
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]  # e.g. .cpython-311-x86_64-linux-gnu.so
 
@@ -54,7 +56,7 @@ def test_the_list_is_data_the_makefile_reads_too() -> None:
     assert modules and len(set(modules)) == len(modules)
     for name in modules:
         assert (ROOT / name).is_file() and name.endswith(".py") and not name.endswith("__init__.py")
-    assert "engine/mypyc_build.py" not in modules  # the switch to pure Python stays pure
+    assert "engine/compiled.py" not in modules  # the switch to pure Python stays pure
     if shutil.which("make") is None:
         pytest.skip("no make on this machine")
     shown = subprocess.run(
@@ -79,7 +81,16 @@ def test_a_stale_build_is_found_on_demand(tmp_path: Path) -> None:
     assert stale_builds(root) == []
     fake_build(root, "engine/deal.py", older=True)
     assert stale_builds(root) == [f"engine/deal.py changed after it was compiled to {built.name}"]
-    done = python(root, "from engine.mypyc_build import main; raise SystemExit(main())")
+    (root / "tests").mkdir()
+    shutil.copy(ROOT / "tests" / "mypyc_build.py", root / "tests")
+    done = subprocess.run(
+        [sys.executable, "tests/mypyc_build.py"],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 1
     assert "engine/deal.py changed after it was compiled" in done.stderr and "make compile" in done.stderr
 
@@ -102,7 +113,7 @@ def test_a_pure_run_runs_the_sources() -> None:
     if not pure_requested():
         pytest.skip("not a CHUANMA_PURE=1 run")
     import engine.deal
-    import ingest.session_replay
+    import ingest.replay.session_replay
 
-    for module in (engine.deal, ingest.session_replay):
+    for module in (engine.deal, ingest.replay.session_replay):
         assert module.__file__ is not None and module.__file__.endswith(".py"), module.__file__

@@ -19,8 +19,8 @@ from warehouse_fixtures import read_table
 from ingest.platforms.dcmshi import chuanma_seat, convert_dcmshi, read_dcmshi, tile_name
 from ingest.platforms.dcmshi_rng import Rng, break_offset, build_wall, deal_wall, seed_hash, throw_for_seats
 from ingest.platforms.detect import platform_of
-from ingest.reader import read_log_bytes
-from ingest.validate import validate_log
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_log
 
 GOLDEN = Path(__file__).parent / "golden" / "platforms"
 EXPORT = GOLDEN / "dcmshi_replays.json"

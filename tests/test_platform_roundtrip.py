@@ -21,8 +21,8 @@ from engine.events import DealEnd, DealStart, Discard, Draw, Hu, Kong, PlayEvent
 from engine.rules import Rules, load_rules
 from ingest.platforms.open_mahjong import read_open_mahjong
 from ingest.platforms.open_mahjong_rules import patterns_of, rules_of
+from ingest.replay.validate import ValidationReport, validate_log
 from ingest.simulator.simulate import STYLES, simulate_deal
-from ingest.validate import ValidationReport, validate_log
 
 #: the rule set the importer gives a 血战 record (game_title has no blood_battle field)
 RULES: Rules = load_rules(rules_of({}) | {"end_condition": "bloody"})

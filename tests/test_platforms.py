@@ -26,8 +26,8 @@ from ingest.platforms.emit import log_of
 from ingest.platforms.open_mahjong import convert_open_mahjong, read_open_mahjong
 from ingest.platforms.open_mahjong_rules import UnknownFan, patterns_of
 from ingest.platforms.voids import Inferred, infer_void
-from ingest.reader import read_log_bytes
-from ingest.validate import validate_log
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_log
 
 GOLDEN = Path(__file__).parent / "golden" / "platforms"
 RECORD = GOLDEN / "open_mahjong_sichuan.json"

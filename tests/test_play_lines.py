@@ -1,4 +1,4 @@
-"""Plain play lines as play codes: the C splitter (``ingest/_lines.c``) and its
+"""Plain play lines as play codes: the C splitter (``ingest/logs/_lines.c``) and its
 Python twin agree on every line, and a line gets a code only when msgspec would decode
 it to exactly that draw, discard or pong."""
 
@@ -12,11 +12,11 @@ from fast_diff import play_line
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.mypyc_build import pure_requested
+from engine.compiled import pure_requested
 from engine.tiles import tile_name
-from ingest import play_lines
-from ingest.line_parser import DECODE_ERRORS, DECODER, TILE_IDS
-from ingest.play_lines import (
+from ingest.logs import play_lines
+from ingest.logs.line_parser import DECODE_ERRORS, DECODER, TILE_IDS
+from ingest.logs.play_lines import (
     FIRST_PLAY_TYPE,
     KINDS,
     code_kind,
@@ -30,7 +30,7 @@ from ingest.play_lines import (
     py_split_plays,
     split_plays,
 )
-from ingest.records import DiscardRec, DrawRec, PlayRecord, PongRec
+from ingest.logs.records import DiscardRec, DrawRec, PlayRecord, PongRec
 from ingest.warehouse.rows import _EVENT_TYPES as EVENT_TYPES
 
 RECORDS: dict[type, str] = {DrawRec: "draw", DiscardRec: "discard", PongRec: "pong"}

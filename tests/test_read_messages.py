@@ -21,8 +21,8 @@ from dashboard.cli.reports import validation_text
 from dashboard.finding_html import drawn, finding_html, row_html
 from engine.messages import TEMPLATES, render, say, tile
 from engine.read_templates import READ_TEMPLATES, ROW_TWINS
-from ingest.reader import read_lines
-from ingest.validate import validate_log
+from ingest.logs.reader import read_lines
+from ingest.replay.validate import validate_log
 
 FIXTURE = Path(__file__).parent / "read_messages.jsonl"
 
@@ -93,7 +93,7 @@ def test_a_spreadsheet_cell_reads_in_chinese() -> None:
 def test_a_sheets_reader_finding_says_row_in_both_languages() -> None:
     from test_spreadsheet import csv_bytes
 
-    from ingest.reader import read_log_bytes
+    from ingest.replay.files import read_log_bytes
 
     rows = [
         ["场次", "s1"],
@@ -136,8 +136,8 @@ def test_the_upload_pages_deals_table_shows_no_none(lang: str) -> None:
         f"sys.path.insert(0, {str(Path(__file__).parent.parent)!r})\n"
         "from dashboard import page_kit\n"
         "from dashboard.app_pages.upload import show_report\n"
-        "from ingest.reader import read_lines\n"
-        "from ingest.validate import validate_log\n"
+        "from ingest.logs.reader import read_lines\n"
+        "from ingest.replay.validate import validate_log\n"
         "lines = open(" + repr(str(Path(__file__).parent / "golden" / "kongs_standard.jsonl")) + ").read().splitlines()\n"
         "deal = next(i for i, l in enumerate(lines) if '\"deal\"' in l and 'deal_id' in l)\n"
         "show_report(validate_log(read_lines([*lines[:deal + 1], '{\"type\": \"draw\", \"seat\": 0, \"tile\": \"5x\"}'], 'x.jsonl')))\n"

@@ -14,7 +14,9 @@ from hypothesis import strategies as st
 
 from engine.events import DealEnd, Discard, Draw, Exchange, Hu, Kong, Pong, SessionEnd, Void
 from engine.tiles import parse_tile, parse_tiles
-from ingest.reader import LogFile, read_lines, read_log, read_log_bytes
+from ingest.logs.builder import LogFile
+from ingest.logs.reader import read_lines
+from ingest.replay.files import read_log, read_log_bytes
 
 HANDS = ["11234m567p99p123s", "1112345678999m", "123456789p1234s", "2345678s456789m"]
 HANDS_AS_LISTS = [[f"{r}m" for r in "1123456789"] + ["1p", "2p", "3p", "4p"], *HANDS[1:]]

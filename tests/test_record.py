@@ -18,8 +18,9 @@ from analytics.queries import Analytics
 from dashboard.record_draft import Draft, draft_path, load_draft, save_deal, save_draft
 from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
-from ingest.reader import read_log_bytes
-from ingest.revisions import revision_id, split_revision
+from ingest.logs.revisions import revision_id, split_revision
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_log
 from ingest.sheets.record import (
     DealFacts,
     EndFact,
@@ -31,7 +32,6 @@ from ingest.sheets.record import (
     picked_patterns,
     price,
 )
-from ingest.validate import validate_log
 from ingest.warehouse import ingest
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"

@@ -15,7 +15,8 @@ from test_record import APP, TIMEOUT, add_kong, on_localhost, pick_win, totals  
 
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.rules import load_rules
-from ingest.reader import read_log_bytes
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_log
 from ingest.sheets.record import (
     DealFacts,
     EndFact,
@@ -26,7 +27,6 @@ from ingest.sheets.record import (
     log_text,
     seats_after,
 )
-from ingest.validate import validate_log
 
 FLOW = {"preset": "standard", "end_condition": "bloody_flow"}
 

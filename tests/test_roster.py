@@ -260,8 +260,8 @@ def test_an_incremental_refresh_applies_the_roster_to_new_deals(warehouse: Path,
     (incrementally, as after a save on the Record page) counts the alias for its player."""
     from datetime import date
 
+    from ingest.logs.writer import write_log
     from ingest.simulator.simulate import ClubPlan, simulate_club
-    from ingest.writer import write_log
 
     before = per_player(warehouse)
     player, other = sorted(before)[:2]

@@ -25,8 +25,8 @@ from engine.deal import Deal, IllegalEvent
 from engine.events import DealStart, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.rules import load_rules
 from engine.tiles import parse_tile, parse_tiles
-from ingest.reader import read_lines
-from ingest.validate import ValidationReport, validate_log
+from ingest.logs.reader import read_lines
+from ingest.replay.validate import ValidationReport, validate_log
 
 GOLDEN = Path(__file__).parent / "golden"
 

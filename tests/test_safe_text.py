@@ -16,10 +16,10 @@ from analytics.queries import Analytics
 from dashboard.safe_text import md, strip_controls
 from dashboard.token_guard import GUARD
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV, WAREHOUSE_ENV
+from ingest.logs.writer import write_lines
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
-from ingest.writer import write_lines
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 EVIL_NAME = "**Bold** [link](https://x.example) ![img](https://x.example/i.png)"

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ingest.validate import validate_paths
+from ingest.replay.validate import validate_paths
 
 SAMPLE = Path(__file__).resolve().parent.parent / "data" / "sample"
 PRESETS = ("standard", "chengdu")

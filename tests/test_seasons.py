@@ -30,9 +30,9 @@ from analytics.seasons import (
 )
 from dashboard.i18n import Lang, label
 from dashboard.warehouse_location import WAREHOUSE_ENV
+from ingest.logs.writer import write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import ingest
-from ingest.writer import write_log
 
 SPRING = Season("2026 春季", date(2026, 5, 1), date(2026, 5, 31), "west", min_deals=0)
 

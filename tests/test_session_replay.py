@@ -1,4 +1,4 @@
-"""The session driver (``ingest/session_replay.py``): the one place a deal is replayed,
+"""The session driver (``ingest/replay/session_replay.py``): the one place a deal is replayed,
 its seam for another replayer, the session's rules, totals and their check, and
 ``chuanma replay`` on top of it. Real golden logs, read by the real reader."""
 
@@ -14,9 +14,10 @@ from pathlib import Path
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, replay_deal
 from engine.rules import Rules, load_rules
-from ingest.reader import SessionLog, read_lines
-from ingest.session_replay import SessionReplay, replay_one
-from ingest.validate import validate_log
+from ingest.logs.builder import SessionLog
+from ingest.logs.reader import read_lines
+from ingest.replay.session_replay import SessionReplay, replay_one
+from ingest.replay.validate import validate_log
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -61,7 +62,7 @@ def test_no_module_but_the_driver_uses_replay_deal() -> None:
         for path in sorted((ROOT / folder).rglob("*.py"))
         if uses_of("replay_deal", path)
     ]
-    assert users == ["ingest/session_replay.py"]
+    assert users == ["ingest/replay/session_replay.py"]
 
 
 def test_a_replayer_plugged_into_the_seam_sees_every_deal() -> None:

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 from test_spreadsheet import HEADER, PLAYERS, SESSION, csv_bytes
 
+from ingest.replay.validate import validate_log
 from ingest.sheets.convert import convert_sheet, log_of_sheet
 from ingest.sheets.terms import COLUMN_ALIASES
-from ingest.validate import validate_log
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "data" / "templates"
 

@@ -13,7 +13,8 @@ from typing import Any
 from test_spreadsheet import column_of
 
 from dashboard.record_draft import _deal, _deal_json
-from ingest.reader import read_log_bytes
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import validate_log
 from ingest.sheets.convert import convert_sheet, read_sheet_bytes
 from ingest.sheets.record import (
     DealFacts,
@@ -25,7 +26,6 @@ from ingest.sheets.record import (
     log_text,
     price,
 )
-from ingest.validate import validate_log
 
 PLAYERS = ("Ann", "Bo", "Chen", "Du")
 

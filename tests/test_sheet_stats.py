@@ -26,10 +26,10 @@ from test_cli_ingest_stats import run
 from analytics.queries import Analytics, Filters
 from dashboard.i18n import label
 from dashboard.warehouse_location import WAREHOUSE_ENV
+from ingest.logs.writer import write_log
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import ingest, table_files
-from ingest.writer import write_log
 
 APP = Path(__file__).resolve().parent.parent / "dashboard" / "app.py"
 PLANS = (

@@ -20,11 +20,11 @@ from warehouse_fixtures import read_table
 from engine.events import SessionEnd, SessionStart
 from engine.replay import ReplayOptions, replay_deal
 from engine.rules import load_rules, preset_names
+from ingest.logs.writer import event_json, sheet_json
+from ingest.replay.validate import ValidationReport, validate_paths
 from ingest.simulator.sheet_version import sheet_version
 from ingest.simulator.simulate import STYLES, simulate_deal
-from ingest.validate import ValidationReport, validate_paths
 from ingest.warehouse import ingest
-from ingest.writer import event_json, sheet_json
 
 SESSION = {"type": "session", "session_id": "club7-t3", "players": ["Ann", "Bo", "Chen", "Du"], "base": 1}
 

@@ -17,12 +17,12 @@ from hypothesis import strategies as st
 from engine.events import DealEnd, DealStart, Finding
 from engine.replay import DealReport, FindingSink, ReplayOptions
 from engine.rules import load_rules
-from ingest.reader import read_log
-from ingest.session_replay import replay_one
+from ingest.replay.files import read_log
+from ingest.replay.session_replay import replay_one
+from ingest.replay.validate import find_logs, validate_paths
 from ingest.sheets.cells import Cell, column_letter, read_grid
 from ingest.sheets.convert import SheetLog, convert_sheet, read_sheet_bytes
 from ingest.sheets.net_only import NET_ONLY_NOTE
-from ingest.validate import find_logs, validate_paths
 from ingest.warehouse.chunks import plan_chunks
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -194,8 +194,8 @@ def test_a_validator_finding_is_traced_to_its_cell() -> None:
 
 def test_a_kong_bloom_with_no_kong_is_the_audits_finding_at_its_cell() -> None:
     # row 4: Bo 自摸 平胡 杠上花, but the row above is Ann's win, not a kong of Bo
+    from ingest.replay.validate import validate_log
     from ingest.sheets.convert import log_of_sheet
-    from ingest.validate import validate_log
 
     rows = [["1", "胡", "Ann", "", "Chen", "清一色"], ["1", "胡", "Bo", "", "自摸", "杠上花"], ["1", "查叫"]]
     log = sheet(rows)

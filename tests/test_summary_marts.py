@@ -23,10 +23,10 @@ from test_marts_incremental import EVENING, OTHER, sheet
 from analytics import rating
 from analytics.queries import DERIVED, Analytics, Filters, page_sql, query_sql
 from dashboard.record_draft import save_deal
+from ingest.logs.writer import log_lines, write_lines, write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
 from ingest.warehouse import ingest
-from ingest.writer import log_lines, write_lines, write_log
 
 #: the branch over a mart of sums (30_filters.sql's sums_in; fan_by_rules keeps every rule set)
 DAYS_BRANCH = re.compile(

@@ -32,13 +32,13 @@ from dashboard.cli import app
 from engine.events import DealEnd, DealStart, Event, Hu, PlayEvent, SessionEnd, SessionStart
 from engine.rules import load_rules
 from engine.tiles import parse_tile, parse_tiles, tile_name
-from ingest.reader import read_lines
+from ingest.logs.reader import read_lines
+from ingest.replay.validate import ValidationReport, validate_log
 from ingest.simulator.corruptions import DEFAULT_KINDS, KIND_BY_NAME, KINDS
 from ingest.simulator.forced_hu import forced_wins
 from ingest.simulator.simulate import STYLES, ClubPlan, simulate_club, simulate_deal
 from ingest.simulator.tamper import ManifestEntry, Tamperer, read_manifest
 from ingest.simulator.tamper_types import DealRecord
-from ingest.validate import ValidationReport, validate_log
 
 RATE = 0.2
 SESSIONS, DEALS_PER_SESSION = 125, 8  # 1,000 deals per preset
@@ -315,7 +315,7 @@ def test_kinds_table() -> None:
 
 def test_rate_zero_changes_nothing() -> None:
     plan = ClubPlan(sessions=2, deals_per_session=4, seed=3)
-    from ingest.writer import log_lines
+    from ingest.logs.writer import log_lines
 
     tamperer = Tamperer(0.0, 3)
     assert list(tamperer.lines(simulate_club(plan))) == list(log_lines(simulate_club(plan)))

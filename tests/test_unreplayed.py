@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from dashboard.warehouse_location import WAREHOUSE_ENV
-from ingest.validate import validate_paths
+from ingest.replay.validate import validate_paths
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "tests" / "golden"

@@ -1,5 +1,5 @@
 """``chuanma validate`` checks each session as soon as it is read and lets it go
-(``ingest.validate._validate_as_read``, ``read_log(path, on_session=...)``): the report must
+(``ingest.replay.validate._validate_as_read``, ``read_log(path, on_session=...)``): the report must
 be the one of reading the whole file first, whatever the file holds, and the reader must
 hand sessions over while it reads, not only at the end."""
 
@@ -12,13 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from ingest.reader import LogBuilder, SessionLog, read_log
+from ingest.logs.builder import LogBuilder, SessionLog
+from ingest.logs.source import PIECE
+from ingest.logs.writer import log_lines
+from ingest.replay.files import read_log
+from ingest.replay.validate import validate_log, validate_paths
 from ingest.simulator.sheet_sessions import with_sheet_sessions
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.simulator.tamper import Tamperer
-from ingest.source import PIECE
-from ingest.validate import validate_log, validate_paths
-from ingest.writer import log_lines
 
 SESSION = '{"type":"session","session_id":"%s","players":["A","B","C","D"],"rules":"standard"}'
 

@@ -6,8 +6,8 @@ docs/report.md: ``summary.finding_count`` and ``by_code`` count findings; a warn
 
 from __future__ import annotations
 
-from ingest.reader import read_lines
-from ingest.validate import validate_log
+from ingest.logs.reader import read_lines
+from ingest.replay.validate import validate_log
 
 SESSION = '{"type":"session","session_id":"s1","players":["A","B","C","D"],"rules":"standard"%s}'
 

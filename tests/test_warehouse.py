@@ -21,8 +21,8 @@ import pytest
 from warehouse_fixtures import read_table, sample_logs, sorted_rows
 
 from analytics.queries import Analytics
-from ingest.reader import read_log
-from ingest.validate import validate_paths
+from ingest.replay.files import read_log
+from ingest.replay.validate import validate_paths
 from ingest.warehouse import (
     BATCHES,
     CATALOG,
@@ -390,7 +390,7 @@ def test_packed_facts_come_back_equal(logs: list[Path], local: bool) -> None:
 def test_cuts_fall_only_where_the_reader_opens_a_session(logs: list[Path]) -> None:
     """A line that JSON accepts as a session but the reader does not (a BOM mid-file, a
     NaN) is no cut: ingest must read every file exactly as ``chuanma validate`` does."""
-    from ingest.reader import read_lines
+    from ingest.logs.reader import read_lines
     from ingest.warehouse.chunks import plan_chunks, validate_chunk
     from ingest.warehouse.deal_rows import facts_of_log
 

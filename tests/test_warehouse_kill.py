@@ -15,10 +15,10 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 from warehouse_fixtures import catalog_files
 
 from analytics.queries import Analytics
-from ingest.reader import read_log
+from ingest.logs.writer import write_log
+from ingest.replay.files import read_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import BATCHES, STAGING, read_catalog
-from ingest.writer import write_log
 
 FILES = 8
 KILLS = 5

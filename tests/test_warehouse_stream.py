@@ -253,9 +253,9 @@ def test_a_failed_write_is_never_committed(
     commit was already queued behind it, the commit is skipped, not run on half the rows."""
     import time
 
+    from ingest.logs.writer import write_log
     from ingest.simulator.simulate import ClubPlan, simulate_club
     from ingest.warehouse import WarehouseError
-    from ingest.writer import write_log
 
     def slow_failure(self: BatchWriter, name: str, table: pa.Table) -> None:
         time.sleep(0.3)  # the commit is queued meanwhile

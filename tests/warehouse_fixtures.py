@@ -16,10 +16,10 @@ from typing import Any
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.dataset as ds  # type: ignore[import-untyped]
 
+from ingest.logs.writer import write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
 from ingest.warehouse import table_files
 from ingest.warehouse.catalog import batch_files
-from ingest.writer import write_log
 
 SAMPLE_DIR = Path(os.environ.get("CHUANMA_SAMPLE", Path(__file__).resolve().parents[1] / "data" / "sample"))
 

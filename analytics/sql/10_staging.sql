@@ -1,6 +1,6 @@
 -- Staging: one view per warehouse table, over the raw_* relations that analytics/queries.py
 -- makes from the Parquet files the catalog lists (recorded batches only). Light typing and
--- derived columns only; the one filter: a deal corrected later (a revision, ingest/revisions.py:
+-- derived columns only; the one filter: a deal corrected later (a revision, ingest/logs/revisions.py:
 -- revision N of deal D is stored as D~revN) counts only in its latest revision, so the
 -- deal tables below hide the stored ids of earlier revisions (stg_superseded) and
 -- stg_deal_revisions lists every revision for the Audit page. A latest revision that

@@ -22,8 +22,8 @@ from dashboard.findings_view import finding_said, seat_base
 from dashboard.i18n import Lang
 from dashboard.upload_file import not_stored, saved_path, write_upload
 from engine.rules import Rules, RulesError, load_rules
-from ingest.reader import read_log_bytes
-from ingest.validate import ValidationReport, validate_log
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import ValidationReport, validate_log
 
 router = APIRouter(prefix="/v1", tags=["writes"])
 

@@ -23,10 +23,9 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard import access_gate, page_kit
+from dashboard import page_kit, visitor
 from dashboard.findings_view import finding_said
 from dashboard.i18n import label
-from dashboard.plain_errors import plain_error
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
@@ -75,7 +74,7 @@ def open_draft(warehouse: Any) -> Draft | None:
     if not sid:
         return None
     draft = load_draft(warehouse, sid)
-    if draft is not None and not access_gate.shows(draft.session.club):  # another club's draft: not there
+    if draft is not None and not visitor.shows(draft.session.club):  # another club's draft: not there
         draft = None
     if draft is None or draft.closed_at is not None:  # a closed session records no more
         if draft is not None:
@@ -90,15 +89,13 @@ def open_draft(warehouse: Any) -> Draft | None:
 
 def owned_draft(warehouse: Any, session_id: str) -> bool:
     draft = load_draft(warehouse, session_id)
-    return draft is not None and access_gate.shows(draft.session.club)
+    return draft is not None and visitor.shows(draft.session.club)
 
 
 # ------------------------------------------------------------------ start
 def start_form(warehouse: Any) -> None:
     closed_note()
-    kept = [
-        sid for sid in list_drafts(warehouse) if access_gate.club() is None or owned_draft(warehouse, sid)
-    ]
+    kept = [sid for sid in list_drafts(warehouse) if visitor.club() is None or owned_draft(warehouse, sid)]
     if kept:
         st.subheader(page_kit.t("record_continue"))
         chosen = st.pills(
@@ -108,11 +105,9 @@ def start_form(warehouse: Any) -> None:
             st.session_state[SID_KEY] = chosen
             st.rerun()
     st.subheader(page_kit.t("record_start"))
-    if access_gate.club() is not None:  # a club's recorder records for its club
-        st.session_state["record_club"] = access_gate.club()
-    club = st.text_input(
-        page_kit.t("record_club"), key="record_club", disabled=access_gate.club() is not None
-    )
+    if visitor.club() is not None:  # a club's recorder records for its club
+        st.session_state["record_club"] = visitor.club()
+    club = st.text_input(page_kit.t("record_club"), key="record_club", disabled=visitor.club() is not None)
     table = st.text_input(page_kit.t("record_table"), key="record_table")
     names = seat_inputs(warehouse, club)
     presets = [*preset_names(), CUSTOM]
@@ -373,7 +368,7 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
     try:
         path, summary = save_deal(warehouse, draft.session_for(deal.deal_id), deal)
     except (WarehouseError, OSError) as error:
-        plain_error(error, "record save")
+        page_kit.plain_error(error, "record save")
         return
     except ValueError as error:  # a fact the rules refuse: the recorder's to fix
         st.error(page_kit.t("record_save_failed", error=md(error)))

@@ -10,7 +10,7 @@ from html import escape
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import access_gate, cached_queries, page_kit
+from dashboard import cached_queries, page_kit, visitor
 from dashboard.deal_steps import DealReplay, Step, StepFinding
 from dashboard.finding_html import finding_html
 from dashboard.findings_view import seat_base
@@ -80,7 +80,7 @@ def choose_deal(src: cached_queries.Source) -> str | None:
     if linked and linked != st.session_state.get(LINK_KEY):
         st.session_state[LINK_KEY] = linked
         header = cached_queries.sql("deal_header", src=src, deal_id=linked)
-        if header.empty or not access_gate.shows(header["club"].iloc[0]):  # another club's: not there
+        if header.empty or not visitor.shows(header["club"].iloc[0]):  # another club's: not there
             st.warning(f"{page_kit.t('deal_not_found')} ({md(linked)})")
         else:
             st.session_state[SESSION_KEY] = str(header["session_id"].iloc[0])

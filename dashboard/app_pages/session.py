@@ -12,7 +12,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import access_gate, cached_queries, money_view, page_kit
+from dashboard import cached_queries, money_view, page_kit, visitor
 from dashboard.closing import money_of, read_closing
 from dashboard.findings_view import row_text
 from dashboard.session_image import session_png
@@ -92,7 +92,7 @@ def choose_session(src: cached_queries.Source) -> str | None:
 
 def load(src: cached_queries.Source, session_id: str) -> SessionResult | None:
     header = cached_queries.sql("session_header", src=src, session_id=session_id)
-    if header.empty or not access_gate.shows(header["club"].iloc[0]):  # another club's: not there
+    if header.empty or not visitor.shows(header["club"].iloc[0]):  # another club's: not there
         return None
     deals = cached_queries.sql("session_deals", src=src, session_id=session_id)
     ledger = cached_queries.sql("session_ledger", src=src, session_id=session_id)

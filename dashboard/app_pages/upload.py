@@ -12,19 +12,18 @@ import hashlib
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import access_gate, page_kit
+from dashboard import page_kit, visitor
 from dashboard.access import foreign_clubs
 from dashboard.findings_view import finding_said, named_voice, seat_base
 from dashboard.ingest_report import ingest_text
-from dashboard.plain_errors import plain_error
 from dashboard.safe_text import md
 from dashboard.term_labels import code_label
 from dashboard.upload_file import saved_path, write_upload
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import READ_ONLY_LIMIT, may_write, upload_token
-from ingest.reader import read_log_bytes
-from ingest.source import mb
-from ingest.validate import ValidationReport, validate_log
+from ingest.logs.source import mb
+from ingest.replay.files import read_log_bytes
+from ingest.replay.validate import ValidationReport, validate_log
 from ingest.warehouse import IngestSummary, Progress, WarehouseError, ingest
 
 UPLOAD_KEY = "upload_file"
@@ -189,7 +188,7 @@ def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> 
     that name is replaced) and ingest it; a failure shows a plain message, its details go
     to the server's log."""
     warehouse = warehouse_path()
-    only = access_gate.club()
+    only = visitor.club()
     others = foreign_clubs(only, payload, name) if only is not None else []
     if others:  # a club's recorder stores its club's sessions only
         st.error(page_kit.t("access_other_club", club=md(str(only)), others=md(", ".join(others))))
@@ -201,7 +200,7 @@ def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> 
         summary = ingest([path], warehouse, workers=0, progress=BarProgress(bar, page_kit.t("ingesting")))
     except (WarehouseError, OSError) as error:
         bar.empty()
-        plain_error(error, f"ingesting upload {name!r}")
+        page_kit.plain_error(error, f"ingesting upload {name!r}")
         return
     bar.progress(1.0, text=page_kit.t("ingested"))
     text = ingest_text(summary, page_kit.lang())  # the warehouse's folder is not the page's to show

@@ -52,7 +52,7 @@ def validate(
     path that cannot be read."""
     from dashboard.cli.reports import finding_line, validation_text
     from engine.replay import StrictStop
-    from ingest.validate import validate_paths
+    from ingest.replay.validate import validate_paths
 
     language = language_or_fail(lang)
     override = rules_or_fail(rules)
@@ -88,8 +88,8 @@ def replay(
     Exit 0 when the deal is ok, 3 when it has findings, 2 when it cannot be found."""
     from dashboard.cli.reports import replay_printer, say, seat_voice, sheet_printout
     from dashboard.findings_view import seat_base
-    from ingest.reader import read_log
-    from ingest.session_replay import SessionReplay
+    from ingest.replay.files import read_log
+    from ingest.replay.session_replay import SessionReplay
 
     language = language_or_fail(lang)
     override = rules_or_fail(rules)

@@ -14,7 +14,7 @@ from engine.tiles import SUITS, format_tiles, tile_name
 from engine.vocabulary import KONG_KINDS
 from engine.vocabulary import SUITS as SUIT_NAMES
 from engine.voice import NamedVoice, Voice
-from ingest.validate import ValidationReport
+from ingest.replay.validate import ValidationReport
 
 
 def say(key: str, lang: Lang, **values: object) -> str:

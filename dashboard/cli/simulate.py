@@ -61,9 +61,9 @@ def simulate(
     from datetime import date
 
     from dashboard.cli.warehouse_reports import with_deal_progress
+    from ingest.logs.writer import write_log
     from ingest.simulator.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
-    from ingest.writer import write_log
 
     rules_or_fail(rules)
     rule_spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
@@ -79,8 +79,8 @@ def simulate(
         lines = write_log(events, out)
         typer.echo(f"wrote {sessions * deals_per_session} deals ({lines} lines) to {out}", err=True)
         return
+    from ingest.logs.writer import write_lines
     from ingest.simulator.tamper import Tamperer, write_manifest
-    from ingest.writer import write_lines
 
     tamperer = Tamperer(tamper, seed)
     lines = write_lines(tamperer.lines(events), out)

@@ -27,10 +27,10 @@ from typing import Any, Final
 
 from engine.messages import Text, say
 from engine.messages import tile as tile_value
+from ingest.logs.builder import LogFile
 from ingest.platforms.dcmshi_rng import Dealt, deal_wall, seed_hash
 from ingest.platforms.dcmshi_rules import config_of, rules_of
 from ingest.platforms.emit import Converted, finding, log_of
-from ingest.reader import LogFile
 
 ROUND_LINES: Final = 1000
 END_LINE: Final = 999

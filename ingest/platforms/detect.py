@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Final
 
 if TYPE_CHECKING:
-    from ingest.reader import LogFile
+    from ingest.logs.builder import LogFile
 
 #: a platform's name, the keys its record's first bytes hold (any for open_mahjong, all
 #: for dcmshi: "seed" alone is too common), and whether a JSON array of records is one

@@ -13,7 +13,7 @@ from typing import Any
 
 from engine.events import Finding
 from engine.messages import Text
-from ingest.reader import LogBuilder, LogFile
+from ingest.logs.builder import LogBuilder, LogFile
 
 
 @dataclass

@@ -18,10 +18,10 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from engine.messages import Text, say, words
+from ingest.logs.builder import LogFile
 from ingest.platforms.emit import Converted, finding, log_of
 from ingest.platforms.open_mahjong_rules import SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
-from ingest.reader import LogFile
 
 SUIT_OF: Final = {1: "m", 2: "p", 3: "s"}  # 11-19 万, 21-29 饼, 31-39 条
 ROUND_LINES: Final = 1000

@@ -7,9 +7,10 @@ are given on a session's first row or repeated; a blank cell means "same as abov
 (merged cells read that way too), and so does a blank deal number. They may also
 stand in a first block of ``key, value`` rows above the header row.
 
-The sheet becomes JSON lines numbered by their sheet row (a session, deal, synthesised
-``deal_end`` or ``session_end`` line takes the number of the row it comes from), read
-by the same reader as any log, so every finding names its row. A cell that cannot be
+The sheet becomes log lines numbered by their sheet row (a session, deal, synthesised
+``deal_end`` or ``session_end`` line takes the number of the row it comes from), grouped
+into sessions and deals by the same log builder as any log, told that its lines are rows,
+so every finding names its row. A cell that cannot be
 read is a ``bad_record`` finding naming row and column; its row is left out, the other
 rows and deals go through. A deal recorded only as its net points per seat is a
 ``net_only`` sheet deal: only its zero-sum and the session totals can be checked.
@@ -18,15 +19,11 @@ rows and deals go through. A deal recorded only as its net points per seat is a
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import replace
-from typing import Any, Final
+from typing import Any
 
-from engine.events import Finding
-from engine.messages import article, render, say
-from engine.read_templates import ROW_TWINS
+from engine.messages import article, say
 from engine.rules import RulesError, load_rules
-from ingest.reader import DealLog, LogBuilder, LogFile, SessionLog, file_finding
+from ingest.logs.builder import DealLog, LogBuilder, LogFile, file_finding
 from ingest.sheets.cells import Grid, SheetError, read_grid
 from ingest.sheets.layout import POINTS, Row, SheetLayout, SheetLog, SheetSession, find_header
 from ingest.sheets.net_only import NET_ONLY, NET_ONLY_NOTE
@@ -367,13 +364,14 @@ def convert_sheet(data: bytes, name: str) -> SheetLog:
 
 
 def read_sheet_bytes(data: bytes, name: str) -> LogFile:
-    """A sheet read as a log: its lines through the reader, numbered by sheet row; each
-    message names rows, and the importer's findings go to their deal (or stray)."""
+    """A sheet's bytes read as a log (:func:`log_of_sheet` of :func:`convert_sheet`)."""
     return log_of_sheet(convert_sheet(data, name))
 
 
 def log_of_sheet(sheet: SheetLog) -> LogFile:
-    builder = LogBuilder(sheet.name)
+    """A sheet's lines through the log builder, numbered by their rows (so the builder's
+    findings say "row N"), then the importer's findings to their deal, session or file."""
+    builder = LogBuilder(sheet.name, rows=True)
     for row, obj in sheet.lines:
         builder.feed(row, json.dumps(obj, ensure_ascii=False))
     log = builder.finish()
@@ -394,7 +392,6 @@ def log_of_sheet(sheet: SheetLog) -> LogFile:
             log.findings.append(finding)
         else:
             log.findings.append(finding)
-    _rows_not_lines(log)
     return log
 
 
@@ -402,48 +399,3 @@ def _keep_in_order(deal: DealLog, row: int, raw: str) -> None:
     at = next((i for i, n in enumerate(deal.line_numbers) if n > row), len(deal.line_numbers))
     deal.line_numbers.insert(at, row)
     deal.texts.insert(at, raw)
-
-
-_LINE_WORD: Final = re.compile(r"\bline (\d+)")
-
-
-def _as_rows(finding: Finding) -> Finding:
-    message = _LINE_WORD.sub(r"row \1", finding.message)
-    if message == finding.message:
-        return finding
-    key, values = row_twin(finding.message_key, finding.message_values)
-    if not key or render(key, values, "en") != message:  # a "line N" inside a value: words kept
-        return replace(finding, message=message, message_key="", message_values=None)
-    return replace(finding, message=message, message_key=key, message_values=values)
-
-
-def row_twin(key: str, values: Any) -> tuple[str, Any]:
-    """A template and its values saying "row N" where the reader said "line N"
-    (:data:`engine.read_templates.ROW_TWINS`), nested texts too."""
-    twins = {k: _twin_values(v) for k, v in values.items()} if isinstance(values, dict) else values
-    return ROW_TWINS.get(key, key), twins
-
-
-def _twin_values(value: Any) -> Any:
-    if isinstance(value, dict):
-        if "text" in value and isinstance(value["text"], dict):
-            key, values = row_twin(value["text"].get("key", ""), value["text"].get("values"))
-            return {"text": {"key": key, "values": values}}
-        return {k: _twin_values(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_twin_values(v) for v in value]
-    return value
-
-
-def _rows_not_lines(log: LogFile) -> None:
-    """The reader says "line N"; in a sheet that line is row N."""
-    log.findings[:] = [_as_rows(f) for f in log.findings]
-    log.stray[:] = [(n, text, _as_rows(f)) for n, text, f in log.stray]
-    for session in log.sessions:
-        _rows_in_session(session)
-
-
-def _rows_in_session(session: SessionLog) -> None:
-    session.findings[:] = [_as_rows(f) for f in session.findings]
-    for deal in session.deals:
-        deal.findings[:] = [_as_rows(f) for f in deal.findings]

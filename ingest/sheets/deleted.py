@@ -17,7 +17,7 @@ from typing import Final
 from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent
 from engine.messages import say
 from engine.replay import DealReport, FindingSink
-from ingest.revisions import split_revision
+from ingest.logs.revisions import split_revision
 
 DELETED: Final = "deleted"
 _FIRST: Final = say("first_deleted")

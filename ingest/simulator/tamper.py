@@ -63,9 +63,9 @@ from engine.events import (
 )
 from engine.events import replace as replace_event
 from engine.rules import load_rules
+from ingest.logs.writer import log_lines, write_lines
 from ingest.simulator.corruptions import DEFAULT_KINDS, KIND_BY_NAME, wrong_totals
 from ingest.simulator.tamper_types import Corruption, DealRecord, Deltas, Mark, Stage, line_of
-from ingest.writer import log_lines, write_lines
 
 __all__ = [
     "ManifestEntry",

@@ -16,7 +16,7 @@ from engine.deal import Deal
 from engine.events import DealEnd, DealStart, PlayEvent
 from engine.rules import Rules
 from engine.tiles import NUM_KINDS
-from ingest.writer import log_lines
+from ingest.logs.writer import log_lines
 
 Deltas = tuple[int, int, int, int]
 WALL_LAST = 54  # index of the wall's last tile: replacement draws come from the back

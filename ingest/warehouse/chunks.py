@@ -28,11 +28,13 @@ from typing import Any, Final, Protocol
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from engine.events import SessionStart
-from ingest.gcpause import gc_paused
-from ingest.line_parser import LineParser
+from ingest.logs.builder import LogFile
+from ingest.logs.gcpause import gc_paused
+from ingest.logs.line_parser import LineParser
+from ingest.logs.reader import read_text_bytes
+from ingest.logs.source import GZIP_MAGIC, Inflate, Limits
 from ingest.platforms.detect import platform_of
-from ingest.reader import LogFile, read_log_bytes, read_text_bytes
-from ingest.source import GZIP_MAGIC, Inflate, Limits
+from ingest.replay.files import read_log_bytes
 from ingest.warehouse.deal_rows import facts_of_log
 from ingest.warehouse.rows import Facts, month_of, parse_time
 
@@ -238,7 +240,7 @@ def _set_aside(log: LogFile, error: Exception) -> LogFile:
     in-range claims still overflows a column, say): every line of it goes to quarantine
     with one ``bad_record`` finding that says why, rather than stopping the ingest."""
     from engine.messages import say
-    from ingest.reader import file_finding
+    from ingest.logs.builder import file_finding
 
     first = min((n for n, *_ in _all_lines(log)), default=0)
     finding = file_finding(say("store_set_aside", file=log.path, first=first, error=str(error)), log.path)

@@ -6,7 +6,7 @@ nothing, so a worker process, the in-process path and the tests all run the same
 get the same rows. Every deal is replayed with ``keep_state=True`` because the per-seat
 facts (void suit, 花猪, ready at the wall's end) are not in the plain report: with it, a
 report gives them as :class:`engine.report.DealFacts`, from the engine's replayed deal or
-from the fast check (:mod:`ingest.fast_check`) alike.
+from the fast check (:mod:`ingest.replay.fast_check`) alike.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from engine.rules import Rules
 from engine.settlement import Transfer
 from engine.tiles import SUITS, tile_name
 from engine.vocabulary import WIN_KINDS
-from ingest.gcpause import gc_paused
-from ingest.reader import DealLog, LogFile, SessionLog
-from ingest.session_replay import SessionReplay
+from ingest.logs.builder import DealLog, LogFile, SessionLog
+from ingest.logs.gcpause import gc_paused
+from ingest.replay.session_replay import SessionReplay
 from ingest.warehouse.rows import Columns, EventColumns, Facts, month_of, parse_time
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
 

@@ -18,9 +18,9 @@ import pyarrow as pa  # type: ignore[import-untyped]
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.tiles import SUITS, format_tiles, tile_name
-from ingest.line_parser import TILE_IDS
-from ingest.play_lines import FIRST_PLAY_TYPE, KIND_DISCARD, KIND_DRAW, KIND_PONG, NULL_BYTE, play_rows
-from ingest.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
+from ingest.logs.line_parser import TILE_IDS
+from ingest.logs.play_lines import FIRST_PLAY_TYPE, KIND_DISCARD, KIND_DRAW, KIND_PONG, NULL_BYTE, play_rows
+from ingest.logs.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 from ingest.warehouse.schema import EVENTS_WIRE, NO_MONTH, SCHEMAS
 
 _TILE_NAMES: Final = tuple(tile_name(t) for t in range(27))
@@ -57,7 +57,7 @@ class Columns:
 _EVENT_TYPES: Final = ("deal", "exchange", "void", "draw", "discard", "pong", "kong", "hu", "deal_end")
 _DEAL: Final = 0
 _VOID: Final = 2
-# a play code's kind and its events type, one numbering (ingest.play_lines, _lines.c)
+# a play code's kind and its events type, one numbering (ingest.logs.play_lines, _lines.c)
 _DRAW: Final = FIRST_PLAY_TYPE + KIND_DRAW
 _DISCARD: Final = FIRST_PLAY_TYPE + KIND_DISCARD
 _PONG: Final = FIRST_PLAY_TYPE + KIND_PONG
@@ -67,7 +67,7 @@ _DEAL_END: Final = 8
 _EVENT_CODE: Final[dict[type, int]] = {
     Exchange: 1, Void: _VOID, Draw: _DRAW, Discard: _DISCARD, Pong: _PONG, Kong: _KONG, Hu: _HU
 }  # fmt: skip
-#: the event type of a fast-read deal's record (ingest.reader.DealLog.records)
+#: the event type of a fast-read deal's record (ingest.logs.builder.DealLog.records)
 _RECORD_CODES: Final[dict[type, int]] = {
     DrawRec: _DRAW, DiscardRec: _DISCARD, PongRec: _PONG, KongRec: _KONG, HuRec: _HU, VoidRec: _VOID
 }  # fmt: skip
@@ -99,7 +99,7 @@ class EventColumns:
     A row is four numbers in byte columns (line as int32, type code, seat, tile id as a
     byte each; 255 is a null seat or tile), which Arrow takes as they are; a fast-read
     deal's draws, discards and pongs are written there by one call per deal
-    (:data:`ingest.play_lines.play_rows`). The seven columns only the rare rows fill are
+    (:data:`ingest.logs.play_lines.play_rows`). The seven columns only the rare rows fill are
     spread over the rows in :meth:`to_arrow` by Arrow ``take``s, instead of a Python object
     per cell. ``deal_id``, ``month``, ``type`` and ``tile`` leave as dictionary columns
     (:data:`EVENTS_WIRE`): the indices are the bytes kept here, the table is half the size
@@ -147,7 +147,7 @@ class EventColumns:
     def add_records(
         self, start: DealStart, records: list[PlayRecord], end: DealEnd | None, month: str
     ) -> bool:
-        """:meth:`add_deal` from a fast-read deal's records (``ingest.reader.DealLog``), with
+        """:meth:`add_deal` from a fast-read deal's records (``ingest.logs.builder.DealLog``), with
         no event built: its play codes become rows in one call. False (and no row added)
         for a deal with a record this does not take (换三张); then the caller adds its
         events."""

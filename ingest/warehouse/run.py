@@ -29,8 +29,8 @@ from typing import Any, Final
 import pyarrow as pa  # type: ignore[import-untyped]
 import pyarrow.compute as pc  # type: ignore[import-untyped]
 
-from ingest.source import GZIP_MAGIC, Limits, file_name, gunzip, read_source
-from ingest.validate import find_logs
+from ingest.logs.source import GZIP_MAGIC, Limits, file_name, gunzip, read_source
+from ingest.replay.validate import find_logs
 from ingest.warehouse.batches import BatchWriter
 from ingest.warehouse.catalog import DEFAULT_WAREHOUSE, WarehouseError, require_catalog, why
 from ingest.warehouse.chunks import (

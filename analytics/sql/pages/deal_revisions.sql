@@ -1,4 +1,4 @@
--- Every revision of the deals that were corrected (ingest/revisions.py), the latest first:
+-- Every revision of the deals that were corrected (ingest/logs/revisions.py), the latest first:
 -- statistics count only the latest (analytics/sql/10_staging.sql), the Audit page lists all;
 -- `deleted` marks a revision that removes its deal (none of its revisions count).
 select

@@ -3,7 +3,7 @@ base and players worked out once, every deal replayed, and the session totals ch
 
 The validator, the warehouse's row builder, ``chuanma replay`` and the dashboard's
 re-score all drive their sessions through :class:`SessionReplay`. A deal the reader read
-with its records goes first to the compiled fast check (:mod:`ingest.fast_check`, in
+with its records goes first to the compiled fast check (:mod:`ingest.replay.fast_check`, in
 :meth:`SessionReplay.replay`); every other deal, and every deal the check does not call
 clean, is replayed by :func:`replay_one`, for all of them at once.
 """
@@ -18,8 +18,8 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.messages import rules_unusable, totals_mismatch
 from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
-from ingest.fast_check import fast_replay
-from ingest.reader import DealLog, SessionLog
+from ingest.logs.builder import DealLog, SessionLog
+from ingest.replay.fast_check import fast_replay
 from ingest.sheets.deleted import deleted_report, is_deleted
 from ingest.sheets.net_only import is_net_only, net_only_report
 
@@ -189,7 +189,7 @@ class SessionReplay:
         """Replay one read deal of the session and add its net to the totals.
 
         A deal read on the reader's fast path (its decoded ``records``, no finding) goes
-        to the compiled check first (:mod:`ingest.fast_check`); only a deal it does not
+        to the compiled check first (:mod:`ingest.replay.fast_check`); only a deal it does not
         call clean is replayed by the engine, which explains every finding."""
         records = deal_log.records
         if (

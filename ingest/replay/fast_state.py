@@ -1,4 +1,4 @@
-"""The state of a deal on the fast path (:mod:`ingest.fast_check`): hands as counts and
+"""The state of a deal on the fast path (:mod:`ingest.replay.fast_check`): hands as counts and
 base-5 suit keys, melds as tile lists, the wall, whose move it is, the tiles opened for
 claims, and the queries the moves and wins ask. A mirror of :mod:`engine.state` on plain
 integers; the pass rule is :mod:`engine.moves`'s, as the engine's.
@@ -28,7 +28,7 @@ from engine.settle import Settler
 from engine.shapes import is_win_shape_keys, may_wait_keys
 from engine.state import KongMade, Win
 from engine.tiles import COPIES, NUM_KINDS
-from ingest.fast_plan import SeatState
+from ingest.replay.fast_plan import SeatState
 
 # the table and the phases (engine/move_codes.py: one list for the engine,
 # this fast path and the C moves)
@@ -139,7 +139,7 @@ class FastState:
 
     # ------------------------------------------------------------------ helpers
     def load_seat(self, seat: int, state: SeatState) -> None:
-        """Take a seat's tiles, melds, draws and void from a plan (ingest.fast_plan)."""
+        """Take a seat's tiles, melds, draws and void from a plan (ingest.replay.fast_plan)."""
         counts, pongs, kongs, draws, void, (k0, k1, k2), size = state
         self.hands[seat] = counts
         self.sizes[seat] = size

@@ -4,7 +4,7 @@ discard and pong lines as *play codes*, not records.
 A line in the exact form the writer gives it, ``{"type":"draw","seat":2,"tile":"5m","t":6500}``
 (``"t"`` optional, a JSON whole number of at most 18 digits), decodes to exactly one
 record (seat, tile, nothing else read), so the reader keeps ``tile * 16 + seat * 4 +
-kind`` instead and moves on. A C scanner (``ingest/_lines.c``, built by ``make compile``)
+kind`` instead and moves on. A C scanner (``ingest/logs/_lines.c``, built by ``make compile``)
 does this at a few nanoseconds a line, as it splits a piece of text into lines (a run of
 play lines stays one part: one object, not one a line); :func:`py_split_plays` is its
 Python twin and the definition (``tests/test_play_lines.py`` holds the two together), used
@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable
 from typing import Any, Final
 
-from engine.mypyc_build import c_extension
-from ingest.records import PlayRecord
+from engine.compiled import c_extension
+from ingest.logs.records import PlayRecord
 
 KIND_DRAW: Final = 0
 KIND_DISCARD: Final = 1
@@ -125,7 +125,7 @@ def py_play_rows(
 PlayRows = Callable[[list[PlayRecord], int, bytearray, bytearray, bytearray, bytearray], list[int]]
 
 
-_C: Final[Any] = c_extension("ingest._lines")
+_C: Final[Any] = c_extension("ingest.logs._lines")
 #: the splitter the reader uses: C when built, else the Python twin
 split_plays: Final[Callable[[bytes, bool, bool], tuple[list[bytes], list[Any], int]]] = (
     _C.split_plays if _C is not None else py_split_plays

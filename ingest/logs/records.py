@@ -2,7 +2,7 @@
 
 msgspec checks types, ranges and enum values while it decodes, in C, so the reader's
 fast path is one ``decode`` per line. Tiles stay text here (compact strings or lists of
-names); ``ingest.reader`` turns them into tile ids with a cache. ``forbid_unknown_fields``
+names); ``ingest.logs.reader`` turns them into tile ids with a cache. ``forbid_unknown_fields``
 makes a line with an unknown field fail the fast path, so the reader can report it
 (msgspec would otherwise drop it silently) and then decode the rest on a slow path.
 """
@@ -262,6 +262,6 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
 }
 
 
-#: a line of a fast-read deal (``ingest.reader.DealLog.records``): a plain draw, discard
-#: or pong as its play code (:mod:`ingest.play_lines`), any other line as its record
+#: a line of a fast-read deal (``ingest.logs.builder.DealLog.records``): a plain draw, discard
+#: or pong as its play code (:mod:`ingest.logs.play_lines`), any other line as its record
 PlayRecord = int | Record

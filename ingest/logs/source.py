@@ -2,7 +2,7 @@
 piece with a cap on its size and its ratio (a gzip bomb stops at the limit with a finding,
 never fills memory), and the bytes cut into numbered lines with a cap on a line's length.
 
-The reader (``ingest/reader.py``), ingest's chunk planner (``ingest/warehouse/chunks.py``)
+The reader (``ingest/logs/reader.py``), ingest's chunk planner (``ingest/warehouse/chunks.py``)
 and the warehouse read files through here, so every path obeys the same :class:`Limits`,
 and a file name that is not UTF-8 is stored and printed the same way (:func:`file_name`).
 """
@@ -18,7 +18,7 @@ from typing import Any, Final
 import msgspec
 
 from engine.messages import Text, say
-from ingest.play_lines import split_plays
+from ingest.logs.play_lines import split_plays
 
 __all__ = [
     "GZIP_MAGIC",
@@ -312,7 +312,7 @@ class ByteLines:
     def batches(self) -> Iterator[tuple[int, list[bytes], list[Any], bool]]:
         """The same lines a piece at a time, split in C: ``(number of the first line, the
         parts, their play codes, whether they are all ASCII)``, where a run of plain play
-        lines is one part and its codes a list (:func:`ingest.play_lines.split_plays`; None
+        lines is one part and its codes a list (:func:`ingest.logs.play_lines.split_plays`; None
         for any other line). A line longer than ``max_line`` comes uncut (at most
         ``max_line`` plus a piece; the caller cuts it, as :meth:`__iter__` does) and, when
         it runs past its piece, the rest of it is skipped unread."""

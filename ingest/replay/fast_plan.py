@@ -1,15 +1,15 @@
 """The C half of the fast path: a deal's moves played in C, its plan back.
 
-``ingest/_moves.c`` (built by ``make compile``) plays a fast-read deal's records on C
-arrays, with the same checks in the same order as :class:`ingest.fast_check.FastDeal`,
+``ingest/replay/_moves.c`` (built by ``make compile``) plays a fast-read deal's records on C
+arrays, with the same checks in the same order as :class:`ingest.replay.fast_check.FastDeal`,
 and returns its *plan*: the kongs and wins in the order they are priced, each with the
 seat's tiles and melds and the win's context, then the end reason and every seat's
-tiles. :func:`ingest.fast_check.fast_replay` prices the plan with the engine's fan
+tiles. :func:`ingest.replay.fast_check.fast_replay` prices the plan with the engine's fan
 scorer and settlement core. 换三张 is exchanged here, in Python, and the moves after it
 played in C. ``None`` means "not here": an illegal move or exchange, a record it does not
 take, a win that might have been passed or missed (the pass rule and 最后四张 need a fan,
 which only Python scores), or a kong or pong of a fixed hand (血流成河); the deal then
-takes the Python moves of :mod:`ingest.fast_check`, and the engine after that. Without
+takes the Python moves of :mod:`ingest.replay.fast_check`, and the engine after that. Without
 the C module (not built, or ``CHUANMA_PURE=1``) every deal takes the Python moves.
 """
 
@@ -19,14 +19,14 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from engine import move_codes, shapes
+from engine.compiled import c_extension
 from engine.events import DealStart
 from engine.fan import DISCARD_WIN, WinContext
 from engine.move_checks import check_exchange
-from engine.mypyc_build import c_extension
 from engine.rules import Rules
 from engine.state import EXCHANGE_STEP
 from engine.tiles import NUM_KINDS, parse_tiles
-from ingest.records import (
+from ingest.logs.records import (
     DiscardRec,
     DrawRec,
     ExchangeRec,
@@ -57,7 +57,7 @@ SeatState = tuple[list[int], list[int], list[int], int, int, tuple[int, int, int
 
 
 def _moves_module() -> Any:
-    moves = c_extension("ingest._moves")
+    moves = c_extension("ingest.replay._moves")
     if moves is not None:
         record_types = (DrawRec, DiscardRec, PongRec, KongRec, HuRec, VoidRec)
         moves.set_tables(shapes.SHAPE_FLAGS.keys(), shapes.EVEN_KEYS, record_types)

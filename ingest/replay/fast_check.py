@@ -21,7 +21,7 @@ move; where the engine raises or notes a breach, this path gives up. The rules b
 share are :mod:`engine.moves`'s and :mod:`engine.move_checks`'s: every knob of legality,
 each move's checks (a breach they raise is a hand-off here), the open tile, the pass rule
 (过水不胡, worked out only when a seat wins on a discard), 最后四张, the end and 查叫. The state and its queries are
-:mod:`ingest.fast_state`; the moves, wins and end are here.
+:mod:`ingest.replay.fast_state`; the moves, wins and end are here.
 ``tests/test_fast_check.py`` and ``bench/fast_check.py`` run both paths on simulated and
 tampered deals and require the same answers.
 """
@@ -70,7 +70,20 @@ from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import Transfer, deltas
 from engine.state import EXCHANGE_STEP, KongMade, Win
-from ingest.fast_plan import (
+from ingest.logs.line_parser import TILE_IDS
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
+from ingest.logs.records import (
+    DiscardRec,
+    DrawRec,
+    ExchangeRec,
+    HuRec,
+    KongRec,
+    PlayRecord,
+    PongRec,
+    TileList,
+    VoidRec,
+)
+from ingest.replay.fast_plan import (
     CTX_AFTER_KONG,
     CTX_LAST_TILE,
     CTX_ROB,
@@ -82,7 +95,7 @@ from ingest.fast_plan import (
     plan_moves,
     self_draw_context,
 )
-from ingest.fast_state import (
+from ingest.replay.fast_state import (
     ACT,
     CLAIM,
     DRAW,
@@ -95,19 +108,6 @@ from ingest.fast_state import (
     VOID,
     FastState,
     HandOff,
-)
-from ingest.line_parser import TILE_IDS
-from ingest.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
-from ingest.records import (
-    DiscardRec,
-    DrawRec,
-    ExchangeRec,
-    HuRec,
-    KongRec,
-    PlayRecord,
-    PongRec,
-    TileList,
-    VoidRec,
 )
 
 _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
@@ -558,7 +558,7 @@ class FastDeal(FastState):
         for rec in records:
             if self.phase == ENDED:
                 raise HandOff
-            if isinstance(rec, int):  # a plain play line (ingest.play_lines)
+            if isinstance(rec, int):  # a plain play line (ingest.logs.play_lines)
                 kind, seat, tile = code_kind(rec), code_seat(rec), code_tile(rec)
                 if kind == KIND_DRAW:
                     self.draw(seat, tile)
@@ -586,7 +586,7 @@ class FastDeal(FastState):
 
 
 def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) -> None:
-    """Price the plan of the deal's moves played in C (:mod:`ingest.fast_plan`) on ``deal``,
+    """Price the plan of the deal's moves played in C (:mod:`ingest.replay.fast_plan`) on ``deal``,
     as its Python moves would: :class:`HandOff` at a step that does not price."""
     steps, end_reason, finals = plan
     for step in steps:
@@ -641,11 +641,11 @@ def fast_replay(
 
     ``records`` are the deal's lines strictly between its ``deal`` and ``deal_end`` lines,
     as the reader keeps them (a plain draw, discard or pong as its play code,
-    :mod:`ingest.play_lines`; any other line decoded by :data:`ingest.line_parser.DECODER`),
+    :mod:`ingest.logs.play_lines`; any other line decoded by :data:`ingest.logs.line_parser.DECODER`),
     in file order with no other line among them: record ``i`` is on line
     ``start.line + 1 + i``, the end on the line after.
     ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`).
-    The moves are played in C where built (:mod:`ingest.fast_plan`); ``c_moves=False``
+    The moves are played in C where built (:mod:`ingest.replay.fast_plan`); ``c_moves=False``
     plays them in Python (the tests compare the two)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None

@@ -17,10 +17,11 @@ from typing import Any
 from engine.events import Finding
 from engine.replay import DealReport, FindingSink
 from engine.rules import Rules
-from ingest.gcpause import gc_paused
-from ingest.reader import LogFile, SessionLog, read_log
-from ingest.session_replay import SessionReplay
-from ingest.source import file_name
+from ingest.logs.builder import LogFile, SessionLog
+from ingest.logs.gcpause import gc_paused
+from ingest.logs.source import file_name
+from ingest.replay.files import read_log
+from ingest.replay.session_replay import SessionReplay
 
 
 @dataclass
@@ -103,8 +104,8 @@ class ValidationReport:
 
 def find_logs(paths: Iterable[str | Path]) -> list[Path]:
     """Files as given, folders searched for ``*.jsonl``, ``*.jsonl.gz`` and score sheets (``*.csv``, ``*.xlsx``) (sorted); what
-    cannot be read is listed too, for the reader to say why (see ``ingest.walk``)."""
-    from ingest.walk import walk_logs
+    cannot be read is listed too, for the reader to say why (see ``ingest.replay.walk``)."""
+    from ingest.replay.walk import walk_logs
 
     return walk_logs(paths)
 

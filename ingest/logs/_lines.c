@@ -1,5 +1,5 @@
 /* The reader's scanner of plain play lines, the C twin of
- * ingest/play_lines.py:py_split_plays (tests/test_play_lines.py holds the two together).
+ * ingest/logs/play_lines.py:py_split_plays (tests/test_play_lines.py holds the two together).
  *
  * A draw, discard or pong line in the exact form the writer gives it,
  *     {"type":"draw","seat":2,"tile":"5m","t":6500}
@@ -231,7 +231,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "ingest._lines", "The C scanner of plain play lines.", -1, methods, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "ingest.logs._lines", "The C scanner of plain play lines.", -1, methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__lines(void)

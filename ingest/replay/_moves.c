@@ -1,13 +1,13 @@
-/* The moves of a deal in C, for the fast check: the plan of ingest/fast_plan.py.
+/* The moves of a deal in C, for the fast check: the plan of ingest/replay/fast_plan.py.
  *
  * replay_moves() plays a fast-read deal's records (play codes and decoded records) on C
- * arrays, exactly as ingest/fast_check.py plays them (same checks, same order), and
+ * arrays, exactly as ingest/replay/fast_check.py plays them (same checks, same order), and
  * returns the deal's *plan*: the kongs and wins in the order they are priced, each with
  * what pricing needs (the seat's tiles and melds, the win's context), and the hands at
  * the end. It prices nothing: fans, payments and 查叫 stay in Python (engine.fan,
- * engine.settle), priced by ingest/fast_plan.py from the plan.
+ * engine.settle), priced by ingest/replay/fast_plan.py from the plan.
  *
- * It returns None (and the caller goes on to ingest/fast_check.py) at anything it does
+ * It returns None (and the caller goes on to ingest/replay/fast_check.py) at anything it does
  * not take: an illegal move, 换三张, a record it does not know, every case where a win
  * might be missed or passed (the pass rule, 最后四张 forced wins): those need a fan,
  * which only Python scores; and under 血流成河 any kong or pong of a fixed hand (a kong
@@ -825,7 +825,7 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "ingest._moves", "The moves of a deal in C (ingest/fast_plan.py).", -1, methods,
+    PyModuleDef_HEAD_INIT, "ingest.replay._moves", "The moves of a deal in C (ingest/replay/fast_plan.py).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -3,10 +3,11 @@ that says in plain words what is wrong with it.
 
 :class:`LineParser` has a fast path (msgspec decodes a valid line straight into its record)
 and a slow one that explains a bad line: not JSON, no ``type``, an unknown type, a missing
-or bad field, a bad tile, unknown fields (kept, with a warning). The reader
-(``ingest/reader.py``) groups the parsed lines into sessions and deals; ingest's chunk
-planner (``ingest/warehouse/chunks.py``) asks the same parser where sessions start. The decoder and the
-record tables are public for the reader's own fast path (a draw or discard inside a deal).
+or bad field, a bad tile, unknown fields (kept, with a warning). The log
+builder (``ingest/logs/builder.py``) groups the parsed lines into sessions and deals; ingest's
+chunk planner (``ingest/warehouse/chunks.py``) asks the same parser where sessions start. The
+decoder and the record tables are public for the builder's and the reader's fast paths (a
+draw or discard inside a deal).
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ from engine.events import (
     SheetKong,
     Void,
 )
-from engine.messages import Text, article, say, words
+from engine.messages import Text, article, in_rows, say, words
 from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
-from ingest.records import (
+from ingest.logs.records import (
     FIELD_MEANINGS,
     KNOWN_BY_CLASS,
     RECORD_TYPES,
@@ -63,7 +64,7 @@ from ingest.records import (
     SheetRecord,
     VoidRec,
 )
-from ingest.revisions import revision_id
+from ingest.logs.revisions import revision_id
 
 __all__ = [
     "DECODER",
@@ -366,8 +367,9 @@ def _explain(err: msgspec.ValidationError, obj: dict[str, Any], kind: str, n: in
 class LineParser:
     """Decodes lines: a fast path for valid lines, a slow one that explains bad lines."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, rows: bool = False) -> None:
         self.name = name
+        self.rows = rows  # the lines are a score sheet's rows: each finding says "row N"
 
     def finding(
         self,
@@ -379,8 +381,11 @@ class LineParser:
         warning: bool = False,
         extra: dict[str, Any] | None = None,
     ) -> Finding:
-        """A finding of line ``n``, its message a template with its values, so a page
-        renders it again in the reader's language (:mod:`engine.read_templates`)."""
+        """A finding of line ``n`` (row ``n`` of a score sheet), its message a template with
+        its values, so a page renders it again in the reader's language
+        (:mod:`engine.read_templates`)."""
+        if self.rows:
+            text = in_rows(text)
         return Finding(
             code=code,
             line=n,
