@@ -43,6 +43,9 @@ FILTER_SETS = ("all", "player", "club+dates", "tablemates")
 #: run under the sidebar's filters and a player only, so their tablemates figure is a
 #: stress beyond any page (the goal is read over the pages' filter sets)
 WITH_TABLEMATES = frozenset({"player_stats"})
+#: the queries no page runs with no filter: session_placements feeds the rating under filters
+#: that drop deals (with none, or none that drop a deal, the pages read mart_ratings)
+NEVER_UNFILTERED = frozenset({"session_placements"})
 #: the options the pages pass (a session picker reads the 300 sessions it shows)
 PAGE_OPTIONS: dict[str, dict[str, Any]] = {"session_list": {"limit": 300}}
 ID_COLUMNS = {"deal_id", "session_id", "biggest_win_deal"}
@@ -171,7 +174,12 @@ def main() -> None:
     analytics.close()
     worst_name, worst = max(((n, max(r.values())) for n, r in results.items()), key=lambda item: item[1])
     paged = {
-        name: [ms for label, ms in row.items() if label != "tablemates" or name in WITH_TABLEMATES]
+        name: [
+            ms
+            for label, ms in row.items()
+            if (label != "tablemates" or name in WITH_TABLEMATES)
+            and (label != "all" or name not in NEVER_UNFILTERED)
+        ]
         for name, row in results.items()
     }
     page_name, page_worst = max(((n, max(v)) for n, v in paged.items() if v), key=lambda item: item[1])
