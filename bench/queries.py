@@ -4,7 +4,8 @@ The warehouse is built once and kept in ``--warehouse``: a base of ``--base-deal
 simulated deals is ingested for real, then its rows are copied batch by batch under new
 deal and session ids (``#r1``, ``#r2``, ...) until the target is reached, so the data has
 the simulator's distribution at full size without simulating every deal. Each query of
-``analytics/sql/queries`` runs without filters and with the filters a page would use;
+``analytics/sql/queries`` runs without filters and with the filters a page would use (the
+tablemates: the busiest player and the one they sat with most, as the versus page asks);
 the figure is the median over ``--repeat`` runs after one warm-up, with the options a page
 passes (:data:`PAGE_OPTIONS`). ``--json`` prints
 ``{"worst_median_ms": x, ...}`` as the last line.
@@ -39,13 +40,18 @@ from ingest.warehouse.schema import TABLES  # noqa: E402
 GOAL_MS = 200.0
 #: the filter sets each query runs under (tablemates pick deals; the others read marts only)
 FILTER_SETS = ("all", "player", "club+dates", "tablemates")
-#: the queries a page runs with tablemates (the versus page's shared record); the others
-#: run under the sidebar's filters and a player only, so their tablemates figure is a
-#: stress beyond any page (the goal is read over the pages' filter sets)
-WITH_TABLEMATES = frozenset({"player_stats"})
-#: the queries no page runs with no filter: session_placements feeds the rating under filters
-#: that drop deals (with none, or none that drop a deal, the pages read mart_ratings)
-NEVER_UNFILTERED = frozenset({"session_placements"})
+#: the filter sets the pages run each query under (bench's labels): the sidebar's filters
+#: with or without a player, by default; tablemates only on the versus page's player_stats;
+#: overview and activity never with a player; session_placements (the rating under filters
+#: that drop deals) never with none (the pages read mart_ratings then). The goal is read
+#: over these; the other sets are a stress beyond any page.
+SIDEBAR = frozenset({"all", "player", "club+dates"})
+PAGE_FILTERS: dict[str, frozenset[str]] = {
+    "player_stats": SIDEBAR | {"tablemates"},
+    "overview": SIDEBAR - {"player"},
+    "activity": SIDEBAR - {"player"},
+    "session_placements": SIDEBAR - {"all"},
+}
 #: the options the pages pass (a session picker reads the 300 sessions it shows)
 PAGE_OPTIONS: dict[str, dict[str, Any]] = {"session_list": {"limit": 300}}
 ID_COLUMNS = {"deal_id", "session_id", "biggest_win_deal"}
@@ -153,12 +159,19 @@ def main() -> None:
         "select player from mart_seat_deals group by player order by count(*) desc, player limit 1"
     )
     player = str(busiest["player"][0])
+    # the versus page's pair: the busiest player and the one they sat with most
+    mate = str(
+        analytics.sql(
+            "select mate from mart_pair_days where player = $p group by mate order by sum(deals) desc, mate limit 1",
+            {"p": player},
+        )["mate"][0]
+    )
     club = str(analytics.sql("select club from stg_deals limit 1")["club"][0])
     variants: dict[str, Filters] = {
         "all": Filters(),
         "player": Filters(player=player),
         "club+dates": Filters(club=club, date_from=date(2026, 2, 1), date_to=date(2026, 4, 30)),
-        "tablemates": Filters(tablemates=(player,)),
+        "tablemates": Filters(tablemates=(player, mate)),
     }
     variants = {label: variants[label] for label in args.filters}
     results: dict[str, dict[str, float]] = {}
@@ -174,12 +187,7 @@ def main() -> None:
     analytics.close()
     worst_name, worst = max(((n, max(r.values())) for n, r in results.items()), key=lambda item: item[1])
     paged = {
-        name: [
-            ms
-            for label, ms in row.items()
-            if (label != "tablemates" or name in WITH_TABLEMATES)
-            and (label != "all" or name not in NEVER_UNFILTERED)
-        ]
+        name: [ms for label, ms in row.items() if label in PAGE_FILTERS.get(name, SIDEBAR)]
         for name, row in results.items()
     }
     page_name, page_worst = max(((n, max(v)) for n, v in paged.items() if v), key=lambda item: item[1])
