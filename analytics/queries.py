@@ -161,7 +161,10 @@ def query_memory() -> str:
 
 def build_memory() -> str:
     """DuckDB's memory limit while the marts are built (:data:`BUILD_MEMORY_ENV`)."""
-    quarter = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4 // 2**20
+    try:
+        quarter = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 4 // 2**20
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): the floor
+        quarter = 0
     return os.environ.get(BUILD_MEMORY_ENV, "").strip() or f"{max(1024, quarter)}MB"
 
 
