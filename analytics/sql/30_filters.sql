@@ -6,6 +6,14 @@
 -- list_has_all on every seat or transfer row, or an IN that always runs, were the slowest
 -- part of the pages).
 
+-- The shared filters on a row's club, day and rule set: a null filter keeps every row (a
+-- scalar macro, written out where it is called, so a scan still applies it to its zone maps)
+create or replace macro kept_by(p_club, p_from, p_to, p_rules, v_club, v_day, v_rules) as
+    (p_club is null or v_club = p_club)
+    and (p_from is null or v_day >= p_from)
+    and (p_to is null or v_day <= p_to)
+    and (p_rules is null or v_rules = p_rules);
+
 -- The deals where every one of the tablemates sat: their seats picked by name from
 -- mart_seat_deals (a string compare per seat row), not list_has_all over every deal's list
 -- of players (a list function per deal row, slower at a million deals).
@@ -22,18 +30,12 @@ where mates = len(list_distinct(p_mates));
 create or replace macro seat_deals_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_seat_deals
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and len(p_mates) = 0
 union all
 select *
 from mart_seat_deals
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and len(p_mates) > 0
     and deal_id in (select deal_id from mate_deals(p_mates));
 
@@ -45,29 +47,20 @@ create or replace macro sums_in(p_mart, p_club, p_from, p_to, p_rules, p_mates) 
 select *
 from query_table(p_mart)
 where len(p_mates) = 0
-    and (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
+    and kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules);
 
 -- the sessions' day rows (20_marts.sql mart_sessions) under the shared filters, the player's
 -- (as shown) when one is named
 create or replace macro sessions_in(p_club, p_from, p_to, p_rules, p_player) as table
 select *
 from mart_sessions
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and (p_player is null or list_contains(players, p_player));
 
 create or replace macro pairs_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_pairs
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and len(p_mates) = 0
 union all
 select * from (  -- the tablemates' deals' seats paired (mart_pairs of those deals only)
@@ -83,36 +76,24 @@ select * from (  -- the tablemates' deals' seats paired (mart_pairs of those dea
 create or replace macro flows_in(p_club, p_from, p_to, p_rules, p_mates) as table
 select *
 from mart_flows
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and len(p_mates) = 0
 union all
 select *
 from mart_flows
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and len(p_mates) > 0
     and deal_id in (select deal_id from mate_deals(p_mates));
 
 create or replace macro findings_in(p_club, p_from, p_to, p_rules) as table
 select *
 from mart_findings
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules);
 
 create or replace macro wins_in(p_club, p_from, p_to, p_rules) as table
 select *
 from mart_wins
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules);
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules);
 
 -- The deals under the shared filters that one player may have sat ($player), with each
 -- deal's players as written: the filters on the stored columns, so the scan applies them
@@ -123,10 +104,7 @@ where (p_club is null or club = p_club)
 create or replace macro deal_rows_in(p_club, p_from, p_to, p_rules, p_player) as table
 select *
 from stg_deals
-where (p_club is null or club = p_club)
-    and (p_from is null or played_date >= p_from)
-    and (p_to is null or played_date <= p_to)
-    and (p_rules is null or rules = p_rules)
+where kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules)
     and (
         p_player is null
         or list_contains(players, p_player)

@@ -30,8 +30,10 @@ days as (
     where $player is null
 ),
 
-player_days as (
-    select *
+day_seated as (
+    select
+        count(distinct player) as players,
+        cast(coalesce(sum(all_wins) - sum(wins), 0) as bigint) as repeat_wins
     from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast([] as varchar[]))
     where $player is null
 ),
@@ -65,15 +67,15 @@ totals as (
             select count(distinct session_id)
             from sessions_in($club, $date_from, $date_to, $rules, null)  -- 30_filters.sql
         ) as sessions,
-        (select count(distinct player) from player_days) as players,
+        any_value(day_seated.players) as players,
         min(played_date) as first_day,
         max(played_date) as last_day,
         cast(sum(findings) as bigint) as findings,
         cast(coalesce(sum(sheet_deals), 0) as bigint) as sheet_deals,
         cast(coalesce(sum(tile_deals), 0) as bigint) as tile_deals,
         cast(coalesce(sum(wins), 0) as bigint) as wins,
-        (select cast(coalesce(sum(all_wins) - sum(wins), 0) as bigint) from player_days) as repeat_wins
-    from days
+        any_value(day_seated.repeat_wins) as repeat_wins
+    from days, day_seated
     where $player is null
 )
 
