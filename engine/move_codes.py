@@ -81,10 +81,24 @@ RULE_BITS: Final[tuple[tuple[str, str, Any], ...]] = (
 #: names them), so their deals are played by the Python fast path or the engine
 HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
     "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
+    # another table than four seats of three suits, thirteen tiles, no 红中 (engine/table.py)
+    "seats": (3, 2),
+    "suits": ("mp", "ms", "ps", "m", "p", "s"),
+    "hand_size": (10, 7),
+    "wild_tiles": (4, 8),
+    "two_suit_void": (True,),
 }
 #: knobs the C moves read without a bit: they play one value of it, today's (who draws
-#: after a win on a discard: the next seat; ingest/replay/fast_check.py plays both)
-READ_WITHOUT_BITS: Final = ("next_after_discard_win",)
+#: after a win on a discard: the next seat, ingest/replay/fast_check.py plays both; the
+#: table's knobs: four seats, three suits, thirteen tiles, no 红中)
+READ_WITHOUT_BITS: Final = (
+    "next_after_discard_win",
+    "seats",
+    "suits",
+    "hand_size",
+    "wild_tiles",
+    "two_suit_void",
+)
 
 
 def _no_bit() -> dict[str, Any]:

@@ -51,6 +51,11 @@ FlowerPigPays = Literal["still_in", "all_others"]
 FlowerPig = Literal["three_suits", "holds_void"]
 NextAfterDiscardWin = Literal["winner", "discarder"]
 FanCombination = Literal["highest", "sum"]
+# the table: players, the suits in the wall, the hand, the 红中 wild tiles (engine/table.py)
+Seats = Literal[4, 3, 2]
+Suits = Literal["mps", "mp", "ms", "ps", "m", "p", "s"]
+HandSize = Literal[13, 10, 7]
+WildTiles = Literal[0, 4, 8]
 
 #: each knob's type, the annotation of its field of :class:`Rules` (``int``: a whole
 #: number >= 0); tests/test_rules.py holds the two together, read from the source
@@ -85,6 +90,12 @@ _KNOB_TYPES: dict[str, Any] = {
     # fan: how base patterns combine, and what 金钩钓 needs (docs/knobs.md)
     "fan_combination": FanCombination,
     "jingoudiao_needs_four_melds": bool,
+    # the table: tile set and table size (docs/knobs.md, "The table")
+    "seats": Seats,
+    "suits": Suits,
+    "hand_size": HandSize,
+    "wild_tiles": WildTiles,
+    "two_suit_void": bool,
 }
 
 
@@ -175,6 +186,11 @@ class Rules:
     next_after_discard_win: NextAfterDiscardWin
     fan_combination: FanCombination
     jingoudiao_needs_four_melds: bool
+    seats: Seats
+    suits: Suits
+    hand_size: HandSize
+    wild_tiles: WildTiles
+    two_suit_void: bool
     fan: tuple[tuple[str, FanValue], ...]
 
     def pattern_fan(self, pattern: str) -> int | None:
@@ -229,8 +245,8 @@ def _check_knob(knob: str, value: Any) -> Any:
     main = _CHOICES[knob][0]
     if type(None) in types and value in (None, "none"):
         return None
-    if value in literals and isinstance(value, str):
-        return value
+    if any(value == literal and type(value) is type(literal) for literal in literals):
+        return value  # a named value: a text, or a number of a knob of numbers (seats: 4)
     if main is not int and int in types and isinstance(value, int) and not isinstance(value, bool):
         if value < 1:  # no_ting_pays: a flat 查大叫 of at least one base unit
             raise RulesError(
@@ -312,7 +328,29 @@ def _load_frozen(items: str) -> Rules:
     )
     if rules.flower_pig_payment == "cap":
         _ = rules.flower_pig_points  # raises early when there is no cap to pay
+    _check_table(rules)
     return rules
+
+
+def _check_table(rules: Rules) -> None:
+    """A table that cannot be dealt or played is a :class:`RulesError` that says why
+    (docs/knobs.md, "The table")."""
+    tiles = 4 * 9 * len(rules.suits) + rules.wild_tiles
+    dealt = rules.seats * rules.hand_size + 1
+    if tiles - dealt < rules.seats:
+        raise RulesError(
+            f"a table of {rules.seats} seats dealing {rules.hand_size} tiles from {tiles} "
+            f"(suits {rules.suits!r}, {rules.wild_tiles} 红中) leaves {tiles - dealt} in the wall, "
+            f"fewer than one draw a seat"
+        )
+    suits_to_win = len(rules.suits) - (1 if len(rules.suits) == 3 or rules.two_suit_void else 0)
+    if rules.void_declaration == "required" and (suits_to_win < 1 or len(rules.suits) == suits_to_win):
+        raise RulesError(
+            f"void_declaration 'required' (定缺) needs a suit to give up: suits {rules.suits!r}"
+            + (" with two_suit_void false" if len(rules.suits) == 2 else "")
+        )
+    if rules.two_suit_void and len(rules.suits) == 1:
+        raise RulesError("two_suit_void needs two suits in the wall: suits is one suit")
 
 
 def rules_from_name(name: str) -> Rules:

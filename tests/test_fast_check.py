@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import json
 import os
 from collections.abc import Sequence
@@ -44,6 +45,7 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.replay import DealReport, ReplayOptions, replay_deal
 from engine.report import DealFacts
 from engine.rules import Rules, RulesError, knob_values, load_rules
+from engine.table import replay_refusal
 from ingest.logs.line_parser import LineParser
 from ingest.logs.records import PlayRecord
 from ingest.replay import session_replay
@@ -243,7 +245,8 @@ def test_fast_path_agrees_under_random_rules(
     try:
         load_rules(rules).flower_pig_points  # noqa: B018 - a combination the rules take
     except RulesError:
-        assume(False)  # 满格 (flower_pig_payment "cap") with no max_fan
+        assume(False)  # 满格 ("cap") with no max_fan, or a table that cannot be dealt
+    assume(replay_refusal(load_rules(rules)) is None)  # a table the replay refuses: below
     corpus = Corpus("random", rules, seed, 2, base)
     tally = run(corpus, fast_replay, tamper=0.3, mutate=0.15)
     assert tally.deals == 16
@@ -266,8 +269,11 @@ def test_fast_path_agrees_at_every_value_of_every_knob(knob: str, value: Any) ->
     """Each value of each knob, turned alone on the first of the three presets that takes it
     (满格 ``cap`` needs a max_fan), over a small tampered club."""
     index = EVERY_VALUE.index((knob, value))
-    for preset in ("standard", "chengdu", "online"):
-        rules = {"preset": preset, knob: value}
+    # a table of one suit needs a small one: two seats of seven tiles (engine/table.py)
+    for preset, table in itertools.product(
+        ("standard", "chengdu", "online"), ({}, {"seats": 2, "hand_size": 7})
+    ):
+        rules = {"preset": preset, **table, knob: value}
         try:
             load_rules(rules).flower_pig_points  # noqa: B018 - a combination the rules take
             break
@@ -275,6 +281,11 @@ def test_fast_path_agrees_at_every_value_of_every_knob(knob: str, value: Any) ->
             continue
     else:
         pytest.fail(f"no preset takes {knob}={value!r}")
+    refusal = replay_refusal(load_rules(rules))
+    if refusal is not None:  # a table the tile replay does not play yet: refused in words
+        with pytest.raises(RulesError, match="four seats"):
+            run(Corpus(f"{knob}={value}", rules, 300 + index, 2), fast_replay, tamper=0.3, mutate=0.15)
+        return
     tally = run(Corpus(f"{knob}={value}", rules, 300 + index, 2), fast_replay, tamper=0.3, mutate=0.15)
     assert tally.deals == 16
     assert not tally.disagreements, f"{json.dumps(rules)}\n{shown(tally)}"

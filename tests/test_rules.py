@@ -60,6 +60,12 @@ KNOB_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
     # fan knobs (docs/knobs.md): one base pattern, 金钩钓 with four melds, as before
     "fan_combination": ("highest", "highest", "highest", "sum"),
     "jingoudiao_needs_four_melds": (True, True, True, True),
+    # the table: four seats, three suits, thirteen tiles, no 红中
+    "seats": (4, 4, 4, 4),
+    "suits": ("mps", "mps", "mps", "mps"),
+    "hand_size": (13, 13, 13, 13),
+    "wild_tiles": (0, 0, 0, 0),
+    "two_suit_void": (False, False, False, False),
 }
 FLOWER_PIG_POINTS = (16, 8, 16, 16)
 
@@ -223,7 +229,8 @@ def test_knobs_md_lists_every_knob_and_its_values() -> None:
         values = rows[knob][1]
         literals, types = knob_kinds(knob)  # the values Rules' annotations name
         for value in literals:
-            assert f'`"{value}"`' in values, (knob, value)
+            written = f'`"{value}"`' if isinstance(value, str) else f"`{value}`"
+            assert written in values, (knob, value)
         if types == (bool,) and not literals:
             assert values == "`true`, `false`", knob
         elif int in types:
@@ -434,7 +441,9 @@ def test_every_kind_of_knob_is_checked() -> None:
     for knob in knob_values():
         literals, types = knob_kinds(knob)
         assert set(types) <= {bool, int, type(None)}, knob
-        assert all(isinstance(value, str) for value in literals), knob
+        assert all(isinstance(value, str) for value in literals) or all(
+            isinstance(value, int) and not isinstance(value, bool) for value in literals
+        ), knob  # texts, or the numbers of a table knob (seats: 4, 3, 2)
     assert knob_kinds("kong_discard_transfer") == (("refund",), (bool,))
     assert knob_kinds("no_ting_pays") == (("max", "min"), (int,))
     assert knob_kinds("max_fan") == ((), (int, type(None)))

@@ -18,6 +18,7 @@ from engine.events import DealEnd, DealStart, Finding, PlayEvent
 from engine.messages import rules_unusable, totals_mismatch
 from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
+from engine.table import require_replayable
 from ingest.logs.builder import DealLog, SessionLog
 from ingest.replay.fast_check import fast_replay
 from ingest.sheets.deleted import deleted_report, is_deleted
@@ -89,9 +90,9 @@ def session_rules(session: SessionLog, override: Rules | None) -> Rules:
     """``override``, else the rules the session line names, else the default preset;
     raises :class:`engine.rules.RulesError` when the named rules cannot be used."""
     if override is not None:
-        return override
+        return require_replayable(override)
     spec = session.session.rules if session.session is not None else None
-    return load_rules(spec if spec is not None else DEFAULT_RULES)
+    return require_replayable(load_rules(spec if spec is not None else DEFAULT_RULES))
 
 
 def rules_finding(session: SessionLog, error: RulesError, path: str | None) -> Finding:

@@ -35,6 +35,7 @@ from engine.events import (
 )
 from engine.rules import Rules, load_rules
 from engine.settlement import deltas
+from engine.table import require_replayable
 from engine.tiles import NUM_KINDS
 
 ALL_108 = [tile for tile in range(NUM_KINDS) for _ in range(4)]
@@ -313,7 +314,7 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
     """Sessions of four players drawn from the club, spread evenly over ``plan.days`` days,
     up to ``plan.tables`` tables an evening, each evening's tables with different players."""
     rng = random.Random(plan.seed)
-    rules = load_rules(plan.rules)
+    rules = require_replayable(load_rules(plan.rules))
     names = [_player_name(index) for index in range(plan.players)]
     styles = {name: STYLES[index % len(STYLES)] for index, name in enumerate(names)}
     evening: list[str] = []
