@@ -14,6 +14,8 @@ from typing import Final
 from engine.rules import Rules, RulesError
 from engine.tiles import COPIES, SUITS
 
+#: the knobs of the table: the movers ask this module, never read one (tests/test_move_core.py)
+TABLE_KNOBS: Final = ("seats", "suits", "hand_size", "wild_tiles", "two_suit_void")
 #: today's table, every preset's before the table knobs: four seats, three suits,
 #: thirteen tiles, no wild tile
 FOUR_SEATS_THREE_SUITS: Final = (4, "mps", 13, 0)

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 
 from engine.move_codes import NO_BIT
+from engine.table import TABLE_KNOBS
 
 ROOT = Path(__file__).parent.parent
-#: the knobs of legality: those the C moves read, and the pass rule's exception
-LEGALITY = frozenset(NO_BIT) | {"pass_rule_higher_fan_ok"}
+#: the knobs of legality: those the C moves read, and the pass rule's exception; the
+#: table's knobs are read by engine/table.py, which the movers ask
+LEGALITY = frozenset(NO_BIT) - frozenset(TABLE_KNOBS) | {"pass_rule_higher_fan_ok"}
 #: the two movers, the state and moves of each
 MOVERS = (
     "engine/state.py",
@@ -31,6 +33,16 @@ def test_a_mover_reads_no_knob_of_legality(path: str) -> None:
     tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
     read = sorted({node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)} & LEGALITY)
     assert not read, f"{path} reads {read}: ask engine/moves.py"
+    table = sorted(
+        {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)} & set(TABLE_KNOBS)
+    )
+    assert not table, f"{path} reads {table}: ask engine/table.py"
+
+
+def test_the_table_module_reads_every_knob_of_the_table() -> None:
+    tree = ast.parse((ROOT / "engine/table.py").read_text(encoding="utf-8"))
+    read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    assert set(TABLE_KNOBS) - {"two_suit_void"} <= read  # two_suit_void: checked by load_rules
 
 
 def test_the_core_reads_every_knob_of_legality() -> None:
