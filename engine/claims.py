@@ -8,6 +8,8 @@ compiles it (one native base: :class:`engine.state.DealState`)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.fan import WinContext
 from engine.hand import wait_mask
 from engine.messages import doing, end_rule, play
@@ -48,6 +50,8 @@ from engine.state import (
     NO_TILE,
     REPLACEMENT,
     ROB,
+    STEP_OF,
+    SUIT_OF,
     VOID,
     DealState,
     HandOff,
@@ -55,6 +59,9 @@ from engine.state import (
 )
 from engine.tiles import tile_name
 
+# module-level copies: mypyc reads a Final of its own module as a C static
+_SUIT: Final = SUIT_OF
+_STEP: Final = STEP_OF
 #: the out-of-turn message's expectation in each phase (by code)
 _WAIT_KEYS: tuple[str, ...] = (
     "wait_exchange", "wait_void", "wait_act", "wait_draw", "wait_replacement", "wait_claim", "wait_rob",
@@ -108,7 +115,9 @@ class DealClaims(DealState):
         else:
             self.front += 1
             self.after_kong = False
-        self.move(seat, tile, 1)
+        self.hands[seat][tile] += 1  # (self.move, written out on the hottest move)
+        self.sizes[seat] += 1
+        self.keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
         self.draws[seat] += 1
         self.drawn = tile
         self.passes.drew(seat)  # 过水不胡 lasts until the seat's own next draw
@@ -138,7 +147,9 @@ class DealClaims(DealState):
         wall_left = self.wall_left
         if wall_left < LAST_FOUR:
             self.check_missed_self_draw(seat)
-        self.move(seat, tile, -1)
+        hand[tile] -= 1  # (self.move, written out on the hottest move)
+        self.sizes[seat] -= 1
+        self.keys[seat * 3 + _SUIT[tile]] -= _STEP[tile]
         self.discards[seat].append(tile)
         self.any_discard = True
         open_tile = opened_discard(seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE)
@@ -202,7 +213,8 @@ class DealClaims(DealState):
         and the turn moves on, after the winners if there were any."""
         open_tile = self.open
         assert open_tile is not None
-        self.check_missed_discard(open_tile)
+        if open_tile.last_four:
+            self.check_missed_discard(open_tile)
         self.open = None
         if open_tile.rob and not open_tile.winners:
             return  # the added kong stands; the caller pays it

@@ -61,7 +61,7 @@ def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]
         need = [0] * NUM_KINDS
         for tile in three:
             need[tile] += 1
-        if any(need[t] > hands[seat][t] for t in range(NUM_KINDS)):
+        if any(need[t] > hands[seat][t] for t in three):
             raise IllegalEvent("not_in_hand", play("exchange_held", seat=seat), seat)
 
 

@@ -59,9 +59,11 @@ REPLACEMENT: Final = move_codes.REPLACEMENT
 CLAIM: Final = move_codes.CLAIM
 ROB: Final = move_codes.ROB
 ENDED: Final = move_codes.ENDED
-_SUIT: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
-#: a tile's weight in its suit's base-5 key
-_STEP: Final[tuple[int, ...]] = tuple(POW5[tile % 9] for tile in range(NUM_KINDS))
+#: a tile's suit, and its weight in its suit's base-5 key
+SUIT_OF: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
+STEP_OF: Final[tuple[int, ...]] = tuple(POW5[tile % 9] for tile in range(NUM_KINDS))
+_SUIT: Final = SUIT_OF
+_STEP: Final = STEP_OF
 
 
 class Phase(Enum):

@@ -35,7 +35,8 @@ from engine.moves import IllegalEvent, discard_context
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import deltas
-from engine.state import ENDED, EXCHANGE
+from engine.state import ENDED
+from engine.tiles import parse_tiles
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
 from ingest.logs.records import (
@@ -57,7 +58,6 @@ from ingest.replay.fast_plan import (
     STEP_DISCARD_WIN,
     STEP_KONG,
     STEP_SELF_DRAW,
-    passed_tiles,
     plan_moves,
     self_draw_context,
 )
@@ -73,10 +73,11 @@ class FastDeal(FastState):
     recorded end and claims held to what they give."""
 
     def exchange_names(self, direction: str, given: Sequence[TileList]) -> None:
-        """换三张 of tile names (an illegal one is the engine's)."""
-        passed = passed_tiles(self.hands, given) if self.stage == EXCHANGE else None
-        if passed is None:
-            raise HandOff
+        """换三张 of tile names (a name the reader's slow path parses is the engine's)."""
+        try:
+            passed = [parse_tiles(names) for names in given]
+        except ValueError:
+            raise HandOff from None
         self.exchange(direction, passed)
 
     def hu_record(self, rec: HuRec, tile: int, line: int) -> None:

@@ -7,9 +7,6 @@ the explaining replay keeps, or anything this path does not explain, gives the d
 
 from __future__ import annotations
 
-from typing import Final
-
-from engine import move_codes
 from engine.deal import DealMoves
 from engine.events import DealStart
 from engine.moves import IllegalEvent
@@ -19,10 +16,7 @@ from engine.state import HandOff, Win
 from ingest.logs.records import HuRec
 from ingest.replay.fast_plan import SeatState
 
-__all__ = ["LAST_FOUR", "NO_TILE", "FastState", "HandOff"]
-
-NO_TILE: Final = -1
-LAST_FOUR: Final = move_codes.LAST_FOUR
+__all__ = ["FastState", "HandOff"]
 
 
 class FastState(DealMoves):
