@@ -132,10 +132,10 @@ class DealState:
         self.ponged: list[list[int]] = [[], [], [], []]
         self.konged: list[list[int]] = [[], [], [], []]  # every kong kind, in order made
         self.hidden: list[int] = [0, 0, 0, 0]  # how many of each seat's kongs are 暗杠
-        self.discards: list[list[int]] = [[] for _ in SEATS]  # unclaimed discards on the table
-        self.laid: list[list[int]] = [[] for _ in SEATS]  # 血流成河: winning tiles laid aside
+        self.discards: list[list[int]] = [[], [], [], []]  # unclaimed discards on the table
+        self.laid: list[list[int]] = [[], [], [], []]  # 血流成河: winning tiles laid aside
         self.void: list[int | None] = [None] * 4
-        self.draws = [0] * 4
+        self.draws = [0, 0, 0, 0]
         self.settler = Settler(rules, base)  # prices every payment from the facts below
         self.won = self.settler.won  # the same list: who is still in decides who pays
         self.left = self.settler.left  # who has left the deal: the winners, none under 血流成河

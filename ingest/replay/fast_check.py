@@ -1,5 +1,5 @@
-"""The fast path of validation: a deal's decoded records replayed on integer
-state, with no event object and no message, ending in one of two answers.
+"""The fast path of validation: a deal's decoded records replayed on the one integer
+state, with no event object and no message put in words, ending in one of two answers.
 
 - The deal is clean: every move legal, every recorded fan, pattern and payment what the
   rules give. :func:`fast_replay` returns the same :class:`engine.report.DealReport` the
