@@ -7,6 +7,8 @@ the explaining replay keeps, or anything this path does not explain, gives the d
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.deal import DealMoves
 from engine.events import DealStart
 from engine.moves import IllegalEvent
@@ -19,6 +21,17 @@ from ingest.replay.fast_plan import SeatState
 __all__ = ["FastState", "HandOff"]
 
 
+#: whether 门清 is scored, by rule set name (a name says every knob)
+_MENQING: Final[dict[str, bool]] = {}
+
+
+def _menqing_scored(rules: Rules) -> bool:
+    scored = _MENQING.get(rules.name)
+    if scored is None:
+        scored = _MENQING[rules.name] = rules.pattern_fan("menqing") is not None
+    return scored
+
+
 class FastState(DealMoves):
     """One deal on the fast check (see the module docstring)."""
 
@@ -27,7 +40,7 @@ class FastState(DealMoves):
     ) -> None:
         """``deal_in=False``: no tiles dealt (a plan's pricing loads every seat it reads)."""
         # 门清 scored: the kinds of the kongs (暗杠 or not) of a seat a plan loads are not known
-        self.menqing_scored = rules.pattern_fan("menqing") is not None
+        self.menqing_scored = _menqing_scored(rules)
         self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
         self.claim: HuRec | None = None  # the win record being played: its claims are held to it
         self.end_settlement = (0, 0, 0, 0)  # the deltas of the 查叫 transfers
