@@ -26,7 +26,7 @@ from engine.moves import (
     won_alone,
 )
 from engine.rules import Rules
-from engine.tiles import COPIES, NUM_KINDS, SUITS, suits_used, tile_name
+from engine.tiles import COPIES, SUITS, suits_used, tile_name
 
 
 def heavenly(seat: int, dealer: int, draws: int, any_discard: bool, any_claim: bool) -> bool:
@@ -56,12 +56,11 @@ def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]
     if len(given) != 4 or any(len(three) != 3 for three in given):
         raise IllegalEvent("illegal_exchange", play("exchange_three"))
     for seat, three in enumerate(given):
-        if len({tile // 9 for tile in three}) != 1:
+        first, second, third = three
+        if not first // 9 == second // 9 == third // 9:
             raise IllegalEvent("illegal_exchange", play("exchange_suit", seat=seat), seat)
-        need = [0] * NUM_KINDS
-        for tile in three:
-            need[tile] += 1
-        if any(need[t] > hands[seat][t] for t in range(NUM_KINDS)):
+        held = hands[seat]
+        if any(three.count(tile) > held[tile] for tile in three):
             raise IllegalEvent("not_in_hand", play("exchange_held", seat=seat), seat)
 
 

@@ -2,8 +2,8 @@
 copies, wall, the last four), the phases, the pass rules, the ends, the fast plan's steps,
 a win's context bits and the rule bits.
 
-The explaining engine (``engine/state.py``), the fast path (``ingest/replay/fast_state.py``,
-``fast_check.py``, ``fast_plan.py``) and the C moves (``ingest/replay/_moves.c``) read them here;
+The one deal state both Python movers run (``engine/state.py``), the fast path
+(``ingest/replay/fast_check.py``, ``fast_plan.py``) and the C moves (``ingest/replay/_moves.c``) read them here;
 the C reads them through the header ``make compile`` writes from this module
 (``python -m engine.move_codes > build/move_codes.h``), so C and Python cannot drift.
 

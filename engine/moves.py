@@ -214,7 +214,10 @@ class OpenTile:
         self.last_four = last_four
         self.rob = rob
         self.winners: list[int] = []
-        self.context = discard_context(after_kong, rob, last_tile)  # how a win on it counts
+        # how a win on it counts (a plain discard's, shared, without the call)
+        self.context = (
+            discard_context(after_kong, rob, last_tile) if after_kong or rob or last_tile else _DISCARD_WIN
+        )
 
 
 def opened_discard(seat: int, tile: int, line: int, after_kong: bool, wall_left: int, drew: bool) -> OpenTile:

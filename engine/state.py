@@ -1,12 +1,20 @@
-"""The state of one deal and its tile moves (the base of :class:`engine.deal.Deal`).
+"""The state of one deal in integer form, and the moves that open no claim (换三张, 定缺):
+the base of both movers, the explaining replay (:class:`engine.deal.Deal`) and the fast
+check (:class:`ingest.replay.fast_check.FastDeal`), which run the same moves on it
+(:mod:`engine.claims`, :mod:`engine.deal`'s :class:`engine.deal.DealMoves`).
 
-The state holds each seat's concealed counts, melds and discards, the wall, whose move it
-is and what is open for claims. Payments are not priced here: the settlement core
-(:class:`engine.settle.Settler`) holds who has won, the ledger and the kongs' income.
+The state holds each seat's concealed counts (with their base-5 suit keys), its pongs and
+kongs as tile lists, its discards, the wall, whose move it is (a phase code of
+:mod:`engine.move_codes`) and what is open for claims. A breach that leaves the deal
+playable goes to :meth:`DealState.note` (the explaining replay keeps it, the fast check
+gives the deal up); a move the rules forbid raises :class:`engine.moves.IllegalEvent`.
+Payments are not priced here: the settlement core (:class:`engine.settle.Settler`) holds
+who has won, the ledger and the kongs' income.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import Enum
 from typing import Final
@@ -14,7 +22,7 @@ from typing import Final
 import msgspec
 
 from engine import move_codes
-from engine.events import DealStart, Exchange, Kong, Void
+from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, ready_value
 from engine.messages import doing, play
@@ -33,13 +41,29 @@ from engine.moves import (
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
-from engine.shapes import POW5, is_win_shape_keys, may_wait_keys, suit_keys
+from engine.shapes import POW5, is_win_shape_keys, may_wait_keys
 from engine.tiles import COPIES, NUM_KINDS, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
 LAST_FOUR: Final = move_codes.LAST_FOUR
 SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
 EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
+NO_TILE: Final = -1  # no tile drawn
+# the phase codes (engine/move_codes.py), as this module's own: mypyc reads a Final of its
+# own module as a C static, another module's through that module's dict on every use
+EXCHANGE: Final = move_codes.EXCHANGE
+VOID: Final = move_codes.VOID
+ACT: Final = move_codes.ACT
+DRAW: Final = move_codes.DRAW
+REPLACEMENT: Final = move_codes.REPLACEMENT
+CLAIM: Final = move_codes.CLAIM
+ROB: Final = move_codes.ROB
+ENDED: Final = move_codes.ENDED
+#: a tile's suit, and its weight in its suit's base-5 key
+SUIT_OF: Final[tuple[int, ...]] = tuple(tile // 9 for tile in range(NUM_KINDS))
+STEP_OF: Final[tuple[int, ...]] = tuple(POW5[tile % 9] for tile in range(NUM_KINDS))
+_SUIT: Final = SUIT_OF
+_STEP: Final = STEP_OF
 
 
 class Phase(Enum):
@@ -55,6 +79,11 @@ class Phase(Enum):
 
 #: the phases by their code (engine/move_codes.py, which the moves' rules answer in)
 PHASES: Final[tuple[Phase, ...]] = tuple(Phase(name) for name in move_codes.PHASES)
+
+
+class HandOff(Exception):
+    """The deal leaves the fast check: the explaining replay plays it (raised by the fast
+    check's side of the moves, never by the explaining replay's)."""
 
 
 @dataclass(slots=True)
@@ -87,30 +116,37 @@ class KongMade(msgspec.Struct, frozen=True, gc=False):
 
 
 class DealState:
-    """The state of one deal: hands, melds, wall, whose move it is; the tile moves that
-    open no claim (换三张, 定缺) and the queries the claims and the wins ask."""
+    """One deal's state in integer form (see the module docstring); the moves that open no
+    claim (换三张, 定缺) and the queries the claims and the wins ask."""
 
-    def __init__(self, start: DealStart, rules: Rules, base: int = 1) -> None:
+    def __init__(self, start: DealStart, rules: Rules, base: int = 1, deal_in: bool = True) -> None:
+        """``deal_in=False``: no tiles dealt (the fast check's pricing of a plan played in C
+        loads every seat it reads)."""
         self.start = start
         self.rules = rules
         self.base = base
         self.dealer = start.dealer
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in SEATS]
-        self.melds: list[list[Meld]] = [[] for _ in SEATS]
-        self.discards: list[list[int]] = [[] for _ in SEATS]  # unclaimed discards on the table
+        self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
+        self.sizes: list[int] = [0, 0, 0, 0]
+        self.ponged: list[list[int]] = [[], [], [], []]
+        self.konged: list[list[int]] = [[], [], [], []]  # every kong kind, in order made
+        self.hidden: list[int] = [0, 0, 0, 0]  # how many of each seat's kongs are 暗杠
+        self.discards: list[list[int]] = [[], [], [], []]  # unclaimed discards on the table
+        self.laid: list[list[int]] = [[], [], [], []]  # 血流成河: winning tiles laid aside
+        self.void: list[int | None] = [None] * 4
+        self.draws = [0, 0, 0, 0]
         self.settler = Settler(rules, base)  # prices every payment from the facts below
         self.won = self.settler.won  # the same list: who is still in decides who pays
         self.left = self.settler.left  # who has left the deal: the winners, none under 血流成河
         self.stays = self.settler.stays  # 血流成河: a winner plays on
-        self.laid: list[list[int]] = [[] for _ in SEATS]  # 血流成河: winning tiles laid aside
-        self.void: list[int | None] = [None] * 4
-        self.draws = [0] * 4
         self.wall_left = WALL_SIZE
         self.wall = start.wall
         self.front = 0
         self.back = 0
+        self.out_of_wall: list[int] = [0] * NUM_KINDS  # tiles leave the wall only by draws
         self.wins: list[Win] = []
-        self.kongs: list[KongMade] = []
+        self.made: list[KongMade] = []
         self.kong_income: list[KongIncome] = self.settler.kong_income
         self.ledger: list[Transfer] = self.settler.ledger
         self.settled = False
@@ -118,14 +154,22 @@ class DealState:
         self.breaches: list[IllegalEvent] = []  # breaches that do not stop the replay
         self.ready_at_end: dict[int, int] = {}  # seat -> 查大叫 fan, at an empty wall
         self.pigs: set[int] = set()  # 花猪 at an empty wall
+        self.all_fans = True  # 查叫 works out every ready seat's fan, paid or not
         self.passes = PassRecord(rules)  # 过水不胡
-        self.opened: OpenTile | None = None
-        self.last_draw: int | None = None
+        self.open: OpenTile | None = None
+        self.drawn = NO_TILE  # the tile drawn this turn
         self.after_kong = False  # this turn follows a kong's replacement draw
-        self.pending_added: tuple[Kong, Meld, bool] | None = None  # kong, its meld, drawn this turn
+        self.pending_seat = -1  # an added kong open for 抢杠胡: its seat, tile, line
+        self.pending_tile = NO_TILE
+        self.pending_line = 0
+        self.pending_drawn = False  # its tile was drawn this turn
+        self.pending_deltas: tuple[int, int, int, int] | None = None  # its recorded payment
         self.any_claim = False  # a pong or kong happened (地胡 needs none)
         self.any_discard = False
-        self._deal_in(start)
+        self.current = start.dealer
+        self.stage = ACT  # the phase's code (engine/move_codes.py)
+        if deal_in:
+            self._deal_in(start)
 
     # ----------------------------------------------------------------- set-up
     def _deal_in(self, start: DealStart) -> None:
@@ -133,7 +177,10 @@ class DealState:
             raise IllegalEvent("bad_record", play("dealer_seat", got=start.dealer))
         if len(start.hands) != 4:
             raise IllegalEvent("tile_count", play("four_hands", count=len(start.hands)))
-        for seat, hand in enumerate(start.hands):
+        seen = [0] * NUM_KINDS
+        keys = self.keys
+        for seat in SEATS:
+            hand = start.hands[seat]
             size = 14 if seat == start.dealer else 13
             if len(hand) != size:
                 role = play("role_dealer" if seat == start.dealer else "role_other")
@@ -145,10 +192,13 @@ class DealState:
                     expected=size,
                     recorded=len(hand),
                 )
+            counts = self.hands[seat]
             for tile in hand:
-                self.hands[seat][tile] += 1
-        seen = self._seen_counts()
-        self.out_of_wall = list(seen)  # tiles leave the wall only by draws
+                counts[tile] += 1
+                seen[tile] += 1
+                keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
+            self.sizes[seat] = size
+        self.out_of_wall = list(seen)
         if self.wall is not None:
             if len(self.wall) != WALL_SIZE:
                 raise IllegalEvent(
@@ -167,33 +217,48 @@ class DealState:
                     expected=COPIES,
                     recorded=seen[tile],
                 )
-        self._keys = [list(suit_keys(hand)) for hand in self.hands]  # per seat, kept by _move
-        self._sizes = [sum(hand) for hand in self.hands]
-        self.current = start.dealer
-        self.phase = PHASES[opening_phase(self.rules)]
+        self.stage = opening_phase(self.rules)
 
     def move(self, seat: int, tile: int, count: int) -> None:
         """Every change of a concealed hand goes through here, so its suit keys and size
         stay true."""
         self.hands[seat][tile] += count
-        self._sizes[seat] += count
-        self._keys[seat][tile // 9] += count * POW5[tile % 9]
+        self.sizes[seat] += count
+        self.keys[seat * 3 + _SUIT[tile]] += count * _STEP[tile]
 
-    def shape_with(self, seat: int, tile: int | None) -> bool:
-        """Do the seat's concealed tiles (plus ``tile``) form sets and a pair, or seven pairs?"""
-        k0, k1, k2 = self._keys[seat]
-        total = self._sizes[seat]
-        if tile is not None:
+    def shape_with(self, seat: int, tile: int) -> bool:
+        """Do the seat's concealed tiles (plus ``tile``; NO_TILE: as held) form sets and a
+        pair, or seven pairs?"""
+        base = seat * 3
+        keys = self.keys
+        k0 = keys[base]
+        k1 = keys[base + 1]
+        k2 = keys[base + 2]
+        total = self.sizes[seat]
+        if tile != NO_TILE:
             total += 1
-            suit = tile // 9
-            step = POW5[tile - 9 * suit]
+            suit = _SUIT[tile]
+            step = _STEP[tile]
             if suit == 0:
                 k0 += step
             elif suit == 1:
                 k1 += step
             else:
                 k2 += step
-        return is_win_shape_keys(k0, k1, k2, total, not self.melds[seat])
+        return is_win_shape_keys(k0, k1, k2, total, not self.ponged[seat] and not self.konged[seat])
+
+    # ----------------------------------------------------------------- hooks
+    def note(self, breach: IllegalEvent) -> None:
+        """A breach that leaves the deal playable: kept (the fast check gives the deal up)."""
+        self.breaches.append(breach)
+
+    def melded(self, seat: int, kind: str, tile: int, from_seat: int | None) -> None:
+        """A pong or kong made (``added``: a pong became a kong; ``robbed``: that kong was
+        robbed, the pong stands again): the explaining replay keeps its melds."""
+
+    def check_kongs_known(self, seat: int) -> None:
+        """Before a seat's tiles are scored: the fast check gives up where it cannot tell
+        the seat's 暗杠."""
 
     # ----------------------------------------------------------------- queries
     @property
@@ -211,18 +276,32 @@ class DealState:
         """The seats that have not won: 查叫 judges them."""
         return [seat for seat in SEATS if not self.won[seat]]
 
+    @property
+    def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
+        """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
+        o = self.open
+        return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
+
+    def last_drawn(self) -> int | None:
+        """The tile drawn this turn, or None."""
+        return None if self.drawn == NO_TILE else self.drawn
+
     def hand_fixed(self, seat: int) -> bool:
         """血流成河's 胡后不改牌: the seat has won and plays on with its hand fixed."""
         return self.stays and self.won[seat]
 
     def pongs(self, seat: int) -> list[int]:
-        return [m.tile for m in self.melds[seat] if m.kind == "pong"]
+        return self.ponged[seat]
 
     def kong_tiles(self, seat: int) -> list[int]:
-        return [m.tile for m in self.melds[seat] if m.kind != "pong"]
+        return self.konged[seat]
+
+    def concealed_kongs(self, seat: int) -> int:
+        """How many of the seat's kongs are 暗杠 (门清 keeps them)."""
+        return self.hidden[seat]
 
     def held(self, seat: int) -> list[int]:
-        return held_counts(self.hands[seat], self.pongs(seat), self.kong_tiles(seat))
+        return held_counts(self.hands[seat], self.ponged[seat], self.konged[seat])
 
     def _seen_counts(self) -> list[int]:
         """Copies of each kind outside the wall: hands, melds, discards."""
@@ -237,7 +316,7 @@ class DealState:
         return seen
 
     def is_over(self) -> bool:
-        return self.phase is Phase.ENDED
+        return self.stage == ENDED
 
     def holds_void(self, seat: int, counts: list[int] | None = None) -> bool:
         """Does the seat hold its void suit (``counts``: these tiles, melds included)?"""
@@ -253,30 +332,29 @@ class DealState:
         return self.win_counts(seat, counts, context, tile)
 
     def win_counts(
-        self, seat: int, counts: list[int], context: WinContext, win_tile: int = -1
+        self, seat: int, counts: list[int], context: WinContext, win_tile: int = NO_TILE
     ) -> FanResult | None:
-        """The fan of ``counts`` (with the winning tile ``win_tile``, -1: the drawn tile)."""
-        if self.holds_void(seat, held_counts(counts, self.pongs(seat), self.kong_tiles(seat))):
+        """The fan of ``counts`` (with the winning tile ``win_tile``; NO_TILE: the drawn tile)."""
+        pongs = self.ponged[seat]
+        kongs = self.konged[seat]
+        if holds_void(held_counts(counts, pongs, kongs), self.void[seat], self.rules):
             return None
-        if win_tile < 0 and self.last_draw is not None:
-            win_tile = self.last_draw
-        return score_win(
-            counts, self.pongs(seat), self.kong_tiles(seat), self.rules, context, win_tile,
-            self.concealed_kongs(seat),
-        )  # fmt: skip
-
-    def concealed_kongs(self, seat: int) -> int:
-        """How many of the seat's kongs are 暗杠 (门清 keeps them)."""
-        return sum(1 for m in self.melds[seat] if m.kind == "concealed")
+        self.check_kongs_known(seat)
+        if win_tile == NO_TILE:
+            win_tile = self.drawn
+        return score_win(counts, pongs, kongs, self.rules, context, win_tile, self.hidden[seat])
 
     def ready_waits(self, seat: int) -> int:
         """The waits that make a seat ready at 查叫 (:func:`engine.moves.ready_waits`),
-        only the live ones under ``dead_wait_counts: false``."""
-        k0, k1, k2 = self._keys[seat]
-        if not may_wait_keys(k0, k1, k2, self._sizes[seat], not self.melds[seat]):
-            return 0  # the suit keys rule most hands out
+        only the live ones under ``dead_wait_counts: false``; the suit keys first rule most
+        hands out."""
+        base = seat * 3
+        keys = self.keys
+        seven_pairs = not self.ponged[seat] and not self.konged[seat]
+        if not may_wait_keys(keys[base], keys[base + 1], keys[base + 2], self.sizes[seat], seven_pairs):
+            return 0
         waits = ready_waits(
-            self.hands[seat], self.pongs(seat), self.kong_tiles(seat), self.void[seat], self.rules
+            self.hands[seat], self.ponged[seat], self.konged[seat], self.void[seat], self.rules
         )
         if waits and not self.rules.dead_wait_counts:
             waits = live_waits(waits, self._unseen_by(seat))
@@ -284,8 +362,9 @@ class DealState:
 
     def ready_fan(self, seat: int, waits: int) -> int | None:
         """查大叫 value of a seat's 13-tile hand over its ``waits``."""
-        hand, pongs, kongs = self.hands[seat], self.pongs(seat), self.kong_tiles(seat)
-        return ready_value(hand, pongs, kongs, self.rules, waits, self.concealed_kongs(seat))
+        self.check_kongs_known(seat)
+        hand, pongs, kongs = self.hands[seat], self.ponged[seat], self.konged[seat]
+        return ready_value(hand, pongs, kongs, self.rules, waits, self.hidden[seat])
 
     def _unseen_by(self, seat: int) -> list[int]:
         """Copies a seat cannot see: the wall and the concealed hands of others still in."""
@@ -297,7 +376,18 @@ class DealState:
                     unseen[tile] += count
         return unseen
 
-    # ----------------------------------------------------------------- apply
+    def heavenly(self, seat: int) -> bool:
+        """天胡 (:func:`engine.move_checks.heavenly`)."""
+        return heavenly(seat, self.dealer, self.draws[seat], self.any_discard, self.any_claim)
+
+    def self_draw_context(self, seat: int) -> WinContext:
+        first, drew = self.heavenly(seat), self.drawn != NO_TILE
+        return self_draw_context(
+            seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
+            self.wall_left,
+        )  # fmt: skip
+
+    # ----------------------------------------------------------------- checks
     def expect_seat(self, seat: int, what: str) -> None:
         if seat not in SEATS:
             raise IllegalEvent("bad_record", play("seat_range", got=seat))
@@ -308,34 +398,8 @@ class DealState:
                 seat,
             )
 
-    # -- exchange and void
-    def on_exchange(self, event: Exchange) -> None:
-        """换三张: the four seats pass three tiles of one suit each."""
-        if self.phase is not Phase.EXCHANGE:
-            why = play("exchange_off" if not exchanges(self.rules) else "exchange_not_now")
-            raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
-        check_exchange(event.tiles, self.hands)
-        step = EXCHANGE_STEP[event.direction]
-        for seat, given in enumerate(event.tiles):
-            for tile in given:
-                self.move(seat, tile, -1)
-                self.move((seat + step) % 4, tile, 1)
-        self.phase = PHASES[phase_after_exchange(self.rules)]
-
-    def on_void(self, event: Void) -> None:
-        """定缺: a seat declares the suit it will not keep."""
-        seat = event.seat
-        self.expect_seat(seat, "declare a void suit")
-        phase = self.phase
-        check_void(
-            self.rules, seat, self.void[seat] is not None, phase is Phase.VOID, phase is Phase.EXCHANGE
-        )
-        self.void[seat] = event.suit
-        if self.phase is Phase.VOID and all(v is not None for v in self.void):
-            self.phase = Phase.ACT
-
     def check_voids_declared(self) -> None:
-        if self.phase is Phase.VOID:
+        if self.stage == VOID:
             missing = [seat for seat in SEATS if self.void[seat] is None]
             raise IllegalEvent(
                 "void_rule",
@@ -343,32 +407,38 @@ class DealState:
                 missing[0],
                 rule="void_declaration",
             )
-        if self.phase is Phase.EXCHANGE:
+        if self.stage == EXCHANGE:
             raise IllegalEvent("out_of_turn", play("play_before_exchange"), rule="exchange_three")
 
-    def heavenly(self, seat: int) -> bool:
-        """天胡 (:func:`engine.move_checks.heavenly`)."""
-        return heavenly(seat, self.dealer, self.draws[seat], self.any_discard, self.any_claim)
+    # ----------------------------------------------------------------- exchange and void
+    def exchange(self, direction: str, given: Sequence[Sequence[int]]) -> None:
+        """换三张: the four seats pass three tiles of one suit each."""
+        if self.stage != EXCHANGE:
+            why = play("exchange_off" if not exchanges(self.rules) else "exchange_not_now")
+            raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
+        check_exchange(given, self.hands)
+        step = EXCHANGE_STEP[direction]
+        for seat, three in enumerate(given):
+            for tile in three:
+                self.move(seat, tile, -1)
+                self.move((seat + step) % 4, tile, 1)
+        self.stage = phase_after_exchange(self.rules)
 
-    def self_draw_context(self, seat: int) -> WinContext:
-        first, drew = self.heavenly(seat), self.last_draw is not None
-        return self_draw_context(
-            seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
-            self.wall_left,
-        )  # fmt: skip
+    def declare_void(self, seat: int, suit: int) -> None:
+        """定缺: a seat declares the suit it will not keep."""
+        self.expect_seat(seat, "declare a void suit")
+        stage = self.stage
+        check_void(self.rules, seat, self.void[seat] is not None, stage == VOID, stage == EXCHANGE)
+        self.void[seat] = suit
+        if stage == VOID and all(v is not None for v in self.void):
+            self.stage = ACT
 
-    @property
-    def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
-        """The tile open for claims: (seat, tile, is an added kong, winners so far)."""
-        o = self.opened
-        return None if o is None else (o.seat, o.tile, o.rob, tuple(o.winners))
-
+    # ----------------------------------------------------------------- the table
     def lay_aside(self, seat: int, tile: int) -> None:
         """血流成河: the winning tile is laid aside face up; the seat keeps its other tiles."""
         self.laid[seat].append(tile)
 
-    # -- end
     def end_deal(self, reason: str) -> None:
         self.end_reason = reason
-        self.phase = Phase.ENDED
-        self.opened = None
+        self.stage = ENDED
+        self.open = None

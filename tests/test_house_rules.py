@@ -295,7 +295,7 @@ def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int
         void = PIG_VOIDS[seat]
         fast.void[seat] = void if void is not None else -1
     fast.won[3] = True
-    fast.cha_jiao([0, 1, 2], 99)
+    fast.cha_jiao(99)  # the seats that never won: 0, 1, 2
     return deltas(deal.settlement), set(deal.pigs), deltas(fast.settler.settlement), set(fast.pigs)
 
 

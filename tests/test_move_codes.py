@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from engine import move_codes
+from engine import move_codes, state
 from engine.rules import knob_values, load_rules
 from engine.state import Phase
-from ingest.replay import fast_plan, fast_state
+from ingest.replay import fast_plan
 
 ROOT = Path(__file__).parent.parent
 
@@ -21,14 +21,14 @@ def test_the_codes_are_their_lists() -> None:
     assert [p.value for p in Phase] == list(move_codes.PHASES)
     for index, phase in enumerate(move_codes.PHASES):
         assert getattr(move_codes, phase.upper()) == index
-        assert getattr(fast_state, phase.upper()) == index
+        assert getattr(state, phase.upper()) == index  # the one state's codes, both movers'
     for index, rule in enumerate(move_codes.PASS_RULES):
         assert getattr(move_codes, f"PASS_{rule.upper()}") == index
     for index, step in enumerate(move_codes.STEPS):
         assert getattr(fast_plan, f"STEP_{step.upper()}") == index
     for index, bit in enumerate(move_codes.CONTEXT_BITS):
         assert getattr(fast_plan, f"CTX_{bit.upper()}") == 1 << index
-    assert move_codes.WALL_SIZE == 55 and fast_state.WALL_SIZE == 55
+    assert move_codes.WALL_SIZE == 55 and state.WALL_SIZE == 55
 
 
 def test_every_knob_is_read_or_ignored_by_the_c_moves() -> None:
