@@ -20,9 +20,9 @@ from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_in
 @dataclass(frozen=True)
 class RescoredDeal:
     deal_id: str
-    computed: tuple[int, int, int, int]
-    recorded: tuple[int, int, int, int] | None
-    rescored: tuple[int, int, int, int] | None
+    computed: tuple[int, ...]
+    recorded: tuple[int, ...] | None
+    rescored: tuple[int, ...] | None
     problem: str | None = None  # why it could not be re-scored
 
 

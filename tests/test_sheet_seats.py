@@ -1,0 +1,193 @@
+"""Score sheets at three- and two-player tables (the rules' ``seats``): one player, one
+points column and one entry of every list a seat; the audit pays at the table's seats
+(a self-draw by every other seat still in, 刮风下雨 likewise, the deal over when all but one
+have won, 查叫 among those left); a four-player sheet reads exactly as before."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from engine.rules import load_rules
+from ingest.replay.validate import validate_paths
+from ingest.sheets.convert import convert_sheet
+
+ROOT = Path(__file__).resolve().parent.parent
+THREE = '{"preset":"standard","seats":3,"suits":"ps"}'
+TWO = '{"preset":"standard","seats":2,"suits":"m","hand_size":7}'
+HEADER = [
+    "场次 / session", "规则 / rules", "玩家1 / player1", "玩家2 / player2", "玩家3 / player3",
+    "局号 / deal", "庄家 / dealer", "事件 / event", "座位 / seat", "杠型 / kind", "来自 / from",
+    "番型 / patterns", "得分1 / points1", "得分2 / points2", "得分3 / points3", "听牌 / ready",
+]  # fmt: skip
+
+# The golden three-player evening (standard at 筒 and 条, base 1), worked out by hand.
+# Players Ann, Bo, Chen (seats 0-2). Standard: concealed kong 2 from each other seat still
+# in, exposed kong 1 from the discarder, fan ×2^(fan−1), no 自摸 bonus, 退税 on.
+#
+# Deal 1 (dealer Ann):
+#   row 2  Bo 暗杠: 2 from each of Ann and Chen                   [-2,  4, -2]
+#   row 3  Chen 自摸 清一色 3 fan ×4, paid by the two others       [-4, -4,  8]
+#   row 4  Ann wins on Bo's discard, 对对胡 2 fan ×2               [ 2, -2,  0]
+#          two of three have won: all but one, the deal is over (three_won)
+#   net                                                           [-4, -2,  6]
+# Deal 2 (dealer Chen):
+#   row 6  Ann 直杠 from Bo: Bo pays 1                             [ 1, -1,  0]
+#   row 7  Bo 自摸 平胡 1 fan ×1, paid by Ann and Chen             [-1,  2, -1]
+#   row 8  查叫 at the wall: Ann and Chen still in; Chen ready at 2 fan, Ann not:
+#          Ann pays Chen ×2 = 2 (查大叫); 退税: Ann's kong earned 1 from Bo, she is
+#          not ready and returns it                               [-3,  1,  2]
+#   net                                                           [-3,  2,  1]
+# Totals: [-4, -2, 6] + [-3, 2, 1] = [-7, 0, 7], summing to zero.
+GOLDEN = [
+    ["s3", THREE, "Ann", "Bo", "Chen", "1", "Ann", "杠", "Bo", "暗杠", "", "", "-2", "4", "-2", ""],
+    ["", "", "", "", "", "1", "", "胡", "Chen", "", "自摸", "清一色", "-4", "-4", "8", ""],
+    ["", "", "", "", "", "1", "", "胡", "Ann", "", "Bo", "对对胡", "2", "-2", "0", ""],
+    ["", "", "", "", "", "1", "", "本局", "", "", "", "", "-4", "-2", "6", ""],
+    ["", "", "", "", "", "2", "Chen", "杠", "Ann", "直杠", "Bo", "", "1", "-1", "0", ""],
+    ["", "", "", "", "", "2", "", "胡", "Bo", "", "自摸", "平胡", "-1", "2", "-1", ""],
+    ["", "", "", "", "", "2", "", "查叫", "", "", "", "", "-3", "1", "2", "Chen 2"],
+    ["", "", "", "", "", "2", "", "本局", "", "", "", "", "-3", "2", "1", ""],
+    ["", "", "", "", "", "", "", "总分", "", "", "", "", "-7", "0", "7", ""],
+]
+
+
+def write_csv(path: Path, rows: list[list[Any]], header: list[str] = HEADER) -> Path:
+    out = io.StringIO()
+    csv.writer(out).writerows([header, *rows])
+    path.write_bytes(out.getvalue().encode("utf-8"))
+    return path
+
+
+def report_of(path: Path) -> Any:
+    return validate_paths([str(path)])
+
+
+def test_the_golden_three_player_evening_checks_out(tmp_path: Path) -> None:
+    report = report_of(write_csv(tmp_path / "three.csv", GOLDEN))
+    assert list(report.all_findings()) == []
+    deals = [deal.to_json() for deal in report.deals]
+    assert [d["computed"]["scores"] for d in deals] == [[-4, -2, 6], [-3, 2, 1]]
+    assert [d["computed"]["end_reason"] for d in deals] == ["three_won", "wall_exhausted"]
+    assert deals[1]["computed"]["settlement"] == [-3, 1, 2]
+    session = report.sessions[0]
+    assert session.totals == (-7, 0, 7) and sum(session.totals) == 0
+    assert report.ok
+
+
+def test_the_sheet_becomes_three_wide_lines() -> None:
+    out = io.StringIO()
+    csv.writer(out).writerows([HEADER, *GOLDEN])
+    log = convert_sheet(out.getvalue().encode(), "three.csv")
+    lines = [obj for _, obj in log.lines]
+    assert lines[0]["players"] == ["Ann", "Bo", "Chen"]
+    assert lines[0]["rules"] == json.loads(THREE)
+    assert [obj["deltas"] for obj in lines if obj["type"] in ("kong", "hu")] == [
+        [-2, 4, -2], [-4, -4, 8], [2, -2, 0], [1, -1, 0], [-1, 2, -1],
+    ]  # fmt: skip
+    ends = [obj for obj in lines if obj["type"] == "deal_end"]
+    assert ends[1]["ready"] == [None, None, 2] and ends[1]["settlement"] == [-3, 1, 2]
+    assert lines[-1] == {"type": "session_end", "totals": [-7, 0, 7]}
+
+
+def test_a_wrong_payment_is_found_at_its_row_and_seat(tmp_path: Path) -> None:
+    rows = [list(row) for row in GOLDEN]
+    # Chen's self-draw written as if a fourth seat paid too: 12 for Chen (it is 8)
+    rows[1][12:15] = ["-4", "-4", "12"]
+    report = report_of(write_csv(tmp_path / "wrong.csv", rows))
+    found = [f for f in report.all_findings() if f.code == "payment_mismatch"]
+    assert [(f.line, f.seat, f.expected, f.recorded) for f in found] == [(3, 2, [-4, -4, 8], [-4, -4, 12])]
+    assert not report.ok
+
+
+def test_a_fourth_seat_at_a_three_seat_table_is_a_finding(tmp_path: Path) -> None:
+    rows = [list(row) for row in GOLDEN]
+    rows[1][8] = "4"  # seat 4 wins: the table has three
+    report = report_of(write_csv(tmp_path / "seat4.csv", rows))
+    found = [f for f in report.all_findings() if f.line == 3]
+    assert [f.code for f in found] == ["bad_record"]
+    assert "numbered 1-3" in found[0].message
+
+
+def test_a_fourth_points_column_must_stay_empty(tmp_path: Path) -> None:
+    header = [*HEADER[:15], "得分4 / points4", HEADER[15]]
+    rows = [[*row[:15], "", row[15]] for row in GOLDEN]
+    rows[0][15] = "0"
+    report = report_of(write_csv(tmp_path / "points4.csv", rows, header))
+    found = [f for f in report.all_findings() if f.line == 2]
+    assert [f.code for f in found] == ["bad_record"]
+    assert "points4" in found[0].message and "3 seats" in found[0].message
+
+
+def test_four_names_at_a_three_seat_table_say_so(tmp_path: Path) -> None:
+    header = [*HEADER[:5], "玩家4 / player4", *HEADER[5:]]
+    rows = [[*row[:5], "Du" if index == 0 else "", *row[5:]] for index, row in enumerate(GOLDEN)]
+    report = report_of(write_csv(tmp_path / "names.csv", rows, header))
+    assert any("3 player names are needed" in f.message for f in report.all_findings())
+    assert not report.ok
+
+
+# Two players (standard, 万 only, seven-tile hands), worked out by hand:
+#   deal 1: Ann 暗杠, Bo pays 2 [2, -2]; Bo 自摸 平胡 ×1, Ann pays 1 [-1, 1]: one of two
+#           has won, all but one: the deal is over; net [1, -1]
+#   deal 2: the wall runs out, 查叫: Ann ready at 1 fan, Bo not: Bo pays 1 [1, -1]
+#   totals [2, -2]
+TWO_HEADER = [*HEADER[:4], *HEADER[5:14], HEADER[15]]
+TWO_ROWS = [
+    ["s2", TWO, "Ann", "Bo", "1", "Ann", "杠", "Ann", "暗杠", "", "", "2", "-2", ""],
+    ["", "", "", "", "1", "", "胡", "Bo", "", "自摸", "平胡", "-1", "1", ""],
+    ["", "", "", "", "2", "Bo", "查叫", "", "", "", "", "1", "-1", "Ann 1"],
+    ["", "", "", "", "2", "", "本局", "", "", "", "", "1", "-1", ""],
+    ["", "", "", "", "", "", "总分", "", "", "", "", "2", "-2", ""],
+]
+
+
+def test_a_two_player_sheet(tmp_path: Path) -> None:
+    report = report_of(write_csv(tmp_path / "two.csv", TWO_ROWS, TWO_HEADER))
+    assert list(report.all_findings()) == []
+    deals = [deal.to_json() for deal in report.deals]
+    assert [d["computed"]["scores"] for d in deals] == [[1, -1], [1, -1]]
+    assert [d["computed"]["end_reason"] for d in deals] == ["three_won", "wall_exhausted"]
+    assert report.sessions[0].totals == (2, -2)
+
+
+def test_a_three_seat_tile_log_is_still_refused_in_words(tmp_path: Path) -> None:
+    log = tmp_path / "mixed.jsonl"
+    session = {"type": "session", "session_id": "m", "players": ["A", "B", "C"], "rules": json.loads(THREE)}
+    lines = [
+        session,
+        {"type": "deal", "deal_id": "sheet-1", "record": "sheet", "dealer": 0},
+        {"type": "hu", "seat": 1, "from": None, "patterns": ["pinghu"], "deltas": [-1, 2, -1]},
+        {"type": "hu", "seat": 2, "from": 0, "patterns": ["pinghu"], "deltas": [-1, 0, 1]},
+        {"type": "deal_end", "reason": "three_won", "scores": [-2, 2, 0]},
+        {"type": "deal", "deal_id": "tiles-1", "dealer": 0, "hands": ["1p", "1p", "1p", "1p"]},
+        {"type": "deal_end", "reason": "wall_exhausted"},
+        {"type": "session_end"},
+    ]
+    log.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    report = report_of(log)
+    statuses = {deal.deal_id: deal.status for deal in report.deals}
+    assert statuses == {"sheet-1": "ok", "tiles-1": "invalid"}
+    refused = [f for f in report.all_findings()]
+    assert [(f.code, f.line, f.message_key) for f in refused] == [("bad_record", 6, "tile_table_refused")]
+    assert "four seats" in refused[0].message and "记分表" in refused[0].message_zh
+
+
+def test_seats_follow_the_rules() -> None:
+    assert load_rules(json.loads(THREE)).seats == 3
+    assert load_rules(json.loads(TWO)).seats == 2
+
+
+def test_a_four_player_sheet_reads_byte_for_byte_as_before() -> None:
+    """The example evening's lines, as the importer wrote them before tables had seats
+    (sha256 of ``row json`` lines, measured on the four-seat importer)."""
+    for name in ("sheet-example.csv", "sheet-example.xlsx"):
+        log = convert_sheet((ROOT / "data" / "templates" / name).read_bytes(), name)
+        text = "\n".join(f"{row} " + json.dumps(obj, ensure_ascii=False) for row, obj in log.lines)
+        digest = hashlib.sha256(text.encode()).hexdigest()
+        assert digest == "c822b5f87c41c719e1ee1e28ffd4cba796324593bed6ed47d68be20788acef85", name
+        assert (len(log.lines), len(log.findings)) == (19, 0)
