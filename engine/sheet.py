@@ -113,7 +113,9 @@ class SheetAudit:
         if values is None or len(values) == seats:
             return values
         text = sheet_width(field, len(values), seats, self.rules)
-        finding("bad_record", line, seat, text, self.sink, expected=seats, recorded=list(values), rule="seats")
+        finding(
+            "bad_record", line, seat, text, self.sink, expected=seats, recorded=list(values), rule="seats"
+        )
         return None
 
     def kong(self, ev: SheetKong) -> None:
@@ -370,7 +372,9 @@ class SheetAudit:
             self.per_seat(end.settlement, "settlement", end.line),
             self.per_seat(end.scores, "scores", end.line),
         )
-        check_end(reason, end.reason, end.line, settler.settlement, settler.ledger, claims, self.rules, self.sink)
+        check_end(
+            reason, end.reason, end.line, settler.settlement, settler.ledger, claims, self.rules, self.sink
+        )
 
     def _cha_jiao(self, end: DealEnd) -> None:
         """查叫 from the declared ready values and 花猪, each checked against who is in."""

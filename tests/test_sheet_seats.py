@@ -191,3 +191,53 @@ def test_a_four_player_sheet_reads_byte_for_byte_as_before() -> None:
         digest = hashlib.sha256(text.encode()).hexdigest()
         assert digest == "c822b5f87c41c719e1ee1e28ffd4cba796324593bed6ed47d68be20788acef85", name
         assert (len(log.lines), len(log.findings)) == (19, 0)
+
+
+def test_a_three_player_sheet_in_a_warehouse_and_its_statistics(tmp_path: Path) -> None:
+    """Ingested into a real warehouse (Parquet, read by DuckDB) beside a two-player sheet
+    and the four-player example: as many seat rows as seats, placements 1st-3rd at three."""
+    from analytics.queries import Analytics, Filters
+    from ingest.warehouse import ingest
+
+    three = write_csv(tmp_path / "three.csv", GOLDEN)
+    two = write_csv(tmp_path / "two.csv", TWO_ROWS, TWO_HEADER)
+    four = ROOT / "data" / "templates" / "sheet-example.csv"
+    summary = ingest([three, two, four], tmp_path / "wh", workers=0)
+    assert (summary.findings, summary.invalid) == (0, 0)
+    # 2 deals × 3 seats + 2 × 2 + 3 × 4
+    assert summary.rows["seats"] == 22 and summary.rows["deals"] == 7
+    api = Analytics(tmp_path / "wh")
+    try:
+        seats = api.sql(
+            "select deal_id, count(*) as n, sum(net) as net from mart_seat_deals group by 1 order by 1"
+        )
+        assert dict(zip(seats["deal_id"], seats["n"], strict=True)) == {
+            "s3-01": 3, "s3-02": 3, "s2-01": 2, "s2-02": 2,
+            "club7-2026-11-28-t3-01": 4, "club7-2026-11-28-t3-02": 4, "club7-2026-11-28-t3-03": 4,
+        }  # fmt: skip
+        assert (seats["net"] == 0).all()
+        deals = api.sql("select deal_id, players, scores from stg_deals where deal_id = 's3-02'")
+        assert list(deals["players"][0]) == ["Ann", "Bo", "Chen"] and list(deals["scores"][0]) == [-3, 2, 1]
+
+        places = api.query("session_placements")
+        s3 = places[places["session_id"] == "s3"].sort_values("placement")
+        # totals [-7, 0, 7]: Chen 1st, Bo 2nd, Ann 3rd, at a table of three
+        assert list(zip(s3["player"], s3["net"], s3["placement"], s3["table_size"], strict=True)) == [
+            ("Chen", 7, 1, 3), ("Bo", 0, 2, 3), ("Ann", -7, 3, 3),
+        ]  # fmt: skip
+        four_places = places[places["session_id"] == "club7-2026-11-28-t3"]
+        assert sorted(four_places["placement"]) == [1, 2, 3, 4] and set(four_places["table_size"]) == {4}
+
+        by_table = api.placements_by_table().set_index(["player", "table_size"])
+        assert by_table.loc[("Ann", 3), ["sessions", "placement_3", "placement_4"]].tolist() == [1, 1, 0]
+        assert by_table.loc[("Ann", 2), ["sessions", "placement_1"]].tolist() == [1, 1]
+        assert by_table.loc[("Ann", 4), ["sessions", "placement_4"]].tolist() == [1, 0]  # Ann 0: 3rd of four
+        assert by_table.loc[("Ann", 4), "placement_3"] == 1
+        assert by_table.loc[("Chen", 3), "placement_1_rate"] == 1.0
+        ranked = api.query("session_placements", Filters(player="Chen"))
+        assert set(ranked["placement"]) <= {1, 2, 3, 4}
+        stats = api.player_stats().set_index("player")
+        # Chen: two deals at three seats (one self-draw win) and three of the example
+        assert stats.loc["Chen", "deals"] == 5
+    finally:
+        api.close()

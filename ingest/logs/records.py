@@ -242,14 +242,26 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
     "suit": ("m、p、s 之一", "one of m, p, s"),
     "tile": ("牌名，如 '5p'", "a tile name such as '5p'"),
     "kind": ("exposed、added、concealed 之一", "one of exposed, added, concealed"),
-    "deltas": ("整数的列表，每家一个（四人桌 4 个）", "a list of whole numbers, one per seat (4 at a four-seat table)"),
+    "deltas": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
     "from": ("座位号 0-3，自摸为 null", "a seat number 0-3, or null for a self-draw"),
     "fan": ("至少为 0 的整数", "a whole number of at least 0"),
     "patterns": ("番型 id（字符串）的列表", "a list of pattern ids (strings)"),
     "reason": ("字符串，如 three_won 或 wall_exhausted", "a string such as three_won or wall_exhausted"),
-    "settlement": ("整数的列表，每家一个（四人桌 4 个）", "a list of whole numbers, one per seat (4 at a four-seat table)"),
-    "scores": ("整数的列表，每家一个（四人桌 4 个）", "a list of whole numbers, one per seat (4 at a four-seat table)"),
-    "totals": ("整数的列表，每家一个（四人桌 4 个）", "a list of whole numbers, one per seat (4 at a four-seat table)"),
+    "settlement": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
+    "scores": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
+    "totals": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
     "record": (
         '"sheet" 表示记分表牌局（没有手牌和牌墙）',
         '"sheet" for a score-sheet deal (no hands or wall)',

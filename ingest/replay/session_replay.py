@@ -183,13 +183,14 @@ class SessionReplay:
                 rules = None
         end = session.end
         seats = rules.seats if rules is not None else 4
+        why = str(error) if error is not None else problem_finding.message if problem_finding else None
         return cls(
             rules,
             base=start.base if start is not None else 1,
             players=start.players if start is not None else None,
             session_id=start.session_id if start is not None else None,
             path=path,
-            rules_error=str(error) if error is not None else problem_finding.message if problem_finding else None,
+            rules_error=why,
             rules_problem=problem_finding,
             recorded_totals=tuple(end.totals) if end is not None and end.totals is not None else None,
             end_line=end.line if end is not None else None,

@@ -362,7 +362,11 @@ class _Importer(SheetLayout):
         pigs = row.cells.get("flower_pigs")
         if pigs:
             end["flower_pigs"] = sorted(
-                {seat_of(p, session.players, "flower_pigs", session.seats) for p in LIST_SPLIT.split(pigs) if p}
+                {
+                    seat_of(p, session.players, "flower_pigs", session.seats)
+                    for p in LIST_SPLIT.split(pigs)
+                    if p
+                }
             )
             columns["flower_pigs"] = self._col("flower_pigs")
         settlement = self._points(row, session.seats)
