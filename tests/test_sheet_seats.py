@@ -241,3 +241,27 @@ def test_a_three_player_sheet_in_a_warehouse_and_its_statistics(tmp_path: Path) 
         assert stats.loc["Chen", "deals"] == 5
     finally:
         api.close()
+
+
+def test_the_cli_validates_and_ingests_a_three_player_sheet_in_both_languages(tmp_path: Path) -> None:
+    from test_cli_ingest_stats import run
+
+    rows = [list(row) for row in GOLDEN]
+    rows[1][12:15] = ["-4", "-4", "12"]  # Chen's self-draw: 8, not 12
+    wrong = write_csv(tmp_path / "wrong.csv", rows)
+    english = run("validate", wrong, "--lang", "en")
+    assert english.returncode == 3, english.stderr  # any finding
+    assert "row 3 Chen (seat 3) payment_mismatch" in english.stdout
+    assert "expected Ann −4, Bo −4, Chen +8, recorded Ann −4, Bo −4, Chen +12" in english.stdout
+    chinese = run("validate", wrong, "--lang", "zh")
+    assert "表格第 3 行 Chen（3 号位） 付分不符" in chinese.stdout
+    good = write_csv(tmp_path / "three.csv", GOLDEN)
+    checked = run("validate", good, "--json")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    session = json.loads(checked.stdout)["sessions"][0]
+    assert session["players"] == ["Ann", "Bo", "Chen"] and session["computed"]["totals"] == [-7, 0, 7]
+    stored = run("ingest", good, "--warehouse", tmp_path / "wh")
+    assert stored.returncode == 0, stored.stdout + stored.stderr
+    assert "seats 6" in stored.stdout
+    stats = run("stats", "--warehouse", tmp_path / "wh", "--json")
+    assert {p["player"]: p["sessions"] for p in json.loads(stats.stdout)} == {"Ann": 1, "Bo": 1, "Chen": 1}
