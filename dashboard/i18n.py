@@ -600,6 +600,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_begin": ("开始", "Start"),
     "record_bad_rules": ("规则无法读取：{error}", "The rule set cannot be read: {error}"),
     "record_bad_players": ("请填写四位不同的玩家。", "Enter four different players."),
+    "record_bad_players_n": (
+        "本桌有 {n} 个座位：请填写 {n} 位不同的玩家。",
+        "The table has {n} seats: enter {n} different players.",
+    ),
     "record_deal": ("第 {n} 局", "Deal {n}"),
     "record_correcting": ("更正第 {n} 局（第 {rev} 版）", "Correcting deal {n} (revision {rev})"),
     "record_dealer": ("庄家", "Dealer"),

@@ -265,3 +265,32 @@ def test_the_cli_validates_and_ingests_a_three_player_sheet_in_both_languages(tm
     assert "seats 6" in stored.stdout
     stats = run("stats", "--warehouse", tmp_path / "wh", "--json")
     assert {p["player"]: p["sessions"] for p in json.loads(stats.stdout)} == {"Ann": 1, "Bo": 1, "Chen": 1}
+
+
+def test_the_record_page_s_facts_at_a_three_seat_table(tmp_path: Path) -> None:
+    """The Record page's pricing (ingest/sheets/record.py) writes the golden evening's
+    second deal as three-wide lines that the audit passes, with the hand-worked points."""
+    from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact, log_text, price
+
+    session = SessionFacts("rec3", ("Ann", "Bo", "Chen"), json.loads(THREE))
+    assert session.seats == (0, 1, 2)
+    events = (KongFact(0, "exposed", 1), WinFact(1, None, ("pinghu",)))
+    # the page's default end has four entries: fitted to the table's three
+    deal = DealFacts("rec3-02", 2, events, EndFact((None, None, 2, None)))
+    priced = price(session, deal)
+    assert priced.findings == [] and priced.scores == (-3, 2, 1)
+    text = log_text(session, [deal])
+    lines = [json.loads(line) for line in text.splitlines()]
+    assert lines[-1] == {
+        "type": "deal_end", "reason": "wall_exhausted", "ready": [None, None, 2], "flower_pigs": [],
+        "settlement": [-3, 1, 2], "scores": [-3, 2, 1],
+    }  # fmt: skip
+    path = tmp_path / "rec3.jsonl"
+    path.write_text(text + '{"type":"session_end","totals":[-3,2,1]}\n', encoding="utf-8")
+    report = report_of(path)
+    assert list(report.all_findings()) == [] and report.ok
+    # all but one have won at three seats: the deal is over after two wins
+    over = price(
+        session, DealFacts("rec3-03", 0, (WinFact(1, None, ("pinghu",)), WinFact(2, 0, ("pinghu",))))
+    )
+    assert over.end_reason == "three_won" and over.scores == (-2, 2, 0)
