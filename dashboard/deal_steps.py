@@ -232,8 +232,9 @@ def replay_steps(
 
 
 def seat_names(value: Any) -> tuple[str, ...]:
+    """The stored names, one a seat of the table (two to four), else four placeholders."""
     names = stored_strs(value)
-    return tuple(names) if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
+    return tuple(names) if 2 <= len(names) <= 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
 
 
 def replay_from_rows(
