@@ -647,6 +647,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_pigs": ("花猪", "花猪 flower pigs"),
     "record_settlement": ("查叫付分", "查叫 payments"),
     "record_deal_over": ("三家已胡，本局结束。", "Three have won: the deal is over."),
+    "record_deal_over_rest": ("只剩一家未胡，本局结束。", "All but one have won: the deal is over."),
     "record_save": ("保存本局", "Save deal"),
     "record_saved": ("已保存 {deal}（第 {rev} 版）。", "Saved {deal} (revision {rev})."),
     "record_save_failed": ("未能保存：{error}", "Not saved: {error}"),

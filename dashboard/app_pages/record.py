@@ -343,7 +343,8 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     if editing is not None:
         changed = edit_event(draft, deal, editing, rules)
     elif over:
-        st.success(page_kit.t("record_deal_over"))
+        rest = len(players) != 4 and priced.end_reason == "three_won"  # at three seats, two won
+        st.success(page_kit.t("record_deal_over_rest" if rest else "record_deal_over"))
     elif not wall_end:
         changed = add_event(draft, deal, still_in, rules)
     if changed is not None:
