@@ -294,3 +294,39 @@ def test_the_record_page_s_facts_at_a_three_seat_table(tmp_path: Path) -> None:
         session, DealFacts("rec3-03", 0, (WinFact(1, None, ("pinghu",)), WinFact(2, 0, ("pinghu",))))
     )
     assert over.end_reason == "three_won" and over.scores == (-2, 2, 0)
+
+
+def test_a_three_player_workbook_reads_as_its_csv(tmp_path: Path) -> None:
+    """The same evening as an .xlsx (openpyxl, numbers as numbers): the same report."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None
+    sheet.append(HEADER)
+    for row in GOLDEN:
+        sheet.append([int(cell) if cell.lstrip("-").isdigit() else (cell or None) for cell in row])
+    book.save(tmp_path / "three.xlsx")
+    workbook = report_of(tmp_path / "three.xlsx")
+    text = report_of(write_csv(tmp_path / "three.csv", GOLDEN))
+    assert list(workbook.all_findings()) == [] and workbook.sessions[0].totals == (-7, 0, 7)
+    assert [d.to_json()["computed"] for d in workbook.deals] == [d.to_json()["computed"] for d in text.deals]
+
+
+def test_a_net_only_three_player_sheet(tmp_path: Path) -> None:
+    """Nets only, the players' names as the points columns' headers: three columns, three
+    players; a row whose nets do not add up to zero is found."""
+    rows = [
+        ["局号", "Ann", "Bo", "Chen"],
+        ["1", "-4", "-2", "6"],
+        ["2", "-3", "2", "2"],  # sums to +1
+    ]
+    path = tmp_path / "nets.csv"
+    out = io.StringIO()
+    csv.writer(out).writerows([["规则 / rules", THREE], *rows])
+    path.write_bytes(out.getvalue().encode("utf-8"))
+    report = report_of(path)
+    assert report.sessions[0].players == ("Ann", "Bo", "Chen")
+    found = [(f.code, f.line) for f in report.all_findings()]
+    assert found == [("score_mismatch", 4)]
+    assert [d.to_json()["computed"]["scores"] for d in report.deals] == [[-4, -2, 6], [-3, 2, 2]]
