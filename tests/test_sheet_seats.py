@@ -330,3 +330,74 @@ def test_a_net_only_three_player_sheet(tmp_path: Path) -> None:
     found = [(f.code, f.line) for f in report.all_findings()]
     assert found == [("score_mismatch", 4)]
     assert [d.to_json()["computed"]["scores"] for d in report.deals] == [[-4, -2, 6], [-3, 2, 2]]
+
+
+# --- a property: any legal deal recorded at 2, 3 or 4 seats audits clean and sums to zero ---
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+TABLES = {4: {"preset": "standard"}, 3: json.loads(THREE), 2: json.loads(TWO)}
+_BASES = ("pinghu", "duiduihu", "qingyise")
+
+
+@st.composite
+def recorded_deals(draw: st.DrawFn) -> tuple[int, list[Any]]:
+    """A table size and one deal's facts in an order the rules allow: kongs and wins by
+    seats still in, from seats still in, then 查叫 among the seats that never won."""
+    from ingest.sheets.record import DealFacts, EndFact, KongFact, SessionFacts, WinFact, price, seats_after
+
+    seats = draw(st.sampled_from(sorted(TABLES)))
+    session = SessionFacts("p", tuple(f"P{n}" for n in range(seats)), TABLES[seats])
+    rules = session.rule_set()
+    events: list[Any] = []
+    for _ in range(draw(st.integers(0, 6))):
+        still_in, _never = seats_after(rules, events)
+        if price(session, DealFacts("p-01", 0, tuple(events))).end_reason != "wall_exhausted":
+            break
+        who = draw(st.sampled_from(still_in))
+        others = [s for s in still_in if s != who]
+        if draw(st.booleans()):
+            kind = draw(st.sampled_from(["exposed", "added", "concealed"]))
+            source = draw(st.sampled_from(others)) if kind == "exposed" and others else None
+            if kind == "exposed" and source is None:
+                kind = "concealed"
+            events.append(KongFact(who, kind, source))
+        else:
+            source = draw(st.sampled_from([None, *others]))
+            events.append(WinFact(who, source, (draw(st.sampled_from(_BASES)),)))
+    _, never_won = seats_after(rules, events)
+    over = price(session, DealFacts("p-01", 0, tuple(events))).end_reason != "wall_exhausted"
+    if over or len(never_won) < 2:  # no 查叫: the page records the end as it is
+        never_won = []
+    pigs = tuple(sorted(draw(st.sets(st.sampled_from(never_won))))) if never_won else ()
+    ready = [None] * seats
+    for seat in never_won:
+        if seat not in pigs and draw(st.booleans()):
+            ready[seat] = draw(st.integers(1, 4))
+    deal = DealFacts("p-01", draw(st.integers(0, seats - 1)), tuple(events), EndFact(tuple(ready), pigs))
+    return seats, [session, deal]
+
+
+@settings(max_examples=60, deadline=None)
+@given(recorded_deals())
+def test_any_recorded_deal_at_any_table_audits_clean(case: tuple[int, list[Any]]) -> None:
+    from ingest.replay.files import read_log_bytes
+    from ingest.replay.session_replay import SessionReplay
+    from ingest.sheets.record import log_text, price
+
+    seats, (session, deal) = case
+    priced = price(session, deal)
+    assert priced.findings == [], priced.findings
+    assert len(priced.scores) == seats and sum(priced.scores) == 0
+    text = log_text(session, [deal])
+    log = read_log_bytes(text.encode(), "p.jsonl")
+    [read] = log.sessions
+    driver = SessionReplay.of_log(read)
+    for _, deal_log in log.iter_deals():
+        report = driver.replay(deal_log)
+        assert report.findings == [] and report.complete, report.findings
+        assert report.scores == priced.scores
+        # every payment is between seats of the table
+        assert all(t.payer < seats and t.payee < seats for t in report.ledger)
+    assert driver.totals_tuple() == priced.scores
