@@ -401,3 +401,12 @@ def test_any_recorded_deal_at_any_table_audits_clean(case: tuple[int, list[Any]]
         # every payment is between seats of the table
         assert all(t.payer < seats and t.payee < seats for t in report.ledger)
     assert driver.totals_tuple() == priced.scores
+
+
+def test_the_three_player_example_is_the_golden_evening() -> None:
+    """data/templates/sheet-example-three.csv holds the rows worked out above."""
+    path = ROOT / "data" / "templates" / "sheet-example-three.csv"
+    rows = list(csv.reader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+    assert rows == [HEADER, *GOLDEN]
+    report = report_of(path)
+    assert list(report.all_findings()) == [] and report.sessions[0].totals == (-7, 0, 7)
