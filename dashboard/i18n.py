@@ -496,6 +496,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     ),
     "avg_placement": ("平均名次", "Average placement"),
     "placement": ("名次", "Placement"),
+    "placements_by_table": ("按几人桌分的名次", "Placements by table size"),
+    "table_size": ("几人桌", "Table size"),
     "placement_1": ("第一", "1st"),
     "placement_2": ("第二", "2nd"),
     "placement_3": ("第三", "3rd"),

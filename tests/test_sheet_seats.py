@@ -371,7 +371,7 @@ def recorded_deals(draw: st.DrawFn) -> tuple[int, list[Any]]:
     if over or len(never_won) < 2:  # no 查叫: the page records the end as it is
         never_won = []
     pigs = tuple(sorted(draw(st.sets(st.sampled_from(never_won))))) if never_won else ()
-    ready = [None] * seats
+    ready: list[int | None] = [None] * seats
     for seat in never_won:
         if seat not in pigs and draw(st.booleans()):
             ready[seat] = draw(st.integers(1, 4))

@@ -61,3 +61,41 @@ def test_a_three_player_sheet_deal_on_the_replay_page(
 ) -> None:
     at = open_page(warehouse, monkeypatch, "replay", "en", deal="s3-01")
     assert not at.error
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The golden three-player evening, a two-player sheet and the four-player example."""
+    from test_sheet_seats import ROOT, TWO_HEADER, TWO_ROWS
+
+    folder = tmp_path_factory.mktemp("mixed")
+    files = [
+        write_csv(folder / "three.csv", GOLDEN),
+        write_csv(folder / "two.csv", TWO_ROWS, TWO_HEADER),
+        ROOT / "data" / "templates" / "sheet-example.csv",
+    ]
+    ingest(files, folder / "warehouse", workers=0)
+    return folder / "warehouse"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_ratings_page_of_a_three_player_club_has_no_fourth_place(
+    warehouse: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    at = open_page(warehouse, monkeypatch, "ratings", lang)
+    table = frame(at, "player", "placement_1_rate")
+    assert "placement_3_rate" in table.columns and "placement_4_rate" not in table.columns
+    assert not any("placement_4_rate" in element.value.columns for element in at.dataframe)
+
+
+def test_the_ratings_page_of_a_mixed_club_ranks_per_table_size(
+    mixed: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = open_page(mixed, monkeypatch, "ratings", "en")
+    table = frame(at, "player", "rating", "placement_4_rate")  # a four-player session: 4th shown
+    assert sorted(table["player"]) == ["Ann", "Bo", "Chen", "Du"]
+    sizes = frame(at, "player", "table_size")
+    ann = sizes[sizes["player"] == "Ann"].set_index("table_size")
+    assert sorted(ann.index) == [2, 3, 4]
+    assert ann.loc[3, "placement_3_rate"] == 100.0  # shown as percent: Ann was 3rd of three
+    assert "Placements by table size" in [m.value.strip("*") for m in at.markdown]
