@@ -10,6 +10,11 @@ no seven pairs after a kong, one base pattern scored by the rule set (under
 the win happened (天胡, 地胡, 杠上花, 杠上炮) only where the sheet's order of events allows
 it (``impossible_pattern``, :meth:`SheetAudit.check_situation`): the Record page shows the
 same finding before a win is added, so the two checks are one rule.
+
+The table is the rules' ``seats`` (4, 3 or 2): a sheet needs no tiles, so it is audited at
+any table. Every seat it names is one of the table's, every recorded list has one entry a
+seat (:meth:`SheetAudit.per_seat`), the settlement core makes every other seat still in
+pay, and the deal ends when all but one have won (``three_won`` at four seats).
 """
 
 from __future__ import annotations
