@@ -739,6 +739,10 @@ class Analytics:
         """Per player: sessions, placements 1st..4th, their rates, average placement."""
         return self.query("placements", filters)
 
+    def placements_by_table(self, filters: Filters | None = None) -> pd.DataFrame:
+        """Placements per player and table size (4, 3 or 2 seats): like with like."""
+        return self.query("placements_by_table", filters)
+
     def rating_history(self, filters: Filters | None = None) -> pd.DataFrame:
         """Pairwise Elo (analytics/rating.py) after every session; the player filter picks
         one player's rows from a rating computed over every player. With no other filter,

@@ -367,16 +367,21 @@ def rating_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
     return titled
 
 
-def placement_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
-    """Placement rates per player as stacked bars (1st at the left), best average first."""
-    names = [tr(f"placement_{k}") for k in range(1, 5)]
+def placement_chart(frame: pd.DataFrame, tr: Tr, places: int = 4) -> alt.Chart:
+    """Placement rates per player as stacked bars (1st at the left), best average first;
+    ``places``: the biggest table's seats (three: no 4th in the legend)."""
+    names = [tr(f"placement_{k}") for k in range(1, places + 1)]
     long = pd.DataFrame(
         {
-            "player": [p for p in frame["player"] for _ in range(4)],
-            "placement": [names[k] for _ in range(len(frame)) for k in range(4)],
-            "order": [k + 1 for _ in range(len(frame)) for k in range(4)],
-            "rate": [float(row[f"placement_{k + 1}_rate"]) for _, row in frame.iterrows() for k in range(4)],
-            "sessions": [int(row[f"placement_{k + 1}"]) for _, row in frame.iterrows() for k in range(4)],
+            "player": [p for p in frame["player"] for _ in range(places)],
+            "placement": [names[k] for _ in range(len(frame)) for k in range(places)],
+            "order": [k + 1 for _ in range(len(frame)) for k in range(places)],
+            "rate": [
+                float(row[f"placement_{k + 1}_rate"]) for _, row in frame.iterrows() for k in range(places)
+            ],
+            "sessions": [
+                int(row[f"placement_{k + 1}"]) for _, row in frame.iterrows() for k in range(places)
+            ],
         }
     )
     chart = (
@@ -388,7 +393,9 @@ def placement_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
             ),
             x=alt.X("rate:Q", title=tr("share"), stack="normalize", axis=alt.Axis(format="%")),
             color=alt.Color(
-                "placement:N", title=tr("placement"), scale=alt.Scale(domain=names, range=PLACE_COLOURS)
+                "placement:N",
+                title=tr("placement"),
+                scale=alt.Scale(domain=names, range=PLACE_COLOURS[:places]),
             ),
             order=alt.Order("order:Q"),
             tooltip=[

@@ -88,7 +88,7 @@ class Step:
     won: tuple[bool, ...]
     void: tuple[int | None, ...]
     payments: tuple[Payment, ...]
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]  # one a seat
     findings: tuple[StepFinding, ...]
     wins: tuple[WinNote, ...]
     # 血流成河: each seat's winning tiles laid aside (the seat plays on and may win again)
@@ -108,7 +108,7 @@ class DealReplay:
     status: str
     steps: tuple[Step, ...]
     findings: tuple[StepFinding, ...]
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]  # one a seat
     error: str | None = None  # why the deal could not be replayed at all
     record: str = "tiles"  # "sheet": a score-sheet deal (its seats counted 1-4 when named)
 
@@ -211,7 +211,7 @@ def replay_steps(
     *,
     base: int = 1,
     read_findings: Sequence[Finding] = (),
-) -> tuple[list[Step], list[StepFinding], tuple[int, int, int, int]]:
+) -> tuple[list[Step], list[StepFinding], tuple[int, ...]]:
     """Every step of a deal, every finding (each at the step that raised it: the reader's
     at the deal line, a missing deal_end at the last step), and the computed net per seat."""
     recorder = _Recorder(start)
@@ -232,8 +232,9 @@ def replay_steps(
 
 
 def seat_names(value: Any) -> tuple[str, ...]:
+    """The stored names, one a seat of the table (two to four), else four placeholders."""
     names = stored_strs(value)
-    return tuple(names) if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
+    return tuple(names) if 2 <= len(names) <= 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
 
 
 def replay_from_rows(

@@ -31,9 +31,9 @@ class Draft:
     deal_players: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def session_for(self, deal_id: str) -> SessionFacts:
-        """The session as a deal was (or is being) played: its own four players."""
+        """The session as a deal was (or is being) played: its own players (one a seat)."""
         players = self.deal_players.get(deal_id)
-        return self.session if players is None else replace(self.session, players=players)  # type: ignore[arg-type]
+        return self.session if players is None else replace(self.session, players=players)
 
     def substitute(self, seat: int, name: str) -> None:
         """A player leaves and ``name`` takes the seat from the next deal on; the saved
@@ -47,7 +47,7 @@ class Draft:
             self.deal_players.setdefault(deal.deal_id, self.session.players)
         players = list(self.session.players)
         players[seat] = name
-        self.session = replace(self.session, players=tuple(players))  # type: ignore[arg-type]
+        self.session = replace(self.session, players=tuple(players))
 
     def seats_changed(self) -> bool:
         """Whether some saved deal was played by other players than the table's now."""

@@ -170,15 +170,16 @@ def wall_end_input(
         key=step_key("end_pigs"), default=[s for s in was.flower_pigs if s in still_in],
     )  # fmt: skip
     fans = [0, *range(1, cap + 1)]
-    ready: list[int | None] = [None, None, None, None]
+    ready: list[int | None] = [None] * len(players)  # one a seat of the table
+    was_ready = was.fitted(len(players))
     for seat in still_in:
         if seat in (pigs or []):
             continue
-        before = was.ready[seat]
+        before = was_ready[seat]
         fan = st.segmented_control(
             f"{md(players[seat])} · {page_kit.t('record_ready')}", fans,
             default=before if before in fans else 0, key=step_key(f"end_ready_{seat}"),
             format_func=lambda f: label("record_not_ready", lang) if f == 0 else str(f),
         )  # fmt: skip
         ready[seat] = int(fan) if fan else None
-    return EndFact(tuple(ready), tuple(sorted(pigs or [])))  # type: ignore[arg-type]
+    return EndFact(tuple(ready), tuple(sorted(pigs or [])))

@@ -1,4 +1,4 @@
-"""The Record page's four seats, picked from the club's roster (``analytics/roster.py``):
+"""The Record page's seats (four, or the rule set's ``seats``), picked from the club's roster (``analytics/roster.py``):
 a club with a roster offers its players only, and a new name takes an explicit "add to
 the roster" step, so a typo never makes a new player. A club with no roster yet keeps the
 free text inputs (nothing is added to a roster unasked)."""
@@ -13,7 +13,6 @@ from analytics.roster import RosterError, add_player, club_names, load_roster
 from dashboard import page_kit
 from dashboard.record_draft import Draft, save_draft
 from dashboard.safe_text import md
-from ingest.sheets.record import SEATS
 
 SUB_SEAT_KEY = "record_sub_seat"
 SUB_NAME_KEY = "record_sub_name"
@@ -53,13 +52,17 @@ def add_to_roster(warehouse: Path, club: str) -> None:
         st.success(page_kit.t("record_roster_added", name=md(added), club=md(club.strip())))
 
 
-def seat_inputs(warehouse: Path, club: str) -> list[str]:
-    """The four names as picked (a roster's) or typed (no roster); "" for a seat not filled."""
+def seat_inputs(warehouse: Path, club: str, seats: int = 4) -> list[str]:
+    """The names of the table's ``seats`` as picked (a roster's) or typed (no roster); ""
+    for a seat not filled: three inputs at a three-seat table, no empty fourth."""
     players = roster_of(warehouse, club)
     if not players:
         if club.strip():
             st.caption(page_kit.t("record_roster_none", club=md(club.strip())))
-        return [st.text_input(page_kit.t("record_player", n=n + 1), key=f"record_player_{n}") for n in SEATS]
+        return [
+            st.text_input(page_kit.t("record_player", n=n + 1), key=f"record_player_{n}")
+            for n in range(seats)
+        ]
     shown = {name: md(name) for name in players}  # precomputed: format_func reads no state
     picked = [
         st.selectbox(
@@ -70,7 +73,7 @@ def seat_inputs(warehouse: Path, club: str) -> list[str]:
             format_func=shown.__getitem__,
             placeholder=page_kit.t("record_roster_pick"),
         )
-        for n in SEATS
+        for n in range(seats)
     ]
     add_to_roster(warehouse, club)
     return [name or "" for name in picked]
@@ -78,15 +81,15 @@ def seat_inputs(warehouse: Path, club: str) -> list[str]:
 
 def substitute_form(warehouse: Path, draft: Draft) -> None:
     """Between deals, a player leaves and a substitute takes the seat (换人): the next deals
-    are played by the new four, the saved ones keep theirs, and the totals are per player."""
+    are played by the new table, the saved ones keep theirs, and the totals are per player."""
     deal = draft.current
     if deal is not None and (deal.events or draft.correcting()):
         return
     players = draft.session.players
-    seated = {seat: md(players[seat]) for seat in SEATS}  # precomputed: format_func reads no state
+    seated = {seat: md(players[seat]) for seat in range(len(players))}  # format_func reads no state
     with st.expander(page_kit.t("record_sub_title"), expanded=False):
         seat = st.selectbox(
-            page_kit.t("record_sub_seat"), list(SEATS), key=SUB_SEAT_KEY, format_func=seated.__getitem__
+            page_kit.t("record_sub_seat"), list(seated), key=SUB_SEAT_KEY, format_func=seated.__getitem__
         )
         roster = [n for n in roster_of(warehouse, draft.session.club or "") if n not in players]
         if roster:

@@ -16,7 +16,7 @@ from dashboard import page_kit
 from dashboard.record_draft import Draft, save_draft
 from dashboard.record_inputs import next_step
 from dashboard.safe_text import md
-from ingest.sheets.record import SEATS, DealFacts, price
+from ingest.sheets.record import DealFacts, price
 
 DELETE_KEY = "record_delete"  # the saved deal id whose deletion waits for a yes
 Save = Callable[[Any, Draft, DealFacts], None]
@@ -33,7 +33,7 @@ def session_totals(draft: Draft) -> tuple[int, ...]:
     for deal in (draft.held, draft.current):
         if deal is not None:
             deals[deal.deal_id] = deal
-    totals = [0, 0, 0, 0]
+    totals = [0] * len(draft.session.players)  # one a seat of the table
     for deal in deals.values():
         if deal.deleted:
             continue
@@ -82,7 +82,7 @@ def show_saved(warehouse: Any, draft: Draft, save: Save) -> None:
             st.markdown(f"{title}: _{page_kit.t('revision_deleted')}_")
             continue
         scores = price(draft.session_for(deal.deal_id), deal).scores
-        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in SEATS)
+        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in range(len(players)))
         cols = st.columns([3, 1, 1])
         cols[0].markdown(f"{title}: {text}")
         busy = draft.correcting()  # one correction at a time

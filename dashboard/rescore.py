@@ -14,15 +14,15 @@ from dashboard.deal_steps import seat_names
 from engine.replay import ReplayOptions
 from engine.rules import load_rules
 from ingest.replay.session_replay import SessionReplay
-from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_ints
+from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_seat_ints
 
 
 @dataclass(frozen=True)
 class RescoredDeal:
     deal_id: str
-    computed: tuple[int, int, int, int]
-    recorded: tuple[int, int, int, int] | None
-    rescored: tuple[int, int, int, int] | None
+    computed: tuple[int, ...]
+    recorded: tuple[int, ...] | None
+    rescored: tuple[int, ...] | None
     problem: str | None = None  # why it could not be re-scored
 
 
@@ -68,7 +68,7 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
     out = []
     for row in deals.to_dict(orient="records"):
         deal_id = str(row["deal_id"])
-        computed = stored_ints(row["scores"]) or (0, 0, 0, 0)
+        computed = stored_seat_ints(row["scores"]) or (0,) * len(players)
         rows = by_deal.get(deal_id)
         if row.get("record") == "sheet":  # its facts priced under the stored rules only
             out.append(RescoredDeal(deal_id, computed, None, None, "a score sheet: no tiles to re-score"))

@@ -55,8 +55,10 @@ def _ints(value: Any) -> tuple[int, ...] | None:
 
 
 def _names(value: Any) -> tuple[str, ...]:
+    """The stored names, one a seat of the table (two to four); placeholders for four
+    where none are stored."""
     names = tuple(str(v) for v in value) if value is not None and not isinstance(value, float) else ()
-    return names if len(names) == 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
+    return names if 2 <= len(names) <= 4 else ("seat 0", "seat 1", "seat 2", "seat 3")
 
 
 def _when(value: Any) -> str | None:
@@ -68,7 +70,7 @@ def _when(value: Any) -> str | None:
 def session_players(
     header: tuple[str, ...], rows: list[dict[str, Any]]
 ) -> tuple[tuple[str, ...], list[tuple[int, ...]]]:
-    """The session's players, per player and not per seat: the header's four, then each
+    """The session's players, per player and not per seat: the header's (one a seat), then each
     substitute who took a seat between deals (a deal's own ``players``), and for each deal
     the index of the player in each of its seats. Unchanged seats: the header's four; a
     deal whose names share none with the header's (a header renamed, placeholders) is read

@@ -25,13 +25,16 @@ from engine.messages import (
 )
 from engine.report import NO_TILE, FindingSink
 from engine.rules import Rules
-from engine.settlement import Transfer, deltas
+from engine.settlement import Transfer, seat_deltas
 from engine.state import KongMade, Win
 from engine.tiles import tile_name
 
 END_REASONS = ("three_won", "wall_exhausted", "first_hu")
 
-Four = tuple[int, int, int, int]
+#: recorded points, one a seat of the rule set's table (``seats``); a computed kong's or
+#: win's deltas are four wide (:class:`engine.state.KongMade`), the seats past the table's
+#: always 0, so they are compared as far as the table goes
+Four = tuple[int, ...]
 
 
 def finding(
@@ -68,10 +71,11 @@ def _tile(tile: int) -> str:
 
 
 def check_kong(made: KongMade, recorded: Four | None, rules: Rules, sink: FindingSink) -> None:
-    if recorded is None or tuple(recorded) == made.deltas:
+    computed = made.deltas[: rules.seats]
+    if recorded is None or tuple(recorded) == computed:
         return
     rule = kong_rule(made.kind, rules, made.robbed)
-    expected, got = list(made.deltas), list(recorded)
+    expected, got = list(computed), list(recorded)
     finding(
         "payment_mismatch", made.line, made.seat, kong_payment(made.seat, _tile(made.tile), rule, expected, got),
         sink, expected=expected, recorded=got,
@@ -101,12 +105,13 @@ def check_win(
             "fan_mismatch", win.line, win.seat, win_patterns(win.seat, tile, fans, rules, list(patterns)), sink,
             expected=list(result.patterns), recorded=list(patterns), rule="fan",
         )  # fmt: skip
-    if recorded is not None and tuple(recorded) != win.deltas:
+    computed = win.deltas[: rules.seats]
+    if recorded is not None and tuple(recorded) != computed:
         fed_alone = win.kind in ("kong_bloom", "self_draw") and any(
             t.reason == "win_discard" for t in win.transfers
         )
         rule = win_rule(result.fan, win.kind, fed_alone, rules)
-        expected, got = list(win.deltas), list(recorded)
+        expected, got = list(computed), list(recorded)
         finding(
             "payment_mismatch", win.line, win.seat, win_payment(win.seat, fans, rule, rules, expected, got), sink,
             expected=expected, recorded=got, rule="payments",
@@ -130,7 +135,7 @@ def check_end(
             "wrong_end", line, None, wrong_reason(end_reason, end_rule(rules), recorded_reason),
             sink, expected=end_reason, recorded=recorded_reason,
         )  # fmt: skip
-    computed = deltas(settlement)
+    computed = seat_deltas(settlement, rules.seats)
     claimed, scores_claimed = recorded
     if claimed is not None and tuple(claimed) != computed:
         text = settlement_mismatch(rules, settlement_text(settlement), list(computed), list(claimed))
@@ -138,7 +143,7 @@ def check_end(
             "payment_mismatch", line, None, text, sink,
             expected=list(computed), recorded=list(claimed), rule="cha_jiao",
         )  # fmt: skip
-    scores = deltas(ledger)
+    scores = seat_deltas(ledger, rules.seats)
     if scores_claimed is not None and tuple(scores_claimed) != scores:
         text = scores_mismatch(rules, list(scores), list(scores_claimed))
         finding(

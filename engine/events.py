@@ -33,7 +33,7 @@ EndReason = Literal["three_won", "wall_exhausted", "first_hu"]
 
 class SessionStart(_Event, frozen=True):
     session_id: str
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]  # one a seat: as many as the rules' ``seats`` (4, 3 or 2)
     rules: str | dict[str, Any] | None = None
     base: int = 1
     club: str | None = None
@@ -116,7 +116,7 @@ class SheetKong(_Event, frozen=True):
     kind: KongKind
     from_seat: int | None = None  # JSON "from": the discarder of an exposed kong
     tile: int | None = None
-    deltas: tuple[int, int, int, int] | None = None
+    deltas: tuple[int, ...] | None = None  # one a seat
     same_turn: bool = True  # an added kong of a tile drawn this turn (added_kong_same_turn_only)
     line: int = 0
     type: ClassVar[Literal["kong"]] = "kong"
@@ -130,7 +130,7 @@ class SheetHu(_Event, frozen=True):
     patterns: tuple[str, ...]
     tile: int | None = None
     fan: int | None = None
-    deltas: tuple[int, int, int, int] | None = None
+    deltas: tuple[int, ...] | None = None  # one a seat
     line: int = 0
     type: ClassVar[Literal["hu"]] = "hu"
 
@@ -140,17 +140,17 @@ SheetEvent = SheetKong | SheetHu
 
 class DealEnd(_Event, frozen=True):
     reason: str  # a known EndReason, or what the recorder wrote (checked by the replay)
-    settlement: tuple[int, int, int, int] | None = None
-    scores: tuple[int, int, int, int] | None = None
+    settlement: tuple[int, ...] | None = None  # one a seat (a tile deal: four)
+    scores: tuple[int, ...] | None = None
     line: int = 0
     # score sheets only: each seat's 查大叫 fan (None: not ready, or won) and the 花猪
-    ready: tuple[int | None, int | None, int | None, int | None] | None = None
+    ready: tuple[int | None, ...] | None = None
     flower_pigs: tuple[int, ...] | None = None
     type: ClassVar[Literal["deal_end"]] = "deal_end"
 
 
 class SessionEnd(_Event, frozen=True):
-    totals: tuple[int, int, int, int] | None = None
+    totals: tuple[int, ...] | None = None  # one a seat
     line: int = 0
     type: ClassVar[Literal["session_end"]] = "session_end"
 

@@ -379,6 +379,26 @@ def sheet_play_event(kind: str) -> Text:
     return say("sheet_play_event", a=article(kind), kind=kind)
 
 
+def sheet_seat_off_table(seat_: int, field: str, seats: int, rules: Rules) -> Text:
+    """A seat the table does not have (seat 4 at a three-seat table)."""
+    return say("sheet_seat_off_table", seat=seat(seat_), field=field, table_seats=seats, rules=rules.name)
+
+
+def sheet_width(field: str, count: int, seats: int, rules: Rules) -> Text:
+    """A list of points (or ready values) with another count than the table's seats."""
+    return say("sheet_width", field=field, count=count, table_seats=seats, rules=rules.name)
+
+
+def table_players(count: int, seats: int, rules: str) -> Text:
+    """A session naming another count of players than its rule set's seats."""
+    return say("table_players", count=count, table_seats=seats, rules=rules)
+
+
+def tile_table_refused(why: str) -> Text:
+    """A tile deal at a table the tile replay does not play yet (a sheet deal is audited)."""
+    return say("tile_table_refused", why=why)
+
+
 def sheet_ready_missing() -> Text:
     return say("sheet_ready_missing")
 
@@ -820,6 +840,25 @@ TEMPLATES.update(
         "sheet_play_event": (
             "记分表的局里出现 {kind} 事件：记分表只记杠、胡和 deal_end；已略过",
             "{a} {kind} event in a score-sheet deal: a sheet deal holds only kong, hu and deal_end events; skipped",
+        ),
+        "sheet_seat_off_table": (
+            "{field} 写的是{seat}，但本桌（规则 {rules}）只有 {table_seats} 个座位",
+            "'{field}' names {seat}, but the table of {rules} has {table_seats} seats",
+        ),
+        "sheet_width": (
+            "'{field}' 有 {count} 项，但本桌（规则 {rules}）有 {table_seats} 个座位：每个座位写一项；本项未核对",
+            "'{field}' has {count} entries, but the table of {rules} has {table_seats} seats: one entry a seat; "
+            "not checked",
+        ),
+        "table_players": (
+            "本场列出 {count} 个玩家，但规则 {rules} 的牌桌有 {table_seats} 个座位（seats）：每个座位一个玩家；本场各局未核对",
+            "the session names {count} players, but the rules {rules} play at a table of {table_seats} seats "
+            "(seats): one player a seat; its deals are not checked",
+        ),
+        "tile_table_refused": (
+            "本局是带牌的记录，无法回放：{why}；记分表（record: sheet）的牌局照常核对",
+            "this deal is recorded with tiles and cannot be replayed: {why}; score-sheet deals "
+            "(record: sheet) at this table are audited",
         ),
         "sheet_ready_missing": (
             "流局时有两家以上未胡，但 deal_end 没有 ready：无法查叫（查花猪、查大叫、退税），本局得分无法确定",

@@ -188,6 +188,11 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "记分表的座位编号为 1-4（1 号位是第一位玩家），实为 {got!r}",
         "seats on a sheet are numbered 1-4 (seat 1 is the first player), got {got!r}",
     ),
+    "cell_seat_table": (
+        "本桌有 {seats} 个座位，记分表的座位编号为 1-{seats}（1 号位是第一位玩家），实为 {got!r}",
+        "the table has {seats} seats: seats on this sheet are numbered 1-{seats} (seat 1 is the first "
+        "player), got {got!r}",
+    ),
     "cell_ready": (
         "{entry!r}：每个听牌的家请写上番数，如 'Ann 2' 或 '1:2'",
         "{entry!r}: write each ready seat with its fan, e.g. 'Ann 2' or '1:2'",
@@ -205,6 +210,15 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
     "sheet_four_players": (
         "需要四个玩家名字（按座位顺序），只有 {count} 个：{listed!r}",
         "four player names are needed (seat order), got {count}: {listed!r}",
+    ),
+    "sheet_table_players": (
+        "本桌有 {seats} 个座位，需要 {seats} 个玩家名字（按座位顺序），实为 {count} 个：{listed!r}",
+        "the table has {seats} seats: {seats} player names are needed (seat order), got {count}: {listed!r}",
+    ),
+    "sheet_points_table": (
+        "得分要么本桌 {seats} 家都写，要么都不写（得分{extra} 列是本桌没有的座位，须为空）",
+        "points must be given for all {seats} seats of the table or for none (column points{extra} is "
+        "no seat of this table and must be empty)",
     ),
     "sheet_no_name": ("{missing} 没有写名字", "no name for {missing}"),
     "sheet_one_end_row": (

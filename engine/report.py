@@ -74,11 +74,11 @@ class DealReport(msgspec.Struct):
     rules: str
     findings: list[Finding]
     warnings: list[Finding]
-    scores: tuple[int, int, int, int]
+    scores: tuple[int, ...]  # one a seat of the table (a tile deal: four)
     wins: list[Win]
     kongs: list[KongMade]
     ledger: list[Transfer]
-    settlement: tuple[int, int, int, int]
+    settlement: tuple[int, ...]
     end_reason: str | None
     complete: bool  # replayed to its end without an illegal event
     deal: Deal | None = None

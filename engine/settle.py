@@ -32,7 +32,8 @@ def fan_of(base_fan: int, extras: int, rules: Rules) -> tuple[int, int]:
 class Settler:
     """The payments of one deal, priced event by event from facts (刮风下雨, 胡, 查叫).
 
-    ``won`` is the deal's list of who has won; who is still in (``left`` is who has left)
+    ``won`` is the deal's list of who has won (four entries; at a table of fewer seats,
+    the rules' ``seats``, only the first ``seats`` ever play or pay); who is still in (``left`` is who has left)
     decides who pays a kong or a self-draw, so the owner of the facts marks a winner
     through :meth:`win_self_draw` or :meth:`win_discard`. Under 血流成河
     (``end_condition: bloody_flow``) a winner stays in: ``left`` stays all False and only
@@ -54,12 +55,12 @@ class Settler:
     @property
     def in_play(self) -> list[int]:
         """The seats still in the deal: they pay a kong or a self-draw."""
-        return [seat for seat in (0, 1, 2, 3) if not self.left[seat]]
+        return [seat for seat in range(self.rules.seats) if not self.left[seat]]
 
     @property
     def never_won(self) -> list[int]:
         """The seats that have not won: 查叫 is theirs (the seats still in, under 血战)."""
-        return [seat for seat in (0, 1, 2, 3) if not self.won[seat]]
+        return [seat for seat in range(self.rules.seats) if not self.won[seat]]
 
     # -- kongs (刮风下雨)
     def kong_payers(
@@ -161,7 +162,7 @@ class Settler:
         in_play = self.never_won
         rules = self.rules
         points = rules.flower_pig_points * self.base
-        transfers = flower_pig_transfers(in_play, pigs, points, line, rules.flower_pig_pays)
+        transfers = flower_pig_transfers(in_play, pigs, points, line, rules.flower_pig_pays, rules.seats)
         flat = rules.no_ting_pays if isinstance(rules.no_ting_pays, int) else None
         transfers += no_ting_transfers(in_play, pigs, ready, self.base, line, flat)
         if rules.tax_refund:

@@ -43,17 +43,27 @@ def deltas(transfers: Iterable[Transfer]) -> tuple[int, int, int, int]:
     return (out[0], out[1], out[2], out[3])
 
 
+def seat_deltas(transfers: Iterable[Transfer], seats: int) -> tuple[int, ...]:
+    """The point changes of a table of ``seats`` seats (the rules' ``seats``) from some
+    transfers: one entry a seat, so a three-seat deal's nets have three."""
+    out = [0] * seats
+    for transfer in transfers:
+        out[transfer.payer] -= transfer.amount
+        out[transfer.payee] += transfer.amount
+    return tuple(out)
+
+
 def multiplier(fan: int) -> int:
     """2^(fan - 1): 1 fan x1, 2 x2, 3 x4 (seed 003: 点数即倍数为2的(番数减1)次方)."""
     return 1 << (fan - 1)
 
 
 def flower_pig_transfers(
-    in_play: Sequence[int], pigs: set[int], points: int, line: int, pays: str = "still_in"
+    in_play: Sequence[int], pigs: set[int], points: int, line: int, pays: str = "still_in", seats: int = 4
 ) -> list[Transfer]:
     """查花猪: every 花猪 pays every seat still in that is not a 花猪 (``flower_pig_pays``
     ``still_in``), or every other seat, in or out (``all_others``)."""
-    payees = range(4) if pays == "all_others" else in_play
+    payees = range(seats) if pays == "all_others" else in_play
     return [
         Transfer("flower_pig", pig, seat, points, line)
         for pig in sorted(pigs)

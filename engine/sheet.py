@@ -10,6 +10,11 @@ no seven pairs after a kong, one base pattern scored by the rule set (under
 the win happened (天胡, 地胡, 杠上花, 杠上炮) only where the sheet's order of events allows
 it (``impossible_pattern``, :meth:`SheetAudit.check_situation`): the Record page shows the
 same finding before a win is added, so the two checks are one rule.
+
+The table is the rules' ``seats`` (4, 3 or 2): a sheet needs no tiles, so it is audited at
+any table. Every seat it names is one of the table's, every recorded list has one entry a
+seat (:meth:`SheetAudit.per_seat`), the settlement core makes every other seat still in
+pay, and the deal ends when all but one have won (``three_won`` at four seats).
 """
 
 from __future__ import annotations
@@ -41,15 +46,17 @@ from engine.messages import (
     sheet_ready_missing,
     sheet_ready_not_in,
     sheet_rob_nothing,
+    sheet_seat_off_table,
     sheet_seven_pairs_kong,
     sheet_unknown_pattern,
+    sheet_width,
     sheet_won_already,
 )
 from engine.moves import cha_jiao_due
 from engine.report import NO_TILE, DealReport, FindingSink
 from engine.rules import Rules
 from engine.settle import Settler, fan_of
-from engine.settlement import deltas
+from engine.settlement import deltas, seat_deltas
 from engine.state import KongMade, Win
 from engine.vocabulary import EXTRAS, PATTERNS
 
@@ -96,8 +103,30 @@ class SheetAudit:
         self.ready: dict[int, int] = {}
 
     # -- kongs
+    # -- the table (rules.seats): seats it has, one recorded entry a seat
+    def on_table(self, seat: int | None, field: str, line: int, who: int | None = None) -> None:
+        """A seat the table has; seat 4 at a three-seat table cannot have played."""
+        seats = self.rules.seats
+        if seat is not None and seat >= seats:
+            text = sheet_seat_off_table(seat, field, seats, self.rules)
+            raise _Stop("bad_record", line, who, text, "seats", f"a seat 0-{seats - 1}", seat)
+
+    def per_seat(self, values: tuple[Any, ...] | None, field: str, line: int, seat: int | None = None) -> Any:
+        """A recorded list of one entry a seat, or None (left unchecked, with a finding)
+        when it has another count than the table's seats."""
+        seats = self.rules.seats
+        if values is None or len(values) == seats:
+            return values
+        text = sheet_width(field, len(values), seats, self.rules)
+        finding(
+            "bad_record", line, seat, text, self.sink, expected=seats, recorded=list(values), rule="seats"
+        )
+        return None
+
     def kong(self, ev: SheetKong) -> None:
         self.close_pending(robbed=False)
+        self.on_table(ev.seat, "seat", ev.line, ev.seat)
+        self.on_table(ev.from_seat, "from", ev.line, ev.seat)
         self._expect_open(ev.seat, "kong", ev.line, "make a kong")
         if ev.kind == "exposed":
             if ev.from_seat is None:
@@ -120,7 +149,7 @@ class SheetAudit:
         transfers = self.settler.kong(ev.seat, ev.kind, tile, ev.line, feeder, earns)
         made = KongMade(ev.seat, tile, ev.kind, ev.line, deltas(transfers))
         self.kongs.append(made)
-        check_kong(made, ev.deltas, self.rules, self.sink)
+        check_kong(made, self.per_seat(ev.deltas, "deltas", ev.line, ev.seat), self.rules, self.sink)
         self.after_kong = ev.seat
 
     def close_pending(self, robbed: bool) -> None:
@@ -136,11 +165,13 @@ class SheetAudit:
         made = KongMade(ev.seat, tile, "added", ev.line, (0, 0, 0, 0), robbed=True)
         self.kongs.append(made)
         self.kongs_by[ev.seat] -= 1
-        check_kong(made, ev.deltas, self.rules, self.sink)
+        check_kong(made, self.per_seat(ev.deltas, "deltas", ev.line, ev.seat), self.rules, self.sink)
         self.after_kong = None
 
     # -- wins
     def hu(self, ev: SheetHu) -> None:
+        self.on_table(ev.seat, "seat", ev.line, ev.seat)
+        self.on_table(ev.from_seat, "from", ev.line, ev.seat)
         robs = "qiangganghu" in ev.patterns
         pending = self.pending
         if robs and pending is not None and ev.from_seat == pending.seat:
@@ -291,14 +322,15 @@ class SheetAudit:
             deltas(transfers), tuple(transfers),
         )  # fmt: skip
         self.wins.append(win)
-        check_win(win, ev.fan, ev.patterns, ev.deltas, self.rules, self.sink)
+        recorded = self.per_seat(ev.deltas, "deltas", ev.line, ev.seat)
+        check_win(win, ev.fan, ev.patterns, recorded, self.rules, self.sink)
         self.last_win = ev if ev.from_seat is not None else None
         if kind != "kong_discard":
             self.after_kong = None
         if self.rules.end_condition == "first_hu":
             self.ended = "first_hu"
-        elif settler.left.count(True) >= 3:  # never under 血流成河: nobody leaves
-            self.ended = "three_won"
+        elif settler.left.count(True) >= self.rules.seats - 1:  # never under 血流成河: nobody leaves
+            self.ended = "three_won"  # all but one have won (three at four seats)
 
     # -- order
     def _expect_open(self, seat: int, kind: str, line: int, what: str, hu: SheetHu | None = None) -> None:
@@ -341,14 +373,23 @@ class SheetAudit:
             recorded = list(end.ready) if end.ready is not None else list(end.flower_pigs or ())
             finding("bad_record", end.line, None, text, self.sink, recorded=recorded, rule="cha_jiao")
         settler = self.settler
+        claims = (
+            self.per_seat(end.settlement, "settlement", end.line),
+            self.per_seat(end.scores, "scores", end.line),
+        )
         check_end(
-            reason, end.reason, end.line, settler.settlement, settler.ledger,
-            (end.settlement, end.scores), self.rules, self.sink,
-        )  # fmt: skip
+            reason, end.reason, end.line, settler.settlement, settler.ledger, claims, self.rules, self.sink
+        )
 
     def _cha_jiao(self, end: DealEnd) -> None:
         """查叫 from the declared ready values and 花猪, each checked against who is in."""
         won, sink, line = self.settler.won, self.sink, end.line
+        for pig in end.flower_pigs or ():
+            self.on_table(pig, "flower_pigs", line)
+        if end.ready is not None and len(end.ready) != self.rules.seats:
+            self.per_seat(end.ready, "ready", line)
+            self.complete = False  # who is ready is not known: neither is 查叫
+            return
         if end.ready is None:
             finding("bad_record", line, None, sheet_ready_missing(), sink, expected="ready", rule="cha_jiao")
             self.complete = False
@@ -431,11 +472,11 @@ def audit_sheet(
         rules=rules.name,
         findings=sink.findings[start_count:],
         warnings=sink.warnings[warn_count:],
-        scores=deltas(settler.ledger),
+        scores=seat_deltas(settler.ledger, rules.seats),
         wins=audit.wins,
         kongs=audit.kongs,
         ledger=list(settler.ledger),
-        settlement=deltas(settler.settlement),
+        settlement=seat_deltas(settler.settlement, rules.seats),
         end_reason=(audit.ended or "wall_exhausted") if end is not None else None,
         complete=audit.complete,
         record="sheet",

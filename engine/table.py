@@ -60,8 +60,9 @@ def table_of(rules: Rules) -> Table:
 
 def replay_refusal(rules: Rules) -> str | None:
     """Why the tile replay cannot play this table yet, or None: the engine deals four seats
-    of three suits and thirteen tiles with no wild tile; any other table is refused here
-    with words, never replayed as if it were today's."""
+    of three suits and thirteen tiles with no wild tile; a tile deal at any other table is
+    refused with these words, never replayed as if it were today's. A score-sheet deal has
+    no tiles to deal and is audited at any table (``engine/sheet.py``)."""
     table = (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles)
     if table == FOUR_SEATS_THREE_SUITS:
         return None

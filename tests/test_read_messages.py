@@ -104,8 +104,8 @@ def test_a_sheets_reader_finding_says_row_in_both_languages() -> None:
     log = read_log_bytes(csv_bytes(rows), "t.csv")
     found = next(f for s in log.sessions for f in s.findings if f.message_key == "read_no_field_rows")
     assert (
-        found.message
-        == "row 1: the session event has no 'players' field (a list of 4 player names (strings))"
+        found.message == "row 1: the session event has no 'players' field "
+        "(a list of player names (strings), one per seat (2 to 4, as the rules' seats say))"
     )
     assert found.message_zh.startswith("第 1 行：session 事件缺少 'players' 字段")
 

@@ -224,7 +224,8 @@ def test_bad_record_inside_a_deal_is_a_deal_finding(
 @pytest.mark.parametrize(
     ("line", "field"),
     [
-        (j(type="session", session_id="s", players=["a", "b", "c"]), "players"),
+        (j(type="session", session_id="s", players=["a"]), "players"),
+        (j(type="session", session_id="s", players=["a", "b", "c", "d", "e"]), "players"),
         (j(type="session", session_id="", players=["a", "b", "c", "d"]), "session_id"),
         (j(type="session", session_id="s", players=["a", "b", "c", "d"], base=0), "base"),
         (j(type="session_end", totals=[1, 2, 3, 4.5]), "totals"),

@@ -170,3 +170,91 @@ def test_check_and_correct_on_a_phone_in_chinese(chromium: Path, server: str) ->
             context.close()
         finally:
             browser.close()
+
+
+def test_record_a_three_player_deal_on_a_phone(chromium: Path, server: str) -> None:
+    """A three-seat table (筒 and 条, ``{"seats": 3}``): three name inputs and no fourth,
+    Bo 暗杠 paid by the two others (2 each), Chen 自摸 清一色 paid by two (4 each), Ann on
+    Bo's discard 对对胡 (2): all but one have won, the deal is over; the totals
+    [-4, -2, +6] on the page and on the session result, three players and no fourth."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    expect = sync_api.expect
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            context = browser.new_context(
+                viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+            )
+            page = context.new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(f"{server}/record")
+            page.get_by_role("heading", name="Record").first.wait_for()
+
+            def settle() -> None:
+                page.wait_for_timeout(300)
+                page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden")
+
+            def chip(key: str, text: str) -> None:
+                page.locator(f".st-key-{key} button", has_text=text).first.click()
+                settle()
+
+            def type_in(key: str, text: str) -> None:
+                box = page.locator(f".st-key-{key} input")
+                box.fill(text)
+                box.press("Enter")
+                settle()
+
+            type_in("record_club", "threeclub")
+            type_in("record_sid_input", "three-night")
+            chip("record_rules", "Custom")
+            override = page.locator(".st-key-record_override textarea")
+            override.fill('{"preset": "standard", "seats": 3, "suits": "ps"}')
+            override.press("Control+Enter")
+            settle()
+            page.locator(".st-key-record_player_2 input").wait_for()
+            expect(page.locator(".st-key-record_player_3")).to_have_count(0)  # no empty fourth
+            for seat, name in enumerate(("Ann", "Bo", "Chen")):
+                type_in(f"record_player_{seat}", name)
+            page.get_by_role("button", name="Start").click()
+            page.get_by_role("heading", name="Deal 01").wait_for()
+
+            chip("record_action_0", "Kong")
+            chip("record_kong_who_0", "Bo")
+            chip("record_kong_kind_0", "暗杠")
+            page.locator(".st-key-record_kong_add_0 button").click()
+            page.get_by_text("Ann → Bo 2 (暗杠 concealed kong)").wait_for()
+            page.get_by_text("Chen → Bo 2 (暗杠 concealed kong)").wait_for()
+
+            chip("record_win_who_1", "Chen")
+            chip("record_win_from_1", "自摸")
+            chip("record_win_patterns_1", "清一色")
+            page.get_by_role("heading", name="3 fan").wait_for()
+            page.locator(".st-key-record_win_add_1 button").click()
+            page.get_by_text("Ann → Chen 4 (自摸 self-draw win)").wait_for()
+            page.get_by_text("Bo → Chen 4 (自摸 self-draw win)").wait_for()
+
+            chip("record_win_who_2", "Ann")
+            chip("record_win_from_2", "Bo")
+            chip("record_win_patterns_2", "对对胡")
+            page.get_by_role("heading", name="2 fan").wait_for()
+            page.locator(".st-key-record_win_add_2 button").click()
+            page.get_by_text("Bo → Ann 2").first.wait_for()
+            page.get_by_text("All but one have won: the deal is over.").wait_for()
+            metrics = page.get_by_test_id("stMetric")
+            expect(metrics).to_have_count(3)
+            expect(metrics.filter(has_text="Chen")).to_contain_text("+6")
+            expect(metrics.filter(has_text="Ann")).to_contain_text("-4")
+            page.screenshot(path=ARTIFACTS / "record_three_phone.png", full_page=True)
+
+            page.locator(".st-key-record_save_3 button").click()
+            page.get_by_text("Saved three-night-01 (revision 1).").wait_for()
+            page.get_by_role("link", name="See the session result").first.click()
+            page.get_by_role("heading", name="The evening's result").wait_for()
+            shown = page.get_by_test_id("stMetric")
+            expect(shown).to_have_count(3)
+            expect(shown.filter(has_text="Chen")).to_contain_text("6")
+            expect(shown.filter(has_text="Bo")).to_contain_text("-2")
+            context.close()
+        finally:
+            browser.close()

@@ -37,6 +37,7 @@ SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
 SUMMED_QUERIES = (
     "player_stats",
     "placements",
+    "placements_by_table",
     "session_placements",
     "mate_records",
     "tablemates",

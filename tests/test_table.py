@@ -77,12 +77,28 @@ def test_every_preset_plays_today_s_table() -> None:
 def test_a_log_of_another_table_is_a_finding_not_a_four_seat_replay(tmp_path: Path) -> None:
     log = tmp_path / "three.jsonl"
     log.write_text(
-        '{"type":"session","session_id":"s1","players":["A","B","C","D"],"rules":{"preset":"standard","seats":3,"suits":"ps"}}\n'
-        '{"type":"session_end","session_id":"s1"}\n',
+        '{"type":"session","session_id":"s1","players":["A","B","C"],"rules":{"preset":"standard","seats":3,"suits":"ps"}}\n'
+        '{"type":"deal","deal_id":"d1","dealer":0,"hands":["1p","1p","1p","1p"]}\n'
+        '{"type":"deal_end","reason":"wall_exhausted"}\n'
+        '{"type":"session_end"}\n',
         encoding="utf-8",
     )
     report = validate_paths([str(log)])
     findings = list(report.all_findings())
     assert [finding.code for finding in findings] == ["bad_record"], findings
-    assert "four seats" in findings[0].message
+    assert findings[0].message_key == "tile_table_refused"
+    assert "four seats" in findings[0].message and findings[0].line == 2
     assert not report.ok
+
+
+def test_a_session_names_one_player_a_seat(tmp_path: Path) -> None:
+    """Four names at a three-seat table: no seat can be told, so nothing is audited."""
+    log = tmp_path / "names.jsonl"
+    log.write_text(
+        '{"type":"session","session_id":"s1","players":["A","B","C","D"],"rules":{"preset":"standard","seats":3,"suits":"ps"}}\n'
+        '{"type":"session_end"}\n',
+        encoding="utf-8",
+    )
+    findings = list(validate_paths([str(log)]).all_findings())
+    assert [(f.code, f.message_key, f.line) for f in findings] == [("bad_record", "table_players", 1)]
+    assert "4 players" in findings[0].message and "3 seats" in findings[0].message

@@ -1,6 +1,8 @@
-"""Placements and rating: per session each player's place (1st..4th by session net), the
-placement rates and average placement, and a pairwise Elo rating (analytics/rating.py)
-as a line over time per player."""
+"""Placements and rating: per session each player's place (1st..4th by session net, 1st..3rd
+at a three-player table), the placement rates and average placement, and a pairwise Elo
+rating (analytics/rating.py) as a line over time per player. A club of three-player
+tables sees no 4th column; one that plays several table sizes sees its placements per size
+too (``placements_by_table``)."""
 
 from __future__ import annotations
 
@@ -34,8 +36,11 @@ if src is not None:
     if placements.empty:
         st.info(page_kit.t("no_match"))
     else:
+        by_table = cached_queries.query("placements_by_table", filters, src=src)
+        places = int(by_table["table_size"].max()) if not by_table.empty else 4  # the biggest table
+        shown = [c for c in COLUMNS if not c[0].startswith("placement_") or int(c[0].split("_")[1]) <= places]
         table = placements.merge(cached_queries.current_ratings(filters, src=src), on="player", how="left")
-        table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in COLUMNS]]
+        table = table.sort_values(["rating", "player"], ascending=[False, True])[[c for c, _, _ in shown]]
         st.caption(page_kit.t("rating_rule", k=int(rating.K), initial=int(rating.INITIAL)))
         min_deals, min_sessions = page_kit.ranking_minimum()
         guest_names = set(cached_queries.query("guests", src=src)["player"])
@@ -43,7 +48,7 @@ if src is not None:
         ranked, unranked = split_ranked(members, min_deals, min_sessions)  # a season's 规定局数 (sessions)
         if min_sessions:
             st.caption(page_kit.t("ranked_rule", deals=min_deals, sessions=min_sessions))
-        percent = [col for col, _, kind in COLUMNS if kind == "pct"]
+        percent = [col for col, _, kind in shown if kind == "pct"]
         config = {
             col: (
                 st.column_config.TextColumn(page_kit.t(key))
@@ -52,7 +57,7 @@ if src is not None:
                 if kind == "pct"
                 else st.column_config.NumberColumn(page_kit.t(key), format=FORMATS[kind])
             )
-            for col, key, kind in COLUMNS
+            for col, key, kind in shown
         }
         export.table(
             page_kit.as_percent(ranked, percent), "placements", key="ratings_table", column_config=config
@@ -70,7 +75,14 @@ if src is not None:
         daily = cached_queries.daily_ratings(filters, src=src)
         if not daily.empty:
             page_kit.chart(charts.rating_chart(daily, page_kit.tr()))
-        page_kit.chart(charts.placement_chart(placements, page_kit.tr()))
+        if by_table["table_size"].nunique() > 1:  # like with like: a 3rd of three is no 3rd of four
+            st.markdown(f"**{page_kit.t('placements_by_table')}**")
+            sizes = by_table[["player", "table_size", "sessions", "avg_placement", *percent]]
+            export.table(
+                page_kit.as_percent(sizes, percent), "placements-by-table", key="ratings_by_table",
+                column_config={**config, "table_size": page_kit.t("table_size")},
+            )  # fmt: skip
+        page_kit.chart(charts.placement_chart(placements, page_kit.tr(), places))
         players = sorted(str(p) for p in placements["player"])
         chosen = st.selectbox(page_kit.t("choose_player"), players, key="ratings_player")
         mine = cached_queries.rating_history(filters, src=src, player=chosen).iloc[::-1]

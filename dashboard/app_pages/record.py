@@ -1,5 +1,6 @@
 """Record at the table (记分): a phone-sized page to keep a session's score sheet as it is
-played. Start a session (club, table, four players, rule set, base), then per deal tap
+played. Start a session (club, table, rule set, its players: four, or three or two where
+the rule set's ``seats`` says so, base), then per deal tap
 each kong and win (patterns as chips, the fan shown as you pick) and, at the wall's end,
 who is ready at what fan and who is 花猪. Every payment is priced by the engine
 (:mod:`ingest.sheets.record`, the sheet audit's settlement core), shown with its reason,
@@ -39,7 +40,6 @@ from dashboard.write_access import may_write
 from engine.rules import Rules, RulesError, load_rules, preset_names
 from engine.settlement import Transfer
 from ingest.sheets.record import (
-    SEATS,
     DealFacts,
     EndFact,
     KongFact,
@@ -109,7 +109,6 @@ def start_form(warehouse: Any) -> None:
         st.session_state["record_club"] = visitor.club()
     club = st.text_input(page_kit.t("record_club"), key="record_club", disabled=visitor.club() is not None)
     table = st.text_input(page_kit.t("record_table"), key="record_table")
-    names = seat_inputs(warehouse, club)
     presets = [*preset_names(), CUSTOM]
     chosen_rules = st.segmented_control(
         page_kit.t("record_rules"), presets, default="standard", key="record_rules",
@@ -122,6 +121,8 @@ def start_form(warehouse: Any) -> None:
             key="record_override",
             placeholder=page_kit.t("record_override_help"),
         )
+    seats = table_seats(chosen_rules or "standard", override)
+    names = seat_inputs(warehouse, club, seats)  # one a seat: no empty fourth at three
     base = st.number_input(page_kit.t("record_base"), min_value=1, value=1, step=1, key="record_base")
     default_id = "-".join(p for p in (club.strip(), date.today().isoformat(), table.strip()) if p)
     session_id = st.text_input(
@@ -132,8 +133,8 @@ def start_form(warehouse: Any) -> None:
     ):
         return
     players = [name.strip() for name in names]
-    if any(not name for name in players) or len(set(players)) != 4:
-        st.error(page_kit.t("record_bad_players"))
+    if any(not name for name in players) or len(set(players)) != seats:
+        st.error(page_kit.t("record_bad_players" if seats == 4 else "record_bad_players_n", n=seats))
         return
     rules: str | dict[str, Any] = chosen_rules or "standard"
     try:
@@ -151,7 +152,7 @@ def start_form(warehouse: Any) -> None:
         st.error(page_kit.t("record_exists", session=md(chosen_id)))
         return
     session = SessionFacts(
-        chosen_id, tuple(players), rules, int(base),  # type: ignore[arg-type]
+        chosen_id, tuple(players), rules, int(base),
         club.strip() or None, table.strip() or None, datetime.now().strftime("%Y-%m-%dT%H:%M"),
     )  # fmt: skip
     draft = Draft(session)
@@ -159,6 +160,16 @@ def start_form(warehouse: Any) -> None:
     save_draft(warehouse, draft)
     st.session_state[SID_KEY] = session.session_id
     st.rerun()
+
+
+def table_seats(chosen: str, override: str) -> int:
+    """The seats of the rule set being picked (its players' inputs follow them): four
+    where the rules cannot be read yet (the Begin button then says why)."""
+    try:
+        spec: Any = json.loads(override or "{}") if chosen == CUSTOM else chosen
+        return load_rules(spec).seats if isinstance(spec, dict | str) else 4
+    except (ValueError, RulesError):
+        return 4
 
 
 # ------------------------------------------------------------------ one deal
@@ -302,7 +313,8 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     if draft.held is not None:
         st.info(page_kit.t("record_held", n=deal_number(draft.held.deal_id, session.session_id)))
     dealer = st.segmented_control(
-        page_kit.t("record_dealer"), list(SEATS), default=deal.dealer, format_func=lambda s: md(players[s]),
+        page_kit.t("record_dealer"), list(session.seats), default=deal.dealer,
+        format_func=lambda s: md(players[s]),
         key=f"record_dealer_{deal.deal_id}_{deal.revision}",
     )  # fmt: skip
     if dealer is not None and dealer != deal.dealer:
@@ -331,7 +343,8 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     if editing is not None:
         changed = edit_event(draft, deal, editing, rules)
     elif over:
-        st.success(page_kit.t("record_deal_over"))
+        rest = len(players) != 4 and priced.end_reason == "three_won"  # at three seats, two won
+        st.success(page_kit.t("record_deal_over_rest" if rest else "record_deal_over"))
     elif not wall_end:
         changed = add_event(draft, deal, still_in, rules)
     if changed is not None:

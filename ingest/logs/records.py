@@ -21,6 +21,10 @@ TileList = str | list[str]  # "1123m456p" or ["1m", "1m", ...]
 #: reader, so ``validate`` and ``ingest`` agree and no value overflows a column
 Points = Annotated[int, Meta(ge=-(2**31), le=2**31 - 1)]
 Four = tuple[Points, Points, Points, Points]
+#: one entry per seat of the rule set's table (``seats``: 4, 3 or 2): a session's players,
+#: a sheet deal's points and the session's totals; the replay holds the count to ``seats``
+PerSeat = Annotated[tuple[Points, ...], Meta(min_length=2, max_length=4)]
+Players = Annotated[tuple[str, ...], Meta(min_length=2, max_length=4)]
 FourTileLists = tuple[TileList, TileList, TileList, TileList]
 NonEmpty = Annotated[str, Meta(min_length=1)]
 
@@ -36,7 +40,7 @@ class Record(msgspec.Struct, kw_only=True, forbid_unknown_fields=True, tag_field
 
 class SessionRec(Record, tag="session"):
     session_id: NonEmpty
-    players: tuple[str, str, str, str]
+    players: Players
     rules: str | dict[str, Any] | None = None
     base: Annotated[int, Meta(ge=1, le=2**31 - 1)] = 1
     club: str | None = None
@@ -101,11 +105,12 @@ class DealEndRec(Record, tag="deal_end"):
 
 
 class SessionEndRec(Record, tag="session_end"):
-    totals: Four | None = None
+    totals: PerSeat | None = None
 
 
 # --- score sheets (docs/log-format.md, "Score sheets"): deals recorded without tiles ---
 ReadyFan = Annotated[int, Meta(ge=0)] | None
+ReadyFans = Annotated[tuple[ReadyFan, ...], Meta(min_length=2, max_length=4)]
 
 
 class SheetDealRec(Record, tag="deal"):
@@ -120,7 +125,7 @@ class SheetKongRec(Record, tag="kong"):
     kind: Literal["exposed", "added", "concealed"]
     from_: Seat | None = msgspec.field(default=None, name="from")
     tile: TileName | None = None
-    deltas: Four | None = None
+    deltas: PerSeat | None = None
     same_turn: bool = True
 
 
@@ -130,15 +135,15 @@ class SheetHuRec(Record, tag="hu"):
     patterns: list[str]
     tile: TileName | None = None
     fan: Annotated[int, Meta(ge=0)] | None = None
-    deltas: Four | None = None
+    deltas: PerSeat | None = None
 
 
 class SheetDealEndRec(Record, tag="deal_end"):
     reason: str
-    ready: tuple[ReadyFan, ReadyFan, ReadyFan, ReadyFan] | None = None
+    ready: ReadyFans | None = None
     flower_pigs: list[Seat] | None = None
-    settlement: Four | None = None
-    scores: Four | None = None
+    settlement: PerSeat | None = None
+    scores: PerSeat | None = None
 
 
 AnyRecord = (
@@ -206,7 +211,10 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
     "type": ("以下之一：" + "、".join(RECORD_TYPES), "one of " + ", ".join(RECORD_TYPES)),
     "session_id": ("非空字符串", "a non-empty string"),
     "deal_id": ("非空字符串", "a non-empty string"),
-    "players": ("4 个玩家名字（字符串）的列表", "a list of 4 player names (strings)"),
+    "players": (
+        "玩家名字（字符串）的列表，每个座位一个（2 到 4 个，按规则的 seats）",
+        "a list of player names (strings), one per seat (2 to 4, as the rules' seats say)",
+    ),
     "rules": (
         '预设名（如 "standard"）或规则选项的对象',
         'a preset name such as "standard", or an object of rule knobs',
@@ -234,21 +242,33 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
     "suit": ("m、p、s 之一", "one of m, p, s"),
     "tile": ("牌名，如 '5p'", "a tile name such as '5p'"),
     "kind": ("exposed、added、concealed 之一", "one of exposed, added, concealed"),
-    "deltas": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
+    "deltas": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
     "from": ("座位号 0-3，自摸为 null", "a seat number 0-3, or null for a self-draw"),
     "fan": ("至少为 0 的整数", "a whole number of at least 0"),
     "patterns": ("番型 id（字符串）的列表", "a list of pattern ids (strings)"),
     "reason": ("字符串，如 three_won 或 wall_exhausted", "a string such as three_won or wall_exhausted"),
-    "settlement": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
-    "scores": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
-    "totals": ("4 个整数的列表（每家一个）", "a list of 4 whole numbers (one per seat)"),
+    "settlement": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
+    "scores": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
+    "totals": (
+        "整数的列表，每家一个（四人桌 4 个）",
+        "a list of whole numbers, one per seat (4 at a four-seat table)",
+    ),
     "record": (
         '"sheet" 表示记分表牌局（没有手牌和牌墙）',
         '"sheet" for a score-sheet deal (no hands or wall)',
     ),
     "ready": (
-        "4 项的列表，每项为听牌番数或 null（未听牌或已胡）",
-        "a list of 4 entries, each a whole number of fan or null (not ready, or won)",
+        "每家一项的列表，每项为听牌番数或 null（未听牌或已胡）",
+        "a list of one entry per seat, each a whole number of fan or null (not ready, or won)",
     ),
     "flower_pigs": ("座位号 0-3 的列表", "a list of seat numbers 0-3"),
     "same_turn": (

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
-from engine.messages import rules_unusable, totals_mismatch
+from engine.messages import Text, rules_unusable, table_players, tile_table_refused, totals_mismatch
 from engine.replay import PLAIN, DealReport, FindingSink, ReplayOptions, StepHook, replay_deal
 from engine.rules import Rules, RulesError, load_rules
-from engine.table import require_replayable
+from engine.table import replay_refusal
 from ingest.logs.builder import DealLog, SessionLog
 from ingest.replay.fast_check import fast_replay
 from ingest.sheets.deleted import deleted_report, is_deleted
@@ -59,6 +59,10 @@ def replay_one(
     session_id, read_findings = options.session_id, options.read_findings
     if rules is None:
         return unreplayed_report(start, session_id, sink, read_findings, stopped_by)
+    refusal = replay_refusal(rules) if start.record == "tiles" else None
+    if refusal is not None:  # a tile deal at a table the engine does not deal yet
+        refused = _rules_finding("bad_record", start.line, tile_table_refused(refusal), sink.file, rules.name)
+        return unreplayed_report(start, session_id, sink, [*read_findings, refused])
     if is_net_only(events, end):  # a score sheet's deal of nets only: nothing to replay
         return net_only_report(start, end, rules.name, session_id, sink, read_findings)
     if is_deleted(start, events, options.sheet_events, end):  # a revision that removes the deal
@@ -88,24 +92,42 @@ def unreplayed_report(
 
 def session_rules(session: SessionLog, override: Rules | None) -> Rules:
     """``override``, else the rules the session line names, else the default preset;
-    raises :class:`engine.rules.RulesError` when the named rules cannot be used."""
+    raises :class:`engine.rules.RulesError` when the named rules cannot be used. A table
+    the tile replay does not play yet is no error here: a score sheet needs no tiles, so
+    only a tile deal at such a table is refused (:func:`replay_one`)."""
     if override is not None:
-        return require_replayable(override)
+        return override
     spec = session.session.rules if session.session is not None else None
-    return require_replayable(load_rules(spec if spec is not None else DEFAULT_RULES))
+    return load_rules(spec if spec is not None else DEFAULT_RULES)
 
 
 def rules_finding(session: SessionLog, error: RulesError, path: str | None) -> Finding:
     """The ``bad_record`` finding of a session whose rules cannot be used."""
     start = session.session
-    text = rules_unusable(str(error))
+    recorded = start.rules if start is not None else None
+    return _rules_finding("bad_record", session.line, rules_unusable(str(error)), path, recorded)
+
+
+def players_problem(session: SessionLog, rules: Rules, path: str | None) -> Finding | None:
+    """The ``bad_record`` finding of a session that names another count of players than
+    its table's seats (one player a seat), else None."""
+    start = session.session
+    if start is None or len(start.players) == rules.seats:
+        return None
+    text = table_players(len(start.players), rules.seats, rules.name)
+    return _rules_finding("bad_record", session.line, text, path, list(start.players), "seats")
+
+
+def _rules_finding(
+    code: str, line: int | None, text: Text, path: str | None, recorded: object, rule: str = "rules"
+) -> Finding:
     return Finding(
-        "bad_record",
-        session.line,
+        code,
+        line,
         None,
         text.en,
-        recorded=start.rules if start is not None else None,
-        rule="rules",
+        recorded=recorded,
+        rule=rule,
         file=path,
         message_zh=text.zh,
         message_key=text.key,
@@ -124,7 +146,7 @@ class SessionReplay:
 
     rules: Rules | None
     base: int = 1
-    players: tuple[str, str, str, str] | None = None
+    players: tuple[str, ...] | None = None
     session_id: str | None = None
     path: str | None = None  # the file findings are about (None: leave them as read)
     rules_error: str | None = None  # why the session's rules cannot be used
@@ -132,7 +154,7 @@ class SessionReplay:
     recorded_totals: tuple[int, ...] | None = None
     end_line: int | None = None  # the session_end line
     replayer: DealReplayer = replay_deal
-    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # one a seat (``seats``)
     complete_totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     all_scored: bool = True  # every deal replayed to its end, so the totals are known
 
@@ -149,23 +171,33 @@ class SessionReplay:
         start = session.session
         rules: Rules | None = None
         error: RulesError | None = None
+        problem_finding: Finding | None = None
         try:
             rules = session_rules(session, override)
         except RulesError as problem:
             error = problem
+            problem_finding = rules_finding(session, problem, path)
+        if rules is not None:
+            problem_finding = players_problem(session, rules, path)
+            if problem_finding is not None:  # no seat of the table can be named: nothing is audited
+                rules = None
         end = session.end
+        seats = rules.seats if rules is not None else 4
+        why = str(error) if error is not None else problem_finding.message if problem_finding else None
         return cls(
             rules,
             base=start.base if start is not None else 1,
             players=start.players if start is not None else None,
             session_id=start.session_id if start is not None else None,
             path=path,
-            rules_error=str(error) if error is not None else None,
-            rules_problem=rules_finding(session, error, path) if error is not None else None,
+            rules_error=why,
+            rules_problem=problem_finding,
             recorded_totals=tuple(end.totals) if end is not None and end.totals is not None else None,
             end_line=end.line if end is not None else None,
             replayer=replayer,
-            all_scored=error is None and not session.set_aside,  # a deal set aside has no net
+            totals=[0] * seats,
+            complete_totals=[0] * seats,
+            all_scored=problem_finding is None and not session.set_aside,  # a deal set aside has no net
         )
 
     @property
@@ -254,21 +286,21 @@ class SessionReplay:
     def _add_net(self, report: DealReport) -> None:
         scores = report.scores
         totals, complete = self.totals, self.complete_totals
-        for seat in range(4):
+        width = min(len(totals), len(scores))  # an unreplayed deal's zeros are four wide
+        for seat in range(width):
             totals[seat] += scores[seat]
         if report.complete:
-            for seat in range(4):
+            for seat in range(width):
                 complete[seat] += scores[seat]
         else:
             self.all_scored = False
 
-    def totals_tuple(self) -> tuple[int, int, int, int] | None:
-        """The sum of the deals' nets; None when the session's rules could not be used
-        (no deal was replayed, so there is no sum to show)."""
+    def totals_tuple(self) -> tuple[int, ...] | None:
+        """The sum of the deals' nets, one a seat; None when the session's rules could not
+        be used (no deal was replayed, so there is no sum to show)."""
         if self.rules is None:
             return None
-        t = self.totals
-        return (t[0], t[1], t[2], t[3])
+        return tuple(self.totals)
 
     def totals_finding(self) -> Finding | None:
         """``score_mismatch`` when the recorded session totals differ from the deals' nets.

@@ -31,7 +31,7 @@ class SessionReport:
     line: int | None
     rules: str | None
     findings: list[Finding]
-    totals: tuple[int, int, int, int] | None  # None: its rules could not be used, nothing was summed
+    totals: tuple[int, ...] | None  # one a seat; None: its rules could not be used, nothing was summed
     players: tuple[str, ...] = ()
     set_aside: int = 0  # deal lines that could not be read: their deals are in no report
 

@@ -1,8 +1,9 @@
 """Import a club's 记分 sheet (``.csv`` / ``.xlsx``) as log v1 sheet deals.
 
 One row per event (docs/score-sheets.md): a kong (杠), a win (胡), the 查叫 step at the
-wall's end, a deal's net (本局) or the session's totals (总分), with the four seats'
-recorded points as four columns. Session columns (场次, 日期, 玩家1-4, 规则, 底分...)
+wall's end, a deal's net (本局) or the session's totals (总分), with the seats' recorded
+points as one column a seat (four, or as many as the rule set's ``seats``: a three-player
+table fills 得分1-3). Session columns (场次, 日期, 玩家1-4, 规则, 底分...)
 are given on a session's first row or repeated; a blank cell means "same as above"
 (merged cells read that way too), and so does a blank deal number. They may also
 stand in a first block of ``key, value`` rows above the header row.
@@ -93,19 +94,20 @@ class _Importer(SheetLayout):
         values = session.values
         obj: dict[str, Any] = {"type": "session", "session_id": self.session_id_of(session)}
         columns: dict[str, str] = {"session_id": self._col("session")}
+        rules_text = values.get("rules")
+        rules_spec: Any = rules_value(rules_text) if rules_text else None
+        try:
+            session.rules = load_rules(rules_spec if rules_spec is not None else "standard")
+        except RulesError:
+            session.rules = None  # the validator says why; sheet terms read under standard
         players = self._players(session)
         if players is not None:
             obj["players"] = players
             session.players = players
             columns["players"] = self._col("players", "player1", "player2", "player3", "player4")
-        rules_text = values.get("rules")
-        if rules_text:
-            obj["rules"] = rules_value(rules_text)
+        if rules_spec is not None:
+            obj["rules"] = rules_spec
             columns["rules"] = self._col("rules")
-        try:
-            session.rules = load_rules(obj.get("rules", "standard"))
-        except RulesError:
-            session.rules = None  # the validator says why; sheet terms read under standard
         for key, json_key, convert in (
             ("base", "base", None),
             ("club", "club", str),
@@ -138,7 +140,7 @@ class _Importer(SheetLayout):
         if session.totals is not None:
             end_row = session.totals.number
             try:
-                end["totals"] = self._points(session.totals, required=True)
+                end["totals"] = self._points(session.totals, session.seats, required=True)
                 self._add(end_row, end, {"totals": self._col(*POINTS)})
                 return
             except BadCell as error:
@@ -146,18 +148,34 @@ class _Importer(SheetLayout):
         self._add(end_row, end)
 
     def _players(self, session: SheetSession) -> list[str] | None:
+        """The players in seat order: one a seat of the rule set's table (``seats``)."""
         if self.named:
             return list(self.named)
         values = session.values
-        seats = [values.get(f"player{i}") for i in range(1, 5)]
-        if all(seats):
+        count = session.seats
+        seats = [values.get(f"player{i}") for i in range(1, count + 1)]
+        if all(seats) and not any(values.get(f"player{i}") for i in range(count + 1, 5)):
             return [s for s in seats if s]
         listed = values.get("players")
         if listed:
             names = [n for n in LIST_SPLIT.split(listed) if n]
-            if len(names) == 4:
+            if len(names) == count:
                 return names
-            error = BadCell("players", say("sheet_four_players", count=len(names), listed=listed))
+            if count == 4:
+                error = BadCell("players", say("sheet_four_players", count=len(names), listed=listed))
+            else:
+                error = BadCell(
+                    "players", say("sheet_table_players", seats=count, count=len(names), listed=listed)
+                )
+            self.bad(None, Row(session.row, {}, ""), error)
+            return None
+        extra = [i for i in range(count + 1, 5) if values.get(f"player{i}")]
+        if extra and all(seats):  # a name for a seat the table does not have
+            names = [values.get(f"player{i}") or "" for i in range(1, 5) if values.get(f"player{i}")]
+            error = BadCell(
+                f"player{extra[0]}",
+                say("sheet_table_players", seats=count, count=len(names), listed=", ".join(names)),
+            )
             self.bad(None, Row(session.row, {}, ""), error)
             return None
         if any(seats):
@@ -220,21 +238,28 @@ class _Importer(SheetLayout):
         end_row = max((r.number for r in end_rows.values()), default=rows[-1].number)
         self._add(end_row, end, end_columns, end_sources)
 
-    def _points(self, row: Row, *, required: bool = False) -> list[int] | None:
-        given = [row.cells.get(key) for key in POINTS]
-        if not any(given):
+    def _points(self, row: Row, seats: int, *, required: bool = False) -> list[int] | None:
+        """The row's points, one a seat of the table (``seats``), or None when none are given."""
+        keys = POINTS[:seats]
+        given = [row.cells.get(key) for key in keys]
+        beyond = [key for key in POINTS[seats:] if row.cells.get(key)]
+        if not any(given) and not beyond:
             if required:
                 raise BadCell("points1", say("sheet_points_needed"))
             return None
-        for key, text in zip(POINTS, given, strict=True):
+        if beyond:
+            raise BadCell(beyond[0], say("sheet_points_table", seats=seats, extra=beyond[0][-1]))
+        for key, text in zip(keys, given, strict=True):
             if not text:
-                raise BadCell(key, say("sheet_points_all"))
+                if seats == 4:
+                    raise BadCell(key, say("sheet_points_all"))
+                raise BadCell(key, say("sheet_points_table", seats=seats, extra=seats + 1))
         return [
-            whole_number(key, text or "", say("what_points")) for key, text in zip(POINTS, given, strict=True)
+            whole_number(key, text or "", say("what_points")) for key, text in zip(keys, given, strict=True)
         ]
 
     def _seat(self, session: SheetSession, row: Row, key: str) -> int:
-        return seat_of(row.cells[key], session.players, key)
+        return seat_of(row.cells[key], session.players, key, session.seats)
 
     def _kong(self, session: SheetSession, row: Row) -> tuple[dict[str, Any], dict[str, str]]:
         if "seat" not in row.cells:
@@ -256,7 +281,7 @@ class _Importer(SheetLayout):
                 "from", say("sheet_kong_no_from", a=article(kind_text), kind_text=kind_text, kind=kind)
             )
         late = self._late_added(row, kind, kind_text)
-        self._optional(row, obj, columns, "deltas")
+        self._optional(session, row, obj, columns, "deltas")
         if late:  # a late 弯杠: ``same_turn: false`` (true is left out, as the writer does)
             obj["same_turn"] = False
             columns["same_turn"] = self._col("same_turn")
@@ -302,14 +327,16 @@ class _Importer(SheetLayout):
         if "fan" in row.cells:
             obj["fan"] = whole_number("fan", row.cells["fan"], say("what_fan"))
             columns["fan"] = self._col("fan")
-        self._optional(row, obj, columns, "deltas")
+        self._optional(session, row, obj, columns, "deltas")
         return obj, columns
 
-    def _optional(self, row: Row, obj: dict[str, Any], columns: dict[str, str], name: str) -> None:
+    def _optional(
+        self, session: SheetSession, row: Row, obj: dict[str, Any], columns: dict[str, str], name: str
+    ) -> None:
         if "tile" in row.cells:
             obj["tile"] = row.cells["tile"]
             columns["tile"] = self._col("tile")
-        points = self._points(row)
+        points = self._points(row, session.seats)
         if points is not None:
             obj[name] = points
             columns[name] = self._col(*POINTS)
@@ -318,7 +345,7 @@ class _Importer(SheetLayout):
         self, session: SheetSession, row: Row, end: dict[str, Any], columns: dict[str, str]
     ) -> None:
         if row.cells["event"] == "net":
-            scores = self._points(row, required=True)
+            scores = self._points(row, session.seats, required=True)
             end["scores"] = scores
             columns["scores"] = self._col(*POINTS)
             return
@@ -330,15 +357,19 @@ class _Importer(SheetLayout):
             end["reason"] = reason
         ready = row.cells.get("ready")
         if ready:
-            end["ready"] = ready_fans(ready, session.players)
+            end["ready"] = ready_fans(ready, session.players, session.seats)
             columns["ready"] = self._col("ready")
         pigs = row.cells.get("flower_pigs")
         if pigs:
             end["flower_pigs"] = sorted(
-                {seat_of(p, session.players, "flower_pigs") for p in LIST_SPLIT.split(pigs) if p}
+                {
+                    seat_of(p, session.players, "flower_pigs", session.seats)
+                    for p in LIST_SPLIT.split(pigs)
+                    if p
+                }
             )
             columns["flower_pigs"] = self._col("flower_pigs")
-        settlement = self._points(row)
+        settlement = self._points(row, session.seats)
         if settlement is not None:
             end["settlement"] = settlement
             columns["settlement"] = self._col(*POINTS)

@@ -58,6 +58,12 @@ class SheetSession:
     totals: Row | None = None
     last_row: int = 0
 
+    @property
+    def seats(self) -> int:
+        """The table's seats (the rules' ``seats``): players, points columns and seat
+        numbers go as far as it; four where the rules cannot be read."""
+        return self.rules.seats if self.rules is not None else 4
+
 
 @dataclass
 class SheetLog:
@@ -83,12 +89,12 @@ class SheetLog:
 
 def find_header(rows: list[list[Cell]]) -> int | None:
     """Index of the header row: the first with three known columns, one of them the deal,
-    the event or a seat's points; or a deal column beside the four players' names."""
+    the event or a seat's points; or a deal column beside the players' names (two to four)."""
     for index, row in enumerate(rows[:_HEADER_SCAN]):
         keys = {header_key(cell_text(cell)) for cell in row} - {None}
         if len(keys) >= 3 and keys & {"deal", "event", *POINTS}:
             return index
-        if "deal" in keys and len(_name_columns(row)) == 4:
+        if "deal" in keys and 2 <= len(_name_columns(row)) <= 4:
             return index
     return None
 
@@ -159,7 +165,7 @@ class SheetLayout:
         self.named: list[str] = []  # players named by the points columns' headers
         names = _name_columns(row)
         known = {header_key(cell_text(cell)) for cell in row}
-        if len(names) == 4 and not known & {*POINTS, "players", "player1"}:
+        if 2 <= len(names) <= 4 and not known & {*POINTS, "players", "player1"}:
             self.named = [cell_text(row[i]) for i in names]
             for seat, index in enumerate(names):
                 points = POINTS[seat]

@@ -19,14 +19,13 @@ from engine.events import DealEnd, DealStart, Finding, SheetHu, SheetKong
 from engine.report import DealReport, FindingSink
 from engine.rules import Rules, load_rules
 from engine.settle import Settler
-from engine.settlement import Transfer, deltas
+from engine.settlement import Transfer, seat_deltas
 from engine.sheet import audit_sheet
 from ingest.sheets.deleted import DELETED
 from ingest.sheets.terms import BASE_IDS, COMBINED_BASES
 
-SEATS = (0, 1, 2, 3)
+SEATS = (0, 1, 2, 3)  # a four-seat table's; a session's own are ``SessionFacts.seats``
 KONG_KINDS = ("exposed", "added", "concealed")
-Four = tuple[int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -55,16 +54,22 @@ Fact = KongFact | WinFact
 
 @dataclass(frozen=True)
 class EndFact:
-    """The wall's end: each seat's 查大叫 fan when ready (``None``: not ready or won), the 花猪."""
+    """The wall's end: each seat's 查大叫 fan when ready (``None``: not ready or won), the 花猪.
+    ``ready`` has an entry a seat; :func:`price` fits it to the table's seats (four by
+    default, so a three-seat table's fourth entry is dropped, and never names a seat)."""
 
-    ready: tuple[int | None, int | None, int | None, int | None] = (None, None, None, None)
+    ready: tuple[int | None, ...] = (None, None, None, None)
     flower_pigs: tuple[int, ...] = ()
+
+    def fitted(self, seats: int) -> tuple[int | None, ...]:
+        """``ready`` with one entry a seat of a table of ``seats``."""
+        return (*self.ready[:seats], *(None,) * (seats - len(self.ready)))
 
 
 @dataclass(frozen=True)
 class SessionFacts:
     session_id: str
-    players: tuple[str, str, str, str]
+    players: tuple[str, ...]  # one a seat of the rule set's table (``seats``)
     rules: str | dict[str, Any] = "standard"
     base: int = 1
     club: str | None = None
@@ -74,6 +79,11 @@ class SessionFacts:
     def rule_set(self) -> Rules:
         """The session's rules (raises :class:`engine.rules.RulesError` when unreadable)."""
         return load_rules(self.rules)
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The table's seats in order, one a player: (0, 1, 2) at a three-seat table."""
+        return tuple(range(len(self.players)))
 
 
 @dataclass(frozen=True)
@@ -94,7 +104,7 @@ class Priced:
     fans: list[int | None]  # per event: a win's capped fan, None for a kong
     patterns: list[tuple[str, ...] | None]  # per event: a win's patterns as scored (根 counted)
     settlement: list[Transfer]  # 查叫 at the wall's end
-    scores: Four
+    scores: tuple[int, ...]  # one a seat
     end_reason: str
     findings: list[Finding] = field(default_factory=list)  # what the facts cannot be
     complete: bool = True
@@ -131,7 +141,10 @@ def price(session: SessionFacts, deal: DealFacts) -> Priced:
         findings = [f for f in report.findings if f.code != "wrong_end"]  # no end yet: expected
     else:
         end = DealEnd(
-            reason=reason, line=end_line, ready=deal.end.ready, flower_pigs=tuple(deal.end.flower_pigs)
+            reason=reason,
+            line=end_line,
+            ready=deal.end.fitted(rules.seats),
+            flower_pigs=tuple(deal.end.flower_pigs),
         )
         report = _audit(deal, rules, session.base, end)
         findings = list(report.findings)
@@ -150,7 +163,7 @@ def price(session: SessionFacts, deal: DealFacts) -> Priced:
         fans=[fans.get(n) for n in lines],
         patterns=[scored.get(n) for n in lines],
         settlement=settlement,
-        scores=deltas(report.ledger),
+        scores=report.scores,
         end_reason=reason,
         findings=findings,
         complete=report.complete,
@@ -228,6 +241,7 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
     if deal.end is None:
         raise ValueError(f"deal {deal.deal_id} has not ended: record the wall's end first")
     priced = price(session, deal)
+    seats = session.rule_set().seats
     if priced.findings:
         first = priced.findings[0]
         raise ValueError(f"deal {deal.deal_id} cannot be recorded: line {first.line}: {first.message}")
@@ -241,7 +255,7 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
             kong: dict[str, Any] = {"type": "kong", "seat": fact.seat, "kind": fact.kind}
             if fact.kind == "exposed":
                 kong["from"] = fact.from_seat
-            kong["deltas"] = list(deltas(paid))
+            kong["deltas"] = list(seat_deltas(paid, seats))
             if fact.kind == "added" and not fact.same_turn:
                 kong["same_turn"] = False  # left out when true, as the writer does
             out.append(_dump(kong))
@@ -252,13 +266,13 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
             }  # fmt: skip
             if fan is not None:
                 hu["fan"] = fan
-            hu["deltas"] = list(deltas(paid))
+            hu["deltas"] = list(seat_deltas(paid, seats))
             out.append(_dump(hu))
     end: dict[str, Any] = {"type": "deal_end", "reason": priced.end_reason}
     if priced.end_reason == "wall_exhausted":
-        end["ready"] = list(deal.end.ready)
+        end["ready"] = list(deal.end.fitted(seats))
         end["flower_pigs"] = list(deal.end.flower_pigs)
-    end["settlement"] = list(deltas(priced.settlement))
+    end["settlement"] = list(seat_deltas(priced.settlement, seats))
     end["scores"] = list(priced.scores)
     out.append(_dump(end))
     return out

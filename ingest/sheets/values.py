@@ -128,17 +128,21 @@ def end_reason(winners: set[int], rules: Rules | None) -> str:
     and only the wall ends the deal, however many seats won and however often."""
     if rules is not None and rules.end_condition == "bloody_flow":
         return "wall_exhausted"
-    if len(winners) >= 3:
+    seats = rules.seats if rules is not None else 4
+    if len(winners) >= seats - 1:  # all but one (three at four seats)
         return "three_won"
     if winners and rules is not None and rules.end_condition == "first_hu":
         return "first_hu"
     return "wall_exhausted"
 
 
-def seat_of(text: str, players: list[str], key: str) -> int:
-    """A seat written as 1-4, 东南西北, or a player's name (seat order of the session)."""
+def seat_of(text: str, players: list[str], key: str, seats: int = 4) -> int:
+    """A seat written as 1-4 (1-3 at a three-seat table: the rules' ``seats``), 东南西北,
+    or a player's name (seat order of the session)."""
     cleaned = text.strip()
     if cleaned in SEAT_WORDS:
+        if SEAT_WORDS[cleaned] >= seats:
+            raise BadCell(key, say("cell_seat_table", got=text, seats=seats))
         return SEAT_WORDS[cleaned]
     by_name = {norm(name): seat for seat, name in enumerate(players)}
     if norm(cleaned) in by_name:
@@ -148,14 +152,17 @@ def seat_of(text: str, players: list[str], key: str) -> int:
     except ValueError:
         known = ", ".join(players) if players else say("cell_no_players")
         raise BadCell(key, say("cell_no_seat", got=text, known=known)) from None
-    if number.is_integer() and 1 <= number <= 4:
+    if number.is_integer() and 1 <= number <= seats:
         return int(number) - 1
-    raise BadCell(key, say("cell_seat_range", got=text))
+    if seats == 4:
+        raise BadCell(key, say("cell_seat_range", got=text))
+    raise BadCell(key, say("cell_seat_table", got=text, seats=seats))
 
 
-def ready_fans(text: str, players: list[str]) -> list[int | None]:
-    """听牌 cell: "Ann 2, Bo 1" or "1:2 3:1番": each ready seat with its 查大叫 fan."""
-    ready: list[int | None] = [None, None, None, None]
+def ready_fans(text: str, players: list[str], seats: int = 4) -> list[int | None]:
+    """听牌 cell: "Ann 2, Bo 1" or "1:2 3:1番": each ready seat with its 查大叫 fan (one
+    entry a seat of the table)."""
+    ready: list[int | None] = [None] * seats
     for entry in re.split(r"[,，、;；]+", text):
         entry = entry.strip()
         if not entry:
@@ -163,7 +170,7 @@ def ready_fans(text: str, players: list[str]) -> list[int | None]:
         match = re.fullmatch(r"(.+?)\s*[:：=＝]?\s*(\d+)\s*番?", entry)
         if match is None:
             raise BadCell("ready", say("cell_ready", entry=entry))
-        seat = seat_of(match.group(1), players, "ready")
+        seat = seat_of(match.group(1), players, "ready", seats)
         ready[seat] = int(match.group(2))
     return ready
 

@@ -72,7 +72,7 @@ class SessionInfo:
     table: str | None
     rules: str
     base: int
-    players: tuple[str | None, str | None, str | None, str | None]
+    players: tuple[str | None, ...]  # one a seat of the table (four, three or two)
     key: str  # what a deal's content hash includes of its session
 
 
@@ -98,11 +98,7 @@ def _session_info(session: SessionLog, rules: Rules | None) -> SessionInfo:
     start = session.session
     played = parse_time(start.started_at) if start is not None else None
     month = month_of(played)
-    players: tuple[str | None, str | None, str | None, str | None] = (
-        (start.players[0], start.players[1], start.players[2], start.players[3])
-        if start is not None
-        else (None, None, None, None)
-    )
+    players: tuple[str | None, ...] = tuple(start.players) if start is not None else (None, None, None, None)
     key = (
         json.dumps(
             [start.session_id, list(start.players), start.rules, start.base], ensure_ascii=False, default=str
@@ -241,11 +237,12 @@ class FactBuilder:
             pigs = len(deal.pigs)
             self_draws = sum(1 for w in report.wins if w.kind in ("self_draw", "kong_bloom"))
         sheet = report.record == "sheet"  # a score sheet: no tiles, so no event rows
+        seats = len(info.players)  # the table's seats: a deal has as many seat rows
         if sheet and report.complete:  # the same counts from what its audit computed
-            still_in = 4 - len(report.wins) if report.end_reason == "wall_exhausted" else 0
+            still_in = seats - len(report.wins) if report.end_reason == "wall_exhausted" else 0
             pigs = len(report.pigs)
             self_draws = sum(1 for w in report.wins if w.kind in ("self_draw", "kong_bloom"))
-        scores = report.scores if deal is not None or (sheet and report.complete) else (0, 0, 0, 0)
+        scores = report.scores if deal is not None or (sheet and report.complete) else (0,) * seats
         self.cols["deals"].add(
             start.deal_id, info.month, info.session_id, info.played_at, info.club, info.table, info.rules,
             info.base, start.dealer, list(info.players), status, report.end_reason,
@@ -297,12 +294,13 @@ class FactBuilder:
         tile) left empty."""
         settlement = [t for t in report.ledger if t.reason in SETTLEMENT_REASONS]
         self._seat_rows(
-            SeatFacts(start.dealer, [None] * 4, report.wins, report.kongs, report.ledger, settlement,
+            SeatFacts(start.dealer, [None] * len(report.scores), report.wins, report.kongs, report.ledger, settlement,
                       report.pigs, report.ready_at_end, report.end_reason, report.scores, tiles=False),
             report.deal_id, info, status,
         )  # fmt: skip
 
     def _seat_rows(self, facts: SeatFacts, deal_id: str, info: SessionInfo, status: str) -> None:
+        """One row a seat of the deal's table (``facts.scores`` has one entry a seat)."""
         wins: dict[int, Win] = {}  # each seat's first win (血流成河: a seat may win again)
         win_count = [0, 0, 0, 0]
         win_fans: list[list[int]] = [[], [], [], []]
@@ -339,7 +337,7 @@ class FactBuilder:
         tiles = facts.tiles
         scores = facts.scores
         add = self.cols["seats"].add
-        for seat in range(4):
+        for seat in range(len(scores)):
             seat_win = wins.get(seat)
             ready: bool | None = None
             ready_fan: int | None = None
@@ -388,7 +386,8 @@ class FactBuilder:
         month: str,
         players: Sequence[str | None] | None,
     ) -> None:
-        seat = finding.seat if finding.seat is not None and 0 <= finding.seat <= 3 else None
+        seats = len(players) if players is not None else 4
+        seat = finding.seat if finding.seat is not None and 0 <= finding.seat < seats else None
         player = players[seat] if players is not None and seat is not None else None
         self.cols["findings"].add(
             scope, deal_id, info.session_id if info is not None else None, month,

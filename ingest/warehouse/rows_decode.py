@@ -37,6 +37,14 @@ def stored_ints(value: Any) -> tuple[int, int, int, int] | None:
     return (items[0], items[1], items[2], items[3])
 
 
+def stored_seat_ints(value: Any) -> tuple[int, ...] | None:
+    """A stored list of numbers one a seat of the deal's table (two to four), or None."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    items = tuple(int(v) for v in value)
+    return items if 2 <= len(items) <= 4 else None
+
+
 def stored_strs(value: Any) -> list[str]:
     """A stored list of strings (null: empty)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
