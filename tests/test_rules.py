@@ -89,6 +89,8 @@ FAN_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
     "qinglongqidui": (6, None, 6, None),
     "tianhu": (6, "cap", 6, None),
     "dihu": (6, "cap", 6, None),
+    # 红中 tables only: off in every preset of four seats, three suits and no 红中
+    "sihongzhong": (None, None, None, None),
 }
 # docs/presets.md, the extras' rows of [fan]: +1 each as before they were rows; 门清 and
 # 中张 (the 门清中张 option) not scored by any preset's source.
@@ -96,6 +98,7 @@ EXTRA_FAN_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
     "gen": (1, 1, 1, 1),
     "menqing": (None, None, None, None),
     "zhongzhang": (None, None, None, None),
+    "wuhongzhong": (None, None, None, None),
     "gangshanghua": (1, 1, 1, 1),
     "gangshangpao": (1, 1, 1, 1),
     "qiangganghu": (1, 1, 1, 1),
