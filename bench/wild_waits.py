@@ -54,7 +54,16 @@ TABLES: tuple[tuple[str, int, bool], ...] = (
     ("p", 13, False),
 )
 #: how many 红中 a hand holds, and how often (five and more only where eight are in the wall)
-WILD_WEIGHTS: tuple[tuple[int, int], ...] = ((0, 14), (1, 30), (2, 26), (3, 16), (4, 10), (5, 2), (6, 1), (8, 1))
+WILD_WEIGHTS: tuple[tuple[int, int], ...] = (
+    (0, 14),
+    (1, 30),
+    (2, 26),
+    (3, 16),
+    (4, 10),
+    (5, 2),
+    (6, 1),
+    (8, 1),
+)
 
 
 @dataclass(frozen=True)
@@ -276,7 +285,9 @@ def main() -> None:
     by_table: Counter[str] = Counter()
     by_wilds: Counter[int] = Counter()
     for case in cases:
-        by_table[f"{case.rules.suits}/{case.rules.hand_size}{'/void' if case.rules.two_suit_void else ''}"] += 1
+        by_table[
+            f"{case.rules.suits}/{case.rules.hand_size}{'/void' if case.rules.two_suit_void else ''}"
+        ] += 1
         by_wilds[case.wilds] += 1
     start = time.process_time()
     ours_answers = []
