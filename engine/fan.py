@@ -144,12 +144,12 @@ def feature_bits(
     if regular < 0 and not seven:
         return 0
     suits = (1 if k0 else 0) | (2 if k1 else 0) | (4 if k2 else 0)
-    return _shape_features(
+    return shape_features(
         regular, seven, suits, concealed, pongs, kongs, context, win_tile, concealed_kongs, needs_four_melds
     )
 
 
-def _shape_features(
+def shape_features(
     regular: int,
     seven: bool,
     suits: int,
@@ -161,7 +161,8 @@ def _shape_features(
     concealed_kongs: int,
     needs_four_melds: bool,
 ) -> int:
-    """:func:`feature_bits` once the shape is known: ``regular`` the flags shared by the
+    """:func:`feature_bits` once the shape is known (``engine.wilds`` reads a substituted
+    hand's shape itself where a kind is held more than four times): ``regular`` the flags shared by the
     suits of a sets-and-pair reading (-1: none), ``seven`` a seven-pairs reading, ``suits``
     the suits of the concealed tiles as bits (万 1, 筒 2, 条 4); 0 for 缺一门."""
     melds = len(pongs) + len(kongs)

@@ -15,21 +15,22 @@ from collections.abc import Sequence
 from typing import Final
 
 from engine.fan import (
-    _CONCEALED,
-    _FOUR_WILDS,
-    _ONE_SUIT,
-    _WIN,
+    FEATURE_BITS,
     FanResult,
     WinContext,
-    _shape_features,
     count_roots,
     feature_bits,
     price_features,
+    shape_features,
 )
 from engine.rules import Rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, wild_win
 from engine.tiles import NUM_KINDS, SUITS, WILD
 
+_WIN: Final = FEATURE_BITS["win"]
+_ONE_SUIT: Final = FEATURE_BITS["one_suit"]
+_CONCEALED: Final = FEATURE_BITS["concealed"]
+_FOUR_WILDS: Final = FEATURE_BITS["four_wilds"]
 #: the 27-bit mask of each suit's nine kinds, by suit index (万 0, 筒 1, 条 2)
 SUIT_MASKS: Final = tuple(0x1FF << (9 * suit) for suit in range(3))
 
@@ -141,7 +142,7 @@ def _features_any(
     for suit in range(3):
         if any(held[suit * 9 : suit * 9 + 9]):
             suits |= 1 << suit
-    return _shape_features(
+    return shape_features(
         regular, seven, suits, held, pongs, kongs, context, win_tile, concealed_kongs,
         rules.jingoudiao_needs_four_melds,
     )  # fmt: skip
