@@ -274,3 +274,22 @@ def test_ready_value_with_hongzhong_is_over_its_suited_waits_at_their_best_readi
     report = analyse_hand("1133557799m1p中中", RED4)
     assert report.waits[-1] == WILD
     assert report.ready_fan == 5
+
+
+# --- the presets of other tables ------------------------------------------------------------
+
+
+def test_the_presets_of_other_tables_play_their_hands() -> None:
+    hongzhong = load_rules("hongzhong")
+    assert (hongzhong.wild_tiles, hongzhong.pattern_fan("sihongzhong")) == (4, 6)
+    # 起手4红中 at the dealt hand of a non-dealer: 6 fan, as 天胡
+    first = WinContext(self_draw=True, first_turn=True)
+    assert fan_of("中中中中123m456m129p", hongzhong, first) == (6, ("sihongzhong",))
+    # 三人两房: 筒 and 条, both may be held: 123p 456p 789s 111s 55s is a plain win
+    assert fan_of("123p456p789s111s55s", load_rules("sanren")) == (1, ("pinghu",))
+    with pytest.raises(HandError, match="suits 'ps'"):
+        parse_hand("123m456p789s11s55s", load_rules("sanren"))
+    # 十张牌: ten tiles, the winning tile the eleventh; 123p 456p 789s 1s waits on 1s
+    duangouka = load_rules("duangouka")
+    assert fan_of("123p456p789s11s", duangouka) == (1, ("pinghu",))
+    assert wait_names("123p456p789s1s", duangouka) == "1s"
