@@ -24,7 +24,7 @@ from engine.fan import (
     shape_features,
 )
 from engine.rules import Rules
-from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, wild_win
+from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, wild_needs
 from engine.tiles import NUM_KINDS, SUITS, WILD
 
 _WIN: Final = FEATURE_BITS["win"]
@@ -148,6 +148,13 @@ def _features_any(
     )  # fmt: skip
 
 
+#: substituted hand and situation -> (its rules, its fan or None): the readings a 查叫
+#: over many waits shares (the same tiles come from another wait and other 红中); the
+#: rules are kept beside the id they are keyed by, so an id is never mistaken
+_READINGS: Final[dict[tuple[object, ...], tuple[Rules, FanResult | None]]] = {}
+_READINGS_LIMIT: Final = 200_000
+
+
 def score_wild_win(
     concealed: Sequence[int],
     pongs: Sequence[int],
@@ -186,8 +193,22 @@ def score_wild_win(
     extra_bits = _FOUR_WILDS if four else 0
     held = list(concealed)
     best: list[FanResult] = []
+    situation = (tuple(pongs), tuple(kongs), id(rules), context, known_tile, concealed_kongs, extra_bits)
 
     def reading() -> None:
+        key = (tuple(held), situation)
+        cached = _READINGS.get(key)
+        if cached is not None and cached[0] is rules:
+            result = cached[1]
+        else:
+            result = _reading()
+            if len(_READINGS) >= _READINGS_LIMIT:
+                _READINGS.clear()
+            _READINGS[key] = (rules, result)
+        if result is not None and (not best or result.uncapped > best[0].uncapped):
+            best[:] = [result]
+
+    def _reading() -> FanResult | None:
         if max(held) <= 4:
             features = feature_bits(
                 held, pongs, kongs, context, known_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
@@ -202,10 +223,22 @@ def score_wild_win(
                 total[tile] += 4
             roots = sum(1 for count in total if count >= 4)  # a kind held four times or more: one 根
         if not features or (rules.two_suit_void and not features & _ONE_SUIT):
-            return
-        result = price_features(features | extra_bits, roots, rules, context)
-        if not best or result.uncapped > best[0].uncapped:
-            best[:] = [result]
+            return None
+        return price_features(features | extra_bits, roots, rules, context)
+
+    total = sum(held) + wilds  # a 红中 substituted turns into a tile: the total stays
+    regular = total % 3 == 2
+    pairs = seven and total == 14
+    needs = [wild_needs(tuple(held[base : base + 9])) for base in (0, 9, 18)]
+    odd = [sum(count & 1 for count in held)]
+
+    def completes(left: int) -> bool:
+        """``engine.shapes.wild_win`` of ``held`` and ``left`` 红中, from the suits' needs
+        kept up to date one substitution at a time."""
+        (s0, p0), (s1, p1), (s2, p2) = needs
+        if regular and s0 + s1 + s2 + min(p0 - s0, p1 - s1, p2 - s2) <= left:
+            return True
+        return pairs and odd[0] <= left
 
     def substitute(start: int, left: int) -> None:
         if not left:
@@ -213,12 +246,18 @@ def score_wild_win(
             return
         for index in range(start, len(kinds)):
             tile = kinds[index]
+            suit = tile // 9
+            before = needs[suit]
             held[tile] += 1
-            if wild_win(held, left - 1, seven):
+            odd[0] += 1 if held[tile] & 1 else -1
+            needs[suit] = wild_needs(tuple(held[suit * 9 : suit * 9 + 9]))
+            if completes(left - 1):
                 substitute(index, left - 1)
             held[tile] -= 1
+            odd[0] += 1 if held[tile] & 1 else -1
+            needs[suit] = before
 
-    if wild_win(held, wilds, seven):
+    if completes(wilds):
         substitute(0, wilds)
     if best:
         return best[0]
