@@ -82,12 +82,15 @@ _EARTHLY: Final = 512
 _FOUR_KONGS: Final = 1024
 _CONCEALED: Final = 2048
 _NO_TERMINAL_TILE: Final = 4096
+_FOUR_WILDS: Final = 8192  # 起手4红中: four 红中 in the starting hand
+_NO_WILD: Final = 16384  # 无红中: a win holding no 红中 at a table that has them
 #: the features by the names :data:`PATTERNS` and :data:`HAND_EXTRAS` require them by
 FEATURE_BITS: Final[dict[str, int]] = {
     "win": _WIN, "one_suit": _ONE_SUIT, "triplets": _TRIPLETS, "only_258": _ONLY_258,
     "golden_hook": _GOLDEN_HOOK, "terminals": _TERMINALS, "seven_pairs": _SEVEN_PAIRS,
     "four_kind": _FOUR_KIND, "heavenly": _HEAVENLY, "earthly": _EARTHLY,
     "four_kongs": _FOUR_KONGS, "concealed": _CONCEALED, "no_terminal_tile": _NO_TERMINAL_TILE,
+    "four_wilds": _FOUR_WILDS, "no_wild": _NO_WILD,
 }  # fmt: skip
 #: the features each pattern requires, as bits, in :data:`PATTERNS` order
 PATTERN_MASKS: Final[tuple[int, ...]] = tuple(
@@ -141,6 +144,28 @@ def feature_bits(
     if regular < 0 and not seven:
         return 0
     suits = (1 if k0 else 0) | (2 if k1 else 0) | (4 if k2 else 0)
+    return shape_features(
+        regular, seven, suits, concealed, pongs, kongs, context, win_tile, concealed_kongs, needs_four_melds
+    )
+
+
+def shape_features(
+    regular: int,
+    seven: bool,
+    suits: int,
+    concealed: Sequence[int],
+    pongs: Sequence[int],
+    kongs: Sequence[int],
+    context: WinContext,
+    win_tile: int,
+    concealed_kongs: int,
+    needs_four_melds: bool,
+) -> int:
+    """:func:`feature_bits` once the shape is known (``engine.wilds`` reads a substituted
+    hand's shape itself where a kind is held more than four times): ``regular`` the flags shared by the
+    suits of a sets-and-pair reading (-1: none), ``seven`` a seven-pairs reading, ``suits``
+    the suits of the concealed tiles as bits (万 1, 筒 2, 条 4); 0 for 缺一门."""
+    melds = len(pongs) + len(kongs)
     for tile in pongs:
         suits |= 1 << (tile // 9)
     for tile in kongs:
@@ -355,22 +380,37 @@ def score_win(
     context: WinContext = DISCARD_WIN,
     win_tile: int = -1,
     concealed_kongs: int = 0,
+    wilds: int = 0,
 ) -> FanResult | None:
     """Fan of a win: ``concealed`` counts include the winning tile ``win_tile`` (-1: not
     known, then 金钩钓 needs four melds); ``pongs``/``kongs`` are the melded tile kinds,
-    ``concealed_kongs`` of the kongs 暗杠. ``None`` when the tiles are no win (shape or
-    缺一门).
+    ``concealed_kongs`` of the kongs 暗杠, ``wilds`` the 红中 among the concealed tiles
+    (beside the 27 counts). ``None`` when the tiles are no win (shape or 缺一门).
 
     ``highest``: the best reading is the pattern with the highest total (base + roots +
     extras), then the highest base fan; a later pattern in :data:`PATTERNS` wins a tie.
-    ``sum``: the patterns of :func:`_best_sum`. Extras add on top either way."""
+    ``sum``: the patterns of :func:`_best_sum`. Extras add on top either way. A hand with
+    红中 scores its best substitution (:func:`engine.wilds.score_wild_win`)."""
+    if wilds:
+        from engine.wilds import score_wild_win  # only a table with 红中 pays for the import
+
+        return score_wild_win(concealed, pongs, kongs, rules, context, win_tile, concealed_kongs, wilds)
     features = feature_bits(
         concealed, pongs, kongs, context, win_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
     )
     if not features:
         return None
+    if rules.two_suit_void and not features & _ONE_SUIT:
+        return None  # a two-suit table that plays 缺一门: one suit only
+    if rules.wild_tiles:
+        features |= _NO_WILD
+    return price_features(features, count_roots(concealed, [*pongs, *kongs], kongs), rules, context)
+
+
+def price_features(features: int, roots: int, rules: Rules, context: WinContext) -> FanResult:
+    """The fan of a win with these features (:func:`feature_bits`) and ``roots`` 根, under
+    ``rules`` and the situation ``context``: :func:`score_win` once the tiles are read."""
     scoring = _scoring(rules)
-    roots = count_roots(concealed, [*pongs, *kongs], kongs)
     gen_fan = scoring.extra_fan["gen"]
     situational = situational_extras(context, rules) if context is not DISCARD_WIN else ()
     extra = 0

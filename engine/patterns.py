@@ -55,11 +55,13 @@ PATTERNS: tuple[Pattern, ...] = (
     _p("qinglongqidui", "one_suit", "seven_pairs", "four_kind", uses_root=True),
     _p("tianhu", "heavenly"),
     _p("dihu", "earthly"),
+    _p("sihongzhong", "four_wilds"),
 )
 
-#: Extras a hand's tiles decide (门清中张): each adds its row's fan on top of the base
+#: Extras a hand's tiles decide (门清中张, 无红中): each adds its row's fan on top of the base
 #: pattern(s) when the hand has its features, whatever pattern is scored.
 HAND_EXTRAS: tuple[Pattern, ...] = (
     _p("menqing", "concealed"),
     _p("zhongzhang", "no_terminal_tile"),
+    _p("wuhongzhong", "no_wild"),
 )

@@ -180,3 +180,101 @@ def seven_pairs_wait_mask(counts: Sequence[int]) -> int:
         return 0
     odd = [tile for tile, count in enumerate(counts) if count % 2]
     return 1 << odd[0] if len(odd) == 1 else 0
+
+
+# --- 红中 wild tiles (癞子): a 红中 stands for any tile of the table's suits, in a set or
+# the pair, in any number (a wild is no copy of a tile: 1111m plus a 红中 may read
+# 111m + 1m中 as the pair; docs/decisions.md, "红中"). Count vectors stay the 27 suited
+# kinds; the wilds are counted beside them. Nothing here runs for a hand without one.
+
+#: nine counts of one suit (any size) -> (wilds it needs to be sets only, wilds it needs to
+#: be sets and one pair); filled on demand, a few hundred entries a game
+_NEEDS: Final[dict[tuple[int, ...], tuple[int, int]]] = {}
+#: a lower bound no real need reaches (more wilds than a hand can hold)
+_NEVER: Final = 99
+
+
+def wild_needs(ranks: tuple[int, ...]) -> tuple[int, int]:
+    """How many 红中 the nine counts ``ranks`` of one suit need to be complete: as sets only
+    (0 for an empty suit), and as sets plus one pair (2 for an empty suit: a pair of 红中).
+
+    The lowest rank held must go into a set or the pair; taking as many real tiles of it
+    (and, for a run, of the ranks above) as the group can hold is never worse, since a real
+    tile another group would take can swap places with the 红中 (the brute force of
+    bench/wild_waits.py and tests/test_wilds.py checks this reading against every
+    substitution)."""
+    known = _NEEDS.get(ranks)
+    if known is not None:
+        return known
+    low = 0
+    while low < 9 and not ranks[low]:
+        low += 1
+    if low == 9:
+        result = (0, 2)
+    else:
+        held = list(ranks)
+        sets_need = _NEVER
+        pair_need = _NEVER
+        # a triplet of the lowest rank
+        real = min(held[low], 3)
+        held[low] -= real
+        rest_sets, rest_pair = wild_needs(tuple(held))
+        held[low] += real
+        sets_need = min(sets_need, 3 - real + rest_sets)
+        pair_need = min(pair_need, 3 - real + rest_pair)
+        # a run holding the lowest rank: from it, or ending at 9
+        start = min(low, 6)
+        taken = []
+        for rank in range(start, start + 3):
+            if rank >= low and held[rank]:
+                held[rank] -= 1
+                taken.append(rank)
+        rest_sets, rest_pair = wild_needs(tuple(held))
+        for rank in taken:
+            held[rank] += 1
+        sets_need = min(sets_need, 3 - len(taken) + rest_sets)
+        pair_need = min(pair_need, 3 - len(taken) + rest_pair)
+        # the pair of the lowest rank
+        real = min(held[low], 2)
+        held[low] -= real
+        rest_sets, _ = wild_needs(tuple(held))
+        pair_need = min(pair_need, 2 - real + rest_sets)
+        result = (sets_need, min(pair_need, sets_need + 2))
+    _NEEDS[ranks] = result
+    return result
+
+
+def wild_win(counts: Sequence[int], wilds: int, seven_pairs: bool) -> bool:
+    """Whether ``counts`` (27 suited kinds) and ``wilds`` 红中, 3n+2 tiles in all, form sets
+    plus one pair with each 红中 standing for a tile, or (``seven_pairs``) seven pairs, a
+    红中 pairing with any tile. 缺一门 is not checked."""
+    total = sum(counts) + wilds
+    if total % 3 == 2:
+        s0, p0 = wild_needs(tuple(counts[0:9]))
+        s1, p1 = wild_needs(tuple(counts[9:18]))
+        s2, p2 = wild_needs(tuple(counts[18:27]))
+        if s0 + s1 + s2 + min(p0 - s0, p1 - s1, p2 - s2) <= wilds:
+            return True
+    if seven_pairs and total == 14:
+        odd = 0
+        for count in counts:
+            odd += count & 1
+        return odd <= wilds  # each odd kind pairs with a 红中; the 红中 left pair up
+    return False
+
+
+def wild_wait_mask(counts: Sequence[int], wilds: int, seven_pairs: bool, kinds: int) -> int:
+    """27-bit mask of the tiles among ``kinds`` (a 27-bit mask: the table's suits) that
+    make ``counts`` and ``wilds`` 红中 (3n+1 tiles) a win by :func:`wild_win`. 缺一门 and
+    copies are not checked."""
+    if (sum(counts) + wilds) % 3 != 1 or not wild_win(counts, wilds + 1, seven_pairs):
+        return 0  # a 红中 drawn completes whatever a tile would: no tile can
+    held = list(counts)
+    mask = 0
+    for tile in range(27):
+        if kinds >> tile & 1:
+            held[tile] += 1
+            if wild_win(held, wilds, seven_pairs):
+                mask |= 1 << tile
+            held[tile] -= 1
+    return mask

@@ -1,7 +1,10 @@
 """Tiles: ids 0-26, names such as ``"5p"``, the compact form ``"1123m456p"``, count vectors.
 
 A tile id is ``suit * 9 + rank - 1`` with suits in the order 万 ``m``, 筒 ``p``, 条 ``s``
-(docs/rules.md section 1), so ``0`` is ``1m`` and ``26`` is ``9s``.
+(docs/rules.md section 1), so ``0`` is ``1m`` and ``26`` is ``9s``. The 红中 wild tile of
+a table with ``wild_tiles`` is id 27 (:data:`WILD`), written ``7z`` as in riichi notation
+or ``中``; count vectors stay 27 long (the suited kinds) and a hand counts its 红中 beside
+them, so only the readers that opt in (``wild=True``) accept it.
 """
 
 from __future__ import annotations
@@ -13,6 +16,10 @@ SUITS = "mps"
 NUM_KINDS: Final = 27
 COPIES: Final = 4
 ALL_TILES: tuple[int, ...] = tuple(range(NUM_KINDS))
+#: the 红中 wild tile (癞子): no suit, never in a count vector
+WILD: Final = 27
+#: the 红中's names: the riichi notation ``7z`` (written by :func:`tile_name`) and ``中``
+WILD_NAMES: Final = ("7z", "中")
 
 
 class TileError(ValueError):
@@ -34,17 +41,20 @@ class TileCountError(ValueError):
     code = "tile_count"
 
 
-_NAMES: tuple[str, ...] = tuple(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10))
-_IDS: dict[str, int] = {name: tile for tile, name in enumerate(_NAMES)}
+_NAMES: tuple[str, ...] = (*(f"{rank}{suit}" for suit in SUITS for rank in range(1, 10)), WILD_NAMES[0])
+_IDS: dict[str, int] = {name: tile for tile, name in enumerate(_NAMES[:NUM_KINDS])}
 
 
 def tile_name(tile: int) -> str:
-    """``4`` -> ``"5m"``."""
+    """``4`` -> ``"5m"``; :data:`WILD` -> ``"7z"``."""
     return _NAMES[tile]
 
 
-def parse_tile(name: str) -> int:
-    """``"5p"`` -> ``13``; raises :class:`TileError` for anything that is not one of the 27."""
+def parse_tile(name: str, *, wild: bool = False) -> int:
+    """``"5p"`` -> ``13``; raises :class:`TileError` for anything that is not one of the 27
+    (with ``wild``, ``"7z"`` and ``"中"`` are :data:`WILD` too)."""
+    if wild and name in WILD_NAMES:
+        return WILD
     try:
         return _IDS[name]
     except (KeyError, TypeError):
@@ -64,18 +74,25 @@ def rank_of(tile: int) -> int:
     return tile % 9 + 1
 
 
-def parse_tiles(text: str | Sequence[str]) -> list[int]:
+def parse_tiles(text: str | Sequence[str], *, wild: bool = False) -> list[int]:
     """Read ``"1123m456p"`` (digits, then their suit letter) or a list of names.
 
-    Spaces are not allowed inside the compact form; an empty string is an empty list.
+    Spaces are not allowed inside the compact form; an empty string is an empty list. With
+    ``wild``, ``7z`` (the digit 7 alone before ``z``) and ``中`` are the 红中 :data:`WILD`:
+    ``"123m7z"``, ``"123m中中"``, ``"77z"`` (two of them).
     """
     if not isinstance(text, str):
-        return [parse_tile(name) for name in text]
+        return [parse_tile(name, wild=wild) for name in text]
     tiles: list[int] = []
     pending: list[int] = []
     for position, char in enumerate(text):
         if char in "123456789":
             pending.append(int(char))
+        elif wild and char == "中" and not pending:
+            tiles.append(WILD)
+        elif wild and char == "z" and pending and all(rank == 7 for rank in pending):
+            tiles.extend([WILD] * len(pending))
+            pending = []
         elif char in SUITS:
             if not pending:
                 raise TileError(
@@ -106,10 +123,16 @@ _SUIT_OF: Final = tuple(tile // 9 for tile in range(NUM_KINDS))
 
 def format_tiles(tiles: Iterable[int]) -> str:
     """Sorted compact form: ``[13, 0, 0]`` -> ``"11m5p"`` (every stored deal row writes five,
-    so it walks the sorted tiles once instead of counting all 27 kinds)."""
+    so it walks the sorted tiles once instead of counting all 27 kinds); 红中 last, as
+    ``7z`` (``[0, 27, 27]`` -> ``"1m77z"``)."""
     parts: list[str] = []
     suit = -1
-    for tile in sorted(tiles):
+    ordered = sorted(tiles)
+    wilds = 0
+    while ordered and ordered[-1] == WILD:  # the highest id: off the end, no test a tile
+        ordered.pop()
+        wilds += 1
+    for tile in ordered:
         tile_suit = _SUIT_OF[tile]
         if tile_suit != suit:
             if suit >= 0:
@@ -118,6 +141,8 @@ def format_tiles(tiles: Iterable[int]) -> str:
         parts.append(_RANK_OF[tile])
     if suit >= 0:
         parts.append(SUITS[suit])
+    if wilds:
+        parts.append("7" * wilds + "z")
     return "".join(parts)
 
 

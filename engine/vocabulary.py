@@ -35,14 +35,16 @@ BASE_PATTERNS: Final[dict[str, Term]] = {
     "qinglongqidui": ("清龙七对", "pure dragon seven pairs"),
     "tianhu": ("天胡", "heavenly win"),
     "dihu": ("地胡", "earthly win"),
+    "sihongzhong": ("起手4红中", "four 红中 in the starting hand"),
 }
 
-#: the extras, in the order they are listed after the base pattern (门清 and 中张 are
-#: the ones the hand's tiles decide)
+#: the extras, in the order they are listed after the base pattern (门清, 中张 and 无红中
+#: are the ones the hand's tiles decide)
 EXTRAS: Final[dict[str, Term]] = {
     "gen": ("根", "root"),
     "menqing": ("门清", "concealed hand (no pong, no exposed kong)"),
     "zhongzhang": ("中张", "no 1 or 9 (断幺九)"),
+    "wuhongzhong": ("无红中", "no 红中 (a win without a wild tile)"),
     "gangshanghua": ("杠上花", "bloom after a kong"),
     "gangshangpao": ("杠上炮", "win on a discard after a kong"),
     "qiangganghu": ("抢杠胡", "robbing a kong"),

@@ -25,87 +25,108 @@ from engine.rules import (
 )
 from engine.vocabulary import PATTERNS
 
-PRESETS = ("standard", "chengdu", "online", "novikov")
+PRESETS = ("standard", "chengdu", "online", "novikov", "hongzhong", "sanren", "duangouka")
 
-# docs/presets.md, transcribed by hand: knob -> (standard, chengdu, online, novikov).
+# docs/presets.md, transcribed by hand: knob -> (standard, chengdu, online, novikov,
+# hongzhong, sanren, duangouka).
 # "off" in the table is False; chengdu's flower_pig_payment is the 满格 'cap' (8 points).
-KNOB_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
-    "void_declaration": ("none", "none", "required", "required"),
-    "void_discard_first": (False, False, True, False),
-    "multiple_hu": (True, True, True, True),
-    "pass_rule": ("any", "same_tile", "any", "off"),
-    "pass_rule_higher_fan_ok": (True, False, True, True),
-    "last_four_must_hu": (True, True, False, False),
-    "end_condition": ("bloody", "bloody", "bloody", "bloody"),
-    "max_fan": (None, 4, 7, 4),
-    "self_draw_bonus": ("none", "add_base", "add_base", "add_base"),
-    "kong_bloom_after_exposed": ("self_draw", "self_draw", "self_draw", "self_draw"),
-    "kong_discard_transfer": (True, True, True, False),
-    "exposed_kong_discarder": (1, 2, 2, 2),
-    "exposed_kong_others": (0, 0, 1, 0),
-    "added_kong_each": (1, 1, 1, 1),
-    "concealed_kong_each": (2, 2, 2, 2),
-    "added_kong_same_turn_only": (False, True, False, False),
-    "flower_pig_payment": (16, "cap", 16, 16),
-    "no_ting_pays": ("max", "max", "max", "max"),
-    "dead_wait_counts": (True, True, True, True),
-    "haidi": (False, False, False, True),
-    "exchange_three": (False, False, False, True),
-    "tax_refund": (True, True, True, False),
-    "flower_pig_pays": ("still_in", "still_in", "still_in", "all_others"),
+KNOB_TABLE: dict[str, tuple[Any, ...]] = {
+    "void_declaration": ("none", "none", "required", "required", "none", "none", "none"),
+    "void_discard_first": (False, False, True, False, False, False, False),
+    "multiple_hu": (True, True, True, True, True, True, True),
+    "pass_rule": ("any", "same_tile", "any", "off", "any", "any", "any"),
+    "pass_rule_higher_fan_ok": (True, False, True, True, True, True, True),
+    "last_four_must_hu": (True, True, False, False, True, True, True),
+    "end_condition": ("bloody", "bloody", "bloody", "bloody", "bloody", "bloody", "bloody"),
+    "max_fan": (None, 4, 7, 4, None, None, None),
+    "self_draw_bonus": ("none", "add_base", "add_base", "add_base", "none", "none", "none"),
+    "kong_bloom_after_exposed": (
+        "self_draw",
+        "self_draw",
+        "self_draw",
+        "self_draw",
+        "self_draw",
+        "self_draw",
+        "self_draw",
+    ),
+    "kong_discard_transfer": (True, True, True, False, True, True, True),
+    "exposed_kong_discarder": (1, 2, 2, 2, 1, 1, 1),
+    "exposed_kong_others": (0, 0, 1, 0, 0, 0, 0),
+    "added_kong_each": (1, 1, 1, 1, 1, 1, 1),
+    "concealed_kong_each": (2, 2, 2, 2, 2, 2, 2),
+    "added_kong_same_turn_only": (False, True, False, False, False, False, False),
+    "flower_pig_payment": (16, "cap", 16, 16, 16, 16, 16),
+    "no_ting_pays": ("max", "max", "max", "max", "max", "max", "max"),
+    "dead_wait_counts": (True, True, True, True, True, True, True),
+    "haidi": (False, False, False, True, False, False, False),
+    "exchange_three": (False, False, False, True, False, False, False),
+    "tax_refund": (True, True, True, False, True, True, True),
+    "flower_pig_pays": ("still_in", "still_in", "still_in", "all_others", "still_in", "still_in", "still_in"),
     # house rules of 杠上炮, 查叫 and the turn
-    "ready_value_kong_roots": (True, True, True, True),
-    "flower_pig": ("three_suits", "three_suits", "three_suits", "holds_void"),
-    "next_after_discard_win": ("winner", "winner", "winner", "winner"),
+    "ready_value_kong_roots": (True, True, True, True, True, True, True),
+    "flower_pig": (
+        "three_suits",
+        "three_suits",
+        "three_suits",
+        "holds_void",
+        "three_suits",
+        "three_suits",
+        "three_suits",
+    ),
+    "next_after_discard_win": ("winner", "winner", "winner", "winner", "winner", "winner", "winner"),
     # fan knobs (docs/knobs.md): one base pattern, 金钩钓 with four melds, as before
-    "fan_combination": ("highest", "highest", "highest", "sum"),
-    "jingoudiao_needs_four_melds": (True, True, True, True),
+    "fan_combination": ("highest", "highest", "highest", "sum", "highest", "highest", "highest"),
+    "jingoudiao_needs_four_melds": (True, True, True, True, True, True, True),
     # the table: four seats, three suits, thirteen tiles, no 红中
-    "seats": (4, 4, 4, 4),
-    "suits": ("mps", "mps", "mps", "mps"),
-    "hand_size": (13, 13, 13, 13),
-    "wild_tiles": (0, 0, 0, 0),
-    "two_suit_void": (False, False, False, False),
+    "seats": (4, 4, 4, 4, 4, 3, 3),
+    "suits": ("mps", "mps", "mps", "mps", "mps", "ps", "ps"),
+    "hand_size": (13, 13, 13, 13, 13, 13, 10),
+    "wild_tiles": (0, 0, 0, 0, 4, 0, 0),
+    "two_suit_void": (False, False, False, False, False, False, False),
 }
-FLOWER_PIG_POINTS = (16, 8, 16, 16)
+FLOWER_PIG_POINTS = (16, 8, 16, 16, 16, 16, 16)
 
-# docs/rules.md section 4 fan table: pattern -> (standard, chengdu, online, novikov); None is "–".
-FAN_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
-    "pinghu": (1, 1, 1, 1),
-    "duiduihu": (2, 2, 2, 2),
-    "qingyise": (3, 3, 3, 3),
-    "daiyaojiu": (3, 2, 3, None),
-    "qidui": (3, 3, 3, 3),
-    "qingdui": (4, 4, 4, None),
-    "jiangdui": (4, 5, 4, None),
-    "jingoudiao": (None, 3, None, 2),
-    "jiangjingoudiao": (None, None, None, None),
-    "qingjingoudiao": (None, None, None, None),
-    "shibaluohan": (None, None, None, None),
-    "qingshibaluohan": (None, None, None, None),
-    "qingdaiyao": (5, 4, 5, None),
-    "longqidui": (5, None, 5, None),
-    "qingqidui": (5, 5, 5, None),
-    "qinglongqidui": (6, None, 6, None),
-    "tianhu": (6, "cap", 6, None),
-    "dihu": (6, "cap", 6, None),
+# docs/rules.md section 4 fan table: pattern -> (standard, chengdu, online, novikov,
+# hongzhong, sanren, duangouka); None is "–".
+FAN_TABLE: dict[str, tuple[Any, ...]] = {
+    "pinghu": (1, 1, 1, 1, 1, 1, 1),
+    "duiduihu": (2, 2, 2, 2, 2, 2, 2),
+    "qingyise": (3, 3, 3, 3, 3, 3, 3),
+    "daiyaojiu": (3, 2, 3, None, 3, 3, 3),
+    "qidui": (3, 3, 3, 3, 3, 3, 3),
+    "qingdui": (4, 4, 4, None, 4, 4, 4),
+    "jiangdui": (4, 5, 4, None, 4, 4, 4),
+    "jingoudiao": (None, 3, None, 2, None, None, None),
+    "jiangjingoudiao": (None, None, None, None, None, None, None),
+    "qingjingoudiao": (None, None, None, None, None, None, None),
+    "shibaluohan": (None, None, None, None, None, None, None),
+    "qingshibaluohan": (None, None, None, None, None, None, None),
+    "qingdaiyao": (5, 4, 5, None, 5, 5, 5),
+    "longqidui": (5, None, 5, None, 5, 5, 5),
+    "qingqidui": (5, 5, 5, None, 5, 5, 5),
+    "qinglongqidui": (6, None, 6, None, 6, 6, 6),
+    "tianhu": (6, "cap", 6, None, 6, 6, 6),
+    "dihu": (6, "cap", 6, None, 6, 6, 6),
+    # 红中 tables only: off in every preset of four seats, three suits and no 红中
+    "sihongzhong": (None, None, None, None, 6, None, None),
 }
 # docs/presets.md, the extras' rows of [fan]: +1 each as before they were rows; 门清 and
 # 中张 (the 门清中张 option) not scored by any preset's source.
-EXTRA_FAN_TABLE: dict[str, tuple[Any, Any, Any, Any]] = {
-    "gen": (1, 1, 1, 1),
-    "menqing": (None, None, None, None),
-    "zhongzhang": (None, None, None, None),
-    "gangshanghua": (1, 1, 1, 1),
-    "gangshangpao": (1, 1, 1, 1),
-    "qiangganghu": (1, 1, 1, 1),
-    "haidi": (1, 1, 1, 1),
-    "zimo": (1, 1, 1, 1),
+EXTRA_FAN_TABLE: dict[str, tuple[Any, ...]] = {
+    "gen": (1, 1, 1, 1, 1, 1, 1),
+    "menqing": (None, None, None, None, None, None, None),
+    "zhongzhang": (None, None, None, None, None, None, None),
+    "wuhongzhong": (None, None, None, None, None, None, None),
+    "gangshanghua": (1, 1, 1, 1, 1, 1, 1),
+    "gangshangpao": (1, 1, 1, 1, 1, 1, 1),
+    "qiangganghu": (1, 1, 1, 1, 1, 1, 1),
+    "haidi": (1, 1, 1, 1, 1, 1, 1),
+    "zimo": (1, 1, 1, 1, 1, 1, 1),
 }
 
 
 def test_preset_names() -> None:
-    assert preset_names() == ["chengdu", "novikov", "online", "standard"]
+    assert preset_names() == ["chengdu", "duangouka", "hongzhong", "novikov", "online", "sanren", "standard"]
 
 
 @pytest.mark.parametrize("preset", PRESETS)

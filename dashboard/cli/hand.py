@@ -16,7 +16,8 @@ HandsArgument = Annotated[
         metavar="HAND...",
         help="Concealed tiles in compact form, then optional melds of 3 (pong) or 4 "
         "(kong) identical tiles, a 暗杠 (concealed kong) in brackets, as one quoted argument: "
-        "'12345678999p 1111m' or '12345678999p [1111m]'.",
+        "'12345678999p 1111m' or '12345678999p [1111m]'. At a table with 红中 wild tiles "
+        "(--rules with wild_tiles), a 红中 is 7z or 中 among the concealed tiles: '1234567m99p7z 555s'.",
     ),
 ]
 WinTileOption = Annotated[
@@ -65,7 +66,8 @@ def hand(
     dealer: DealerOption = False,
 ) -> None:
     """Analyse hands: a 14-tile hand's win and fan (番), a 13-tile hand's waits (听牌) and
-    its 查大叫 value. Exit 2 when a hand cannot be read."""
+    its 查大叫 value (at the --rules table: 11 and 10, or 8 and 7 tiles, with 红中 wild
+    tiles). Exit 2 when a hand cannot be read."""
     from dashboard.cli.hand_report import describe_report, report_json
     from engine.fan import WinContext
     from engine.hand import analyse_hand
@@ -85,7 +87,7 @@ def hand(
             first_turn=first_turn,
             dealer=dealer,
         )
-        win = parse_tile(win_tile) if win_tile is not None else None
+        win = parse_tile(win_tile, wild=True) if win_tile is not None else None
     except ValueError as error:
         raise fail(str(error)) from None
     out = []

@@ -39,6 +39,6 @@ def describe_report(report: HandReport) -> str:
     if report.waits:
         waits = " ".join(tile_name(t) for t in report.waits)
         return f"{report.hand}: 听牌 ready, waits {waits}; 查大叫 value {report.ready_fan} 番 fan"
-    if report.hand_size == 13:
+    if report.hand_size % 3 == 1:  # 13, 10 or 7 tiles: a hand waiting for its winning tile
         return f"{report.hand}: 未听牌 not ready (no tile completes it)"
     return f"{report.hand}: 不能胡 no win"
