@@ -8,14 +8,13 @@ reported and the replay goes on with the computed values.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Final
+from collections.abc import Sequence
 
 from engine.checks import END_REASONS, check_end, check_kong, check_win, finding
 from engine.deal import Deal, IllegalEvent
-from engine.events import DealEnd, DealStart, Finding, Hu, Kong, PlayEvent, SheetEvent
+from engine.events import DealEnd, DealStart, Finding, Hu, Kong, PlayEvent
 from engine.messages import NO_DEAL_END, pattern_text
+from engine.replay_options import PLAIN, ReplayOptions, StepHook
 from engine.report import DealReport, FindingSink, StrictStop
 from engine.rules import Rules
 from engine.settlement import deltas
@@ -25,30 +24,6 @@ __all__ = [
     "END_REASONS", "PLAIN", "DealReport", "FindingSink", "ReplayOptions", "StepHook", "StrictStop",
     "pattern_text", "replay_deal",
 ]  # fmt: skip
-
-StepHook = Callable[[PlayEvent | DealEnd, Deal, "FindingSink"], None]
-
-
-@dataclass(frozen=True)
-class ReplayOptions:
-    """How a deal is replayed, beside what it is (its start, events, end and rules): one
-    value every replaying signature takes, instead of the same keywords in each.
-
-    ``read_findings`` (lines of the deal the reader could not use) open its report;
-    ``on_step(event, deal, sink)`` sees the state after every event (the replay views);
-    ``sheet_events`` are a score sheet's declared facts; ``keep_state`` keeps the final
-    :class:`Deal` in the report."""
-
-    base: int = 1
-    session_id: str | None = None
-    keep_state: bool = False
-    read_findings: Sequence[Finding] = ()
-    on_step: StepHook | None = None
-    sheet_events: Sequence[SheetEvent] = ()
-
-
-#: the options of a plain replay: base 1, no session, nothing kept
-PLAIN: Final = ReplayOptions()
 
 
 def replay_deal(
@@ -63,10 +38,7 @@ def replay_deal(
     ``sink``, a new one when None)."""
     sink = sink if sink is not None else FindingSink()
     if start.record == "sheet":  # a score sheet: no tiles, audited from its declared facts
-        return audit_sheet(
-            start, options.sheet_events, events, end, rules,
-            base=options.base, sink=sink, session_id=options.session_id, read_findings=options.read_findings,
-        )  # fmt: skip
+        return audit_sheet(start, events, end, rules, options, sink)
     start_count = len(sink.findings)
     warn_count = len(sink.warnings)
     for read in options.read_findings:

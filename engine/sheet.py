@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.checks import check_end, check_kong, check_win, finding
-from engine.events import DealEnd, DealStart, Finding, PlayEvent, SheetEvent, SheetHu, SheetKong
+from engine.events import DealEnd, DealStart, PlayEvent, SheetHu, SheetKong
 from engine.fan import EXTRA_IDS, FanResult, adds_up, summed_fan
 from engine.messages import (
     EXPOSED_NEEDS_FROM,
@@ -53,6 +53,7 @@ from engine.messages import (
     sheet_won_already,
 )
 from engine.moves import cha_jiao_due
+from engine.replay_options import ReplayOptions
 from engine.report import NO_TILE, DealReport, FindingSink
 from engine.rules import Rules
 from engine.settle import Settler, fan_of
@@ -427,26 +428,23 @@ class SheetAudit:
 
 def audit_sheet(
     start: DealStart,
-    events: Sequence[SheetEvent],
     stray: Sequence[PlayEvent],
     end: DealEnd | None,
     rules: Rules,
-    *,
-    base: int = 1,
+    options: ReplayOptions,
     sink: FindingSink,
-    session_id: str | None = None,
-    read_findings: Sequence[Finding] = (),
 ) -> DealReport:
-    """Audit one sheet deal; ``stray`` are tile events found in it (each a finding)."""
+    """Audit one sheet deal from its declared facts (``options.sheet_events``); ``stray``
+    are tile events found in it (each a finding)."""
     start_count, warn_count = len(sink.findings), len(sink.warnings)
-    for read in read_findings:
+    for read in options.read_findings:
         sink.add(read)
-    audit = SheetAudit(rules, base, sink, start.dealer)
+    audit = SheetAudit(rules, options.base, sink, start.dealer)
     for play in stray:
         text = sheet_play_event(play.type)
         finding("bad_record", play.line, getattr(play, "seat", None), text, sink, rule="record")
     try:
-        for moves, ev in enumerate(sorted(events, key=lambda e: e.line)):
+        for moves, ev in enumerate(sorted(options.sheet_events, key=lambda e: e.line)):
             audit.moves = moves
             if isinstance(ev, SheetKong):
                 audit.kong(ev)
@@ -466,7 +464,7 @@ def audit_sheet(
     settler = audit.settler
     return DealReport(
         deal_id=start.deal_id,
-        session_id=session_id,
+        session_id=options.session_id,
         file=sink.file,
         line=start.line,
         rules=rules.name,

@@ -67,11 +67,9 @@ class FastReplay(Protocol):
         records: Sequence[PlayRecord],
         end: DealEnd | None,
         rules: Rules,
+        options: ReplayOptions = ...,
         *,
-        base: int = 1,
-        session_id: str | None = None,
         file: str | None = None,
-        keep_facts: bool = False,
     ) -> DealReport | None: ...
 
 
@@ -101,7 +99,7 @@ def report_differences(engine: DealReport, fast: DealReport, *, findings: bool =
 
 
 def facts_differences(engine: DealFacts | None, fast: DealFacts | None) -> list[str]:
-    """How the fast path's warehouse facts (``keep_facts``) differ from the engine's."""
+    """How the fast path's warehouse facts (``keep_state``) differ from the engine's."""
     if engine is None or fast is None:
         return [] if engine is fast else [f"facts: engine {_short(engine)} != fast {_short(fast)}"]
     return [
@@ -243,7 +241,7 @@ def check_lines(
     :meth:`SessionReplay.replay_events`: the engine alone, with no fast path. Against it:
 
     - ``fast`` on the deal's records decoded here, timed as validation calls it; with
-      ``facts``, a deal it calls clean is asked again with ``keep_facts`` (untimed, as
+      ``facts``, a deal it calls clean is asked again with ``keep_state`` (untimed, as
       ingest calls it) and both answers are compared;
     - validation's own route (the bytes reader, which keeps the records of a deal it reads
       without a finding, then :meth:`SessionReplay.replay`, the fast check first): every
@@ -306,9 +304,13 @@ def _engine_and_fast(
     started = time.perf_counter()
     try:
         report = fast(
-            deal.deal, records, deal.end, rules,
-            base=driver.base, session_id=driver.session_id, file=name,
-        )  # fmt: skip
+            deal.deal,
+            records,
+            deal.end,
+            rules,
+            ReplayOptions(base=driver.base, session_id=driver.session_id),
+            file=name,
+        )
     except Exception as error:  # a broken promise like any other: said, with the deal
         tally.fast_s += time.perf_counter() - started
         _disagree(tally, corpus, deal, lines, first, session.line, f"fast_replay raised {error!r}")
@@ -326,7 +328,7 @@ def _engine_and_fast(
     if facts and not differences:
         again = fast(
             deal.deal, records, deal.end, rules,
-            base=driver.base, session_id=driver.session_id, file=name, keep_facts=True,
+            ReplayOptions(base=driver.base, session_id=driver.session_id, keep_state=True), file=name,
         )  # fmt: skip
         if again is None:
             differences = ["handed off with keep_facts, called clean without"]

@@ -42,7 +42,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from engine.events import DealEnd, DealStart, Finding, PlayEvent
-from engine.replay import DealReport, ReplayOptions, replay_deal
+from engine.replay import PLAIN, DealReport, ReplayOptions, replay_deal
 from engine.report import DealFacts
 from engine.rules import Rules, RulesError, knob_values, load_rules
 from engine.table import replay_refusal
@@ -310,19 +310,15 @@ def oracle(
     records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
+    options: ReplayOptions = PLAIN,
     *,
-    base: int = 1,
-    session_id: str | None = None,
     file: str | None = None,
-    keep_facts: bool = False,
 ) -> DealReport | None:
     """A slow checker that keeps the promise: the engine itself, on the records."""
     events = _events(start, records, file)
     if events is None:
         return None
-    report = replay_deal(
-        start, events, end, rules, ReplayOptions(base=base, session_id=session_id, keep_state=keep_facts)
-    )
+    report = replay_deal(start, events, end, rules, options)
     if report.findings or report.warnings:
         return None
     return replace(report, file=file, facts=report.deal_facts(), deal=None)
@@ -333,19 +329,15 @@ def liar(
     records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
+    options: ReplayOptions = PLAIN,
     *,
-    base: int = 1,
-    session_id: str | None = None,
     file: str | None = None,
-    keep_facts: bool = False,
 ) -> DealReport | None:
     """Calls every deal clean that it can replay: the engine's report, findings dropped."""
     events = _events(start, records, file)
     if events is None:
         return None
-    report = replay_deal(
-        start, events, end, rules, ReplayOptions(base=base, session_id=session_id, keep_state=keep_facts)
-    )
+    report = replay_deal(start, events, end, rules, options)
     return replace(report, file=file, findings=[], warnings=[], facts=report.deal_facts(), deal=None)
 
 
@@ -354,11 +346,9 @@ def always_hands_off(
     records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
+    options: ReplayOptions = PLAIN,
     *,
-    base: int = 1,
-    session_id: str | None = None,
     file: str | None = None,
-    keep_facts: bool = False,
 ) -> DealReport | None:
     return None
 
@@ -423,16 +413,18 @@ def _rich_report() -> DealReport:
         records: Sequence[PlayRecord],
         end: DealEnd | None,
         rules: Rules,
+        options: ReplayOptions = PLAIN,
         *,
-        base: int = 1,
-        session_id: str | None = None,
         file: str | None = None,
-        keep_facts: bool = False,
     ) -> DealReport | None:
-        report = oracle(
-            start, records, end, rules, base=base, session_id=session_id, file=file, keep_facts=keep_facts
-        )
-        if keep_facts and report is not None and report.wins and report.kongs and any(report.settlement):
+        report = oracle(start, records, end, rules, options, file=file)
+        if (
+            options.keep_state
+            and report is not None
+            and report.wins
+            and report.kongs
+            and any(report.settlement)
+        ):
             found.append(report)
         return report
 

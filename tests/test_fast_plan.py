@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.events import DealStart
+from engine.replay import ReplayOptions
 from engine.rules import load_rules
 from ingest.logs.reader import read_text_bytes
 from ingest.logs.records import DrawRec, HuRec, KongRec, PlayRecord, VoidRec
@@ -68,10 +69,9 @@ def test_c_moves_and_python_moves_give_the_same_report(
         plan_out = fast_plan.plan_moves(deal.deal, deal.records, rules)
         seen["planned" if plan_out is not None else "not here"] += 1
         for keep_facts in (False, True):
-            by_c = fast_replay(deal.deal, deal.records, deal.end, rules, keep_facts=keep_facts)
-            by_python = fast_replay(
-                deal.deal, deal.records, deal.end, rules, keep_facts=keep_facts, c_moves=False
-            )
+            options = ReplayOptions(keep_state=keep_facts)
+            by_c = fast_replay(deal.deal, deal.records, deal.end, rules, options)
+            by_python = fast_replay(deal.deal, deal.records, deal.end, rules, options, c_moves=False)
             assert by_c == by_python, deal.deal.deal_id
             seen["clean" if by_c is not None else "handed off"] += keep_facts
     # 换三张 too: ingest/replay/fast_plan.py exchanges the tiles, the C moves play the rest

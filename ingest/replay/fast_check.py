@@ -32,6 +32,7 @@ from typing import Any, Final
 
 from engine.events import DealEnd, DealStart
 from engine.moves import IllegalEvent, discard_context
+from engine.replay import PLAIN, ReplayOptions
 from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import deltas
@@ -180,11 +181,9 @@ def fast_replay(
     records: Sequence[PlayRecord],
     end: DealEnd | None,
     rules: Rules,
+    options: ReplayOptions = PLAIN,
     *,
-    base: int = 1,
-    session_id: str | None = None,
     file: str | None = None,
-    keep_facts: bool = False,
     c_moves: bool = True,
 ) -> DealReport | None:
     """The report of a clean deal, equal to :func:`engine.replay.replay_deal`'s, or
@@ -195,15 +194,21 @@ def fast_replay(
     :mod:`ingest.logs.play_lines`; any other line decoded by :data:`ingest.logs.line_parser.DECODER`),
     in file order with no other line among them: record ``i`` is on line
     ``start.line + 1 + i``, the end on the line after.
-    ``keep_facts`` adds what the warehouse rows need (:class:`engine.report.DealFacts`).
+    ``options`` are the engine's (:class:`engine.replay.ReplayOptions`): ``base`` and
+    ``session_id``; ``keep_state`` adds what the warehouse rows need
+    (:class:`engine.report.DealFacts`); a deal with ``read_findings``, ``on_step`` or
+    ``sheet_events`` is the engine's (None).
     The moves are played in C where built (:mod:`ingest.replay.fast_plan`); ``c_moves=False``
     plays them in Python (the tests compare the two)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None
+    if options.read_findings or options.on_step is not None or options.sheet_events:
+        return None  # findings to open the report with, or a view of every step: the engine's
+    keep_facts = options.keep_state
     listed = records if isinstance(records, list) else list(records)
     try:
         plan = plan_moves(start, listed, rules) if c_moves else None
-        deal = FastDeal(start, rules, base, keep_facts, deal_in=plan is None)
+        deal = FastDeal(start, rules, options.base, keep_facts, deal_in=plan is None)
         if plan is not None:
             # The C moves played it as the Python moves would, so a step that does not
             # price would not price there either: the deal is the engine's.
@@ -216,7 +221,7 @@ def fast_replay(
     settler = deal.settler
     return DealReport(
         deal_id=start.deal_id,
-        session_id=session_id,
+        session_id=options.session_id,
         file=file,
         line=start.line,
         rules=rules.name,

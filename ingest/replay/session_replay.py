@@ -224,27 +224,6 @@ class SessionReplay:
         A deal read on the reader's fast path (its decoded ``records``, no finding) goes
         to the compiled check first (:mod:`ingest.replay.fast_check`); only a deal it does not
         call clean is replayed by the engine, which explains every finding."""
-        records = deal_log.records
-        if (
-            records is not None
-            and on_step is None
-            and self.rules is not None
-            and self.replayer is replay_deal
-            and not deal_log.findings
-        ):
-            report = fast_replay(
-                deal_log.deal,
-                records,
-                deal_log.end,
-                self.rules,
-                base=self.base,
-                session_id=self.session_id,
-                file=sink.file if sink is not None else None,
-                keep_facts=keep_state,
-            )
-            if report is not None:
-                self._add_net(report)
-                return report
         options = ReplayOptions(
             base=self.base,
             session_id=self.session_id,
@@ -253,6 +232,19 @@ class SessionReplay:
             on_step=on_step,
             sheet_events=deal_log.sheet_events,
         )
+        records = deal_log.records
+        if records is not None and self.rules is not None and self.replayer is replay_deal:
+            report = fast_replay(
+                deal_log.deal,
+                records,
+                deal_log.end,
+                self.rules,
+                options,
+                file=sink.file if sink is not None else None,
+            )
+            if report is not None:
+                self._add_net(report)
+                return report
         return self.replay_events(deal_log.deal, deal_log.events, deal_log.end, sink, options)
 
     def replay_events(

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.events import DealEnd, DealStart, Finding, SheetHu, SheetKong
+from engine.replay_options import ReplayOptions
 from engine.report import DealReport, FindingSink
 from engine.rules import Rules, load_rules
 from engine.settle import Settler
@@ -125,7 +126,9 @@ def _events(deal: DealFacts) -> list[SheetKong | SheetHu]:
 
 def _audit(deal: DealFacts, rules: Rules, base: int, end: DealEnd | None) -> DealReport:
     start = DealStart(deal_id=deal.deal_id, dealer=deal.dealer, hands=(), line=1, record="sheet")
-    return audit_sheet(start, _events(deal), (), end, rules, base=base, sink=FindingSink())
+    return audit_sheet(
+        start, (), end, rules, ReplayOptions(base=base, sheet_events=_events(deal)), FindingSink()
+    )
 
 
 def price(session: SessionFacts, deal: DealFacts) -> Priced:
