@@ -21,7 +21,7 @@ from pandas.testing import assert_frame_equal  # type: ignore[import-untyped]
 from test_marts_incremental import EVENING, OTHER, sheet
 
 from analytics import rating
-from analytics.queries import DERIVED, Analytics, Filters, page_sql, query_sql
+from analytics.queries import DERIVED, SQL_DIR, Analytics, Filters, page_sql, query_sql
 from dashboard.record_draft import save_deal
 from ingest.logs.writer import log_lines, write_lines, write_log
 from ingest.simulator.simulate import ClubPlan, simulate_club
@@ -54,13 +54,37 @@ SUMMED_QUERIES = (
 )
 
 
+#: the placements' ranking, a table macro of 30_filters.sql that three queries read
+RANKS_MACRO = re.compile(r"create or replace macro session_ranks\(.*?;\n", re.S)
+RANKS_CALL = "session_ranks($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))"
+
+
+def forced(text: str, mates: str) -> str:
+    """``text`` with its sums' branches given a tablemate (so they are empty) and its seat
+    rows' branch taken (``mates``: how the tablemates are written in ``text``)."""
+    text = re.sub(
+        rf"\bsums_in\('(mart_\w+)', (\$club|p_club), (\$date_from|p_from), (\$date_to|p_to), (\$rules|p_rules|null), {re.escape(mates)}\)",
+        r"sums_in('\1', \2, \3, \4, \5, ['forced'])",
+        text,
+    )
+    return text.replace(f"where len({mates}) > 0", "where true")
+
+
 def per_seat(api: Analytics, name: str, filters: Filters) -> pd.DataFrame:
     """A query computed from the seat rows (its tablemates branch, forced)."""
     text = query_sql(name)
-    assert DAYS_BRANCH.search(text) and SEATS_BRANCH in text, name
-    # the sums' branch given a tablemate (so it is empty), the seat rows' branch taken
-    text = DAYS_BRANCH.sub(r"sums_in('\1', $club, $date_from, $date_to, \2, ['forced'])", text)
-    text = text.replace(SEATS_BRANCH, "where true")
+    if RANKS_CALL in text:  # the ranking's branches are in the macro: a forced copy of it
+        macro = RANKS_MACRO.search((SQL_DIR / "30_filters.sql").read_text(encoding="utf-8"))
+        assert macro, "session_ranks"
+        forced_macro = forced(macro.group(0), "p_mates").replace(
+            "macro session_ranks(", "macro forced_ranks("
+        )
+        assert "['forced']" in forced_macro and "where true" in forced_macro
+        api.sql(forced_macro)
+        text = text.replace(RANKS_CALL, RANKS_CALL.replace("session_ranks(", "forced_ranks("))
+    else:
+        assert DAYS_BRANCH.search(text) and SEATS_BRANCH in text, name
+        text = forced(text, "cast($tablemates as varchar[])")
     values = filters.params()
     return api.sql(text, {k: v for k, v in values.items() if f"${k}" in text})
 

@@ -49,6 +49,61 @@ from query_table(p_mart)
 where len(p_mates) = 0
     and kept_by(p_club, p_from, p_to, p_rules, club, played_date, rules);
 
+-- Each session's players ranked by their net under the filters: placement 1..N (1st =
+-- highest net) and the table's size (2, 3 or 4 seats). Ties: equal nets are ordered by
+-- seat, the lower seat (earlier in the session's turn order) placing higher, then by name,
+-- so every session has exactly one 1st, 2nd... Exclusive branches: with no tablemates a
+-- session on one day, club and rule set is read ranked from mart_session_places (a filter
+-- takes all of it or none), a session split over several is ranked here from
+-- mart_session_days; with tablemates every session is ranked here from its seat rows.
+create or replace macro session_ranks(p_club, p_from, p_to, p_rules, p_mates) as table
+with picked as (
+    select *
+    from seat_deals_in(p_club, p_from, p_to, p_rules, p_mates)
+    where len(p_mates) > 0
+),
+
+split as (
+    select distinct session_id
+    from sums_in('mart_session_places', p_club, p_from, p_to, p_rules, p_mates)
+    where placement is null
+),
+
+per_session as (
+    select
+        d.session_id,
+        d.player,
+        min(d.seat) as seat,
+        min(d.played_at) as played_at,
+        min(d.played_date) as played_date,
+        cast(sum(d.deals) as bigint) as deals,
+        cast(sum(d.net) as bigint) as net
+    from sums_in('mart_session_days', p_club, p_from, p_to, p_rules, p_mates) as d
+    semi join split as s on d.session_id is not distinct from s.session_id
+    group by d.session_id, d.player
+    union all
+    select
+        session_id,
+        player,
+        min(seat) as seat,
+        min(played_at) as played_at,
+        min(played_date) as played_date,
+        count(*) as deals,
+        cast(sum(net) as bigint) as net
+    from picked
+    group by session_id, player
+)
+
+select
+    *,
+    row_number() over (partition by session_id order by net desc, seat, player) as placement,
+    count(*) over (partition by session_id) as table_size
+from per_session
+union all
+select session_id, player, seat, played_at, played_date, deals, net, placement, table_size
+from sums_in('mart_session_places', p_club, p_from, p_to, p_rules, p_mates)
+where placement is not null;
+
 -- the sessions' day rows (20_marts.sql mart_sessions) under the shared filters, the player's
 -- (as shown) when one is named
 create or replace macro sessions_in(p_club, p_from, p_to, p_rules, p_player) as table

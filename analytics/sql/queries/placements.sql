@@ -1,42 +1,7 @@
--- One row per player: sessions played, placements 1st..4th (see session_placements.sql
--- for the tie rule), their rates and the average placement (lower is better).
--- Exclusive branches, as in session_placements.sql (mart_session_places and
--- mart_session_days with no tablemates).
-with picked as (
-    select *
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where len(cast($tablemates as varchar[])) > 0
-),
-
-split as (
-    select distinct session_id
-    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where placement is null
-),
-
-per_session as (
-    select d.session_id, d.player, min(d.seat) as seat, cast(sum(d.net) as bigint) as net
-    from sums_in('mart_session_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
-    semi join split as s on d.session_id is not distinct from s.session_id
-    group by d.session_id, d.player
-    union all
-    select session_id, player, min(seat) as seat, cast(sum(net) as bigint) as net
-    from picked
-    group by session_id, player
-),
-
-ranked as (
-    select
-        player,
-        row_number() over (partition by session_id order by net desc, seat, player) as placement
-    from per_session
-    union all
-    select player, placement
-    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
-    where placement is not null
-),
-
-per_player as (
+-- One row per player: sessions played, placements 1st..4th (session_ranks in
+-- 30_filters.sql: the tie rule), their rates and the average placement (lower is better),
+-- every table size together (placements_by_table.sql keeps them apart).
+with per_player as (
     select
         player,
         count(*) as sessions,
@@ -45,7 +10,7 @@ per_player as (
         count(*) filter (where placement = 3) as placement_3,
         count(*) filter (where placement = 4) as placement_4,
         avg(placement) as avg_placement
-    from ranked
+    from session_ranks($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
     group by player
 )
 
