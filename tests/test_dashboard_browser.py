@@ -337,13 +337,20 @@ def test_find_a_deal_and_download_its_csv(chromium: Path, server: str, tmp_path:
             )
             shown = int(re.findall(r"\((\d+) shown\)", found.inner_text())[0])
             assert shown > 0
-            page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden")
-            with page.expect_download() as download:
-                page.get_by_role("button", name="Download CSV").first.click()
-            saved = tmp_path / download.value.suggested_filename
-            download.value.save_as(saved)
+            # The count is drawn before the rerun replaces the table and its button; under
+            # load the old button (the unfiltered deals) can still be clicked, so the file
+            # is fetched again until the page has settled (at most five tries).
+            for _ in range(5):
+                page.locator("[data-testid='stStatusWidget']").wait_for(state="hidden")
+                with page.expect_download() as download:
+                    page.get_by_role("button", name="Download CSV").first.click()
+                saved = tmp_path / download.value.suggested_filename
+                download.value.save_as(saved)
+                rows = list(csv.DictReader(saved.read_text(encoding="utf-8-sig").splitlines()))
+                if len(rows) == shown:
+                    break
+                page.wait_for_timeout(1000)
             assert saved.name == "deals-found.csv"
-            rows = list(csv.DictReader(saved.read_text(encoding="utf-8-sig").splitlines()))
             assert len(rows) == shown
             assert all(r["replay"].startswith("replay?deal=") for r in rows)
             assert all("payment_mismatch" in r["finding_codes"] for r in rows)
