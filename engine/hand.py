@@ -83,7 +83,7 @@ def parse_hand(text: str, rules: Rules | None = None) -> Hand:
     if WILD in read and not wild_tiles:
         raise HandError(
             f"{text!r} holds a 红中 (7z, 中): this rule set has none (wild_tiles 0); "
-            "give --rules a table with them, e.g. {\"preset\": \"standard\", \"wild_tiles\": 4}"
+            'give --rules a table with them, e.g. {"preset": "standard", "wild_tiles": 4}'
         )
     wilds = read.count(WILD)
     concealed = tuple(tile for tile in read if tile != WILD)
