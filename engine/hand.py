@@ -79,7 +79,12 @@ def parse_hand(text: str, rules: Rules | None = None) -> Hand:
         raise HandError("empty hand: give the concealed tiles, e.g. '1123456789m99p'")
     hand_size = 13 if rules is None else rules.hand_size
     wild_tiles = 0 if rules is None else rules.wild_tiles
-    read = parse_tiles(tokens[0], wild=wild_tiles > 0)
+    read = parse_tiles(tokens[0], wild=True)
+    if WILD in read and not wild_tiles:
+        raise HandError(
+            f"{text!r} holds a 红中 (7z, 中): this rule set has none (wild_tiles 0); "
+            'give --rules a table with them, e.g. {"preset": "standard", "wild_tiles": 4}'
+        )
     wilds = read.count(WILD)
     concealed = tuple(tile for tile in read if tile != WILD)
     pongs: list[int] = []
@@ -87,7 +92,7 @@ def parse_hand(text: str, rules: Rules | None = None) -> Hand:
     concealed_kongs = 0
     for token in tokens[1:]:
         hidden = token.startswith("[") and token.endswith("]")
-        meld = parse_tiles(token[1:-1] if hidden else token, wild=wild_tiles > 0)
+        meld = parse_tiles(token[1:-1] if hidden else token, wild=True)
         if WILD in meld:
             raise HandError(f"meld {token!r}: a 红中 cannot be ponged or konged (红中不能辅助其他牌来碰和杠)")
         if len(meld) not in (3, 4) or len(set(meld)) != 1 or (hidden and len(meld) != 4):

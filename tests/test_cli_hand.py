@@ -286,3 +286,21 @@ def test_a_concealed_kong_in_brackets_keeps_menqing() -> None:
     assert (ready["waits"], ready["ready_fan"]) == (["2p", "5p", "8p"], 3)
     done = run("2345677895p [111s]")  # a pong cannot be concealed
     assert done.returncode == 2 and "暗杠" in done.stderr
+
+
+def test_hongzhong_and_other_tables_through_the_command() -> None:
+    """红中 written 7z or 中 at a table with them (--rules), the waits ending with 7z; a
+    ten-tile table's hand; a 红中 where the table has none exits 2."""
+    rules = '{"preset": "standard", "wild_tiles": 4}'
+    # four sets and a 红中: it pairs with any 万 or 筒 (a 条 would be a third suit)
+    (ready,) = run_json("--rules", rules, "123456789m111p中")
+    assert ready["waits"] == [f"{r}{s}" for s in "mp" for r in range(1, 10)] + ["7z"]
+    assert ready["ready_fan"] == 2  # a 1p: 1111p, 平胡 and a root
+    # 1111m + 中 is 111m and the pair 1m中, with 222p 333p 345p: 平胡 + two roots (1m, 3p)
+    assert one("--rules", rules, "1111m222p333p345p7z")["patterns"] == ["pinghu", "gen", "gen"]
+    assert one("--rules", "hongzhong", "--first-turn", "中中中中123m456m129p")["patterns"] == ["sihongzhong"]
+    assert one("--rules", "duangouka", "123p456p789s1s")["waits"] == ["1s"]
+    done = run("123456789m111p中")
+    assert done.returncode == 2 and "中" in done.stderr
+    text = run("--rules", rules, "123456789m111p7z")
+    assert text.returncode == 0 and "waits 1m" in text.stdout and "7z;" in text.stdout
