@@ -1,6 +1,6 @@
 """红中 wild tiles and other tables at the level of one hand: the win test and the waits
-against a brute force over every substitution (bench/wild_waits.py, a few thousand of its
-seeded hands here), golden hands worked by hand, the best reading's fan, 起手4红中, 无红中,
+against a brute force over every substitution (tests/wild_brute.py, a few thousand of
+the seeded hands bench/wild_waits.py plays), golden hands worked by hand, the best reading's fan, 起手4红中, 无红中,
 查叫 with 红中, and 缺一门 at tables of two suits."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import itertools
 import random
 
 import pytest
+from wild_brute import brute_win, check, make_case
 
-from bench.wild_waits import brute_win, check, make_case
 from engine.fan import WinContext, score_win
 from engine.hand import HandError, analyse_hand, is_win, parse_hand, ready_value, wait_mask, waits
 from engine.rules import Rules, load_rules
@@ -118,7 +118,7 @@ def test_needs_of_one_suit() -> None:
 def test_golden_wins(text: str, rules: Rules, expected: bool) -> None:
     assert win(text, rules) is expected
     counts, pongs, wilds = hand_of(text, rules)
-    from bench.wild_waits import Case
+    from wild_brute import Case
 
     assert brute_win(Case(rules, tuple(counts), wilds, pongs)) is expected
 
