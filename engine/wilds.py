@@ -193,7 +193,16 @@ def score_wild_win(
     extra_bits = _FOUR_WILDS if four else 0
     held = list(concealed)
     best: list[FanResult] = []
-    situation = (tuple(pongs), tuple(kongs), id(rules), context, known_tile, concealed_kongs, extra_bits)
+    # the context by its fields: a compiled WinContext (engine/fan.py under mypyc) has no hash
+    how = (
+        context.self_draw,
+        context.after_kong,
+        context.robbing_kong,
+        context.last_tile,
+        context.first_turn,
+        context.dealer,
+    )
+    situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits)
 
     def reading() -> None:
         key = (tuple(held), situation)
