@@ -331,3 +331,39 @@ def test_tampering_at_another_table_is_found(table: dict[str, Any]) -> None:
     assert expected, "nothing tampered"
     assert {deal_id: found[deal_id] for deal_id in expected} == expected
     assert not {deal_id: spots for deal_id, spots in found.items() if deal_id not in expected and spots}
+
+
+# --------------------------------------------------------------- the replay page at three seats
+def test_the_replay_board_draws_one_row_a_seat() -> None:
+    """The replay page's steps and board at a three-seat table: three hands, no empty fourth
+    row, the wall counted from the table's 32 tiles."""
+    from dashboard.deal_steps import replay_steps
+    from dashboard.tiles_view import board_html
+    from ingest.logs.reader import read_lines as read
+
+    log = read([json.dumps(line, ensure_ascii=False) for line in three_player_cha_jiao()], "three.jsonl")
+    ((_, deal_log),) = list(log.iter_deals())
+    steps, findings, scores = replay_steps(deal_log.deal, deal_log.events, deal_log.end, load_rules("sanren"))
+    assert findings == [] and scores == (1, 4, -5)
+    assert steps[0].wall_left == 32 and steps[1].wall_left == 32 and steps[-1].wall_left == 0
+    assert {len(step.hands) for step in steps} == {3} and {len(step.scores) for step in steps} == {3}
+    last = steps[-1]
+    html = board_html(
+        ["A", "B", "C"], last.hands, last.melds, last.discards,
+        labels={k: k for k in ("dealer", "void", "won", "scores", "discards", "laid")},
+        dealer=0, won=last.won, void=last.void, scores=last.scores,
+    )  # fmt: skip
+    assert html.count("data-seat=") == 3 and 'data-seat="3"' not in html
+
+
+def test_chuanma_replay_prints_three_hands(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dashboard.cli import app
+
+    log = _write(tmp_path, three_player_cha_jiao())
+    result = CliRunner().invoke(app, ["replay", str(log), "--deal", "cha-jiao-3"])
+    assert result.exit_code == 0, result.output
+    last = result.output.splitlines()[-4:]
+    assert [line.split(":")[0].strip() for line in last[:3]] == ["seat 0", "seat 1", "seat 2"]
+    assert "seat 3" not in result.output and last[-1].startswith("net [+1 +4 -5]")
