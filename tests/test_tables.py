@@ -201,6 +201,45 @@ def test_a_ten_tile_hand_is_no_win_without_its_pair(tmp_path: Path) -> None:
     assert [f["code"] for f in deal["findings"]][:1] == ["illegal_hu"]
 
 
+# --------------------------------------------------------------- a robbed kong at three seats
+# sanren, first win ends the deal (end_condition first_hu), no wall recorded.
+# Seat 0 (dealer) 445566p 1234789s 5s; seat 1 123789p 235789s 5s (a pair of 5s among
+# scattered tiles); seat 2 123456789p 11s 46s waits on 5s alone (嵌张).
+# Line 3: seat 0 throws 5s (seat 2 lets it pass); 4: seat 1 pongs it; 5: seat 1 throws 9p;
+# 6-7: seat 2 draws and throws 2s (its pass lapses); 8-9: seat 0 draws and throws 3p;
+# 10: seat 1 draws the fourth 5s; 11: adds it to its pong (加杠); 12: seat 2 robs it
+# (抢杠胡): 123p 456p 789p 11s 456s, 平胡 1 fan + 抢杠 1 = 2 fan, 2^1 = 2 points, paid by
+# the konger alone, as the discarder of a 点炮 (seat 0 pays nothing: 包赔); the robbed
+# kong earns nothing. Net [0, −2, +2].
+def robbed_kong() -> list[dict[str, Any]]:
+    rules = {"preset": "sanren", "end_condition": "first_hu"}
+    return [
+        {"type": "session", "session_id": "rob", "players": ["A", "B", "C"], "rules": rules},
+        {
+            "type": "deal", "deal_id": "rob-1", "dealer": 0,
+            "hands": ["445566p1234789s5s", "123789p235789s5s", "123456789p1146s"],
+        },
+        {"type": "discard", "seat": 0, "tile": "5s"},
+        {"type": "pong", "seat": 1, "tile": "5s"},
+        {"type": "discard", "seat": 1, "tile": "9p"},
+        {"type": "draw", "seat": 2, "tile": "2s"},
+        {"type": "discard", "seat": 2, "tile": "2s"},
+        {"type": "draw", "seat": 0, "tile": "3p"},
+        {"type": "discard", "seat": 0, "tile": "3p"},
+        {"type": "draw", "seat": 1, "tile": "5s"},
+        {"type": "kong", "seat": 1, "tile": "5s", "kind": "added", "deltas": [0, 0, 0]},
+        {"type": "hu", "seat": 2, "tile": "5s", "from": 1, "fan": 2, "patterns": ["pinghu", "qiangganghu"], "deltas": [0, -2, 2]},
+        {"type": "deal_end", "reason": "first_hu", "settlement": [0, 0, 0], "scores": [0, -2, 2]},
+        {"type": "session_end", "totals": [0, -2, 2]},
+    ]  # fmt: skip
+
+
+def test_a_robbed_kong_is_paid_by_the_konger_alone(tmp_path: Path) -> None:
+    (deal,) = _deals(_write(tmp_path, robbed_kong()))
+    assert deal["status"] == "ok", deal
+    assert deal["computed"]["scores"] == [0, -2, 2]
+
+
 # --------------------------------------------------------------- the deal line at another table
 @pytest.mark.parametrize(
     ("hands", "key"),
