@@ -406,3 +406,18 @@ def test_chuanma_replay_prints_three_hands(tmp_path: Path) -> None:
     last = result.output.splitlines()[-4:]
     assert [line.split(":")[0].strip() for line in last[:3]] == ["seat 0", "seat 1", "seat 2"]
     assert "seat 3" not in result.output and last[-1].startswith("net [+1 +4 -5]")
+
+
+def test_chuanma_simulate_plays_three_seats_and_refuses_hongzhong_in_words(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from dashboard.cli import app
+
+    out = tmp_path / "three.jsonl"
+    args = ["simulate", "--out", str(out), "--rules", "sanren", "--sessions", "1", "--deals-per-session", "2"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    first = json.loads(out.read_text(encoding="utf-8").splitlines()[1])
+    assert first["type"] == "deal" and len(first["hands"]) == 3
+    refused = CliRunner().invoke(app, ["simulate", "--out", str(out), "--rules", "hongzhong"])
+    assert refused.exit_code == 2 and "the tile replay plays no 红中" in refused.output

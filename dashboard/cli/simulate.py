@@ -13,7 +13,12 @@ from dashboard.cli.options import RulesOption, fail, rules_or_fail
 
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Log file to write (.jsonl, or .jsonl.gz to gzip).")],
-    players: Annotated[int, typer.Option(min=4, help="Club members; four sit at each session.")] = 12,
+    players: Annotated[
+        int,
+        typer.Option(
+            min=4, help="Club members; the rule set's seats (four, three or two) sit at each session."
+        ),
+    ] = 12,
     sessions: Annotated[int, typer.Option(min=1)] = 10,
     deals_per_session: Annotated[int, typer.Option(min=1)] = 8,
     rules: RulesOption = "standard",
@@ -61,11 +66,15 @@ def simulate(
     from datetime import date
 
     from dashboard.cli.warehouse_reports import with_deal_progress
+    from engine.table import replay_refusal
     from ingest.logs.writer import write_log
     from ingest.simulator.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
 
-    rules_or_fail(rules)
+    loaded = rules_or_fail(rules)
+    refusal = replay_refusal(loaded) if loaded is not None else None
+    if refusal is not None:  # a table the tile replay does not play yet: no deal to simulate
+        raise fail(f"--rules {rules}: {refusal}")
     rule_spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
     try:
         first = date.fromisoformat(start)
