@@ -42,7 +42,7 @@ from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
 from engine.shapes import POW5, is_win_shape_keys, may_wait_keys
-from engine.table import dealt_size, is_four_seats_three_suits, kinds_in_set, seat_count, wall_tiles
+from engine.table import deal_table
 from engine.tiles import COPIES, NUM_KINDS, SUITS, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
@@ -128,11 +128,13 @@ class DealState:
         self.base = base
         self.dealer = start.dealer
         #: the table (engine/table.py): the seats that play, in order, and the wall's size
-        self.players = seat_count(rules)
-        self.order: tuple[int, ...] = SEATS if self.players == 4 else tuple(range(self.players))
-        self.wall_total = wall_tiles(rules)
-        self.today = is_four_seats_three_suits(rules)  # the messages of today's table
-        self.kinds = kinds_in_set(rules)  # each kind: in the table's set
+        table = deal_table(rules)
+        self.players: int = table.players
+        self.order: tuple[int, ...] = table.order
+        self.wall_total: int = table.wall
+        self.dealt: int = table.dealt  # a non-dealer's tiles (the dealer one more)
+        self.today: bool = table.today  # today's table: its own messages, no kind outside the set
+        self.kinds: tuple[bool, ...] = table.kinds  # each kind: in the table's set
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in SEATS]
         self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
         self.sizes: list[int] = [0, 0, 0, 0]
@@ -190,7 +192,7 @@ class DealState:
             raise IllegalEvent("tile_count", play("table_hands", count=len(start.hands), seats=self.players))
         seen = [0] * NUM_KINDS
         keys = self.keys
-        dealt = dealt_size(self.rules)
+        dealt = self.dealt
         for seat in self.order:
             hand = start.hands[seat]
             size = dealt + 1 if seat == start.dealer else dealt
@@ -230,7 +232,7 @@ class DealState:
                 seen[tile] += 1
         in_set = self.kinds
         for tile in range(NUM_KINDS):
-            if seen[tile] and not in_set[tile]:
+            if not today and seen[tile] and not in_set[tile]:
                 raise IllegalEvent(
                     "tile_count",
                     play("tile_off_table", tile=tile_name(tile), suits=self.rules_suits()),
@@ -244,7 +246,7 @@ class DealState:
                     expected=COPIES,
                     recorded=seen[tile],
                 )
-            if not in_set[tile]:
+            if not today and not in_set[tile]:
                 self.out_of_wall[tile] = COPIES  # none in the set: a draw of one is no tile of the wall
         self.stage = opening_phase(self.rules)
 

@@ -85,6 +85,37 @@ def kinds_in_set(rules: Rules) -> tuple[bool, ...]:
     return tuple(tile // 9 in suits for tile in range(9 * len(SUITS)))
 
 
+@dataclass(frozen=True)
+class DealTable:
+    """What one deal's state asks of its table, worked out once per rule set: the seats that
+    play (in turn order), the wall's size, a non-dealer's tiles, whether it is today's table,
+    and for each of the 27 suited kinds whether the set holds it."""
+
+    players: int
+    order: tuple[int, ...]
+    wall: int
+    dealt: int
+    today: bool
+    kinds: tuple[bool, ...]
+
+
+#: by rule set name (a name says every knob): a deal asks at every deal-in
+_DEAL_TABLES: dict[str, DealTable] = {}
+
+
+def deal_table(rules: Rules) -> DealTable:
+    """The :class:`DealTable` of ``rules`` (cached by name)."""
+    found = _DEAL_TABLES.get(rules.name)
+    if found is None:
+        table = table_of(rules)
+        found = DealTable(
+            table.seats, tuple(range(table.seats)), table.wall_size, table.hand_size,
+            is_four_seats_three_suits(rules), kinds_in_set(rules),
+        )  # fmt: skip
+        _DEAL_TABLES[rules.name] = found
+    return found
+
+
 def replay_refusal(rules: Rules) -> str | None:
     """Why the tile replay cannot play this table yet, or None. The engine deals any number
     of seats (4, 3, 2) of any suits and hand size with no wild tile; 换三张 only at four

@@ -36,7 +36,7 @@ from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import deltas
 from engine.state import ENDED
-from engine.table import is_four_seats_three_suits
+from engine.table import deal_table
 from engine.tiles import parse_tiles
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
@@ -201,7 +201,7 @@ def fast_replay(
     plays them in Python (the tests compare the two)."""
     if end is None or start.record != "tiles" or end.line != start.line + len(records) + 1:
         return None
-    if not is_four_seats_three_suits(rules):
+    if not deal_table(rules).today:
         return None  # another table: the explaining engine's (correct first)
     listed = records if isinstance(records, list) else list(records)
     try:
