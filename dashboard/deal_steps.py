@@ -33,6 +33,7 @@ from engine.events import (
 )
 from engine.replay import FindingSink, ReplayOptions
 from engine.rules import Rules, RulesError, rules_from_name
+from engine.table import wall_tiles
 from engine.tiles import SUITS
 from ingest.logs.reader import read_lines
 from ingest.replay.session_replay import replay_one
@@ -146,16 +147,19 @@ def _event_fields(event: PlayEvent | DealEnd) -> tuple[int | None, int | None, i
 class _Recorder:
     """The ``on_step`` hook: copies the table after every event."""
 
-    def __init__(self, start: DealStart) -> None:
+    def __init__(self, start: DealStart, wall: int = WALL_SIZE) -> None:
         self.steps: list[Step] = []
         self.ledger_seen = 0
         self.findings_seen = 0
         self.wins_seen = 0
-        self.scores = [0, 0, 0, 0]
+        # the seats of the deal line (three at a three-seat table: no empty fourth row)
+        self.seats = seats = len(start.hands) if 2 <= len(start.hands) <= 4 else 4
+        self.scores = [0] * seats
         hands = tuple(tuple(sorted(hand)) for hand in start.hands)
+        empty: tuple[tuple[Any, ...], ...] = ((),) * seats
         self.first = Step(
-            0, start.line, "deal", start.dealer, None, None, None, hands, ((), (), (), ()), ((), (), (), ()),
-            WALL_SIZE, (False,) * 4, (None,) * 4, (), (0, 0, 0, 0), (), (),
+            0, start.line, "deal", start.dealer, None, None, None, hands, empty, empty,
+            wall, (False,) * seats, (None,) * seats, (), (0,) * seats, (), (),
         )  # fmt: skip
 
     def new_findings(self, sink: FindingSink) -> tuple[StepFinding, ...]:
@@ -177,7 +181,7 @@ class _Recorder:
         )
         self.wins_seen = len(deal.wins)
         seat, tile, from_seat, detail = _event_fields(event)
-        s = self.scores
+        seats = range(self.seats)
         self.steps.append(
             Step(
                 index=len(self.steps) + 1,
@@ -187,18 +191,18 @@ class _Recorder:
                 tile=tile,
                 from_seat=from_seat,
                 detail=detail,
-                hands=tuple(_tiles(deal.hands[i]) for i in range(4)),
-                melds=tuple(tuple((m.kind, m.tile) for m in deal.melds[i]) for i in range(4)),
-                discards=tuple(tuple(deal.discards[i]) for i in range(4)),
+                hands=tuple(_tiles(deal.hands[i]) for i in seats),
+                melds=tuple(tuple((m.kind, m.tile) for m in deal.melds[i]) for i in seats),
+                discards=tuple(tuple(deal.discards[i]) for i in seats),
                 wall_left=deal.wall_left,
-                won=tuple(deal.won),
-                void=tuple(deal.void),
+                won=tuple(deal.won[i] for i in seats),
+                void=tuple(deal.void[i] for i in seats),
                 payments=payments,
-                scores=(s[0], s[1], s[2], s[3]),
+                scores=tuple(self.scores),
                 findings=self.new_findings(sink),
                 wins=wins,
-                laid=tuple(tuple(deal.laid[i]) for i in range(4)),
-                win_counts=tuple(sum(1 for w in deal.wins if w.seat == i) for i in range(4)),
+                laid=tuple(tuple(deal.laid[i]) for i in seats),
+                win_counts=tuple(sum(1 for w in deal.wins if w.seat == i) for i in seats),
             )
         )
 
@@ -214,7 +218,7 @@ def replay_steps(
 ) -> tuple[list[Step], list[StepFinding], tuple[int, ...]]:
     """Every step of a deal, every finding (each at the step that raised it: the reader's
     at the deal line, a missing deal_end at the last step), and the computed net per seat."""
-    recorder = _Recorder(start)
+    recorder = _Recorder(start, wall_tiles(rules))
     sink = FindingSink()
     read = sum(1 for f in read_findings if f.severity != "warning")  # the sink takes these first
     recorder.findings_seen = read

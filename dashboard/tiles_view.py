@@ -117,11 +117,11 @@ def board_html(
     laid: Sequence[Sequence[int]] = ((), (), (), ()),
     win_counts: Sequence[int] = (),
 ) -> str:
-    """The four seats as rows: who (dealer, void suit, won, score), the concealed hand, the
-    melds with the tiles laid aside (血流成河: each win's tile, the seat plays on) and the
-    discards, the acting seat highlighted."""
+    """The seats as rows (four, or the table's three or two: one a hand): who (dealer, void
+    suit, won, score), the concealed hand, the melds with the tiles laid aside (血流成河:
+    each win's tile, the seat plays on) and the discards, the acting seat highlighted."""
     rows = []
-    for seat in range(4):
+    for seat in range(len(hands)):
         tags = []
         if seat == dealer:
             tags.append(f'<span class="cm-tag cm-dealer">{escape(labels["dealer"])}</span>')

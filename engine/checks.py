@@ -17,6 +17,7 @@ from engine.messages import (
     scores_mismatch,
     settlement_mismatch,
     settlement_text,
+    sheet_width,
     win_fan,
     win_patterns,
     win_payment,
@@ -70,8 +71,22 @@ def _tile(tile: int) -> str:
     return tile_name(tile) if tile != NO_TILE else "?"
 
 
+def table_width(
+    values: Four | None, field: str, line: int | None, seat: int | None, rules: Rules, sink: FindingSink
+) -> Four | None:
+    """A recorded list of points of one entry a seat, or None (left unchecked, with a
+    ``bad_record`` finding, rule ``seats``) when it has another count than the table's."""
+    seats = rules.seats
+    if values is None or len(values) == seats:
+        return values
+    text = sheet_width(field, len(values), seats, rules)
+    finding("bad_record", line, seat, text, sink, expected=seats, recorded=list(values), rule="seats")
+    return None
+
+
 def check_kong(made: KongMade, recorded: Four | None, rules: Rules, sink: FindingSink) -> None:
     computed = made.deltas[: rules.seats]
+    recorded = table_width(recorded, "deltas", made.line, made.seat, rules, sink)
     if recorded is None or tuple(recorded) == computed:
         return
     rule = kong_rule(made.kind, rules, made.robbed)
@@ -106,6 +121,7 @@ def check_win(
             expected=list(result.patterns), recorded=list(patterns), rule="fan",
         )  # fmt: skip
     computed = win.deltas[: rules.seats]
+    recorded = table_width(recorded, "deltas", win.line, win.seat, rules, sink)
     if recorded is not None and tuple(recorded) != computed:
         fed_alone = win.kind in ("kong_bloom", "self_draw") and any(
             t.reason == "win_discard" for t in win.transfers
@@ -136,7 +152,8 @@ def check_end(
             sink, expected=end_reason, recorded=recorded_reason,
         )  # fmt: skip
     computed = seat_deltas(settlement, rules.seats)
-    claimed, scores_claimed = recorded
+    claimed = table_width(recorded[0], "settlement", line, None, rules, sink)
+    scores_claimed = table_width(recorded[1], "scores", line, None, rules, sink)
     if claimed is not None and tuple(claimed) != computed:
         text = settlement_mismatch(rules, settlement_text(settlement), list(computed), list(claimed))
         finding(

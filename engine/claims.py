@@ -57,7 +57,7 @@ from engine.state import (
     HandOff,
     KongMade,
 )
-from engine.tiles import tile_name
+from engine.tiles import COPIES, tile_name
 
 # module-level copies: mypyc reads a Final of its own module as a C static
 _SUIT: Final = SUIT_OF
@@ -92,7 +92,7 @@ class DealClaims(DealState):
         stage = self.stage
         if stage in (VOID, EXCHANGE):
             self.check_voids_declared()
-        if seat not in (0, 1, 2, 3) or self.left[seat]:
+        if not 0 <= seat < self.players or self.left[seat]:
             self.expect_seat(seat, "draw")
         if stage in (CLAIM, ROB):
             self.resolve_open()
@@ -107,6 +107,14 @@ class DealClaims(DealState):
         if self.wall_left == 0:
             raise empty_wall(seat)
         out_of_wall = self.out_of_wall
+        if out_of_wall[tile] >= COPIES and not self.kinds[tile]:
+            raise IllegalEvent(
+                "tile_count",
+                play("tile_off_table", tile=tile_name(tile), suits=self.rules_suits()),
+                seat,
+                expected=0,
+                recorded=1,
+            )
         check_draw(seat, tile, self.wall, self.front, self.back, replacement, out_of_wall[tile])
         self.wall_left -= 1
         out_of_wall[tile] += 1
@@ -129,7 +137,7 @@ class DealClaims(DealState):
         stage = self.stage
         if stage in (VOID, EXCHANGE):
             self.check_voids_declared()
-        if seat not in (0, 1, 2, 3) or self.left[seat]:
+        if not 0 <= seat < self.players or self.left[seat]:
             self.expect_seat(seat, "discard")
         if stage != ACT or seat != self.current:
             if stage == ROB and seat == self.current:
@@ -197,7 +205,7 @@ class DealClaims(DealState):
         when it matters, :class:`engine.moves.PassRecord`)."""
         if not open_tile.last_four:
             return  # (missed_forced asks no seat then)
-        for seat in missed_forced(self.rules, open_tile, self.left, self.win_on):
+        for seat in missed_forced(self.rules, open_tile, self.left, self.win_on, self.players):
             self.note(
                 IllegalEvent(
                     "missed_forced_hu",
@@ -218,11 +226,11 @@ class DealClaims(DealState):
         self.open = None
         if open_tile.rob and not open_tile.winners:
             return  # the added kong stands; the caller pays it
-        reason = end_on_close(self.rules, open_tile, self.stays, self.won, self.wall_left)
+        reason = end_on_close(self.rules, open_tile, self.stays, self.won, self.wall_left, self.players)
         if reason is not None:
             self.end_deal(reason)
             return
-        following = next_after(self.rules, open_tile, self.left)
+        following = next_after(self.rules, open_tile, self.left, self.players)
         if following is None:
             raise HandOff  # (never: a seat is still in while the deal goes on)
         self.current = following
@@ -234,9 +242,12 @@ class DealClaims(DealState):
             return self.current if self.stage == DRAW or self.stage == REPLACEMENT else None
         if self.open.rob and not self.open.winners:
             return self.open.seat  # the konger's replacement draw
-        if end_on_close(self.rules, self.open, self.stays, self.won, self.wall_left) is not None:
+        if (
+            end_on_close(self.rules, self.open, self.stays, self.won, self.wall_left, self.players)
+            is not None
+        ):
             return None
-        return next_after(self.rules, self.open, self.left)
+        return next_after(self.rules, self.open, self.left, self.players)
 
     def open_discard(self, seat: int, action: str, verb: str) -> OpenTile:
         """The discard a pong or an exposed kong claims: open, not a robbable kong, and not
@@ -271,7 +282,7 @@ class DealClaims(DealState):
         self.stage = ACT
 
     def kong(
-        self, seat: int, tile: int, kind: str, line: int, recorded: tuple[int, int, int, int] | None = None
+        self, seat: int, tile: int, kind: str, line: int, recorded: tuple[int, ...] | None = None
     ) -> None:
         """An exposed, concealed or added kong (an added one is open for 抢杠胡 first);
         ``recorded``: the payment the record claims, checked by the fast check only."""
@@ -304,9 +315,7 @@ class DealClaims(DealState):
         if fixed and wait_mask(self.hands[seat], self.ponged[seat], self.konged[seat]) != waits:
             self.note(fixed_kong(seat, tile, "fixed_kong_waits"))
 
-    def exposed_kong(
-        self, seat: int, tile: int, line: int, recorded: tuple[int, int, int, int] | None
-    ) -> None:
+    def exposed_kong(self, seat: int, tile: int, line: int, recorded: tuple[int, ...] | None) -> None:
         open_tile = self.open_discard(seat, "make an exposed kong", "kongs")
         held = self.hands[seat][tile]
         check_exposed_kong(self.rules, seat, tile, open_tile, held, self.wall_left, self.void[seat])
@@ -319,9 +328,7 @@ class DealClaims(DealState):
         self.any_claim = True
         self.pay_kong(seat, "exposed", tile, line, open_tile.seat, True, recorded)
 
-    def concealed_kong(
-        self, seat: int, tile: int, line: int, recorded: tuple[int, int, int, int] | None
-    ) -> None:
+    def concealed_kong(self, seat: int, tile: int, line: int, recorded: tuple[int, ...] | None) -> None:
         check_concealed_kong(seat, tile, self.hands[seat][tile])
         self.move(seat, tile, -4)
         self.konged[seat].append(tile)
@@ -330,7 +337,7 @@ class DealClaims(DealState):
         self.any_claim = True
         self.pay_kong(seat, "concealed", tile, line, -1, True, recorded)
 
-    def added_kong(self, seat: int, tile: int, line: int, recorded: tuple[int, int, int, int] | None) -> None:
+    def added_kong(self, seat: int, tile: int, line: int, recorded: tuple[int, ...] | None) -> None:
         """The seat's pong becomes a kong, open for 抢杠胡 until the next event."""
         pongs = self.ponged[seat]
         check_added_kong(seat, tile, tile in pongs, self.hands[seat][tile])
@@ -367,7 +374,7 @@ class DealClaims(DealState):
         line: int,
         feeder: int,
         earns: bool,
-        recorded: tuple[int, int, int, int] | None,
+        recorded: tuple[int, ...] | None,
     ) -> None:
         """The settlement core pays the kong (刮风下雨; ``feeder`` -1: none); the konger
         draws its replacement. A recorded payment that differs gives the fast check up."""

@@ -106,11 +106,11 @@ class DealMoves(DealClaims):
         if self.stays:
             self.move(seat, tile, -1)
             self.lay_aside(seat, tile)
-        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left)
+        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left, self.players)
         if reason is not None:
             self.end_deal(reason)
             return
-        following = next_seat(seat, self.left)
+        following = next_seat(seat, self.left, self.players)
         if following is None:
             raise HandOff  # (never: a seat is still in while the deal goes on)
         self.current = following
@@ -186,9 +186,7 @@ class DealMoves(DealClaims):
         self.record_robbed(seat, tile, self.pending_line, self.pending_deltas)
         self.pending_seat = -1
 
-    def record_robbed(
-        self, seat: int, tile: int, line: int, recorded: tuple[int, int, int, int] | None
-    ) -> None:
+    def record_robbed(self, seat: int, tile: int, line: int, recorded: tuple[int, ...] | None) -> None:
         """抢杠胡: the robbed added kong earns nothing (a recorded payment that is not nothing
         gives the fast check up)."""
         robbed = (0, 0, 0, 0)

@@ -93,7 +93,7 @@ class Kong(_Event, frozen=True):
     seat: int
     tile: int
     kind: KongKind
-    deltas: tuple[int, int, int, int] | None = None
+    deltas: tuple[int, ...] | None = None  # one a seat
     line: int = 0
     type: ClassVar[Literal["kong"]] = "kong"
 
@@ -104,7 +104,7 @@ class Hu(_Event, frozen=True):
     from_seat: int | None  # JSON "from"; None for a self-draw
     fan: int | None = None
     patterns: tuple[str, ...] | None = None
-    deltas: tuple[int, int, int, int] | None = None
+    deltas: tuple[int, ...] | None = None  # one a seat
     line: int = 0
     type: ClassVar[Literal["hu"]] = "hu"
 

@@ -451,6 +451,26 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "记录的牌墙有 {count} 张；发牌后应剩 55 张（108 张，发出 53 张）",
         "the recorded wall (牌墙) holds {count} tiles; 55 stay after the deal (108 tiles, 53 dealt)",
     ),
+    "table_dealer_seat": ("庄家须是 0-{top} 号位，记录为 {got}", "dealer must be a seat 0-{top}, got {got}"),
+    "table_hands": (
+        "本桌一局有 {seats} 手牌，记录了 {count} 手",
+        "a deal at this table has {seats} hands, got {count}",
+    ),
+    "table_role_dealer": ("本桌庄家 {size} 张", "the dealer (庄) holds {size} at this table"),
+    "table_role_other": ("本桌闲家 {size} 张", "a non-dealer holds {size} at this table"),
+    "table_wall_size": (
+        "记录的牌墙有 {count} 张；本桌发牌后应剩 {expected} 张",
+        "the recorded wall (牌墙) holds {count} tiles; {expected} stay after the deal at this table",
+    ),
+    "tile_off_table": (
+        "{tile} 不在本桌的牌里（只有 {suits} 的牌）",
+        "{tile} is not in this table's set (only the suits {suits})",
+    ),
+    "table_seat_range": ("座位须是 0-{top}，记录为 {got}", "seat must be 0-{top}, got {got}"),
+    "void_off_table": (
+        "{seat}定缺 {suit}，但本桌没有这门牌（只有 {suits}）",
+        "{seat} declares the void suit {suit}, which this table does not play (only {suits})",
+    ),
     "copies_dealt": (
         "发出了 {count} 张 {tile}；一副牌（108 张）每种只有四张",
         "{count} copies of {tile} dealt; the set (108 张) has four of each tile",

@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, wait_mask
 from engine.messages import Said, doing, play
-from engine.move_codes import WALL_SIZE
 from engine.moves import (
     IllegalEvent,
     OpenTile,
@@ -88,7 +87,7 @@ def check_draw(
     """A draw takes the wall's next tile (a kong's replacement from its back), never a fifth
     copy; the wall is not empty (the caller has checked)."""
     if wall is not None:
-        expected = wall[WALL_SIZE - 1 - back] if replacement else wall[front]
+        expected = wall[len(wall) - 1 - back] if replacement else wall[front]
         if tile != expected:
             where = play("wall_back" if replacement else "wall_front")
             raise IllegalEvent(

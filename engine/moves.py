@@ -37,7 +37,9 @@ from engine.fan import DISCARD_WIN, FanResult, WinContext
 from engine.hand import held_counts, wait_mask
 from engine.messages import Said, Text, play, said_text
 from engine.rules import Rules
+from engine.table import is_four_seats_three_suits
 from engine.tiles import NUM_KINDS, suits_used, tile_name
+from engine.wilds import suit_limit
 
 LAST_FOUR: Final = move_codes.LAST_FOUR
 EXCHANGE: Final = move_codes.EXCHANGE
@@ -147,20 +149,27 @@ def won_alone(rules: Rules, open_tile: OpenTile) -> bool:
     return bool(open_tile.winners) and not rules.multiple_hu
 
 
-def next_after(rules: Rules, open_tile: OpenTile, left: list[bool]) -> int | None:
+def next_after(rules: Rules, open_tile: OpenTile, left: list[bool], seats: int = 4) -> int | None:
     """Who draws after the open tile closes: the first seat still in after the discarder,
     or, when it was won, after the winner furthest from the discarder in turn order
     (``next_after_discard_win: winner``; ``discarder``: after the discarder, won or not)."""
     if not open_tile.winners or rules.next_after_discard_win == "discarder":
-        return next_seat(open_tile.seat, left)
-    after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % 4)
-    return next_seat(after, left)
+        return next_seat(open_tile.seat, left, seats)
+    after = max(open_tile.winners, key=lambda w: (w - open_tile.seat) % seats)
+    return next_seat(after, left, seats)
 
 
-def next_seat(seat: int, left: list[bool]) -> int | None:
-    """The first seat after ``seat`` in turn order that is still in the deal."""
-    for step in (1, 2, 3):
-        candidate = (seat + step) % 4
+def next_seat(seat: int, left: list[bool], seats: int = 4) -> int | None:
+    """The first seat after ``seat`` in turn order that is still in the deal (of a table
+    of ``seats`` seats)."""
+    if seats == 4:
+        for step in (1, 2, 3):
+            candidate = (seat + step) % 4
+            if not left[candidate]:
+                return candidate
+        return None
+    for step in range(1, seats):
+        candidate = (seat + step) % seats
         if not left[candidate]:
             return candidate
     return None
@@ -234,13 +243,15 @@ def opened_kong(seat: int, tile: int, line: int) -> OpenTile:
     return OpenTile(seat, tile, line, False, False, False, True)
 
 
-def missed_forced(rules: Rules, open_tile: OpenTile, left: list[bool], win_on: WinOn) -> list[int]:
+def missed_forced(
+    rules: Rules, open_tile: OpenTile, left: list[bool], win_on: WinOn, seats: int = 4
+) -> list[int]:
     """The seats, in seat order, that had to win ``open_tile``, one of the last four tiles,
     as it closes and did not (``missed_forced_hu``)."""
     if not must_win_discard(rules, open_tile) or won_alone(rules, open_tile):
         return []  # nobody else could win it
     missed = []
-    for seat in range(4):
+    for seat in range(seats):
         if left[seat] or seat == open_tile.seat or seat in open_tile.winners:
             continue
         if win_on(seat, open_tile.tile, open_tile.context) is not None:
@@ -325,31 +336,32 @@ class PassRecord:
         return not (self.higher_fan_ok and fan > highest)
 
 
-def wins_end(rules: Rules, stays: bool, won: list[bool]) -> str | None:
+def wins_end(rules: Rules, stays: bool, won: list[bool], seats: int = 4) -> str | None:
     """The end reason the wins so far give, or None: play on (``first_hu``: the first win
-    ends the deal; under 血流成河, ``stays``, only the wall does)."""
+    ends the deal; under 血流成河, ``stays``, only the wall does; else when all but one of
+    the ``seats`` have won, ``three_won`` at any table, as the sheet audit names it)."""
     if rules.end_condition == "first_hu":
         return "first_hu"
-    if not stays and won.count(True) >= 3:
+    if not stays and won.count(True) >= seats - 1:
         return "three_won"
     return None
 
 
-def end_after_win(rules: Rules, stays: bool, won: list[bool], wall_left: int) -> str | None:
+def end_after_win(rules: Rules, stays: bool, won: list[bool], wall_left: int, seats: int = 4) -> str | None:
     """After a win is settled: the end the wins give, else the empty wall's; None: play on."""
-    reason = wins_end(rules, stays, won)
+    reason = wins_end(rules, stays, won, seats)
     if reason is None and wall_left == 0:
         return "wall_exhausted"
     return reason
 
 
 def end_on_close(
-    rules: Rules, open_tile: OpenTile, stays: bool, won: list[bool], wall_left: int
+    rules: Rules, open_tile: OpenTile, stays: bool, won: list[bool], wall_left: int, seats: int = 4
 ) -> str | None:
     """When an open tile closes (won, or passed by all): the end its winners give, else the
     empty wall's; None: play on."""
     if open_tile.winners:
-        return end_after_win(rules, stays, won, wall_left)
+        return end_after_win(rules, stays, won, wall_left, seats)
     return "wall_exhausted" if wall_left == 0 else None
 
 
@@ -374,16 +386,21 @@ def holds_void(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
 
 def flower_pig(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
     """花猪 at the wall's end: three suits held, or (``flower_pig: holds_void``) a tile of
-    the declared void still held, which three suits always are when a void is declared."""
-    if suits_used(held) == 3:
+    the declared void still held, which three suits always are when a void is declared.
+    At a two-suit table a 花猪 holds a suit too many only where it plays 缺一门
+    (``two_suit_void``: both suits held)."""
+    if suits_used(held) > suit_limit(rules):
         return True
     return rules.flower_pig == "holds_void" and holds_void(held, suit, rules)
 
 
 def ready_waits(hand: list[int], pongs: list[int], kongs: list[int], suit: int | None, rules: Rules) -> int:
-    """The waits (27-bit mask) that make a seat ready at 查叫; none while it holds its void."""
+    """The waits (27-bit mask) that make a seat ready at 查叫; none while it holds its void;
+    at another table than today's, waits of its suits and its 缺一门 only."""
     if holds_void(held_counts(hand, pongs, kongs), suit, rules):
         return 0
+    if not is_four_seats_three_suits(rules):
+        return wait_mask(hand, pongs, kongs, 0, rules)
     return wait_mask(hand, pongs, kongs)
 
 

@@ -17,7 +17,7 @@ from engine.messages import NO_DEAL_END, pattern_text
 from engine.replay_options import PLAIN, ReplayOptions, StepHook
 from engine.report import DealReport, FindingSink, StrictStop
 from engine.rules import Rules
-from engine.settlement import deltas
+from engine.settlement import seat_deltas
 from engine.sheet import audit_sheet
 
 __all__ = [
@@ -51,7 +51,8 @@ def replay_deal(
         sink.add(_illegal(error, start.line, sink.file))
     if deal is not None:
         complete = _run(deal, events, end, rules, sink, start.line, options.on_step)
-    scores = deltas(deal.ledger) if deal is not None else (0, 0, 0, 0)
+    # one entry a seat of the table (four at today's)
+    scores = seat_deltas(deal.ledger, rules.seats) if deal is not None else (0, 0, 0, 0)
     return DealReport(
         deal_id=start.deal_id,
         session_id=options.session_id,
@@ -64,7 +65,7 @@ def replay_deal(
         wins=list(deal.wins) if deal else [],
         kongs=list(deal.kongs) if deal else [],
         ledger=list(deal.ledger) if deal else [],
-        settlement=deltas(deal.settlement) if deal else (0, 0, 0, 0),
+        settlement=seat_deltas(deal.settlement, rules.seats) if deal else (0, 0, 0, 0),
         end_reason=deal.end_reason if deal else None,
         complete=complete,
         deal=deal if options.keep_state else None,

@@ -42,7 +42,8 @@ from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
 from engine.shapes import POW5, is_win_shape_keys, may_wait_keys
-from engine.tiles import COPIES, NUM_KINDS, tile_name
+from engine.table import deal_table
+from engine.tiles import COPIES, NUM_KINDS, SUITS, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
 LAST_FOUR: Final = move_codes.LAST_FOUR
@@ -126,6 +127,14 @@ class DealState:
         self.rules = rules
         self.base = base
         self.dealer = start.dealer
+        #: the table (engine/table.py): the seats that play, in order, and the wall's size
+        table = deal_table(rules)
+        self.players: int = table.players
+        self.order: tuple[int, ...] = table.order
+        self.wall_total: int = table.wall
+        self.dealt: int = table.dealt  # a non-dealer's tiles (the dealer one more)
+        self.today: bool = table.today  # today's table: its own messages, no kind outside the set
+        self.kinds: tuple[bool, ...] = table.kinds  # each kind: in the table's set
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in SEATS]
         self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
         self.sizes: list[int] = [0, 0, 0, 0]
@@ -140,7 +149,7 @@ class DealState:
         self.won = self.settler.won  # the same list: who is still in decides who pays
         self.left = self.settler.left  # who has left the deal: the winners, none under 血流成河
         self.stays = self.settler.stays  # 血流成河: a winner plays on
-        self.wall_left = WALL_SIZE
+        self.wall_left = self.wall_total
         self.wall = start.wall
         self.front = 0
         self.back = 0
@@ -163,7 +172,7 @@ class DealState:
         self.pending_tile = NO_TILE
         self.pending_line = 0
         self.pending_drawn = False  # its tile was drawn this turn
-        self.pending_deltas: tuple[int, int, int, int] | None = None  # its recorded payment
+        self.pending_deltas: tuple[int, ...] | None = None  # its recorded payment
         self.any_claim = False  # a pong or kong happened (地胡 needs none)
         self.any_discard = False
         self.current = start.dealer
@@ -173,17 +182,27 @@ class DealState:
 
     # ----------------------------------------------------------------- set-up
     def _deal_in(self, start: DealStart) -> None:
-        if start.dealer not in SEATS:
-            raise IllegalEvent("bad_record", play("dealer_seat", got=start.dealer))
-        if len(start.hands) != 4:
-            raise IllegalEvent("tile_count", play("four_hands", count=len(start.hands)))
+        today = self.today
+        if not 0 <= start.dealer < self.players:
+            key = "dealer_seat" if today else "table_dealer_seat"
+            raise IllegalEvent("bad_record", play(key, got=start.dealer, top=self.players - 1))
+        if len(start.hands) != self.players:
+            if today:
+                raise IllegalEvent("tile_count", play("four_hands", count=len(start.hands)))
+            raise IllegalEvent("tile_count", play("table_hands", count=len(start.hands), seats=self.players))
         seen = [0] * NUM_KINDS
         keys = self.keys
-        for seat in SEATS:
+        dealt = self.dealt
+        for seat in self.order:
             hand = start.hands[seat]
-            size = 14 if seat == start.dealer else 13
+            size = dealt + 1 if seat == start.dealer else dealt
             if len(hand) != size:
-                role = play("role_dealer" if seat == start.dealer else "role_other")
+                if today:
+                    role = play("role_dealer" if seat == start.dealer else "role_other")
+                else:
+                    role = play(
+                        "table_role_dealer" if seat == start.dealer else "table_role_other", size=size
+                    )
                 raise IllegalEvent(
                     "tile_count",
                     play("dealt_size", seat=seat, count=len(hand), role=role),
@@ -199,17 +218,27 @@ class DealState:
                 keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
             self.sizes[seat] = size
         self.out_of_wall = list(seen)
+        wall_total = self.wall_total
         if self.wall is not None:
-            if len(self.wall) != WALL_SIZE:
+            if len(self.wall) != wall_total:
+                key = "wall_size" if today else "table_wall_size"
                 raise IllegalEvent(
                     "tile_count",
-                    play("wall_size", count=len(self.wall)),
-                    expected=WALL_SIZE,
+                    play(key, count=len(self.wall), expected=wall_total),
+                    expected=wall_total,
                     recorded=len(self.wall),
                 )
             for tile in self.wall:
                 seen[tile] += 1
+        in_set = self.kinds
         for tile in range(NUM_KINDS):
+            if not today and seen[tile] and not in_set[tile]:
+                raise IllegalEvent(
+                    "tile_count",
+                    play("tile_off_table", tile=tile_name(tile), suits=self.rules_suits()),
+                    expected=0,
+                    recorded=seen[tile],
+                )
             if seen[tile] > COPIES:
                 raise IllegalEvent(
                     "tile_count",
@@ -217,7 +246,18 @@ class DealState:
                     expected=COPIES,
                     recorded=seen[tile],
                 )
+            if not today and not in_set[tile]:
+                self.out_of_wall[tile] = COPIES  # none in the set: a draw of one is no tile of the wall
         self.stage = opening_phase(self.rules)
+
+    def rules_suits(self) -> str:
+        """The suits in the wall, as letters (万 m, 筒 p, 条 s)."""
+        in_set = self.kinds
+        return "".join(SUITS[suit] for suit in range(3) if in_set[suit * 9])
+
+    def in_set(self, tile: int) -> bool:
+        """Is the tile's kind in the table's set?"""
+        return self.kinds[tile]
 
     def move(self, seat: int, tile: int, count: int) -> None:
         """Every change of a concealed hand goes through here, so its suit keys and size
@@ -269,12 +309,12 @@ class DealState:
     @property
     def in_play(self) -> list[int]:
         """The seats still in the deal (every seat under 血流成河)."""
-        return [seat for seat in SEATS if not self.left[seat]]
+        return [seat for seat in self.order if not self.left[seat]]
 
     @property
     def never_won(self) -> list[int]:
         """The seats that have not won: 查叫 judges them."""
-        return [seat for seat in SEATS if not self.won[seat]]
+        return [seat for seat in self.order if not self.won[seat]]
 
     @property
     def open_tile(self) -> tuple[int, int, bool, tuple[int, ...]] | None:
@@ -306,7 +346,7 @@ class DealState:
     def _seen_counts(self) -> list[int]:
         """Copies of each kind outside the wall: hands, melds, discards."""
         seen = [0] * NUM_KINDS
-        for seat in SEATS:
+        for seat in self.order:
             for tile, count in enumerate(self.held(seat)):
                 seen[tile] += count
             for tile in self.discards[seat]:
@@ -389,8 +429,10 @@ class DealState:
 
     # ----------------------------------------------------------------- checks
     def expect_seat(self, seat: int, what: str) -> None:
-        if seat not in SEATS:
-            raise IllegalEvent("bad_record", play("seat_range", got=seat))
+        if not 0 <= seat < self.players:
+            if self.today:
+                raise IllegalEvent("bad_record", play("seat_range", got=seat))
+            raise IllegalEvent("bad_record", play("table_seat_range", got=seat, top=self.players - 1))
         if self.left[seat]:
             raise IllegalEvent(
                 "out_of_turn",
@@ -400,7 +442,7 @@ class DealState:
 
     def check_voids_declared(self) -> None:
         if self.stage == VOID:
-            missing = [seat for seat in SEATS if self.void[seat] is None]
+            missing = [seat for seat in self.order if self.void[seat] is None]
             raise IllegalEvent(
                 "void_rule",
                 play("void_missing", missing=missing),
@@ -429,8 +471,15 @@ class DealState:
         self.expect_seat(seat, "declare a void suit")
         stage = self.stage
         check_void(self.rules, seat, self.void[seat] is not None, stage == VOID, stage == EXCHANGE)
+        if not self.today and not self.in_set(suit * 9):
+            raise IllegalEvent(
+                "void_rule",
+                play("void_off_table", seat=seat, suit=SUITS[suit % 3], suits=self.rules_suits()),
+                seat,
+                rule="void_declaration",
+            )
         self.void[seat] = suit
-        if stage == VOID and all(v is not None for v in self.void):
+        if stage == VOID and all(self.void[other] is not None for other in self.order):
             self.stage = ACT
 
     # ----------------------------------------------------------------- the table

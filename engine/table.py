@@ -58,19 +58,84 @@ def table_of(rules: Rules) -> Table:
     )
 
 
+def is_four_seats_three_suits(rules: Rules) -> bool:
+    """Today's table (four seats, 'mps', 13 tiles, no 红中): the one the C moves and the fast
+    check play; every other table is the explaining engine's."""
+    return (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS
+
+
+def seat_count(rules: Rules) -> int:
+    """The seats that play (the movers ask here, never read the knob)."""
+    return rules.seats
+
+
+def wall_tiles(rules: Rules) -> int:
+    """The tiles left to draw after the deal (55 at today's table)."""
+    return table_of(rules).wall_size
+
+
+def dealt_size(rules: Rules) -> int:
+    """The tiles a non-dealer is dealt (the dealer one more)."""
+    return rules.hand_size
+
+
+def kinds_in_set(rules: Rules) -> tuple[bool, ...]:
+    """For each of the 27 suited kinds: is it in the table's set (its suit in the wall)?"""
+    suits = table_of(rules).suits
+    return tuple(tile // 9 in suits for tile in range(9 * len(SUITS)))
+
+
+@dataclass(frozen=True)
+class DealTable:
+    """What one deal's state asks of its table, worked out once per rule set: the seats that
+    play (in turn order), the wall's size, a non-dealer's tiles, whether it is today's table,
+    and for each of the 27 suited kinds whether the set holds it."""
+
+    players: int
+    order: tuple[int, ...]
+    wall: int
+    dealt: int
+    today: bool
+    kinds: tuple[bool, ...]
+
+
+#: by rule set name (a name says every knob): a deal asks at every deal-in
+_DEAL_TABLES: dict[str, DealTable] = {}
+
+
+def deal_table(rules: Rules) -> DealTable:
+    """The :class:`DealTable` of ``rules`` (cached by name)."""
+    found = _DEAL_TABLES.get(rules.name)
+    if found is None:
+        table = table_of(rules)
+        found = DealTable(
+            table.seats, tuple(range(table.seats)), table.wall_size, table.hand_size,
+            is_four_seats_three_suits(rules), kinds_in_set(rules),
+        )  # fmt: skip
+        _DEAL_TABLES[rules.name] = found
+    return found
+
+
 def replay_refusal(rules: Rules) -> str | None:
-    """Why the tile replay cannot play this table yet, or None: the engine deals four seats
-    of three suits and thirteen tiles with no wild tile; a tile deal at any other table is
-    refused with these words, never replayed as if it were today's. A score-sheet deal has
-    no tiles to deal and is audited at any table (``engine/sheet.py``)."""
+    """Why the tile replay cannot play this table yet, or None. The engine deals any number
+    of seats (4, 3, 2) of any suits and hand size with no wild tile; 换三张 only at four
+    seats. A tile deal at any other table is refused with these words, never replayed as
+    if it were another. A score-sheet deal has no tiles to deal and is audited at any
+    table (``engine/sheet.py``)."""
     table = (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles)
     if table == FOUR_SEATS_THREE_SUITS:
         return None
-    return (
-        f"the tile replay plays four seats, suits 'mps', 13-tile hands and no 红中 for now; "
-        f"this rule set has seats {rules.seats}, suits {rules.suits!r}, hand_size {rules.hand_size}, "
-        f"wild_tiles {rules.wild_tiles}"
-    )
+    if rules.wild_tiles:
+        return (
+            f"the tile replay plays no 红中 (wild_tiles 0) for now; this rule set has seats {rules.seats}, "
+            f"suits {rules.suits!r}, hand_size {rules.hand_size}, wild_tiles {rules.wild_tiles}"
+        )
+    if rules.exchange_three and rules.seats != 4:
+        return (
+            f"the tile replay plays 换三张 (exchange_three) at four seats only for now; "
+            f"this rule set has seats {rules.seats}"
+        )
+    return None
 
 
 def require_replayable(rules: Rules) -> Rules:

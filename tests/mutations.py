@@ -79,7 +79,7 @@ def _patterns(obj: dict[str, Any], rng: random.Random) -> None:
 def _numbers(key: str) -> Edit:
     def edit(obj: dict[str, Any], rng: random.Random) -> None:
         values: list[int] = obj[key]
-        a, b = rng.sample(range(4), 2)  # a zero-sum shift, or a plain one
+        a, b = rng.sample(range(len(values)), 2)  # a zero-sum shift, or a plain one (one a seat)
         step = rng.choice((1, 2, 4))
         values[a] += step
         if rng.random() < 0.7:
@@ -97,9 +97,9 @@ def _wall(obj: dict[str, Any], rng: random.Random) -> None:
 
 
 def _hands(obj: dict[str, Any], rng: random.Random) -> None:
-    """One tile of one hand swapped with a tile of another: still 108 tiles, another deal."""
+    """One tile of one hand swapped with a tile of another: still the set's tiles, another deal."""
     hands = [[tile_name(t) for t in parse_tiles(h)] for h in obj["hands"]]
-    a, b = rng.sample(range(4), 2)
+    a, b = rng.sample(range(len(hands)), 2)
     i, j = rng.randrange(len(hands[a])), rng.randrange(len(hands[b]))
     hands[a][i], hands[b][j] = hands[b][j], hands[a][i]
     obj["hands"] = hands

@@ -198,7 +198,7 @@ BAD_RECORDS = [
     ("bad kind", j(type="kong", seat=1, tile="3m", kind="open"), 1, "'kind' must be one of exposed"),
     ("bad direction", j(type="exchange", direction="left", tiles=["1m"] * 4), None, "'direction'"),
     ("bad suit", j(type="void", seat=1, suit="z"), 1, "'suit' must be one of m, p, s"),
-    ("short deltas", j(type="kong", seat=1, tile="3m", kind="added", deltas=[1, 2]), 1, "'deltas'"),
+    ("short deltas", j(type="kong", seat=1, tile="3m", kind="added", deltas=[1]), 1, "'deltas'"),
     ("from not a seat", j(type="hu", seat=1, tile="3m", from_=4), 1, "'from' must be"),
     ("bad fan", j(type="hu", seat=1, tile="3m", from_=0, fan=-1), 1, "'fan'"),
 ]
@@ -242,7 +242,7 @@ def test_bad_session_lines_name_the_field(line: str, field: str) -> None:
     ("line", "field"),
     [
         (deal(dealer=7), "dealer"),
-        (deal(hands=HANDS[:3]), "hands"),
+        (deal(hands=HANDS[:1]), "hands"),
         (deal(hands=[1, 2, 3, 4]), "hands"),
         (deal_end(settlement=[1, 2, 3, "4"]), "settlement"),
         (j(type="deal_end", reason=3), "reason"),

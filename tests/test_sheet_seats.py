@@ -155,9 +155,10 @@ def test_a_two_player_sheet(tmp_path: Path) -> None:
     assert report.sessions[0].totals == (2, -2)
 
 
-def test_a_three_seat_tile_log_is_still_refused_in_words(tmp_path: Path) -> None:
+def test_a_tile_log_of_a_table_not_replayed_yet_is_refused_in_words(tmp_path: Path) -> None:
     log = tmp_path / "mixed.jsonl"
-    session = {"type": "session", "session_id": "m", "players": ["A", "B", "C"], "rules": json.loads(THREE)}
+    wild = {**json.loads(THREE), "wild_tiles": 4}  # 红中: not replayed yet
+    session = {"type": "session", "session_id": "m", "players": ["A", "B", "C"], "rules": wild}
     lines = [
         session,
         {"type": "deal", "deal_id": "sheet-1", "record": "sheet", "dealer": 0},
@@ -174,7 +175,7 @@ def test_a_three_seat_tile_log_is_still_refused_in_words(tmp_path: Path) -> None
     assert statuses == {"sheet-1": "ok", "tiles-1": "invalid"}
     refused = [f for f in report.all_findings()]
     assert [(f.code, f.line, f.message_key) for f in refused] == [("bad_record", 6, "tile_table_refused")]
-    assert "four seats" in refused[0].message and "记分表" in refused[0].message_zh
+    assert "the tile replay plays" in refused[0].message and "记分表" in refused[0].message_zh
 
 
 def test_seats_follow_the_rules() -> None:

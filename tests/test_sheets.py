@@ -326,11 +326,11 @@ def _mixed_session(preset: str, deals: int, seed: int) -> list[dict[str, Any]]:
     rules = load_rules(preset)
     rng = random.Random(seed)
     styles = [STYLES[k % len(STYLES)] for k in range(4)]
-    start = SessionStart("mixed", ("Ann", "Bo", "Chen", "Du"), rules=preset, base=1)
+    start = SessionStart("mixed", ("Ann", "Bo", "Chen", "Du")[: rules.seats], rules=preset, base=1)
     rows: list[dict[str, Any]] = [event_json(start)]
-    totals = [0, 0, 0, 0]
+    totals = [0] * rules.seats
     for index in range(deals):
-        begin, events, end, _ = simulate_deal(rng, f"mixed-{index}", index % 4, rules, styles)
+        begin, events, end, _ = simulate_deal(rng, f"mixed-{index}", index % rules.seats, rules, styles)
         assert end.scores is not None
         totals = [a + b for a, b in zip(totals, end.scores, strict=True)]
         if index % 2:
@@ -338,7 +338,7 @@ def _mixed_session(preset: str, deals: int, seed: int) -> list[dict[str, Any]]:
             rows += [sheet_json(sheet.start), *(sheet_json(e) for e in sheet.events), sheet_json(sheet.end)]
         else:
             rows += [event_json(begin), *(event_json(e) for e in events), event_json(end)]
-    rows.append(event_json(SessionEnd((totals[0], totals[1], totals[2], totals[3]))))
+    rows.append(event_json(SessionEnd(tuple(totals))))
     return rows
 
 
@@ -421,7 +421,7 @@ def test_same_deal_as_tiles_and_as_sheet_gives_the_same_payments(spec: str | dic
     kinds: set[str] = set()
     for index in range(deals):
         styles = [STYLES[(index + k) % len(STYLES)] for k in range(4)]
-        start, events, end, _ = simulate_deal(rng, f"diff-{index}", index % 4, rules, styles)
+        start, events, end, _ = simulate_deal(rng, f"diff-{index}", index % rules.seats, rules, styles)
         tiles = replay_deal(start, events, end, rules)
         sheet = sheet_version(start, events, end, rules)  # facts only, no recorded claims
         audited = replay_deal(sheet.start, [], sheet.end, rules, ReplayOptions(sheet_events=sheet.events))

@@ -171,7 +171,7 @@ def replay_printer(
             emit("    !! " + finding_line(finding, "", lang, voice).strip())
         state["findings"] = len(sink.findings)
         if isinstance(event, Discard | Pong | Kong | Hu | DealEnd):
-            for seat in range(4):
+            for seat in deal.order:  # the table's seats: three hands at a three-seat table
                 melds = " ".join(f"[{m.kind} {tile_name(m.tile)}]" for m in deal.melds[seat])
                 status = say("cli_won", lang) if deal.won[seat] else ""
                 tiles = format_tiles(_tiles(deal.hands[seat]))

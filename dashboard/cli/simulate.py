@@ -13,7 +13,9 @@ from dashboard.cli.options import RulesOption, fail, rules_or_fail
 
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Log file to write (.jsonl, or .jsonl.gz to gzip).")],
-    players: Annotated[int, typer.Option(min=4, help="Club members; four sit at each session.")] = 12,
+    players: Annotated[
+        int, typer.Option(min=4, help="Club members; the rules' seats sit at each session.")
+    ] = 12,
     sessions: Annotated[int, typer.Option(min=1)] = 10,
     deals_per_session: Annotated[int, typer.Option(min=1)] = 8,
     rules: RulesOption = "standard",
@@ -57,7 +59,6 @@ def simulate(
 
     With --tamper, corrupt some deals on purpose and list each corruption in --manifest;
     with --sheet-sessions, write some sessions as score sheets. Exit 2 for a usage error."""
-    import json as json_module
     from datetime import date
 
     from dashboard.cli.warehouse_reports import with_deal_progress
@@ -65,8 +66,7 @@ def simulate(
     from ingest.simulator.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
 
-    rules_or_fail(rules)
-    rule_spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
+    rule_spec = _playable_rules(rules)
     try:
         first = date.fromisoformat(start)
     except ValueError:
@@ -107,3 +107,18 @@ def _check_shares(tamper: float, sheet_sessions: float, manifest: Path | None, o
         raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
     if manifest is not None and manifest.resolve() == out.resolve():
         raise fail("--manifest and --out must be different files")
+
+
+def _playable_rules(rules: str) -> str | dict[str, object]:
+    """The ``--rules`` value as a preset name or an object, or a usage error: rules that do
+    not load, or a table the tile replay does not play yet (its words)."""
+    import json as json_module
+
+    from engine.table import replay_refusal
+
+    loaded = rules_or_fail(rules)
+    refusal = replay_refusal(loaded) if loaded is not None else None
+    if refusal is not None:  # a table the tile replay does not play yet: no deal to simulate
+        raise fail(f"--rules {rules}: {refusal}")
+    spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
+    return spec

@@ -26,6 +26,8 @@ Four = tuple[Points, Points, Points, Points]
 PerSeat = Annotated[tuple[Points, ...], Meta(min_length=2, max_length=4)]
 Players = Annotated[tuple[str, ...], Meta(min_length=2, max_length=4)]
 FourTileLists = tuple[TileList, TileList, TileList, TileList]
+#: a deal's hands, one a seat of the rule set's table (the replay holds the count to ``seats``)
+SeatTileLists = Annotated[tuple[TileList, ...], Meta(min_length=2, max_length=4)]
 NonEmpty = Annotated[str, Meta(min_length=1)]
 
 
@@ -51,7 +53,7 @@ class SessionRec(Record, tag="session"):
 class DealRec(Record, tag="deal"):
     deal_id: NonEmpty
     dealer: Seat
-    hands: FourTileLists
+    hands: SeatTileLists
     wall: TileList | None = None
     dice: list[int] | int | None = None
     revision: Annotated[int, Meta(ge=1)] = 1  # a correction of a deal stored before
@@ -86,7 +88,7 @@ class KongRec(Record, tag="kong"):
     seat: Seat
     tile: TileName
     kind: Literal["exposed", "added", "concealed"]
-    deltas: Four | None = None
+    deltas: PerSeat | None = None
 
 
 class HuRec(Record, tag="hu"):
@@ -95,13 +97,13 @@ class HuRec(Record, tag="hu"):
     from_: Seat | None = msgspec.field(name="from")
     fan: Annotated[int, Meta(ge=0)] | None = None
     patterns: list[str] | None = None
-    deltas: Four | None = None
+    deltas: PerSeat | None = None
 
 
 class DealEndRec(Record, tag="deal_end"):
     reason: str
-    settlement: Four | None = None
-    scores: Four | None = None
+    settlement: PerSeat | None = None
+    scores: PerSeat | None = None
 
 
 class SessionEndRec(Record, tag="session_end"):
@@ -225,8 +227,8 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
     "started_at": ("字符串（ISO-8601 时间）", "a string (ISO-8601 time)"),
     "dealer": ("座位号 0-3", "a seat number 0-3"),
     "hands": (
-        '4 手牌的列表（紧凑写法 "1123m456p" 或牌名列表）',
-        'a list of 4 tile lists (compact "1123m456p" or lists of tile names)',
+        '每个座位一手牌的列表（2 到 4 手，紧凑写法 "1123m456p" 或牌名列表）',
+        'a list of tile lists, one a seat (2 to 4; compact "1123m456p" or lists of tile names)',
     ),
     "wall": (
         '牌的列表（紧凑写法 "1123m456p" 或牌名列表）',

@@ -36,9 +36,10 @@ from ingest.simulator.tamper_types import (
 def _shift(values: Sequence[int], rng: random.Random, base: int) -> Deltas:
     """Wrong but plausible point changes: doubled, one payer left out, or points moved
     between two seats. Always differs from ``values`` and still sums to what it did."""
-    out = [values[0], values[1], values[2], values[3]]
-    payers = [seat for seat in range(4) if out[seat] < 0]
-    payees = [seat for seat in range(4) if out[seat] > 0]
+    out = list(values)  # one a seat of the table
+    seats = len(out)
+    payers = [seat for seat in range(seats) if out[seat] < 0]
+    payees = [seat for seat in range(seats) if out[seat] > 0]
     style = rng.randrange(3)
     if style == 0 and payers:
         out = [2 * v for v in out]
@@ -48,11 +49,11 @@ def _shift(values: Sequence[int], rng: random.Random, base: int) -> Deltas:
         out[payee] += out[payer]
         out[payer] = 0
     else:
-        gains, loses = rng.sample(range(4), 2)
+        gains, loses = rng.sample(range(seats), 2)
         amount = base * rng.choice((1, 2, 4))
         out[gains] += amount
         out[loses] -= amount
-    return (out[0], out[1], out[2], out[3])
+    return tuple(out)
 
 
 def _replace_event(record: DealRecord, index: int, event: PlayEvent) -> DealRecord:
@@ -159,13 +160,15 @@ def wrong_totals(totals: Sequence[int], rng: random.Random, base: int = 1) -> De
 
 
 # ----------------------------------------------------------------- illegal events
-def _fake_win(seat: int, tile: int, from_seat: int | None, payers: Sequence[int], base: int) -> Hu:
-    """A hu claimed with a plausible 1-fan record."""
-    out = [0, 0, 0, 0]
+def _fake_win(
+    seat: int, tile: int, from_seat: int | None, payers: Sequence[int], base: int, seats: int = 4
+) -> Hu:
+    """A hu claimed with a plausible 1-fan record (one entry a seat of the table)."""
+    out = [0] * seats
     for payer in payers:
         out[payer] -= base
         out[seat] += base
-    return Hu(seat, tile, from_seat, fan=1, patterns=("pinghu",), deltas=(out[0], out[1], out[2], out[3]))
+    return Hu(seat, tile, from_seat, fan=1, patterns=("pinghu",), deltas=tuple(out))
 
 
 def illegal_hu(record: DealRecord, rng: random.Random, after: int) -> Applied | None:
@@ -186,13 +189,15 @@ def illegal_hu(record: DealRecord, rng: random.Random, after: int) -> Applied | 
                 and deal.self_draw_option() is None
             ):
                 payers = [s for s in deal.in_play if s != event.seat]
-                self_draws.append((index, _fake_win(event.seat, drawn, None, payers, record.base)))
+                fake = _fake_win(event.seat, drawn, None, payers, record.base, len(record.start.hands))
+                self_draws.append((index, fake))
             open_tile = deal.open_tile
             if deal.phase is Phase.CLAIM and open_tile is not None and not open_tile[2] and not open_tile[3]:
                 source, tile = open_tile[0], open_tile[1]
                 for seat in deal.in_play:
                     if seat != source and deal.win_on(seat, tile, WinContext()) is None:
-                        claims.append((index, _fake_win(seat, tile, source, [source], record.base)))
+                        fake = _fake_win(seat, tile, source, [source], record.base, len(record.start.hands))
+                        claims.append((index, fake))
         previous = event
     forms = [spots for spots in (self_draws, claims) if spots]
     if not forms:
@@ -253,7 +258,7 @@ def fifth_copy(record: DealRecord, rng: random.Random, after: int) -> Applied | 
     if after >= 0 or start.wall is None:
         return None
     if rng.random() < 0.5:
-        seat = rng.randrange(4)
+        seat = rng.randrange(len(start.hands))
         hand = list(start.hands[seat])
         at = rng.randrange(len(hand))
         hand[at] = other_tile(rng, hand[at])

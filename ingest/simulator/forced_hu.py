@@ -13,9 +13,9 @@ from dataclasses import replace
 from engine.deal import Deal, Phase
 from engine.events import DealEnd, Discard, Draw, Hu, Kong, PlayEvent
 from engine.events import replace as replace_event
-from engine.settlement import deltas
+from engine.settlement import seat_deltas
 from engine.tiles import NUM_KINDS
-from ingest.simulator.tamper_types import WALL_LAST, Applied, DealRecord, Mark, line_of, walk
+from ingest.simulator.tamper_types import Applied, DealRecord, Mark, line_of, walk
 
 
 # ----------------------------------------------------------------- missed forced hu
@@ -63,7 +63,9 @@ class _PlayOut:
         self.deal.apply(event)
         if isinstance(event, Hu):
             win = self.deal.wins[-1]
-            event = replace_event(event, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas)
+            seats = len(self.deal.order)
+            deltas = win.deltas[:seats]
+            event = replace_event(event, fan=win.result.fan, patterns=win.result.patterns, deltas=deltas)
         self.events.append(event)
 
     def claims(self, skip: int | None) -> bool:
@@ -72,8 +74,9 @@ class _PlayOut:
         assert open_tile is not None
         source, tile = open_tile[0], open_tile[1]
         won = False
-        for step in (1, 2, 3):
-            seat = (source + step) % 4
+        seats = len(self.deal.order)
+        for step in range(1, seats):
+            seat = (source + step) % seats
             if seat != skip and self.deal.claim_option(seat) is not None:
                 self.play(Hu(seat, tile, source))
                 won = True
@@ -95,7 +98,7 @@ class _PlayOut:
 
     def draw(self, seat: int) -> None:
         if _from_back(self.deal):
-            tile = self.wall[WALL_LAST - self.back]
+            tile = self.wall[len(self.wall) - 1 - self.back]
             self.back += 1
         else:
             tile = self.wall[self.front]
@@ -131,7 +134,12 @@ class _PlayOut:
                 raise AssertionError(f"unexpected phase {phase}")
         deal.apply(DealEnd("?"))
         assert deal.end_reason is not None
-        return DealEnd(deal.end_reason, settlement=deltas(deal.settlement), scores=deltas(deal.ledger))
+        seats = len(deal.order)  # one entry a seat of the table
+        return DealEnd(
+            deal.end_reason,
+            settlement=seat_deltas(deal.settlement, seats),
+            scores=seat_deltas(deal.ledger, seats),
+        )
 
 
 def _replay_to(record: DealRecord, index: int) -> _PlayOut:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.deal import SEATS, Deal
+from engine.deal import Deal
 from engine.events import DealEnd, DealStart, Hu, Kong, PlayEvent, SheetEvent, SheetHu, SheetKong
 from engine.rules import Rules
 
@@ -48,7 +48,7 @@ def sheet_version(
             deal.apply(event)
             win = deal.wins[-1]
             fan = win.result.fan if claims else None
-            paid = win.deltas if claims else None
+            paid = win.deltas[: len(deal.order)] if claims else None  # one a seat
             out.append(
                 SheetHu(
                     event.seat, event.from_seat, win.result.patterns, event.tile, fan, paid, line=event.line
@@ -58,22 +58,22 @@ def sheet_version(
             deal.apply(event)
     deal.apply(DealEnd("?"))
     settled = deal.end_reason == "wall_exhausted" and len(deal.in_play) >= 2
-    ready = tuple(deal.ready_at_end.get(seat) for seat in SEATS) if settled else None
+    ready = tuple(deal.ready_at_end.get(seat) for seat in deal.order) if settled else None
     pigs = tuple(sorted(deal.pigs)) if settled else None
     if claims:
-        kong_deltas = {made.line: made.deltas for made in deal.kongs}
+        kong_deltas = {made.line: made.deltas[: len(deal.order)] for made in deal.kongs}
         out = [_with_deltas(ev, kong_deltas.get(ev.line)) if isinstance(ev, SheetKong) else ev for ev in out]
     sheet_end = DealEnd(
         deal.end_reason or "?",
         end.settlement if claims else None,
         end.scores if claims else None,
         line=end.line,
-        ready=(ready[0], ready[1], ready[2], ready[3]) if ready is not None else None,
+        ready=ready,
         flower_pigs=pigs,
     )
     sheet_start = DealStart(start.deal_id, start.dealer, (), line=start.line, record="sheet")
     return SheetDeal(sheet_start, out, sheet_end)
 
 
-def _with_deltas(ev: SheetKong, paid: tuple[int, int, int, int] | None) -> SheetKong:
+def _with_deltas(ev: SheetKong, paid: tuple[int, ...] | None) -> SheetKong:
     return SheetKong(ev.seat, ev.kind, ev.from_seat, ev.tile, paid, ev.same_turn, line=ev.line)

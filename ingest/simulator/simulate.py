@@ -34,8 +34,8 @@ from engine.events import (
     replace as replace_event,
 )
 from engine.rules import Rules, load_rules
-from engine.settlement import deltas
-from engine.table import require_replayable
+from engine.settlement import seat_deltas
+from engine.table import kinds_in_set, require_replayable, table_of
 from engine.tiles import NUM_KINDS
 
 ALL_108 = [tile for tile in range(NUM_KINDS) for _ in range(4)]
@@ -67,17 +67,24 @@ STYLES: tuple[Style, ...] = (
 class _Bot:
     """One seat's decisions for one deal."""
 
-    def __init__(self, style: Style, rng: random.Random) -> None:
+    def __init__(
+        self, style: Style, rng: random.Random, suits: tuple[int, ...] = (0, 1, 2), void: bool = True
+    ) -> None:
         self.style = style
         self.rng = rng
+        self.suits = suits  # the table's suits (万 0, 筒 1, 条 2)
+        self.void = void  # the table plays 缺一门: one suit at least is thrown away
         self.dump: set[int] = set()  # suits being thrown away (at least one: 缺一门)
 
     def choose_dump(self, hand: Sequence[int]) -> int:
+        """The suit to throw away (the void declared where 定缺 binds); a table without
+        缺一门 throws one away only to chase 清一色."""
+        suits = self.suits
         sizes = [sum(hand[suit * 9 : suit * 9 + 9]) for suit in range(3)]
-        order = sorted(range(3), key=lambda suit: (sizes[suit], suit))
-        self.dump = {order[0]}
-        if self.rng.random() < self.style.chase_pure and sizes[order[2]] >= 8:
-            self.dump.add(order[1])
+        order = sorted(suits, key=lambda suit: (sizes[suit], suit))
+        self.dump = {order[0]} if self.void else set()
+        if self.rng.random() < self.style.chase_pure and sizes[order[-1]] >= 8:
+            self.dump.add(order[0] if not self.void else order[1])
         return order[0]
 
     def exchange_tiles(self, hand: Sequence[int]) -> tuple[int, ...]:
@@ -103,7 +110,7 @@ class _Bot:
             return self.rng.choice(held)
         if deal.wall_left < 32 and self.rng.random() < self.style.defense:
             shown = [0] * NUM_KINDS
-            for seat in range(4):
+            for seat in deal.order:
                 for tile in deal.discards[seat]:
                     shown[tile] += 1
                 for meld in deal.melds[seat]:
@@ -129,8 +136,9 @@ def _isolation(hand: Sequence[int], tile: int) -> int:
 class _Recorder:
     """Applies bare events to the deal and records them with the engine's answers."""
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: Deal, seats: int = 4) -> None:
         self.deal = deal
+        self.seats = seats  # the recorded points: one a seat
         self.events: list[PlayEvent] = []
         self._kongs_seen = 0
 
@@ -150,7 +158,7 @@ class _Recorder:
         recorded = self.events[-1]
         assert isinstance(recorded, Hu)
         self.events[-1] = replace_event(
-            recorded, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas
+            recorded, fan=win.result.fan, patterns=win.result.patterns, deltas=win.deltas[: self.seats]
         )
 
     def _patch_kongs(self) -> None:
@@ -160,35 +168,40 @@ class _Recorder:
             self._kongs_seen += 1
             recorded = self.events[made.line]
             assert isinstance(recorded, Kong)
-            self.events[made.line] = replace_event(recorded, deltas=made.deltas)
+            self.events[made.line] = replace_event(recorded, deltas=made.deltas[: self.seats])
 
 
 def simulate_deal(
     rng: random.Random, deal_id: str, dealer: int, rules: Rules, styles: Sequence[Style], base: int = 1
 ) -> tuple[DealStart, list[PlayEvent], DealEnd, Deal]:
-    """Play one deal to its end; returns its events with the recorder's claims filled in."""
-    tiles = list(ALL_108)
+    """Play one deal to its end; returns its events with the recorder's claims filled in.
+    The table is the rules' (engine/table.py): its seats, its suits' tiles, its hand size."""
+    table = table_of(rules)
+    seats = table.seats
+    kinds = kinds_in_set(rules)
+    tiles = list(ALL_108) if len(table.suits) == 3 else [tile for tile in ALL_108 if kinds[tile]]
     rng.shuffle(tiles)
     hands: list[tuple[int, ...]] = []
     position = 0
-    for seat in range(4):
-        size = 14 if seat == dealer else 13
+    for seat in range(seats):
+        size = table.hand_size + 1 if seat == dealer else table.hand_size
         hands.append(tuple(tiles[position : position + size]))
         position += size
     wall = tuple(tiles[position:])
     start = DealStart(deal_id, dealer, tuple(hands), wall=wall, dice=(rng.randint(1, 6), rng.randint(1, 6)))
     deal = Deal(start, rules, base)
-    bots = [_Bot(styles[seat], rng) for seat in range(4)]
-    rec = _Recorder(deal)
+    void = len(table.suits) == 3 or rules.two_suit_void  # 缺一门 is played
+    bots = [_Bot(styles[seat], rng, table.suits, void) for seat in range(seats)]
+    rec = _Recorder(deal, seats)
     if rules.exchange_three:
-        given = tuple(bots[seat].exchange_tiles(deal.hands[seat]) for seat in range(4))
+        given = tuple(bots[seat].exchange_tiles(deal.hands[seat]) for seat in range(seats))
         directions: tuple[Direction, ...] = ("clockwise", "counterclockwise", "across")
         direction = rng.choice(directions)
         rec.play(Exchange(direction, given, line=rec.next_line))
-    dumps = [bots[seat].choose_dump(deal.hands[seat]) for seat in range(4)]
+    dumps = [bots[seat].choose_dump(deal.hands[seat]) for seat in range(seats)]
     if rules.void_declaration == "required":
-        for step in range(4):
-            seat = (dealer + step) % 4
+        for step in range(seats):
+            seat = (dealer + step) % seats
             rec.play(Void(seat, dumps[seat], line=rec.next_line))
     front = back = 0
     while not deal.is_over():
@@ -222,8 +235,8 @@ def simulate_deal(
     assert deal.end_reason is not None
     end = DealEnd(
         deal.end_reason,
-        settlement=deltas(deal.settlement),
-        scores=deltas(deal.ledger),
+        settlement=seat_deltas(deal.settlement, seats),
+        scores=seat_deltas(deal.ledger, seats),
     )
     return start, rec.events, end, deal
 
@@ -261,7 +274,8 @@ def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random
     source, tile, rob, already_won = open_tile
     if already_won:
         return False  # its winners have been recorded; the turn moves on
-    order = [(source + step) % 4 for step in (1, 2, 3)]
+    seats = len(deal.order)
+    order = [(source + step) % seats for step in range(1, seats)]
     must = deal.rules.last_four_must_hu and deal.in_last_four() and not rob
     winners: list[int] = []
     for seat in order:
@@ -315,6 +329,7 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
     up to ``plan.tables`` tables an evening, each evening's tables with different players."""
     rng = random.Random(plan.seed)
     rules = require_replayable(load_rules(plan.rules))
+    seats = table_of(rules).seats
     names = [_player_name(index) for index in range(plan.players)]
     styles = {name: STYLES[index % len(STYLES)] for index, name in enumerate(names)}
     evening: list[str] = []
@@ -322,25 +337,25 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
     table_no = 0
     for session_index in range(plan.sessions):
         day = plan.start + timedelta(days=session_index * plan.days // plan.sessions)
-        if day != previous_day or len(evening) < 4 or table_no >= plan.tables:
+        if day != previous_day or len(evening) < seats or table_no >= plan.tables:
             evening = rng.sample(names, len(names))  # who is free tonight, in table order
             previous_day = day
             table_no = 0
-        table, evening = evening[:4], evening[4:]
+        table, evening = evening[:seats], evening[seats:]
         table_no += 1
         when = datetime(day.year, day.month, day.day, 19, 30) + timedelta(minutes=rng.randint(0, 60))
         session_id = f"{plan.club}-{day.isoformat()}-{session_index:05d}"
         yield SessionStart(
             session_id,
-            (table[0], table[1], table[2], table[3]),
+            tuple(table),
             rules=plan.rules,
             base=plan.base,
             club=plan.club,
             table=f"t{table_no}",
             started_at=when.isoformat(timespec="minutes"),
         )
-        totals = [0, 0, 0, 0]
-        dealer = rng.randrange(4)
+        totals = [0] * seats
+        dealer = rng.randrange(seats)
         seat_styles = [styles[name] for name in table]
         for deal_index in range(plan.deals_per_session):
             start, events, end, deal = simulate_deal(
@@ -352,7 +367,7 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
             assert end.scores is not None
             totals = [a + b for a, b in zip(totals, end.scores, strict=True)]
             dealer = deal.wins[0].seat if deal.wins else dealer  # 首胡者坐庄
-        yield SessionEnd((totals[0], totals[1], totals[2], totals[3]))
+        yield SessionEnd(tuple(totals))
 
 
 _GIVEN = ["Ann", "Bo", "Chen", "Du", "Eve", "Fang", "Gao", "Hui", "Ivy", "Jun", "Kai", "Li", "Mei", "Ning"]

@@ -217,14 +217,14 @@ class Tamperer:
         start = session.start
         rules = load_rules(start.rules if start.rules is not None else "standard")
         yield from self._emit(log_lines([start]))
-        totals = [0, 0, 0, 0]
+        totals = [0] * len(start.players)  # one a seat of the table
         cut_short = False  # a deal of the session has an illegal event: its replay stops
         record: DealRecord | None = None
         for deal_start, events, deal_end in session.deals:
             self.deals += 1
             if deal_start.record == "sheet":  # a score sheet (--sheet-sessions): no tiles to tamper with
                 yield from self._emit(log_lines([deal_start, *events, deal_end]))
-                scores = deal_end.scores or (0, 0, 0, 0)
+                scores = deal_end.scores or (0,) * len(totals)
                 totals = [a + b for a, b in zip(totals, scores, strict=True)]
                 record = None
                 continue
@@ -245,12 +245,12 @@ class Tamperer:
                     ManifestEntry(deal_start.deal_id, first + mark.index, mark.code, mark.kind)
                 )
             yield from self._emit(record.render())
-            scores = record.end.scores or (0, 0, 0, 0)
+            scores = record.end.scores or (0,) * len(totals)
             totals = [a + b for a, b in zip(totals, scores, strict=True)]
         if end is None:
             return
         if end.totals is not None:
-            recorded: Deltas = (totals[0], totals[1], totals[2], totals[3])  # as a recorder sums them
+            recorded: Deltas = tuple(totals)  # as a recorder sums them
             if record is not None and not cut_short:
                 recorded = self._session_kinds(replace(record, last_in_session=True), recorded, start)
             end = replace_event(end, totals=recorded)

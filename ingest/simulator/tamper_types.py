@@ -18,8 +18,7 @@ from engine.rules import Rules
 from engine.tiles import NUM_KINDS
 from ingest.logs.writer import log_lines
 
-Deltas = tuple[int, int, int, int]
-WALL_LAST = 54  # index of the wall's last tile: replacement draws come from the back
+Deltas = tuple[int, ...]  # one a seat of the table
 
 
 class Stage(IntEnum):
