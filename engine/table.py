@@ -64,19 +64,9 @@ def is_four_seats_three_suits(rules: Rules) -> bool:
     return (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS
 
 
-def seat_count(rules: Rules) -> int:
-    """The seats that play (the movers ask here, never read the knob)."""
-    return rules.seats
-
-
 def wall_tiles(rules: Rules) -> int:
     """The tiles left to draw after the deal (55 at today's table)."""
     return table_of(rules).wall_size
-
-
-def dealt_size(rules: Rules) -> int:
-    """The tiles a non-dealer is dealt (the dealer one more)."""
-    return rules.hand_size
 
 
 def kinds_in_set(rules: Rules) -> tuple[bool, ...]:
