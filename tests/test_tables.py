@@ -119,16 +119,19 @@ def test_a_three_player_cha_jiao_paid_otherwise_is_a_finding(tmp_path: Path) -> 
 # 1112345567899s, wins it: 111s 234s 678s 999s 55s, 清一色 3 fan, 2^2 = 4 from the
 # discarder. One of two seats has won, all but one: the deal ends (three_won, as the
 # score-sheet audit names it at any table), no 查叫. Net [−4, +4].
-def two_player_win() -> list[dict[str, Any]]:
-    rules = {"preset": "sanren", "seats": 2}
+def two_seat_discard_win(
+    rules: dict[str, Any], ids: str, hands: list[str], tile: str
+) -> list[dict[str, Any]]:
+    """A session of one deal at two seats: the dealer throws ``tile``, seat 1 wins it with
+    清一色 (3 fan, 2^2 = 4 from the discarder), and the deal is over (one of two has won)."""
     return [
-        {"type": "session", "session_id": "s2", "players": ["A", "B"], "rules": rules},
-        {"type": "deal", "deal_id": "two-1", "dealer": 0, "hands": ["123456789p12359s", "1112345567899s"]},
-        {"type": "discard", "seat": 0, "tile": "9s"},
+        {"type": "session", "session_id": f"s-{ids}", "players": ["A", "B"], "rules": rules},
+        {"type": "deal", "deal_id": f"{ids}-1", "dealer": 0, "hands": hands},
+        {"type": "discard", "seat": 0, "tile": tile},
         {
             "type": "hu",
             "seat": 1,
-            "tile": "9s",
+            "tile": tile,
             "from": 0,
             "fan": 3,
             "patterns": ["qingyise"],
@@ -137,6 +140,12 @@ def two_player_win() -> list[dict[str, Any]]:
         {"type": "deal_end", "reason": "three_won", "settlement": [0, 0], "scores": [-4, 4]},
         {"type": "session_end", "totals": [-4, 4]},
     ]
+
+
+def two_player_win() -> list[dict[str, Any]]:
+    return two_seat_discard_win(
+        {"preset": "sanren", "seats": 2}, "two", ["123456789p12359s", "1112345567899s"], "9s"
+    )
 
 
 def test_two_seats_end_when_one_has_won(tmp_path: Path) -> None:
@@ -159,23 +168,9 @@ def test_two_seats_play_on_after_a_win_is_a_finding(tmp_path: Path) -> None:
 # 1234556789p (ten) and wins it: 123p 456p 789p 55p, (10 − 1) / 3 = 3 sets and a pair,
 # 清一色 3 fan, 2^2 = 4 from the discarder. One of two seats has won: the deal ends.
 def ten_tile_win() -> list[dict[str, Any]]:
-    rules = {"preset": "duangouka", "seats": 2}
-    return [
-        {"type": "session", "session_id": "s10", "players": ["A", "B"], "rules": rules},
-        {"type": "deal", "deal_id": "ten-1", "dealer": 0, "hands": ["1234567899s5p", "1234556789p"]},
-        {"type": "discard", "seat": 0, "tile": "5p"},
-        {
-            "type": "hu",
-            "seat": 1,
-            "tile": "5p",
-            "from": 0,
-            "fan": 3,
-            "patterns": ["qingyise"],
-            "deltas": [-4, 4],
-        },
-        {"type": "deal_end", "reason": "three_won", "settlement": [0, 0], "scores": [-4, 4]},
-        {"type": "session_end", "totals": [-4, 4]},
-    ]
+    return two_seat_discard_win(
+        {"preset": "duangouka", "seats": 2}, "ten", ["1234567899s5p", "1234556789p"], "5p"
+    )
 
 
 def test_a_ten_tile_win(tmp_path: Path) -> None:
