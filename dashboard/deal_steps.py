@@ -33,7 +33,7 @@ from engine.events import (
 )
 from engine.replay import FindingSink, ReplayOptions
 from engine.rules import Rules, RulesError, rules_from_name
-from engine.table import wall_tiles
+from engine.table import table_of
 from engine.tiles import SUITS
 from ingest.logs.reader import read_lines
 from ingest.replay.session_replay import replay_one
@@ -218,7 +218,7 @@ def replay_steps(
 ) -> tuple[list[Step], list[StepFinding], tuple[int, ...]]:
     """Every step of a deal, every finding (each at the step that raised it: the reader's
     at the deal line, a missing deal_end at the last step), and the computed net per seat."""
-    recorder = _Recorder(start, wall_tiles(rules))
+    recorder = _Recorder(start, table_of(rules).wall_size)
     sink = FindingSink()
     read = sum(1 for f in read_findings if f.severity != "warning")  # the sink takes these first
     recorder.findings_seen = read

@@ -37,7 +37,7 @@ from engine.fan import DISCARD_WIN, FanResult, WinContext
 from engine.hand import held_counts, wait_mask
 from engine.messages import Said, Text, play, said_text
 from engine.rules import Rules
-from engine.table import is_four_seats_three_suits
+from engine.table import table_of
 from engine.tiles import NUM_KINDS, suits_used, tile_name
 from engine.wilds import suit_limit
 
@@ -399,7 +399,7 @@ def ready_waits(hand: list[int], pongs: list[int], kongs: list[int], suit: int |
     at another table than today's, waits of its suits and its 缺一门 only."""
     if holds_void(held_counts(hand, pongs, kongs), suit, rules):
         return 0
-    if not is_four_seats_three_suits(rules):
+    if not table_of(rules).today:
         return wait_mask(hand, pongs, kongs, 0, rules)
     return wait_mask(hand, pongs, kongs)
 

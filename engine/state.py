@@ -42,7 +42,7 @@ from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
 from engine.shapes import POW5, is_win_shape_keys, may_wait_keys
-from engine.table import deal_table
+from engine.table import table_of
 from engine.tiles import COPIES, NUM_KINDS, SUITS, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
@@ -128,11 +128,11 @@ class DealState:
         self.base = base
         self.dealer = start.dealer
         #: the table (engine/table.py): the seats that play, in order, and the wall's size
-        table = deal_table(rules)
+        table = table_of(rules)
         self.players: int = table.players
         self.order: tuple[int, ...] = table.order
-        self.wall_total: int = table.wall
-        self.dealt: int = table.dealt  # a non-dealer's tiles (the dealer one more)
+        self.wall_total: int = table.wall_size
+        self.dealt: int = table.hand  # a non-dealer's tiles (the dealer one more)
         self.today: bool = table.today  # today's table: its own messages, no kind outside the set
         self.kinds: tuple[bool, ...] = table.kinds  # each kind: in the table's set
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in SEATS]

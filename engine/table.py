@@ -23,13 +23,23 @@ FOUR_SEATS_THREE_SUITS: Final = (4, "mps", 13, 0)
 
 @dataclass(frozen=True)
 class Table:
-    """What a rule set's table knobs make: the seats, the suits' indexes in tile order
-    (万 0, 筒 1, 条 2), the tiles a non-dealer is dealt, the 红中 in the wall, the wall."""
+    """What a rule set's table knobs make: the players (``seats``), the suits' indexes in tile
+    order (万 0, 筒 1, 条 2), the tiles a non-dealer is dealt (``hand_size``), the 红中 in the
+    wall; whether it is
+    today's table (the one the C moves and the fast check play) and, for each of the 27
+    suited kinds, whether the set holds it."""
 
-    seats: int
+    players: int
     suits: tuple[int, ...]
-    hand_size: int
+    hand: int
     wild_tiles: int
+    today: bool
+    kinds: tuple[bool, ...]
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        """The seats that play, in turn order."""
+        return tuple(range(self.players))
 
     @property
     def tiles(self) -> int:
@@ -38,8 +48,8 @@ class Table:
 
     @property
     def dealt(self) -> int:
-        """Tiles dealt: ``hand_size`` to each seat, the dealer one more."""
-        return self.seats * self.hand_size + 1
+        """Tiles dealt: ``hand`` to each seat, the dealer one more."""
+        return self.players * self.hand + 1
 
     @property
     def wall_size(self) -> int:
@@ -48,61 +58,25 @@ class Table:
 
     @property
     def sets_to_win(self) -> int:
-        """Sets beside the pair in a winning hand: ``(hand_size - 1) / 3``."""
-        return (self.hand_size - 1) // 3
+        """Sets beside the pair in a winning hand: ``(hand - 1) / 3``."""
+        return (self.hand - 1) // 3
+
+
+#: by rule set name (a name says every knob): every deal asks at its deal-in
+_TABLES: dict[str, Table] = {}
 
 
 def table_of(rules: Rules) -> Table:
-    return Table(
-        rules.seats, tuple(SUITS.index(suit) for suit in rules.suits), rules.hand_size, rules.wild_tiles
-    )
-
-
-def is_four_seats_three_suits(rules: Rules) -> bool:
-    """Today's table (four seats, 'mps', 13 tiles, no 红中): the one the C moves and the fast
-    check play; every other table is the explaining engine's."""
-    return (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS
-
-
-def wall_tiles(rules: Rules) -> int:
-    """The tiles left to draw after the deal (55 at today's table)."""
-    return table_of(rules).wall_size
-
-
-def kinds_in_set(rules: Rules) -> tuple[bool, ...]:
-    """For each of the 27 suited kinds: is it in the table's set (its suit in the wall)?"""
-    suits = table_of(rules).suits
-    return tuple(tile // 9 in suits for tile in range(9 * len(SUITS)))
-
-
-@dataclass(frozen=True)
-class DealTable:
-    """What one deal's state asks of its table, worked out once per rule set: the seats that
-    play (in turn order), the wall's size, a non-dealer's tiles, whether it is today's table,
-    and for each of the 27 suited kinds whether the set holds it."""
-
-    players: int
-    order: tuple[int, ...]
-    wall: int
-    dealt: int
-    today: bool
-    kinds: tuple[bool, ...]
-
-
-#: by rule set name (a name says every knob): a deal asks at every deal-in
-_DEAL_TABLES: dict[str, DealTable] = {}
-
-
-def deal_table(rules: Rules) -> DealTable:
-    """The :class:`DealTable` of ``rules`` (cached by name)."""
-    found = _DEAL_TABLES.get(rules.name)
+    """The :class:`Table` of ``rules`` (worked out once per rule set)."""
+    found = _TABLES.get(rules.name)
     if found is None:
-        table = table_of(rules)
-        found = DealTable(
-            table.seats, tuple(range(table.seats)), table.wall_size, table.hand_size,
-            is_four_seats_three_suits(rules), kinds_in_set(rules),
+        suits = tuple(SUITS.index(suit) for suit in rules.suits)
+        found = Table(
+            rules.seats, suits, rules.hand_size, rules.wild_tiles,
+            (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS,
+            tuple(tile // 9 in suits for tile in range(9 * len(SUITS))),
         )  # fmt: skip
-        _DEAL_TABLES[rules.name] = found
+        _TABLES[rules.name] = found
     return found
 
 
@@ -112,8 +86,7 @@ def replay_refusal(rules: Rules) -> str | None:
     seats. A tile deal at any other table is refused with these words, never replayed as
     if it were another. A score-sheet deal has no tiles to deal and is audited at any
     table (``engine/sheet.py``)."""
-    table = (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles)
-    if table == FOUR_SEATS_THREE_SUITS:
+    if table_of(rules).today:
         return None
     if rules.wild_tiles:
         return (

@@ -33,7 +33,6 @@ from ingest.replay.validate import validate_paths
 def test_the_wall_is_what_the_deal_leaves(knobs: dict[str, object], wall: int) -> None:
     table = table_of(load_rules({"preset": "standard", **knobs}))
     assert table.wall_size == wall
-    assert table.tiles - table.dealt == wall
 
 
 def test_sets_to_win_follow_the_hand() -> None:

@@ -315,7 +315,7 @@ def _conserved(deal: Deal, total: int) -> None:
 def test_simulated_deals_keep_the_invariants_after_every_event(table: dict[str, Any], seed: int) -> None:
     rules = load_rules(table)
     total = table_of(rules).tiles
-    seats = table_of(rules).seats
+    seats = table_of(rules).players
     plan = ClubPlan(players=seats + 2, sessions=1, deals_per_session=4, rules=table, seed=seed)
     start: DealStart | None = None
     events: list[PlayEvent] = []
@@ -349,7 +349,7 @@ def test_simulated_deals_keep_the_invariants_after_every_event(table: dict[str, 
 def test_tampering_at_another_table_is_found(table: dict[str, Any]) -> None:
     """The simulator's corruptions at three and two seats: every one found where the
     manifest says, and nothing else (tests/test_tamper.py's promise at today's table)."""
-    seats = table_of(load_rules(table)).seats
+    seats = table_of(load_rules(table)).players
     plan = ClubPlan(players=seats + 3, sessions=6, deals_per_session=8, rules=table, seed=27)
     tamperer = Tamperer(0.25, 27)
     lines = list(tamperer.lines(simulate_club(plan)))

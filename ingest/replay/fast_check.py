@@ -37,7 +37,7 @@ from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import deltas
 from engine.state import ENDED
-from engine.table import deal_table
+from engine.table import table_of
 from engine.tiles import parse_tiles
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
@@ -205,7 +205,7 @@ def fast_replay(
         return None
     if options.read_findings or options.on_step is not None or options.sheet_events:
         return None  # findings to open the report with, or a view of every step: the engine's
-    if not deal_table(rules).today:
+    if not table_of(rules).today:
         return None  # another table: the explaining engine's (correct first)
     keep_facts = options.keep_state
     listed = records if isinstance(records, list) else list(records)

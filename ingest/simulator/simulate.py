@@ -35,7 +35,7 @@ from engine.events import (
 )
 from engine.rules import Rules, load_rules
 from engine.settlement import seat_deltas
-from engine.table import kinds_in_set, require_replayable, table_of
+from engine.table import require_replayable, table_of
 from engine.tiles import NUM_KINDS
 
 ALL_108 = [tile for tile in range(NUM_KINDS) for _ in range(4)]
@@ -177,14 +177,13 @@ def simulate_deal(
     """Play one deal to its end; returns its events with the recorder's claims filled in.
     The table is the rules' (engine/table.py): its seats, its suits' tiles, its hand size."""
     table = table_of(rules)
-    seats = table.seats
-    kinds = kinds_in_set(rules)
-    tiles = list(ALL_108) if len(table.suits) == 3 else [tile for tile in ALL_108 if kinds[tile]]
+    seats = table.players
+    tiles = list(ALL_108) if len(table.suits) == 3 else [tile for tile in ALL_108 if table.kinds[tile]]
     rng.shuffle(tiles)
     hands: list[tuple[int, ...]] = []
     position = 0
     for seat in range(seats):
-        size = table.hand_size + 1 if seat == dealer else table.hand_size
+        size = table.hand + 1 if seat == dealer else table.hand
         hands.append(tuple(tiles[position : position + size]))
         position += size
     wall = tuple(tiles[position:])
@@ -329,7 +328,7 @@ def simulate_club(plan: ClubPlan) -> Iterator[Event]:
     up to ``plan.tables`` tables an evening, each evening's tables with different players."""
     rng = random.Random(plan.seed)
     rules = require_replayable(load_rules(plan.rules))
-    seats = table_of(rules).seats
+    seats = table_of(rules).players
     names = [_player_name(index) for index in range(plan.players)]
     styles = {name: STYLES[index % len(STYLES)] for index, name in enumerate(names)}
     evening: list[str] = []
