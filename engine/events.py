@@ -46,7 +46,7 @@ class SessionStart(_Event, frozen=True):
 class DealStart(_Event, frozen=True):
     deal_id: str
     dealer: int
-    hands: tuple[tuple[int, ...], ...]  # four lists, in the order recorded
+    hands: tuple[tuple[int, ...], ...]  # one list a seat, in the order recorded
     wall: tuple[int, ...] | None = None  # drawing order; replacement draws from the back
     dice: tuple[int, ...] | None = None
     line: int = 0
@@ -56,7 +56,7 @@ class DealStart(_Event, frozen=True):
 
 class Exchange(_Event, frozen=True):
     direction: Direction
-    tiles: tuple[tuple[int, ...], ...]  # what each seat gives, four lists of three
+    tiles: tuple[tuple[int, ...], ...]  # what each seat gives, one list of three a seat
     line: int = 0
     type: ClassVar[Literal["exchange"]] = "exchange"
 

@@ -483,6 +483,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "换三张：每家须换出同一花色的三张牌",
         "换三张 (exchange three): each seat passes exactly three tiles of one suit",
     ),
+    "exchange_across": (
+        "换三张：{seats}人桌没有对家，只能顺时针或逆时针换",
+        "换三张 (exchange three): a table of {seats} has no seat across; pass clockwise or counterclockwise",
+    ),
     "exchange_suit": (
         "换三张：{seat}须换出同一花色的三张牌",
         "换三张 (exchange three): {seat} must pass three tiles of one suit",

@@ -50,9 +50,9 @@ def self_draw_context(
     )
 
 
-def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]]) -> None:
-    """换三张: three tiles of one suit from each of the four seats, each seat's own."""
-    if len(given) != 4 or any(len(three) != 3 for three in given):
+def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]], players: int = 4) -> None:
+    """换三张: three tiles of one suit from each of the ``players`` seats, each seat's own."""
+    if len(given) != players or any(len(three) != 3 for three in given):
         raise IllegalEvent("illegal_exchange", play("exchange_three"))
     for seat, three in enumerate(given):
         first, second, third = three

@@ -48,7 +48,8 @@ from engine.tiles import COPIES, NUM_KINDS, SUITS, tile_name
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
 LAST_FOUR: Final = move_codes.LAST_FOUR
 SEATS: Final[tuple[int, int, int, int]] = (0, 1, 2, 3)
-EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": 3}
+#: 换三张: the seat each seat passes to is ``(seat + step) % players``; "across" only at four
+EXCHANGE_STEP = {"counterclockwise": 1, "across": 2, "clockwise": -1}
 NO_TILE: Final = -1  # no tile drawn
 # the phase codes (engine/move_codes.py), as this module's own: mypyc reads a Final of its
 # own module as a C static, another module's through that module's dict on every use
@@ -454,16 +455,21 @@ class DealState:
 
     # ----------------------------------------------------------------- exchange and void
     def exchange(self, direction: str, given: Sequence[Sequence[int]]) -> None:
-        """换三张: the four seats pass three tiles of one suit each."""
+        """换三张: every seat passes three tiles of one suit, all in one direction."""
         if self.stage != EXCHANGE:
             why = play("exchange_off" if not exchanges(self.rules) else "exchange_not_now")
             raise IllegalEvent("out_of_turn", play("exchange_here", why=why), rule="exchange_three")
-        check_exchange(given, self.hands)
+        players = self.players
+        if direction == "across" and players != 4:
+            raise IllegalEvent(
+                "illegal_exchange", play("exchange_across", seats=players), rule="exchange_three"
+            )
+        check_exchange(given, self.hands, players)
         step = EXCHANGE_STEP[direction]
         for seat, three in enumerate(given):
             for tile in three:
                 self.move(seat, tile, -1)
-                self.move((seat + step) % 4, tile, 1)
+                self.move((seat + step) % players, tile, 1)
         self.stage = phase_after_exchange(self.rules)
 
     def declare_void(self, seat: int, suit: int) -> None:

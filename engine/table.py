@@ -82,8 +82,7 @@ def table_of(rules: Rules) -> Table:
 
 def replay_refusal(rules: Rules) -> str | None:
     """Why the tile replay cannot play this table yet, or None. The engine deals any number
-    of seats (4, 3, 2) of any suits and hand size with no wild tile; 换三张 only at four
-    seats. A tile deal at any other table is refused with these words, never replayed as
+    of seats (4, 3, 2) of any suits and hand size with no wild tile. A tile deal at any other table is refused with these words, never replayed as
     if it were another. A score-sheet deal has no tiles to deal and is audited at any
     table (``engine/sheet.py``)."""
     if table_of(rules).today:
@@ -92,11 +91,6 @@ def replay_refusal(rules: Rules) -> str | None:
         return (
             f"the tile replay plays no 红中 (wild_tiles 0) for now; this rule set has seats {rules.seats}, "
             f"suits {rules.suits!r}, hand_size {rules.hand_size}, wild_tiles {rules.wild_tiles}"
-        )
-    if rules.exchange_three and rules.seats != 4:
-        return (
-            f"the tile replay plays 换三张 (exchange_three) at four seats only for now; "
-            f"this rule set has seats {rules.seats}"
         )
     return None
 

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.deal import Deal
-from engine.events import DealEnd, DealStart, PlayEvent, SessionEnd, SessionStart
+from engine.deal import Deal, IllegalEvent
+from engine.events import DealEnd, DealStart, Exchange, PlayEvent, SessionEnd, SessionStart
 from engine.replay import FindingSink, ReplayOptions, replay_deal
 from engine.rules import load_rules
 from engine.settlement import seat_deltas
@@ -273,9 +273,57 @@ def test_a_seat_past_the_table_is_a_finding(tmp_path: Path) -> None:
     assert [f["code"] for f in deal["findings"]][:1] == ["bad_record"]
 
 
-def test_wilds_and_a_three_seat_exchange_are_still_refused_in_words() -> None:
-    refused: list[dict[str, Any]] = [{"preset": "hongzhong"}, {"seats": 3, "exchange_three": True}]
+# --------------------------------------------------------------- 换三张 at three and two seats
+# sanren with 换三张, the hands of the 查叫 deal above. Each seat passes three tiles of one
+# suit: seat 0 gives 123p, seat 1 gives 111s, seat 2 gives 123p.
+# counterclockwise (to s + 1): seat 0 gets seat 2's 123p, seat 1 seat 0's 123p, seat 2
+# seat 1's 111s. clockwise (to s − 1, i.e. s + 2 at three seats): seat 0 gets seat 1's
+# 111s, seat 1 seat 2's 123p, seat 2 seat 0's 123p. "across" has no seat at three.
+EXCHANGED = {
+    "counterclockwise": ["1123456789p1235s", "123p2345567899s", "456789p1115899s"],
+    "clockwise": ["1456789p1111235s", "123p2345567899s", "123456789p5899s"],
+}
+GIVEN = ("123p", "111s", "123p")
+
+
+def _exchange_deal(direction: str, seats: int = 3) -> Deal:
+    start = DealStart("x", 0, tuple(tuple(parse_tiles(hand)) for hand in SANREN_HANDS[:seats]))
+    deal = Deal(start, load_rules({"preset": "sanren", "seats": seats, "exchange_three": True}))
+    given = tuple(tuple(parse_tiles(three)) for three in GIVEN[:seats])
+    deal.apply(Exchange(direction, given, line=3))  # type: ignore[arg-type]
+    return deal
+
+
+def _held(deal: Deal, seat: int) -> list[int]:
+    return [tile for tile in range(NUM_KINDS) for _ in range(deal.hands[seat][tile])]
+
+
+@pytest.mark.parametrize("direction", sorted(EXCHANGED))
+def test_an_exchange_at_three_seats(direction: str) -> None:
+    deal = _exchange_deal(direction)
+    assert [_held(deal, seat) for seat in range(3)] == [sorted(parse_tiles(h)) for h in EXCHANGED[direction]]
+
+
+def test_an_exchange_at_two_seats_swaps_both_ways() -> None:
+    # seat 0 gives 123p and gets 111s; seat 1 gives 111s and gets 123p, whichever way
+    for direction in ("clockwise", "counterclockwise"):
+        deal = _exchange_deal(direction, seats=2)
+        assert _held(deal, 0) == sorted(parse_tiles("1456789p1111235s"))
+        assert _held(deal, 1) == sorted(parse_tiles("123p2345567899s"))
+
+
+def test_an_exchange_across_at_three_seats_is_a_finding() -> None:
+    with pytest.raises(IllegalEvent) as raised:
+        _exchange_deal("across")
+    assert (raised.value.code, raised.value.rule) == ("illegal_exchange", "exchange_three")
+    assert "no seat across" in str(raised.value)
+
+
+def test_wilds_are_still_refused_in_words() -> None:
+    refused: list[dict[str, Any]] = [{"preset": "hongzhong"}]
     played: list[dict[str, Any]] = [
+        {"seats": 3, "exchange_three": True},
+        {"seats": 2, "exchange_three": True},
         {"preset": "sanren"},
         {"preset": "duangouka"},
         {"seats": 2, "suits": "m", "hand_size": 7},
@@ -292,7 +340,8 @@ def test_wilds_and_a_three_seat_exchange_are_still_refused_in_words() -> None:
 # --------------------------------------------------------------- the simulator at every table
 TABLES: list[dict[str, Any]] = [
     {"preset": "sanren"},
-    {"preset": "sanren", "seats": 2},
+    {"preset": "sanren", "exchange_three": True},
+    {"preset": "sanren", "seats": 2, "exchange_three": True},
     {"preset": "standard", "seats": 3, "exchange_three": False},
     {"preset": "online", "seats": 3, "suits": "ps", "two_suit_void": True},
     {"preset": "duangouka"},
@@ -345,7 +394,9 @@ def test_simulated_deals_keep_the_invariants_after_every_event(table: dict[str, 
 
 
 # --------------------------------------------------------------- tampering at three and two seats
-@pytest.mark.parametrize("table", TABLES[:4], ids=["sanren", "two-seats", "three-mps", "two-suit-void"])
+@pytest.mark.parametrize(
+    "table", TABLES[:5], ids=["sanren", "sanren-exchange", "two-seats-exchange", "three-mps", "two-suit-void"]
+)
 def test_tampering_at_another_table_is_found(table: dict[str, Any]) -> None:
     """The simulator's corruptions at three and two seats: every one found where the
     manifest says, and nothing else (tests/test_tamper.py's promise at today's table)."""

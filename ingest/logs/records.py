@@ -25,7 +25,6 @@ Four = tuple[Points, Points, Points, Points]
 #: a sheet deal's points and the session's totals; the replay holds the count to ``seats``
 PerSeat = Annotated[tuple[Points, ...], Meta(min_length=2, max_length=4)]
 Players = Annotated[tuple[str, ...], Meta(min_length=2, max_length=4)]
-FourTileLists = tuple[TileList, TileList, TileList, TileList]
 #: a deal's hands, one a seat of the rule set's table (the replay holds the count to ``seats``)
 SeatTileLists = Annotated[tuple[TileList, ...], Meta(min_length=2, max_length=4)]
 NonEmpty = Annotated[str, Meta(min_length=1)]
@@ -61,7 +60,7 @@ class DealRec(Record, tag="deal"):
 
 class ExchangeRec(Record, tag="exchange"):
     direction: Literal["clockwise", "counterclockwise", "across"]
-    tiles: FourTileLists
+    tiles: SeatTileLists  # what each seat gives, one list a seat
 
 
 class VoidRec(Record, tag="void"):
@@ -237,8 +236,8 @@ FIELD_MEANINGS: Final[dict[str, tuple[str, str]]] = {
     "dice": ("整数列表", "a list of whole numbers"),
     "direction": ("clockwise、counterclockwise、across 之一", "one of clockwise, counterclockwise, across"),
     "tiles": (
-        '4 组牌的列表（紧凑写法 "123m" 或牌名列表）',
-        'a list of 4 tile lists (compact "123m" or lists of tile names)',
+        '每个座位一组牌的列表（2 到 4 组，紧凑写法 "123m" 或牌名列表）',
+        'a list of tile lists, one a seat (2 to 4; compact "123m" or lists of tile names)',
     ),
     "seat": ("座位号 0-3", "a seat number 0-3"),
     "suit": ("m、p、s 之一", "one of m, p, s"),

@@ -194,7 +194,8 @@ def simulate_deal(
     rec = _Recorder(deal, seats)
     if rules.exchange_three:
         given = tuple(bots[seat].exchange_tiles(deal.hands[seat]) for seat in range(seats))
-        directions: tuple[Direction, ...] = ("clockwise", "counterclockwise", "across")
+        across: tuple[Direction, ...] = ("across",) if seats == 4 else ()  # no seat across at three
+        directions: tuple[Direction, ...] = ("clockwise", "counterclockwise", *across)
         direction = rng.choice(directions)
         rec.play(Exchange(direction, given, line=rec.next_line))
     dumps = [bots[seat].choose_dump(deal.hands[seat]) for seat in range(seats)]
