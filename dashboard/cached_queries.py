@@ -35,7 +35,7 @@ from dashboard.rescore import Rescore, rescore_session
 from dashboard.warehouse_location import warehouse_path
 
 #: the shared filters as a hashable tuple: player, club, date_from, date_to, rules, tablemates
-FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...]]
+FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...], int | None]
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,6 +78,7 @@ def filter_key(filters: Filters) -> FilterKey:
         filters.date_to,
         filters.rules,
         filters.tablemates,
+        filters.seats,
     )
 
 
@@ -85,8 +86,7 @@ def filter_key(filters: Filters) -> FilterKey:
 def _query(
     path: str, version: str, name: str, key: FilterKey, options: tuple[tuple[str, Any], ...] = ()
 ) -> pd.DataFrame:
-    player, club, first, last, rules, mates = key
-    return _analytics(path).query(name, Filters(player, club, first, last, rules, mates), **dict(options))
+    return _analytics(path).query(name, Filters(*key), **dict(options))
 
 
 #: the latest sessions a session picker (Replay, Session, Audit) lists
@@ -129,6 +129,7 @@ def filter_params(filters: Filters) -> dict[str, Any]:
         "date_from": filters.date_from,
         "date_to": filters.date_to,
         "rules": filters.rules,
+        "seats": filters.seats,
     }
 
 

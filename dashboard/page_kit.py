@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any, Final
@@ -28,6 +29,7 @@ from dashboard.term_labels import rules_label
 LANG_KEY: Final = "lang"
 CLUB_KEY: Final = "filter_club"
 RULES_KEY: Final = "filter_rules"
+SEATS_KEY: Final = "filter_seats"  # the table size (4, 3 or 2 players, as text), or ALL
 DATES_KEY: Final = "filter_dates"
 SPAN_KEY: Final = "filter_dates_span"  # the warehouse's first and last day: no date filter
 PERIOD_KEY: Final = "filter_period"  # ALL (the dates as chosen), "month", "season" or SEASON_TAG + name
@@ -61,10 +63,11 @@ PAGES: Final = {
 URL_LANG: Final = "lang"
 URL_CLUB: Final = "club"
 URL_RULES: Final = "rules"
+URL_SEATS: Final = "seats"
 URL_FROM: Final = "from"
 URL_TO: Final = "to"
 URL_PERIOD: Final = "period"  # month | season (this one), or a season's name after SEASON_TAG
-SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO, URL_PERIOD)
+SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO, URL_PERIOD, URL_SEATS)
 WRITTEN_KEY: Final = "url_written"  # what the frame last wrote to the URL
 
 
@@ -97,7 +100,7 @@ def shared_params() -> dict[str, str]:
     out: dict[str, str] = {}
     if lang() != "en":
         out[URL_LANG] = lang()
-    for name, key in ((URL_CLUB, CLUB_KEY), (URL_RULES, RULES_KEY)):
+    for name, key in ((URL_CLUB, CLUB_KEY), (URL_RULES, RULES_KEY), (URL_SEATS, SEATS_KEY)):
         value = st.session_state.get(key, ALL)
         if value != ALL and value is not None:
             out[name] = str(value)
@@ -193,6 +196,7 @@ def filter_sidebar(src: cached_queries.Source) -> None:
     st.sidebar.selectbox(
         t("rules"), [ALL, *rules], key=RULES_KEY, format_func=lambda v: everything if v == ALL else shown[v]
     )
+    seats_picker(options)
     days = options[["first_day", "last_day"]].dropna()
     if not days.empty:
         span = (_day(days["first_day"].min()), _day(days["last_day"].max()))
@@ -212,6 +216,60 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         period_picker(src)
         if st.session_state.get(PERIOD_KEY, ALL) == ALL:
             st.sidebar.date_input(t("dates"), min_value=span[0], max_value=span[1], key=DATES_KEY)
+
+
+def sizes_of(options: pd.DataFrame) -> list[str]:
+    """The table sizes (players a table: "4", "3", "2", biggest first) among the
+    ``filter_options`` rows under the club and rule set chosen."""
+    club, rules = st.session_state.get(CLUB_KEY, ALL), st.session_state.get(RULES_KEY, ALL)
+    kept = options
+    if club != ALL:
+        kept = kept[kept["club"] == club]
+    if rules != ALL:
+        kept = kept[kept["rules"] == rules]
+    return [str(n) for n in sorted({int(n) for n in kept["seats"].dropna() if int(n) > 0}, reverse=True)]
+
+
+def seats_picker(options: pd.DataFrame) -> None:
+    """The table size (几人桌), offered where the club plays at more than one: a rate of a
+    three-player table is no rate of a four-player one, so a page can keep them apart."""
+    sizes = sizes_of(options)
+    asked = _param(URL_SEATS)
+    if asked in sizes:
+        st.session_state[SEATS_KEY] = asked
+    if len(sizes) < 2 or st.session_state.get(SEATS_KEY, ALL) not in (ALL, *sizes):
+        st.session_state[SEATS_KEY] = ALL  # one size: nothing to choose, nothing mixed
+    if len(sizes) > 1:
+        everything = t("all")
+        st.sidebar.selectbox(
+            t("table_size"), [ALL, *sizes], key=SEATS_KEY,
+            format_func=lambda v: everything if v == ALL else t("seats_n", n=v),
+        )  # fmt: skip
+
+
+def table_sizes(src: cached_queries.Source) -> list[str]:
+    """The table sizes under the sidebar's club and rule set (biggest first; see
+    :func:`sizes_of`)."""
+    options = cached_queries.query("filter_options", src=src)
+    return [] if options.empty else sizes_of(options)
+
+
+def one_size(filters: Filters, src: cached_queries.Source, key: str) -> Filters:
+    """``filters`` at one table size: as the sidebar chose, else (the club plays at several
+    sizes, all chosen) the size picked here, the biggest first, so a rate on the page never
+    mixes three-player tables with four-player ones."""
+    if filters.seats is not None:
+        return filters
+    sizes = table_sizes(src)
+    if len(sizes) < 2:
+        return filters
+    if st.session_state.get(key) not in sizes:
+        st.session_state[key] = sizes[0]
+    chosen = st.radio(
+        t("table_size"), sizes, key=key, horizontal=True, format_func=lambda v: t("seats_n", n=v),
+        help=t("rates_per_size"),
+    )  # fmt: skip
+    return replace(filters, seats=int(chosen))
 
 
 def today() -> date:
@@ -296,6 +354,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
     """The shared filters as chosen in the sidebar (plus a player, for one page)."""
     club = visitor.club() or st.session_state.get(CLUB_KEY, ALL)
     rules = st.session_state.get(RULES_KEY, ALL)
+    seats = st.session_state.get(SEATS_KEY, ALL)
     chosen = st.session_state.get(DATES_KEY)
     first = last = None
     period = period_dates()
@@ -314,6 +373,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
         date_to=last,
         rules=None if rules == ALL else rules,
         tablemates=tablemates,
+        seats=None if seats in (ALL, None) else int(seats),
     )
 
 
