@@ -118,6 +118,8 @@ def _sql(path: str, version: str, name: str, params: tuple[tuple[str, Any], ...]
 def sql(name: str, *, src: Source | None = None, **params: Any) -> pd.DataFrame:
     """``analytics/sql/pages/<name>.sql`` with bound parameters (lists as tuples), cached."""
     src = src or source()
+    if "$seats" in dashboard_sql(name):  # the table size, added after the others: all unless given
+        params.setdefault("seats", None)
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
     return _sql(src.path, src.version, name, frozen)
 

@@ -215,7 +215,18 @@ def assert_search_exact(api: Analytics) -> None:
     player = str(api.sql("select player from mart_seat_deals order by player limit 1")["player"][0])
     code = api.sql("select code from mart_findings where deal_id is not null order by code limit 1")
     every: dict[str, object] = dict.fromkeys(
-        ("club", "date_from", "date_to", "rules", "seats", "player", "min_fan", "pattern", "code", "min_kongs")
+        (
+            "club",
+            "date_from",
+            "date_to",
+            "rules",
+            "seats",
+            "player",
+            "min_fan",
+            "pattern",
+            "code",
+            "min_kongs",
+        )
     )
     searches: list[dict[str, object]] = [
         {},

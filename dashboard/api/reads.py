@@ -193,7 +193,9 @@ def player(
     """The player's row of the leaderboard (the name as the pages show it)."""
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:
-        frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates, player=player, seats=seats))
+        frame = analytics.player_stats(
+            filters(club, date_from, date_to, rules, mates, player=player, seats=seats)
+        )
     if frame.empty:
         raise ApiError("not_found", f"no deals of {player!r} under these filters")
     return records(frame)[0]

@@ -18,7 +18,8 @@ from dashboard.safe_text import md
 from dashboard.session_result import session_url
 from dashboard.term_labels import code_label, rule_label
 from dashboard.tiles_view import CSS
-from engine.rules import preset_names
+from engine.rules import RulesError, load_rules, preset_names, rules_from_name
+from engine.table import table_of
 
 CODE_KEY = "audit_code"
 SESSION_KEY = "audit_session"
@@ -28,6 +29,29 @@ RESCORE_SESSION_KEY = "rescore_session"
 RESCORE_RULES_KEY = "rescore_rules"
 LIMIT = 200  # rows in the table (the count says how many match)
 EXPLAINED = 10  # findings written out in full, with a link each (the rest: the table above)
+
+
+def presets_for(session_id: str, listed: pd.DataFrame) -> list[str]:
+    """The presets a session can be re-scored under: those dealing the tiles its deals were
+    dealt (as many hands, of the same size and suits: a three-player sanren deal replays
+    under no four-seat rule set); every preset when the session is not listed (a finding's
+    session beyond the picker's rows) or its rule set cannot be read."""
+    row = listed[listed["session_id"] == session_id]
+    presets = preset_names()
+    if row.empty:
+        return presets
+    try:
+        played = table_of(rules_from_name(str(row["rules"].iloc[0])))
+    except RulesError:
+        return presets
+
+    def deals_alike(name: str) -> bool:
+        table = table_of(load_rules(name))
+        return (table.players, table.hand, table.suits, table.wild_tiles) == (
+            played.players, played.hand, played.suits, played.wild_tiles,
+        )  # fmt: skip
+
+    return [name for name in presets if deals_alike(name)] or presets
 
 
 def pick(label: str, options: list[str], key: str, shown: Callable[[str], str] = str) -> str | None:
@@ -270,11 +294,11 @@ if src is not None:
     else:
         if st.session_state.get(RESCORE_SESSION_KEY) not in options:
             st.session_state[RESCORE_SESSION_KEY] = options[0]
-        presets = preset_names()
-        if st.session_state.get(RESCORE_RULES_KEY) not in presets:
-            st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
         left, right = st.columns([3, 1])
         chosen = left.selectbox(page_kit.t("session"), options, key=RESCORE_SESSION_KEY)
+        presets = presets_for(chosen, listed)  # a three-player session under three-seat rules only
+        if st.session_state.get(RESCORE_RULES_KEY) not in presets:
+            st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
         rules = right.selectbox(page_kit.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
         st.page_link(
             page_kit.PAGES["session"], label=page_kit.t("session_open"), icon=":material/receipt_long:",

@@ -14,7 +14,11 @@ from dashboard.cli.options import RulesOption, fail, rules_or_fail
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Log file to write (.jsonl, or .jsonl.gz to gzip).")],
     players: Annotated[
-        int, typer.Option(min=4, help="Club members; the rules' seats sit at each session.")
+        int,
+        typer.Option(
+            min=2,
+            help="Club members, at least the rules' seats (4, or 3 or 2); those seats sit at each session.",
+        ),
     ] = 12,
     sessions: Annotated[int, typer.Option(min=1)] = 10,
     deals_per_session: Annotated[int, typer.Option(min=1)] = 8,
@@ -67,6 +71,7 @@ def simulate(
     from ingest.simulator.simulate import ClubPlan, simulate_club
 
     rule_spec = _playable_rules(rules)
+    _check_players(players, rule_spec, rules)
     try:
         first = date.fromisoformat(start)
     except ValueError:
@@ -107,6 +112,19 @@ def _check_shares(tamper: float, sheet_sessions: float, manifest: Path | None, o
         raise fail("--tamper needs --manifest FILE: the list of corruptions the validator must find")
     if manifest is not None and manifest.resolve() == out.resolve():
         raise fail("--manifest and --out must be different files")
+
+
+def _check_players(players: int, spec: str | dict[str, object], rules: str) -> None:
+    """A usage error (exit 2) when the club has fewer members than the table has seats: a
+    three-seat rule set is played by a club of three, a four-seat one needs four."""
+    from engine.rules import load_rules
+    from engine.table import table_of
+
+    seats = table_of(load_rules(spec)).players
+    if players < seats:
+        raise fail(
+            f"--players {players}: --rules {rules} seats {seats} at each session, so the club needs {seats} or more"
+        )
 
 
 def _playable_rules(rules: str) -> str | dict[str, object]:
