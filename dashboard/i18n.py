@@ -499,6 +499,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "placements_by_table": ("按几人桌分的名次", "Placements by table size"),
     "table_size": ("几人桌", "Table size"),
     "seats_n": ("{n}人桌", "{n} players"),
+    "by_table_size": ("按桌型（几人桌）", "By table size"),
     "rates_per_size": (
         "这个俱乐部打几种人数的桌：三人桌的胜率、点炮率和名次与四人桌的不可比，所以按桌型分开算（侧栏可选一种）。",
         "This club plays at more than one table size: a three-player table's win, deal-in and "
