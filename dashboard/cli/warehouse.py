@@ -132,6 +132,16 @@ def stats(
         ),
     ] = None,
     lang: LangOption = "en",
+    seats: Annotated[
+        int | None,
+        typer.Option(
+            "--seats",
+            min=2,
+            max=4,
+            help="Only tables of this size (4, 3 or 2 players): a club that plays at several sizes "
+            "gets each size's rates apart.",
+        ),
+    ] = None,
 ) -> None:
     """Player statistics from the warehouse: the player table, or one player's card.
 
@@ -162,7 +172,7 @@ def stats(
             raise fail("--season gives the dates: leave out --from and --to")
         chosen = season_or_fail(warehouse, season, club)
         first, last = chosen.first, chosen.last
-    filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
+    filters = Filters(player, club, first, last, rules, tuple(with_players or ()), seats)
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     _warn_if_roster_unreadable(analytics)
     try:
@@ -177,6 +187,8 @@ def stats(
         raise fail(f"{player!r} plays in several clubs, so it is several players: {shown}; pick one")
     if player is not None and frame.empty:
         raise fail(f"no deals of player {player!r} in {warehouse}")
+    if seats is None and not as_json:
+        _warn_if_sizes_mixed(frame)
     if chosen is not None:
         from dashboard.cli.season import with_ranked
 
@@ -190,6 +202,18 @@ def stats(
         echo_text(player_table_text(frame, language) + _guests_line(listed_apart))
         if audit is not None:
             echo_text(audit_text(audit, language))
+
+
+def _warn_if_sizes_mixed(frame: pd.DataFrame) -> None:
+    """Rates over tables of several sizes mix them (a three-player table wins more often per
+    deal than a four-player one): say so on stderr, with the flag that keeps them apart."""
+    sizes = sorted({int(n) for row in frame.get("table_sizes", []) for n in row})
+    if len(sizes) > 1:
+        listed = ", ".join(str(n) for n in sizes)
+        typer.echo(
+            f"note: these deals were played at tables of {listed} players; --seats N counts one size",
+            err=True,
+        )
 
 
 def _warn_if_roster_unreadable(analytics: Analytics) -> None:
