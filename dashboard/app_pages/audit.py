@@ -12,14 +12,12 @@ import streamlit as st
 from dashboard import cached_queries, charts, page_kit
 from dashboard.finding_html import row_html
 from dashboard.findings_view import payments_line, row_text
-from dashboard.rescore import Rescore
+from dashboard.rescore import Rescore, presets_for
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
 from dashboard.term_labels import code_label, rule_label
 from dashboard.tiles_view import CSS
-from engine.rules import RulesError, load_rules, preset_names, rules_from_name
-from engine.table import table_of
 
 CODE_KEY = "audit_code"
 SESSION_KEY = "audit_session"
@@ -29,29 +27,6 @@ RESCORE_SESSION_KEY = "rescore_session"
 RESCORE_RULES_KEY = "rescore_rules"
 LIMIT = 200  # rows in the table (the count says how many match)
 EXPLAINED = 10  # findings written out in full, with a link each (the rest: the table above)
-
-
-def presets_for(session_id: str, listed: pd.DataFrame) -> list[str]:
-    """The presets a session can be re-scored under: those dealing the tiles its deals were
-    dealt (as many hands, of the same size and suits: a three-player sanren deal replays
-    under no four-seat rule set); every preset when the session is not listed (a finding's
-    session beyond the picker's rows) or its rule set cannot be read."""
-    row = listed[listed["session_id"] == session_id]
-    presets = preset_names()
-    if row.empty:
-        return presets
-    try:
-        played = table_of(rules_from_name(str(row["rules"].iloc[0])))
-    except RulesError:
-        return presets
-
-    def deals_alike(name: str) -> bool:
-        table = table_of(load_rules(name))
-        return (table.players, table.hand, table.suits, table.wild_tiles) == (
-            played.players, played.hand, played.suits, played.wild_tiles,
-        )  # fmt: skip
-
-    return [name for name in presets if deals_alike(name)] or presets
 
 
 def pick(label: str, options: list[str], key: str, shown: Callable[[str], str] = str) -> str | None:
