@@ -215,3 +215,35 @@ def test_simulate_takes_a_club_as_small_as_its_table(tmp_path: Path) -> None:
         capture_output=True, text=True,
     )  # fmt: skip
     assert short.returncode == 2 and "needs 4 or more" in short.stderr
+
+
+def test_the_api_reads_at_a_table_size(warehouse: Path, tmp_path: Path) -> None:
+    """``seats`` on the reads; a three-player session's result and a deal of it name three
+    players, with no fourth seat anywhere."""
+    from test_api import call, start
+
+    process, server = start(warehouse)
+    try:
+        three = call(server.url + "/v1/players?seats=3").body["players"]
+        assert {p["player"]: (p["deals"], p["net"], p["table_sizes"]) for p in three} == {
+            "Ann": (2, -7, [3]), "Bo": (2, 0, [3]), "Chen": (2, 7, [3]),
+        }  # fmt: skip
+        every = {p["player"]: p["table_sizes"] for p in call(server.url + "/v1/players").body["players"]}
+        assert every == {"Ann": [3, 4], "Bo": [3, 4], "Chen": [3, 4], "Du": [4]}
+        listed = call(server.url + "/v1/sessions?seats=3").body["sessions"]
+        assert [s["session_id"] for s in listed] == ["s3"]
+        assert call(server.url + "/v1/players?seats=5").status == 422
+        result = call(server.url + "/v1/sessions/s3").body
+        assert result["players"] == ["Ann", "Bo", "Chen"] and result["totals"] == {
+            "Ann": -7,
+            "Bo": 0,
+            "Chen": 7,
+        }
+        assert result["ranking"] == ["Chen", "Bo", "Ann"]
+        assert [d["nets"] for d in result["deals"]] == [
+            {"Ann": -4, "Bo": -2, "Chen": 6}, {"Ann": -3, "Bo": 2, "Chen": 1},
+        ]  # fmt: skip
+        assert all(len(step["scores"]) == 3 for step in call(server.url + "/v1/deals/s3-01").body["steps"])
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
