@@ -488,11 +488,13 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "rating_change": ("等级分变化", "Rating change"),
     "rating_title": ("等级分走势（每天结束时）", "Rating over time (end of each day played)"),
     "rating_rule": (
-        "名次：按每场净得分排 1–4 名，同分时座位靠前者名次在前。等级分：两两 Elo，每人从 {initial} 分起，"
-        "每场与其他三人各比一次（净得分高者胜，同分为平），K = {k}（每位对手 K/3）。",
-        "Placement: 1st–4th by session net; equal nets go to the lower seat first. Rating: "
-        "pairwise Elo, everyone starts at {initial}; each session is a game against each of "
-        "the other three (higher net wins, equal nets draw), K = {k} (K/3 per opponent).",
+        "名次：按每场净得分排名（四人桌 1–4 名，三人桌 1–3 名），同分时座位靠前者名次在前。等级分：两两 Elo，"
+        "每人从 {initial} 分起，每场与同桌其他每人各比一次（净得分高者胜，同分为平），K = {k}"
+        "（每位对手 K/3，三人桌 K/2）。",
+        "Placement: 1st–4th by session net (1st–3rd at a three-player table); equal nets go to "
+        "the lower seat first. Rating: pairwise Elo, everyone starts at {initial}; each session "
+        "is a game against each of the others at the table (higher net wins, equal nets draw), "
+        "K = {k} (K/3 per opponent, K/2 at a three-player table).",
     ),
     "avg_placement": ("平均名次", "Average placement"),
     "placement": ("名次", "Placement"),
