@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any, Final
@@ -71,7 +70,7 @@ SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO, URL_PER
 WRITTEN_KEY: Final = "url_written"  # what the frame last wrote to the URL
 
 
-def _param(name: str) -> str | None:
+def asked_param(name: str) -> str | None:
     """A query parameter the user (a link, a reload) brought, not one this session wrote."""
     value = st.query_params.get(name)
     written: dict[str, str] = st.session_state.get(WRITTEN_KEY, {})
@@ -82,7 +81,7 @@ def _param(name: str) -> str | None:
 
 def restore_language() -> None:
     """``?lang=zh`` chooses the language (before the switch is drawn)."""
-    asked = _param(URL_LANG)
+    asked = asked_param(URL_LANG)
     if asked in LANGS:
         st.session_state[LANG_KEY] = asked
 
@@ -180,7 +179,7 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         st.session_state[CLUB_KEY] = only
     rules = sorted({str(r) for r in options["rules"].dropna()})
     for name, key, known in ((URL_CLUB, CLUB_KEY, clubs), (URL_RULES, RULES_KEY, rules)):
-        asked = _param(name)
+        asked = asked_param(name)
         if asked in known:
             st.session_state[key] = asked
     if st.session_state.get(CLUB_KEY, ALL) not in (ALL, *clubs):
@@ -196,7 +195,6 @@ def filter_sidebar(src: cached_queries.Source) -> None:
     st.sidebar.selectbox(
         t("rules"), [ALL, *rules], key=RULES_KEY, format_func=lambda v: everything if v == ALL else shown[v]
     )
-    seats_picker(options)
     days = options[["first_day", "last_day"]].dropna()
     if not days.empty:
         span = (_day(days["first_day"].min()), _day(days["last_day"].max()))
@@ -209,67 +207,13 @@ def filter_sidebar(src: cached_queries.Source) -> None:
             whole = not kept or before is None or kept == tuple(before)
             st.session_state[DATES_KEY] = span if whole else _clamp(kept, span)
             st.session_state[SPAN_KEY] = span
-        asked_from, asked_to = _iso(_param(URL_FROM)), _iso(_param(URL_TO))
+        asked_from, asked_to = _iso(asked_param(URL_FROM)), _iso(asked_param(URL_TO))
         if asked_from is not None or asked_to is not None:
             now = st.session_state.get(DATES_KEY) or span
             st.session_state[DATES_KEY] = _clamp((asked_from or now[0], asked_to or now[-1]), span)
         period_picker(src)
         if st.session_state.get(PERIOD_KEY, ALL) == ALL:
             st.sidebar.date_input(t("dates"), min_value=span[0], max_value=span[1], key=DATES_KEY)
-
-
-def sizes_of(options: pd.DataFrame) -> list[str]:
-    """The table sizes (players a table: "4", "3", "2", biggest first) among the
-    ``filter_options`` rows under the club and rule set chosen."""
-    club, rules = st.session_state.get(CLUB_KEY, ALL), st.session_state.get(RULES_KEY, ALL)
-    kept = options
-    if club != ALL:
-        kept = kept[kept["club"] == club]
-    if rules != ALL:
-        kept = kept[kept["rules"] == rules]
-    return [str(n) for n in sorted({int(n) for n in kept["seats"].dropna() if int(n) > 0}, reverse=True)]
-
-
-def seats_picker(options: pd.DataFrame) -> None:
-    """The table size (几人桌), offered where the club plays at more than one: a rate of a
-    three-player table is no rate of a four-player one, so a page can keep them apart."""
-    sizes = sizes_of(options)
-    asked = _param(URL_SEATS)
-    if asked in sizes:
-        st.session_state[SEATS_KEY] = asked
-    if len(sizes) < 2 or st.session_state.get(SEATS_KEY, ALL) not in (ALL, *sizes):
-        st.session_state[SEATS_KEY] = ALL  # one size: nothing to choose, nothing mixed
-    if len(sizes) > 1:
-        everything = t("all")
-        st.sidebar.selectbox(
-            t("table_size"), [ALL, *sizes], key=SEATS_KEY,
-            format_func=lambda v: everything if v == ALL else t("seats_n", n=v),
-        )  # fmt: skip
-
-
-def table_sizes(src: cached_queries.Source) -> list[str]:
-    """The table sizes under the sidebar's club and rule set (biggest first; see
-    :func:`sizes_of`)."""
-    options = cached_queries.query("filter_options", src=src)
-    return [] if options.empty else sizes_of(options)
-
-
-def one_size(filters: Filters, src: cached_queries.Source, key: str) -> Filters:
-    """``filters`` at one table size: as the sidebar chose, else (the club plays at several
-    sizes, all chosen) the size picked here, the biggest first, so a rate on the page never
-    mixes three-player tables with four-player ones."""
-    if filters.seats is not None:
-        return filters
-    sizes = table_sizes(src)
-    if len(sizes) < 2:
-        return filters
-    if st.session_state.get(key) not in sizes:
-        st.session_state[key] = sizes[0]
-    chosen = st.radio(
-        t("table_size"), sizes, key=key, horizontal=True, format_func=lambda v: t("seats_n", n=v),
-        help=t("rates_per_size"),
-    )  # fmt: skip
-    return replace(filters, seats=int(chosen))
 
 
 def today() -> date:
@@ -292,7 +236,7 @@ def period_picker(src: cached_queries.Source) -> None:
     if current_season(offered, None if club == ALL else club, today()) is not None:
         choices.append("season")
     choices += [SEASON_TAG + name for name in dict.fromkeys(s.name for s in reversed(offered))]
-    asked = _param(URL_PERIOD)
+    asked = asked_param(URL_PERIOD)
     if asked in choices:
         st.session_state[PERIOD_KEY] = asked
     if st.session_state.get(PERIOD_KEY, ALL) not in choices:

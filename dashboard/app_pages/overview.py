@@ -11,7 +11,7 @@ from dataclasses import replace
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, page_kit
+from dashboard import cached_queries, charts, page_kit, table_size
 from dashboard.term_labels import code_label
 
 st.title(page_kit.t("page_overview"))
@@ -41,7 +41,7 @@ if src is not None:
             third[0].metric(page_kit.t("all_wins"), page_kit.count(row["wins"]))
             third[1].metric(page_kit.t("wins_per_deal"), page_kit.num(row["wins_per_deal"]))
             third[2].metric(page_kit.t("repeat_wins"), page_kit.count(row["repeat_wins"]))
-        sizes = page_kit.table_sizes(src) if filters.seats is None else []
+        sizes = table_size.table_sizes(src) if filters.seats is None else []
         if len(sizes) > 1:  # like with like: the figures above split by table size
             split = [
                 (int(size), cached_queries.query("overview", replace(filters, seats=int(size)), src=src))

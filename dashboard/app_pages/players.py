@@ -12,7 +12,7 @@ import streamlit as st
 from analytics.queries import Filters
 from analytics.roster import guests_split
 from analytics.seasons import split_ranked
-from dashboard import cached_queries, charts, export, page_kit
+from dashboard import cached_queries, charts, export, page_kit, table_size
 from dashboard.safe_text import md
 from dashboard.term_labels import win_kind_label
 
@@ -92,7 +92,7 @@ def comparison(stats: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
 st.title(page_kit.t("page_players"))
 src = page_kit.page_source()
 if src is not None:
-    filters = page_kit.one_size(page_kit.filters(), src, "players_size")  # rates of one table size
+    filters = table_size.one_size(page_kit.filters(), src, "players_size")  # rates of one table size
     stats = cached_queries.player_table(filters, src=src)
     if stats.empty:
         st.info(page_kit.t("no_match"))

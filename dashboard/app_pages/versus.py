@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, export, page_kit
+from dashboard import cached_queries, charts, export, page_kit, table_size
 
 A_KEY, B_KEY = "versus_a", "versus_b"
 #: compared statistics: (column, label key, kind)
@@ -50,7 +50,7 @@ def pick(key: str, players: list[str], asked: str | None, fallback: str) -> str:
 st.title(page_kit.t("page_versus"))
 src = page_kit.page_source()
 if src is not None:
-    filters = page_kit.one_size(page_kit.filters(), src, "versus_size")  # rates of one table size
+    filters = table_size.one_size(page_kit.filters(), src, "versus_size")  # rates of one table size
     everyone = cached_queries.query("player_stats", filters, src=src)
     if len(everyone) < 2:
         st.info(page_kit.t("no_match"))

@@ -110,6 +110,18 @@ def ingest(
     raise typer.Exit(summary.exit_code)
 
 
+SeatsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seats",
+        min=2,
+        max=4,
+        help="Only tables of this size (4, 3 or 2 players): a club that plays at several sizes "
+        "gets each size's rates apart.",
+    ),
+]
+
+
 def stats(
     warehouse: WarehouseOption = Path("data/warehouse"),
     player: Annotated[str | None, typer.Option("--player", help="One player's card.")] = None,
@@ -132,16 +144,7 @@ def stats(
         ),
     ] = None,
     lang: LangOption = "en",
-    seats: Annotated[
-        int | None,
-        typer.Option(
-            "--seats",
-            min=2,
-            max=4,
-            help="Only tables of this size (4, 3 or 2 players): a club that plays at several sizes "
-            "gets each size's rates apart.",
-        ),
-    ] = None,
+    seats: SeatsOption = None,
 ) -> None:
     """Player statistics from the warehouse: the player table, or one player's card.
 
@@ -150,14 +153,8 @@ def stats(
 
     from analytics.queries import Analytics, Filters
     from dashboard.cli.warehouse_reports import audit_text, player_card_text, player_table_text, records_json
-    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
 
-    try:
-        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
-            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
-        require_readable(warehouse)
-    except WarehouseError as error:
-        raise fail(str(error)) from None
+    _require_warehouse(warehouse)
     try:
         first = date.fromisoformat(date_from) if date_from else None
         last = date.fromisoformat(date_to) if date_to else None
@@ -202,6 +199,18 @@ def stats(
         echo_text(player_table_text(frame, language) + _guests_line(listed_apart))
         if audit is not None:
             echo_text(audit_text(audit, language))
+
+
+def _require_warehouse(warehouse: Path) -> None:
+    """A usage error (exit 2) where there is no warehouse, or one that cannot be read."""
+    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
+
+    try:
+        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
+            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+        require_readable(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
 
 
 def _warn_if_sizes_mixed(frame: pd.DataFrame) -> None:
