@@ -206,10 +206,16 @@ def test_stats_takes_a_table_size_and_says_when_rates_mix(warehouse: Path) -> No
 def test_simulate_takes_a_club_as_small_as_its_table(tmp_path: Path) -> None:
     out = tmp_path / "three.jsonl"
     done = subprocess.run(
-        [*CLI, "simulate", "--out", str(out), "--players", "3", "--sessions", "1", "--rules", "duangouka"],
+        [*CLI, "simulate", "--out", str(out), "--players", "3", "--sessions", "2", "--rules", "duangouka",
+         "--sheet-sessions", "0.5", "--seed", "3"],
         capture_output=True, text=True,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
+    checked = subprocess.run([*CLI, "validate", "--json", str(out)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout[-2000:]  # the sheet session too: three players, no finding
+    sessions = [json.loads(line) for line in out.read_text().splitlines() if '"type":"session"' in line]
+    sheets = [line for line in out.read_text().splitlines() if '"record":"sheet"' in line]
+    assert [len(s["players"]) for s in sessions] == [3, 3] and sheets
     short = subprocess.run(
         [*CLI, "simulate", "--out", str(out), "--players", "3", "--sessions", "1", "--rules", "standard"],
         capture_output=True, text=True,
