@@ -7,6 +7,8 @@ never a 1st of three added to a 1st of four."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from analytics import rating
@@ -108,6 +110,10 @@ if src is not None:
         mine = cached_queries.rating_history(filters, src=src, player=chosen).iloc[::-1]
         st.subheader(page_kit.t("sessions_of", player=chosen))
         every = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]
+        if mixed:  # "3rd" of three or of four: the table's size beside each place
+            sizes_of = cached_queries.query("session_placements", replace(filters, player=chosen), src=src)
+            every = every.merge(sizes_of[["session_id", "table_size"]], on="session_id", how="left")
+            every.insert(3, "table_size", every.pop("table_size"))
         if len(every) > LAST_SESSIONS:
             st.caption(page_kit.t("last_sessions", shown=LAST_SESSIONS, total=f"{len(every):,}"))
         export.table(
@@ -119,6 +125,7 @@ if src is not None:
                 "session_id": page_kit.t("session"),
                 "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
                 "placement": st.column_config.NumberColumn(page_kit.t("placement"), format="%d"),
+                "table_size": st.column_config.NumberColumn(page_kit.t("table_size"), format="%d"),
                 "net": st.column_config.NumberColumn(page_kit.t("net"), format="%d"),
                 "change": st.column_config.NumberColumn(page_kit.t("rating_change"), format="%+.1f"),
                 "rating": st.column_config.NumberColumn(page_kit.t("rating"), format="%.0f"),
