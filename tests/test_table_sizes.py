@@ -253,3 +253,13 @@ def test_the_api_reads_at_a_table_size(warehouse: Path, tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("record", ["dcmshi_wall_end.json", "open_mahjong_sichuan.json"])
+def test_a_platform_record_under_a_three_seat_rule_set_is_refused_in_words(record: str) -> None:
+    """The platforms' records are four-player games: replayed under a three-seat rule set
+    they are refused (exit 3, the deals not checked) with the reason, not misread."""
+    path = ROOT / "tests" / "golden" / "platforms" / record
+    done = subprocess.run([*CLI, "validate", "--rules", "sanren", str(path)], capture_output=True, text=True)
+    assert done.returncode == 3
+    assert "names 4 players, but the rules sanren play at a table of 3 seats" in done.stdout
