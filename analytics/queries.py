@@ -4,7 +4,7 @@ The SQL lives in ``analytics/sql``: ``10_staging.sql`` (views over the Parquet f
 the recorded batches), ``20_marts.sql`` (what the pages read), ``30_filters.sql`` (the
 shared filters as table macros) and ``analytics/sql/queries/*.sql``, one file per question, which take
 bound parameters only (``$player``, ``$club``, ``$date_from``, ``$date_to``, ``$rules``,
-``$tablemates``). Nothing from a caller is ever formatted into SQL.
+``$seats``, ``$tablemates``). Nothing from a caller is ever formatted into SQL.
 
 The connection reads only what ``catalog.json`` lists, so a dashboard may read while an
 ingest writes; :meth:`Analytics.refresh` picks up batches recorded since (the dashboard
@@ -17,7 +17,7 @@ import contextlib
 import os
 import re
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import cache
 from pathlib import Path
@@ -120,7 +120,7 @@ BUILD_MEMORY_ENV: Final = "CHUANMA_DUCKDB_BUILD_MEMORY"
 _PARAM = re.compile(r"\$([a-z_]+)")
 #: whether the filters keep every seat's deal (they only ever take some away)
 KEEPS_EVERY_DEAL: Final = (
-    "select coalesce((select sum(deals) from sums_in('mart_player_days', $club, $date_from, $date_to, $rules,"
+    "select coalesce((select sum(deals) from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, $seats,"
     " cast($tablemates as varchar[]))) = (select sum(deals) from mart_player_days), false)"
 )
 _KEEPS_PARAMS: Final = frozenset(_PARAM.findall(KEEPS_EVERY_DEAL))
@@ -216,6 +216,9 @@ class Filters:
     date_to: date | None = None
     rules: str | None = None
     tablemates: tuple[str, ...] = field(default_factory=tuple)
+    #: the table's size (4, 3 or 2 players): a club that plays at more than one size asks
+    #: for one, so a rate is never a three-player table's and a four-player one's mixed
+    seats: int | None = None
 
     def params(self) -> dict[str, Any]:
         return {
@@ -225,6 +228,7 @@ class Filters:
             "date_to": self.date_to,
             "rules": self.rules,
             "tablemates": list(self.tablemates),
+            "seats": self.seats,
         }
 
 
@@ -640,8 +644,12 @@ class Analytics:
         return frame
 
     def page(self, name: str, **params: Any) -> pd.DataFrame:
-        """``analytics/sql/pages/<name>.sql`` with bound parameters (lists as lists)."""
-        return self.sql(page_sql(name), params)
+        """``analytics/sql/pages/<name>.sql`` with bound parameters (lists as lists); the
+        table size (``seats``, added after the others) is all sizes unless given."""
+        text = page_sql(name)
+        if "$seats" in text:
+            params.setdefault("seats", None)
+        return self.sql(text, params)
 
     # -- players
     def player_stats(self, filters: Filters | None = None) -> pd.DataFrame:
@@ -798,15 +806,15 @@ class Analytics:
 
 def without_player(filters: Filters | None) -> Filters:
     """The same filters for every player (a rating needs the whole table's sessions)."""
-    base = filters or Filters()
-    return Filters(None, base.club, base.date_from, base.date_to, base.rules, base.tablemates)
+    return replace(filters or Filters(), player=None)
 
 
 def with_placements(stats: pd.DataFrame, placements: pd.DataFrame, ratings: pd.DataFrame) -> pd.DataFrame:
     """The player table with ``sessions``, ``avg_placement``, ``placement_1..4`` (and
     rates), ``rating`` and ``rating_peak`` (``ratings``: ``Analytics.current_ratings``)
     added after its columns (same rows, same order)."""
-    extra = placements.merge(ratings, on="player", how="left")
+    shared = [c for c in placements.columns if c != "player" and c in stats.columns]  # table_sizes
+    extra = placements.drop(columns=shared).merge(ratings, on="player", how="left")
     merged: pd.DataFrame = stats.merge(extra, on="player", how="left")
     return merged
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import access_gate, cached_queries, page_kit
+from dashboard import access_gate, cached_queries, page_kit, table_size
 from dashboard.phone import close_sidebar_after_navigation
 from dashboard.visitor import listens_beyond_localhost
 
@@ -63,6 +63,7 @@ close_sidebar_after_navigation(page.url_path)
 access_gate.gate()  # with club tokens: a token first (the page chosen stays chosen), then its club only
 source = cached_queries.source()
 page_kit.filter_sidebar(source)
+table_size.seats_picker(source)  # where the club plays at more than one table size
 page_kit.write_url()
 if not listens_beyond_localhost():  # where the warehouse lives: only for a visitor at this machine
     st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")

@@ -35,7 +35,7 @@ from dashboard.rescore import Rescore, rescore_session
 from dashboard.warehouse_location import warehouse_path
 
 #: the shared filters as a hashable tuple: player, club, date_from, date_to, rules, tablemates
-FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...]]
+FilterKey = tuple[str | None, str | None, date | None, date | None, str | None, tuple[str, ...], int | None]
 
 
 @st.cache_resource(show_spinner=False)
@@ -78,6 +78,7 @@ def filter_key(filters: Filters) -> FilterKey:
         filters.date_to,
         filters.rules,
         filters.tablemates,
+        filters.seats,
     )
 
 
@@ -85,8 +86,7 @@ def filter_key(filters: Filters) -> FilterKey:
 def _query(
     path: str, version: str, name: str, key: FilterKey, options: tuple[tuple[str, Any], ...] = ()
 ) -> pd.DataFrame:
-    player, club, first, last, rules, mates = key
-    return _analytics(path).query(name, Filters(player, club, first, last, rules, mates), **dict(options))
+    return _analytics(path).query(name, Filters(*key), **dict(options))
 
 
 #: the latest sessions a session picker (Replay, Session, Audit) lists
@@ -118,6 +118,8 @@ def _sql(path: str, version: str, name: str, params: tuple[tuple[str, Any], ...]
 def sql(name: str, *, src: Source | None = None, **params: Any) -> pd.DataFrame:
     """``analytics/sql/pages/<name>.sql`` with bound parameters (lists as tuples), cached."""
     src = src or source()
+    if "$seats" in dashboard_sql(name):  # the table size, added after the others: all unless given
+        params.setdefault("seats", None)
     frozen = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
     return _sql(src.path, src.version, name, frozen)
 
@@ -129,6 +131,7 @@ def filter_params(filters: Filters) -> dict[str, Any]:
         "date_from": filters.date_from,
         "date_to": filters.date_to,
         "rules": filters.rules,
+        "seats": filters.seats,
     }
 
 

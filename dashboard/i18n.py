@@ -488,16 +488,26 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "rating_change": ("等级分变化", "Rating change"),
     "rating_title": ("等级分走势（每天结束时）", "Rating over time (end of each day played)"),
     "rating_rule": (
-        "名次：按每场净得分排 1–4 名，同分时座位靠前者名次在前。等级分：两两 Elo，每人从 {initial} 分起，"
-        "每场与其他三人各比一次（净得分高者胜，同分为平），K = {k}（每位对手 K/3）。",
-        "Placement: 1st–4th by session net; equal nets go to the lower seat first. Rating: "
-        "pairwise Elo, everyone starts at {initial}; each session is a game against each of "
-        "the other three (higher net wins, equal nets draw), K = {k} (K/3 per opponent).",
+        "名次：按每场净得分排名（四人桌 1–4 名，三人桌 1–3 名），同分时座位靠前者名次在前。等级分：两两 Elo，"
+        "每人从 {initial} 分起，每场与同桌其他每人各比一次（净得分高者胜，同分为平），K = {k}"
+        "（每位对手 K/3，三人桌 K/2）。",
+        "Placement: 1st–4th by session net (1st–3rd at a three-player table); equal nets go to "
+        "the lower seat first. Rating: pairwise Elo, everyone starts at {initial}; each session "
+        "is a game against each of the others at the table (higher net wins, equal nets draw), "
+        "K = {k} (K/3 per opponent, K/2 at a three-player table).",
     ),
     "avg_placement": ("平均名次", "Average placement"),
     "placement": ("名次", "Placement"),
     "placements_by_table": ("按几人桌分的名次", "Placements by table size"),
     "table_size": ("几人桌", "Table size"),
+    "seats_n": ("{n}人桌", "{n} players"),
+    "by_table_size": ("按桌型（几人桌）", "By table size"),
+    "rates_per_size": (
+        "这个俱乐部打几种人数的桌：三人桌的胜率、点炮率和名次与四人桌的不可比，所以按桌型分开算（侧栏可选一种）。",
+        "This club plays at more than one table size: a three-player table's win, deal-in and "
+        "placement rates do not compare with a four-player one's, so they are counted per table "
+        "size (the sidebar can pick one for every page).",
+    ),
     "placement_1": ("第一", "1st"),
     "placement_2": ("第二", "2nd"),
     "placement_3": ("第三", "3rd"),

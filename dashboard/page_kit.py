@@ -28,6 +28,7 @@ from dashboard.term_labels import rules_label
 LANG_KEY: Final = "lang"
 CLUB_KEY: Final = "filter_club"
 RULES_KEY: Final = "filter_rules"
+SEATS_KEY: Final = "filter_seats"  # the table size (4, 3 or 2 players, as text), or ALL
 DATES_KEY: Final = "filter_dates"
 SPAN_KEY: Final = "filter_dates_span"  # the warehouse's first and last day: no date filter
 PERIOD_KEY: Final = "filter_period"  # ALL (the dates as chosen), "month", "season" or SEASON_TAG + name
@@ -61,14 +62,15 @@ PAGES: Final = {
 URL_LANG: Final = "lang"
 URL_CLUB: Final = "club"
 URL_RULES: Final = "rules"
+URL_SEATS: Final = "seats"
 URL_FROM: Final = "from"
 URL_TO: Final = "to"
 URL_PERIOD: Final = "period"  # month | season (this one), or a season's name after SEASON_TAG
-SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO, URL_PERIOD)
+SHARED_PARAMS: Final = (URL_LANG, URL_CLUB, URL_RULES, URL_FROM, URL_TO, URL_PERIOD, URL_SEATS)
 WRITTEN_KEY: Final = "url_written"  # what the frame last wrote to the URL
 
 
-def _param(name: str) -> str | None:
+def asked_param(name: str) -> str | None:
     """A query parameter the user (a link, a reload) brought, not one this session wrote."""
     value = st.query_params.get(name)
     written: dict[str, str] = st.session_state.get(WRITTEN_KEY, {})
@@ -79,7 +81,7 @@ def _param(name: str) -> str | None:
 
 def restore_language() -> None:
     """``?lang=zh`` chooses the language (before the switch is drawn)."""
-    asked = _param(URL_LANG)
+    asked = asked_param(URL_LANG)
     if asked in LANGS:
         st.session_state[LANG_KEY] = asked
 
@@ -97,7 +99,7 @@ def shared_params() -> dict[str, str]:
     out: dict[str, str] = {}
     if lang() != "en":
         out[URL_LANG] = lang()
-    for name, key in ((URL_CLUB, CLUB_KEY), (URL_RULES, RULES_KEY)):
+    for name, key in ((URL_CLUB, CLUB_KEY), (URL_RULES, RULES_KEY), (URL_SEATS, SEATS_KEY)):
         value = st.session_state.get(key, ALL)
         if value != ALL and value is not None:
             out[name] = str(value)
@@ -177,7 +179,7 @@ def filter_sidebar(src: cached_queries.Source) -> None:
         st.session_state[CLUB_KEY] = only
     rules = sorted({str(r) for r in options["rules"].dropna()})
     for name, key, known in ((URL_CLUB, CLUB_KEY, clubs), (URL_RULES, RULES_KEY, rules)):
-        asked = _param(name)
+        asked = asked_param(name)
         if asked in known:
             st.session_state[key] = asked
     if st.session_state.get(CLUB_KEY, ALL) not in (ALL, *clubs):
@@ -205,7 +207,7 @@ def filter_sidebar(src: cached_queries.Source) -> None:
             whole = not kept or before is None or kept == tuple(before)
             st.session_state[DATES_KEY] = span if whole else _clamp(kept, span)
             st.session_state[SPAN_KEY] = span
-        asked_from, asked_to = _iso(_param(URL_FROM)), _iso(_param(URL_TO))
+        asked_from, asked_to = _iso(asked_param(URL_FROM)), _iso(asked_param(URL_TO))
         if asked_from is not None or asked_to is not None:
             now = st.session_state.get(DATES_KEY) or span
             st.session_state[DATES_KEY] = _clamp((asked_from or now[0], asked_to or now[-1]), span)
@@ -234,7 +236,7 @@ def period_picker(src: cached_queries.Source) -> None:
     if current_season(offered, None if club == ALL else club, today()) is not None:
         choices.append("season")
     choices += [SEASON_TAG + name for name in dict.fromkeys(s.name for s in reversed(offered))]
-    asked = _param(URL_PERIOD)
+    asked = asked_param(URL_PERIOD)
     if asked in choices:
         st.session_state[PERIOD_KEY] = asked
     if st.session_state.get(PERIOD_KEY, ALL) not in choices:
@@ -296,6 +298,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
     """The shared filters as chosen in the sidebar (plus a player, for one page)."""
     club = visitor.club() or st.session_state.get(CLUB_KEY, ALL)
     rules = st.session_state.get(RULES_KEY, ALL)
+    seats = st.session_state.get(SEATS_KEY, ALL)
     chosen = st.session_state.get(DATES_KEY)
     first = last = None
     period = period_dates()
@@ -314,6 +317,7 @@ def filters(player: str | None = None, tablemates: tuple[str, ...] = ()) -> Filt
         date_to=last,
         rules=None if rules == ALL else rules,
         tablemates=tablemates,
+        seats=None if seats in (ALL, None) else int(seats),
     )
 
 

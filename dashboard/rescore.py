@@ -12,7 +12,8 @@ import pandas as pd  # type: ignore[import-untyped]
 
 from dashboard.deal_steps import seat_names
 from engine.replay import ReplayOptions
-from engine.rules import load_rules
+from engine.rules import RulesError, load_rules, preset_names, rules_from_name
+from engine.table import table_of
 from ingest.replay.session_replay import SessionReplay
 from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_seat_ints
 
@@ -87,3 +88,26 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
             continue
         out.append(RescoredDeal(deal_id, computed, recorded, report.scores))
     return Rescore(session_id, target.name, players, tuple(out))
+
+
+def presets_for(session_id: str, listed: pd.DataFrame) -> list[str]:
+    """The presets a session can be re-scored under: those dealing the tiles its deals were
+    dealt (as many hands, of the same size and suits: a three-player sanren deal replays
+    under no four-seat rule set); every preset when the session is not listed (a finding's
+    session beyond the picker's rows) or its rule set cannot be read."""
+    row = listed[listed["session_id"] == session_id]
+    presets = preset_names()
+    if row.empty:
+        return presets
+    try:
+        played = table_of(rules_from_name(str(row["rules"].iloc[0])))
+    except RulesError:
+        return presets
+
+    def deals_alike(name: str) -> bool:
+        table = table_of(load_rules(name))
+        return (table.players, table.hand, table.suits, table.wild_tiles) == (
+            played.players, played.hand, played.suits, played.wild_tiles,
+        )  # fmt: skip
+
+    return [name for name in presets if deals_alike(name)] or presets

@@ -256,7 +256,7 @@ def test_rare_hands_are_listed(api: Analytics) -> None:
     """The rare-hand query on the same warehouse against a plain filter of the wins."""
     from dashboard.cached_queries import dashboard_sql
 
-    params = {"club": None, "date_from": None, "date_to": None, "rules": None,
+    params = {"club": None, "date_from": None, "date_to": None, "rules": None, "seats": None,
               "rare": list(RARE_PATTERNS), "limit": 1000}  # fmt: skip
     rare = api.sql(dashboard_sql("rare_hands"), params)
     wins = api.sql("select deal_id, player, base_pattern, extras from mart_wins")

@@ -18,6 +18,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
 from urllib.parse import urljoin
@@ -87,14 +88,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     group) at the end."""
     folder = tmp_path_factory.mktemp("browser")
     ingest(club_logs(folder / "logs"), folder / "warehouse", workers=0)
+    with serving(folder / "warehouse", folder / "server.log") as url:
+        yield url
+
+
+@contextmanager
+def serving(warehouse: Path, log_path: Path) -> Iterator[str]:
+    """``streamlit run`` on a free port over ``warehouse`` (its output in ``log_path``): the
+    URL once it answers; its whole process group stopped at the end."""
     port = free_port()
     command = [
         sys.executable, "-m", "streamlit", "run", str(APP),
         "--server.port", str(port), "--server.address", "127.0.0.1", "--server.headless", "true",
         "--server.fileWatcherType", "none", "--browser.gatherUsageStats", "false",
-        "--", "--warehouse", str(folder / "warehouse"),
+        "--", "--warehouse", str(warehouse),
     ]  # fmt: skip
-    log = open(folder / "server.log", "wb")  # noqa: SIM115 - closed below
+    log = open(log_path, "wb")  # noqa: SIM115 - closed below
     process = subprocess.Popen(
         command, stdout=log, stderr=subprocess.STDOUT, cwd=ROOT, start_new_session=True
     )
@@ -109,7 +118,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             except OSError:
                 pass
             if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((folder / "server.log").read_text(errors="replace"))
+                raise RuntimeError(log_path.read_text(errors="replace"))
             time.sleep(0.3)
         yield url
     finally:

@@ -87,10 +87,10 @@ def test_a_tie_goes_to_the_lower_seat() -> None:
     db = duckdb.connect()
     db.execute(
         "create table mart_seat_deals as select * from (values "
-        "('d1','s1',null::timestamp,null::date,'c','r',[]::varchar[],0,'Bo',5),"
-        "('d1','s1',null,null,'c','r',[],1,'Ann',5),('d1','s1',null,null,'c','r',[],2,'Chen',-3),"
-        "('d1','s1',null,null,'c','r',[],3,'Du',-7)) "
-        "t(deal_id, session_id, played_at, played_date, club, rules, players, seat, player, net)"
+        "('d1','s1',null::timestamp,null::date,'c','r',[]::varchar[],0,'Bo',5,4),"
+        "('d1','s1',null,null,'c','r',[],1,'Ann',5,4),('d1','s1',null,null,'c','r',[],2,'Chen',-3,4),"
+        "('d1','s1',null,null,'c','r',[],3,'Du',-7,4)) "
+        "t(deal_id, session_id, played_at, played_date, club, rules, players, seat, player, net, seats)"
     )
     db.execute("create table mart_deals as select deal_id, players from mart_seat_deals")
     filters_sql = (
@@ -101,10 +101,12 @@ def test_a_tie_goes_to_the_lower_seat() -> None:
         start = marts_sql.index(f"create or replace macro {mart}(")
         end = marts_sql.index(";", marts_sql.index(f"create or replace view mart_{mart}")) + 1
         db.execute(marts_sql[start:end])
-    db.execute("create table mart_player_days as select 1 as club, 1 as rules, 1 as played_date where false")
+    db.execute(
+        "create table mart_player_days as select 1 as club, 1 as rules, 1 as played_date, 4 as seats where false"
+    )
     db.execute(
         "create table mart_sessions as select 1 as club, 1 as rules, 1 as played_date,"
-        " []::varchar[] as players where false"
+        " []::varchar[] as players, 4 as seats where false"
     )
     db.execute(filters_sql.split("create or replace macro pairs_in")[0])
     params: dict[str, object] = {
@@ -112,6 +114,7 @@ def test_a_tie_goes_to_the_lower_seat() -> None:
         "date_from": None,
         "date_to": None,
         "rules": None,
+        "seats": None,
         "tablemates": [],
         "player": None,
     }

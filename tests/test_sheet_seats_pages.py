@@ -92,10 +92,17 @@ def test_the_ratings_page_of_a_mixed_club_ranks_per_table_size(
     mixed: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = open_page(mixed, monkeypatch, "ratings", "en")
-    table = frame(at, "player", "rating", "placement_4_rate")  # a four-player session: 4th shown
+    table = frame(at, "player", "rating")  # the ratings: no placements, which mix sizes
     assert sorted(table["player"]) == ["Ann", "Bo", "Chen", "Du"]
-    sizes = frame(at, "player", "table_size")
-    ann = sizes[sizes["player"] == "Ann"].set_index("table_size")
-    assert sorted(ann.index) == [2, 3, 4]
-    assert ann.loc[3, "placement_3_rate"] == 100.0  # shown as percent: Ann was 3rd of three
-    assert "Placements by table size" in [m.value.strip("*") for m in at.markdown]
+    assert not any(c.startswith("placement_") or c == "avg_placement" for c in table.columns)
+    # one table a size, each with its own places: a 4th at four only, a 3rd at three and four
+    rates = {c for c in (e.value.columns for e in at.dataframe) for c in c if c.startswith("placement_")}
+    per_size = [e.value for e in at.dataframe if "placement_1_rate" in e.value.columns]
+    places = [max(int(c.split("_")[1]) for c in t.columns if c.endswith("_rate")) for t in per_size]
+    assert places == [4, 3, 2] and "placement_4_rate" in rates
+    three = per_size[1].set_index("player")
+    assert three.loc["Ann", "placement_3_rate"] == 100.0  # shown as percent: Ann was 3rd of three
+    assert "Placements by table size" in [h.value for h in at.subheader]
+    assert [m.value.strip("*") for m in at.markdown if m.value.startswith("**")][-3:] == [
+        "4 players", "3 players", "2 players",
+    ]  # fmt: skip

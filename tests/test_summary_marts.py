@@ -30,7 +30,7 @@ from ingest.warehouse import ingest
 
 #: the branch over a mart of sums (30_filters.sql's sums_in; fan_by_rules keeps every rule set)
 DAYS_BRANCH = re.compile(
-    r"\bsums_in\('(mart_\w+)', \$club, \$date_from, \$date_to, (\$rules|null), cast\(\$tablemates as varchar\[\]\)\)"
+    r"\bsums_in\('(mart_\w+)', \$club, \$date_from, \$date_to, (\$rules|null), \$seats, cast\(\$tablemates as varchar\[\]\)\)"
 )
 SEATS_BRANCH = "where len(cast($tablemates as varchar[])) > 0"
 #: the queries with a branch over a mart of sums and one over the seat rows
@@ -56,15 +56,15 @@ SUMMED_QUERIES = (
 
 #: the placements' ranking, a table macro of 30_filters.sql that three queries read
 RANKS_MACRO = re.compile(r"create or replace macro session_ranks\(.*?;\n", re.S)
-RANKS_CALL = "session_ranks($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))"
+RANKS_CALL = "session_ranks($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))"
 
 
 def forced(text: str, mates: str) -> str:
     """``text`` with its sums' branches given a tablemate (so they are empty) and its seat
     rows' branch taken (``mates``: how the tablemates are written in ``text``)."""
     text = re.sub(
-        rf"\bsums_in\('(mart_\w+)', (\$club|p_club), (\$date_from|p_from), (\$date_to|p_to), (\$rules|p_rules|null), {re.escape(mates)}\)",
-        r"sums_in('\1', \2, \3, \4, \5, ['forced'])",
+        rf"\bsums_in\('(mart_\w+)', (\$club|p_club), (\$date_from|p_from), (\$date_to|p_to), (\$rules|p_rules|null), (\$seats|p_seats), {re.escape(mates)}\)",
+        r"sums_in('\1', \2, \3, \4, \5, \6, ['forced'])",
         text,
     )
     return text.replace(f"where len({mates}) > 0", "where true")
@@ -111,7 +111,7 @@ def assert_sums_exact(api: Analytics) -> None:
         Filters(club=club),
         Filters(date_from=date(2026, 11, 2), date_to=date(2026, 11, 28)),
     ]
-    variants += [Filters(player=p) for p in players[:3]] + [Filters(rules="standard")]
+    variants += [Filters(player=p) for p in players[:3]] + [Filters(rules="standard"), Filters(seats=4)]
     for name in SUMMED_QUERIES:
         for filters in variants:
             have, want = api.query(name, filters), per_seat(api, name, filters)
@@ -190,7 +190,7 @@ def assert_ratings_exact(api: Analytics) -> None:
 SEARCH_REFERENCE = """
 with picked as (
     select deal_id, session_id, played_date, club, rules, players, status, kongs, findings, finding_codes
-    from deals_in($club, $date_from, $date_to, $rules, $player)
+    from deals_in($club, $date_from, $date_to, $rules, $seats, $player)
     where ($code is null or list_contains(finding_codes, $code)) and ($min_kongs is null or kongs >= $min_kongs)
 ),
 wins as (
@@ -215,7 +215,18 @@ def assert_search_exact(api: Analytics) -> None:
     player = str(api.sql("select player from mart_seat_deals order by player limit 1")["player"][0])
     code = api.sql("select code from mart_findings where deal_id is not null order by code limit 1")
     every: dict[str, object] = dict.fromkeys(
-        ("club", "date_from", "date_to", "rules", "player", "min_fan", "pattern", "code", "min_kongs")
+        (
+            "club",
+            "date_from",
+            "date_to",
+            "rules",
+            "seats",
+            "player",
+            "min_fan",
+            "pattern",
+            "code",
+            "min_kongs",
+        )
     )
     searches: list[dict[str, object]] = [
         {},

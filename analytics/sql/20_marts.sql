@@ -38,7 +38,8 @@ select
     d.club,
     d.rules,
     shown_players(d.players, d.club, n.names) as players,
-    d.record
+    d.record,
+    len(d.players) as seats  -- the table's size (4, 3 or 2): its players, one a seat
 from stg_deals as d
 cross join mart_shared_names as n
 where d.is_complete;
@@ -98,7 +99,8 @@ select
     s.win_fans,  -- the fan of each (the columns above describe the first)
     d.record,
     d.is_sheet,
-    s.player as name  -- the name as written in the file (the same in every club)
+    s.player as name,  -- the name as written in the file (the same in every club)
+    len(d.players) as seats  -- the table's size (4, 3 or 2)
 from stg_seats as s
 join stg_deals as d using (deal_id)
 cross join mart_shared_names as n
@@ -127,7 +129,8 @@ select
     a.players,
     a.player,
     b.player as mate,
-    a.net
+    a.net,
+    a.seats
 from mart_seat_deals as a
 join mart_seat_deals as b on a.deal_id = b.deal_id and a.seat <> b.seat;
 
@@ -147,7 +150,8 @@ select
     l.payee,
     shown_player(l.payer_player, d.club, n.names) as payer_player,
     shown_player(l.payee_player, d.club, n.names) as payee_player,
-    l.amount
+    l.amount,
+    len(d.players) as seats
 from stg_ledger as l
 join stg_deals as d using (deal_id)
 cross join mart_shared_names as n
@@ -164,7 +168,8 @@ select
     d.rules,
     d.players,
     d.record as deal_record,  -- how the deal's source counts its seats (a sheet 1-4)
-    d.status as deal_status
+    d.status as deal_status,
+    len(d.players) as seats  -- null for a finding of no deal (a file's, a session's)
 from stg_findings as f
 left join stg_deals as d on f.deal_id = d.deal_id
 cross join mart_shared_names as n;
@@ -222,10 +227,11 @@ select
     max(win_points) as biggest_win,
     first(win_points order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_points,
     first(fan order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_fan,
-    first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_deal
+    first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as best_deal,
+    seats  -- one value a rule set (the rule set says the table's size)
 from mart_seat_deals
 where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
-group by player, name, club, rules, played_date;
+group by player, name, club, rules, played_date, seats;
 
 create or replace view mart_player_days as
 select * from player_days(true, cast([] as date[]), false);
@@ -243,10 +249,11 @@ select
     min(seat) as seat,
     min(played_at) as played_at,
     count(*) as deals,
-    sum(net) as net
+    sum(net) as net,
+    seats
 from mart_seat_deals
 where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
-group by session_id, player, club, rules, played_date;
+group by session_id, player, club, rules, played_date, seats;
 
 create or replace view mart_session_days as
 select * from session_days(true, cast([] as date[]), false);
@@ -288,7 +295,8 @@ select
     p.deals,
     cast(p.net as bigint) as net,
     case when k.keys = 1 then row_number() over (partition by p.session_id order by p.net desc, p.seat, p.player) end as placement,
-    case when k.keys = 1 then count(*) over (partition by p.session_id) end as table_size
+    case when k.keys = 1 then count(*) over (partition by p.session_id) end as table_size,
+    p.seats
 from picked as p
 join keys as k on k.session_id is not distinct from p.session_id
 where p_all or list_contains(p_days, p.played_date) or (p_no_day and p.played_date is null);
@@ -307,12 +315,13 @@ select
     a.rules,
     a.played_date,
     count(*) as sessions,
-    count(*) filter (where a.placement < b.placement) as placed_above
+    count(*) filter (where a.placement < b.placement) as placed_above,
+    a.seats
 from mart_session_places as a
 join mart_session_places as b on a.session_id = b.session_id and a.player <> b.player
 where a.placement is not null and b.placement is not null
     and (p_all or list_contains(p_days, a.played_date) or (p_no_day and a.played_date is null))
-group by a.player, b.player, a.club, a.rules, a.played_date;
+group by a.player, b.player, a.club, a.rules, a.played_date, a.seats;
 
 create or replace view mart_pair_places as
 select * from pair_places(true, cast([] as date[]), false);
@@ -337,7 +346,8 @@ from (
         players,
         count(*) as deals,
         count(*) filter (where status <> 'ok') as findings_deals,
-        count(*) filter (where not is_sheet) as tile_deals
+        count(*) filter (where not is_sheet) as tile_deals,
+        len(players) as seats
     from stg_deals
     where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
     group by session_id, club, rules, played_date, players
@@ -352,7 +362,7 @@ select * from session_rows(true, cast([] as date[]), false);
 -- row per pair and day instead of twelve per deal). Kept like mart_player_days (DERIVED).
 create or replace macro pair_days(p_all, p_days, p_no_day) as table
 with seats as (  -- mart_pairs of the days: their seats paired within each deal
-    select deal_id, seat, player, club, rules, played_date, net
+    select deal_id, seat, player, club, rules, played_date, net, seats
     from mart_seat_deals
     where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
 )
@@ -364,10 +374,11 @@ select
     a.rules,
     a.played_date,
     count(*) as deals,
-    cast(sum(a.net) as bigint) as net
+    cast(sum(a.net) as bigint) as net,
+    a.seats
 from seats as a
 join seats as b on a.deal_id = b.deal_id and a.seat <> b.seat
-group by a.player, b.player, a.club, a.rules, a.played_date;
+group by a.player, b.player, a.club, a.rules, a.played_date, a.seats;
 
 create or replace view mart_pair_days as
 select * from pair_days(true, cast([] as date[]), false);
@@ -384,10 +395,11 @@ select
     rules,
     played_date,
     count(*) as transfers,
-    cast(sum(amount) as bigint) as points
+    cast(sum(amount) as bigint) as points,
+    seats
 from mart_flows
 where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
-group by payer_player, payee_player, reason, club, rules, played_date;
+group by payer_player, payee_player, reason, club, rules, played_date, seats;
 
 create or replace view mart_flow_days as
 select * from flow_days(true, cast([] as date[]), false);
@@ -403,11 +415,12 @@ select
     w.played_date,
     f.fan,
     count(*) as wins,
-    count(*) filter (where f.n = 1 and w.capped) as capped
+    count(*) filter (where f.n = 1 and w.capped) as capped,
+    w.seats
 from mart_seat_deals as w,
     unnest(w.win_fans) with ordinality as f(fan, n)
 where w.won and (p_all or list_contains(p_days, w.played_date) or (p_no_day and w.played_date is null))
-group by w.player, w.club, w.rules, w.played_date, f.fan;
+group by w.player, w.club, w.rules, w.played_date, f.fan, w.seats;
 
 create or replace view mart_fan_days as
 select * from fan_days(true, cast([] as date[]), false);
@@ -429,10 +442,11 @@ select
     sum(findings) as findings,
     count(*) filter (where is_sheet) as sheet_deals,
     count(*) filter (where not is_sheet) as tile_deals,
-    sum(wins) filter (where is_complete) as wins
+    sum(wins) filter (where is_complete) as wins,
+    len(players) as seats
 from stg_deals
 where p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null)
-group by club, rules, played_date;
+group by club, rules, played_date, len(players);
 
 create or replace view mart_deal_days as
 select * from deal_days(true, cast([] as date[]), false);
@@ -459,10 +473,11 @@ select
     sum(fan_uncapped) as fan_uncapped,
     count(fan_uncapped) as fan_uncapped_count,
     sum(win_points) as points,
-    count(win_points) as points_count
+    count(win_points) as points_count,
+    seats
 from mart_seat_deals
 where won and (p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null))
-group by player, club, rules, played_date, win_kind, win_kind_zh, base_pattern, fan, roots, capped, is_sheet;
+group by player, club, rules, played_date, win_kind, win_kind_zh, base_pattern, fan, roots, capped, is_sheet, seats;
 
 create or replace view mart_win_days as
 select * from win_days(true, cast([] as date[]), false);
@@ -471,21 +486,21 @@ select * from win_days(true, cast([] as date[]), false);
 -- it), per player, club, rule set and day: what pattern_rates reads when no tablemates are
 -- asked for (the wins themselves: mart_player_days). Kept like mart_player_days (DERIVED).
 create or replace macro pattern_days(p_all, p_days, p_no_day) as table
-select player, club, rules, played_date, pattern, kind, count(*) as hits
+select player, club, rules, played_date, pattern, kind, count(*) as hits, seats
 from (
-    select player, club, rules, played_date, base_pattern as pattern, 'base' as kind
+    select player, club, rules, played_date, base_pattern as pattern, 'base' as kind, seats
     from mart_seat_deals
     where won and base_pattern is not null
         and (p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null))
     union all
-    select player, club, rules, played_date, pattern, 'extra' as kind
+    select player, club, rules, played_date, pattern, 'extra' as kind, seats
     from (
-        select distinct player, club, rules, played_date, deal_id, seat, unnest(extras) as pattern
+        select distinct player, club, rules, played_date, deal_id, seat, seats, unnest(extras) as pattern
         from mart_seat_deals
         where won and (p_all or list_contains(p_days, played_date) or (p_no_day and played_date is null))
     )
 )
-group by player, club, rules, played_date, pattern, kind;
+group by player, club, rules, played_date, pattern, kind, seats;
 
 create or replace view mart_pattern_days as
 select * from pattern_days(true, cast([] as date[]), false);

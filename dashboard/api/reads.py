@@ -30,6 +30,10 @@ Club = Annotated[str | None, Query(description="Only this club's deals.")]
 DateFrom = Annotated[date | None, Query(description="First day, YYYY-MM-DD.")]
 DateTo = Annotated[date | None, Query(description="Last day, YYYY-MM-DD.")]
 RulesName = Annotated[str | None, Query(description="Only deals under this rule set name.")]
+Seats = Annotated[
+    int | None,
+    Query(ge=2, le=4, description="Only tables of this size (4, 3 or 2 players): rates per table size."),
+]
 Mates = Annotated[list[str] | None, Query(alias="with", description="Only deals where this player sat too.")]
 Limit = Annotated[int, Query(ge=1, le=10_000, description="At most this many rows.")]
 
@@ -43,8 +47,8 @@ def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def filters(club: str | None, date_from: date | None, date_to: date | None, rules: str | None,
-            mates: list[str] | None = None, player: str | None = None) -> Filters:  # fmt: skip
-    return Filters(player, club, date_from, date_to, rules, tuple(mates or ()))
+            mates: list[str] | None = None, player: str | None = None, seats: int | None = None) -> Filters:  # fmt: skip
+    return Filters(player, club, date_from, date_to, rules, tuple(mates or ()), seats)
 
 
 @router.get("/health", summary="The server and its warehouse")
@@ -59,13 +63,13 @@ def health(request: Request) -> dict[str, Any]:
 def sessions(
     request: Request, grant: Viewer, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
     rules: RulesName = None, player: Annotated[str | None, Query(description="Only sessions this player sat in.")] = None,
-    limit: Limit = 100,
+    limit: Limit = 100, seats: Seats = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Each session with its deals, how many have findings and how many are invalid."""
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:
         frame = analytics.query(
-            "session_list", filters(club, date_from, date_to, rules, player=player), limit=limit
+            "session_list", filters(club, date_from, date_to, rules, player=player, seats=seats), limit=limit
         )
     total = int(frame["listed_sessions"].iloc[0]) if len(frame) else 0
     return {"sessions": records(frame.drop(columns="listed_sessions")), "total": total}
@@ -170,13 +174,13 @@ def replay_json(replay: DealReplay, lang: Lang) -> dict[str, Any]:
 @router.get("/players", summary="The leaderboard: every player's statistics")
 def players(
     request: Request, grant: Viewer, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
-    rules: RulesName = None, mates: Mates = None,
+    rules: RulesName = None, mates: Mates = None, seats: Seats = None,
 ) -> dict[str, Any]:  # fmt: skip
     """One object per player (deals, 胡牌率 win rate, 自摸率, 点炮率, fan, points ...), the
     roster's guests marked ``guest`` (listed apart on the leaderboards)."""
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:
-        frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates))
+        frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates, seats=seats))
         guests = analytics.guests()
     return {"players": records(frame.assign(guest=frame["player"].isin(sorted(guests))))}
 
@@ -184,12 +188,14 @@ def players(
 @router.get("/players/{player}", summary="One player's statistics")
 def player(
     request: Request, grant: Viewer, player: str, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
-    rules: RulesName = None, mates: Mates = None,
+    rules: RulesName = None, mates: Mates = None, seats: Seats = None,
 ) -> dict[str, Any]:  # fmt: skip
     """The player's row of the leaderboard (the name as the pages show it)."""
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:
-        frame = analytics.player_stats(filters(club, date_from, date_to, rules, mates, player=player))
+        frame = analytics.player_stats(
+            filters(club, date_from, date_to, rules, mates, player=player, seats=seats)
+        )
     if frame.empty:
         raise ApiError("not_found", f"no deals of {player!r} under these filters")
     return records(frame)[0]
@@ -201,7 +207,7 @@ def findings(
     rules: RulesName = None, code: Annotated[str | None, Query(description="Only this finding code.")] = None,
     session_id: Annotated[str | None, Query(description="Only this session's.")] = None,
     player: Annotated[str | None, Query(description="Only this player's.")] = None,
-    limit: Limit = 200, lang: LangQuery = "en",
+    limit: Limit = 200, lang: LangQuery = "en", seats: Seats = None,
 ) -> dict[str, Any]:  # fmt: skip
     """Every error finding under the filters, each with its explanation in ``lang`` naming
     the players (``text``); ``total`` counts them all, ``findings`` lists at most ``limit``."""
@@ -209,7 +215,7 @@ def findings(
     with state_of(request).reading() as analytics:
         frame = analytics.page(
             "findings_list", club=club, date_from=date_from, date_to=date_to, rules=rules,
-            code=code, session_id=session_id, player=player, limit=limit,
+            code=code, session_id=session_id, player=player, limit=limit, seats=seats,
         )  # fmt: skip
     total = int(frame["total"].iloc[0]) if not frame.empty else 0
     texts = [row_text(row, lang, None) for row in frame.to_dict(orient="records")]

@@ -12,13 +12,12 @@ import streamlit as st
 from dashboard import cached_queries, charts, page_kit
 from dashboard.finding_html import row_html
 from dashboard.findings_view import payments_line, row_text
-from dashboard.rescore import Rescore
+from dashboard.rescore import Rescore, presets_for
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
 from dashboard.term_labels import code_label, rule_label
 from dashboard.tiles_view import CSS
-from engine.rules import preset_names
 
 CODE_KEY = "audit_code"
 SESSION_KEY = "audit_session"
@@ -270,11 +269,11 @@ if src is not None:
     else:
         if st.session_state.get(RESCORE_SESSION_KEY) not in options:
             st.session_state[RESCORE_SESSION_KEY] = options[0]
-        presets = preset_names()
-        if st.session_state.get(RESCORE_RULES_KEY) not in presets:
-            st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
         left, right = st.columns([3, 1])
         chosen = left.selectbox(page_kit.t("session"), options, key=RESCORE_SESSION_KEY)
+        presets = presets_for(chosen, listed)  # a three-player session under three-seat rules only
+        if st.session_state.get(RESCORE_RULES_KEY) not in presets:
+            st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
         rules = right.selectbox(page_kit.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
         st.page_link(
             page_kit.PAGES["session"], label=page_kit.t("session_open"), icon=":material/receipt_long:",

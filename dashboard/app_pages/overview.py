@@ -1,13 +1,17 @@
 """Overview: the club at a glance (deals, sessions, players, dates, every win: wins per
 deal and the repeated wins of 血流成河), activity by week, the fan distribution (every
-win) and the share of deals with findings."""
+win) and the share of deals with findings; a club that plays at several table sizes sees
+its deals, sessions and wins per deal split by size too (a three-player table wins less
+often per deal than a four-player one)."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, page_kit
+from dashboard import cached_queries, charts, page_kit, table_size
 from dashboard.term_labels import code_label
 
 st.title(page_kit.t("page_overview"))
@@ -37,6 +41,37 @@ if src is not None:
             third[0].metric(page_kit.t("all_wins"), page_kit.count(row["wins"]))
             third[1].metric(page_kit.t("wins_per_deal"), page_kit.num(row["wins_per_deal"]))
             third[2].metric(page_kit.t("repeat_wins"), page_kit.count(row["repeat_wins"]))
+        sizes = table_size.table_sizes(src) if filters.seats is None else []
+        if len(sizes) > 1:  # like with like: the figures above split by table size
+            split = [
+                (int(size), cached_queries.query("overview", replace(filters, seats=int(size)), src=src))
+                for size in sizes
+            ]
+            by_size = pd.DataFrame(
+                [
+                    {
+                        "table_size": page_kit.t("seats_n", n=size),
+                        "deals": int(part["deals"].iloc[0]),
+                        "sessions": int(part["sessions"].iloc[0]),
+                        "players": int(part["players"].iloc[0]),
+                        "wins_per_deal": page_kit.plain(part["wins_per_deal"].iloc[0]),
+                    }
+                    for size, part in split
+                    if not part.empty and int(part["deals"].iloc[0])
+                ]
+            )
+            if not by_size.empty:
+                st.markdown(f"**{page_kit.t('by_table_size')}**")
+                page_kit.dataframe(
+                    by_size, hide_index=True, height=page_kit.table_height(len(by_size)), key="overview_sizes",
+                    column_config={
+                        "table_size": page_kit.t("table_size"),
+                        "deals": st.column_config.NumberColumn(page_kit.t("deals"), format="%d"),
+                        "sessions": st.column_config.NumberColumn(page_kit.t("sessions"), format="%d"),
+                        "players": st.column_config.NumberColumn(page_kit.t("players"), format="%d"),
+                        "wins_per_deal": st.column_config.NumberColumn(page_kit.t("wins_per_deal"), format="%.2f"),
+                    },
+                )  # fmt: skip
         if int(row["sheet_deals"]):
             st.caption(
                 page_kit.t("sheet_deals_in", sheets=int(row["sheet_deals"]), tiles=int(row["tile_deals"]))

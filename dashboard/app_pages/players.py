@@ -3,6 +3,7 @@ over time, fan distribution, how they win, whom they deal into and their tablema
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
@@ -11,7 +12,7 @@ import streamlit as st
 from analytics.queries import Filters
 from analytics.roster import guests_split
 from analytics.seasons import split_ranked
-from dashboard import cached_queries, charts, export, page_kit
+from dashboard import cached_queries, charts, export, page_kit, table_size
 from dashboard.safe_text import md
 from dashboard.term_labels import win_kind_label
 
@@ -91,7 +92,7 @@ def comparison(stats: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
 st.title(page_kit.t("page_players"))
 src = page_kit.page_source()
 if src is not None:
-    filters = page_kit.filters()
+    filters = table_size.one_size(page_kit.filters(), src, "players_size")  # rates of one table size
     stats = cached_queries.player_table(filters, src=src)
     if stats.empty:
         st.info(page_kit.t("no_match"))
@@ -189,7 +190,7 @@ if src is not None:
             if int(row["sheet_deals_excluded"]):
                 st.caption(page_kit.t("sheet_turn_excluded", n=int(row["sheet_deals_excluded"])))
         with right:
-            mine = page_kit.filters(player=chosen)
+            mine = replace(filters, player=chosen)
             score = cached_queries.query("score_over_time", mine, src=src)
             if not score.empty:
                 page_kit.chart(charts.score_chart(score, page_kit.tr()))

@@ -4,12 +4,13 @@ player's record against each tablemate. ``?a=NAME&b=NAME`` opens a pair."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, export, page_kit
+from dashboard import cached_queries, charts, export, page_kit, table_size
 
 A_KEY, B_KEY = "versus_a", "versus_b"
 #: compared statistics: (column, label key, kind)
@@ -49,7 +50,7 @@ def pick(key: str, players: list[str], asked: str | None, fallback: str) -> str:
 st.title(page_kit.t("page_versus"))
 src = page_kit.page_source()
 if src is not None:
-    filters = page_kit.filters()
+    filters = table_size.one_size(page_kit.filters(), src, "versus_size")  # rates of one table size
     everyone = cached_queries.query("player_stats", filters, src=src)
     if len(everyone) < 2:
         st.info(page_kit.t("no_match"))
@@ -61,7 +62,7 @@ if src is not None:
         with right:
             second = pick(B_KEY, players, st.query_params.get("b"), players[1])
         st.query_params["a"], st.query_params["b"] = first, second
-        records = cached_queries.query("mate_records", page_kit.filters(player=first), src=src)
+        records = cached_queries.query("mate_records", replace(filters, player=first), src=src)
         if first == second:
             st.info(page_kit.t("versus_same"))
         else:
@@ -79,7 +80,7 @@ if src is not None:
                 )
                 cols[3].metric(page_kit.t("net_between", a=first, b=second), f"{int(row['net_between']):+,}")
                 together = cached_queries.query(
-                    "player_stats", page_kit.filters(tablemates=(first, second)), src=src
+                    "player_stats", replace(filters, tablemates=(first, second)), src=src
                 )
                 both = together.set_index("player").loc[[first, second]]
                 side = pd.DataFrame(

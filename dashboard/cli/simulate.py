@@ -10,12 +10,12 @@ import typer
 
 from dashboard.cli.options import RulesOption, fail, rules_or_fail
 
+PLAYERS_HELP = "Club members, at least the rules' seats (4, or 3 or 2); those seats sit at each session."
+
 
 def simulate(
     out: Annotated[Path, typer.Option("--out", help="Log file to write (.jsonl, or .jsonl.gz to gzip).")],
-    players: Annotated[
-        int, typer.Option(min=4, help="Club members; the rules' seats sit at each session.")
-    ] = 12,
+    players: Annotated[int, typer.Option(min=2, help=PLAYERS_HELP)] = 12,
     sessions: Annotated[int, typer.Option(min=1)] = 10,
     deals_per_session: Annotated[int, typer.Option(min=1)] = 8,
     rules: RulesOption = "standard",
@@ -66,7 +66,7 @@ def simulate(
     from ingest.simulator.sheet_sessions import with_sheet_sessions
     from ingest.simulator.simulate import ClubPlan, simulate_club
 
-    rule_spec = _playable_rules(rules)
+    rule_spec = _playable_rules(rules, players)
     try:
         first = date.fromisoformat(start)
     except ValueError:
@@ -109,16 +109,22 @@ def _check_shares(tamper: float, sheet_sessions: float, manifest: Path | None, o
         raise fail("--manifest and --out must be different files")
 
 
-def _playable_rules(rules: str) -> str | dict[str, object]:
+def _playable_rules(rules: str, players: int) -> str | dict[str, object]:
     """The ``--rules`` value as a preset name or an object, or a usage error: rules that do
-    not load, or a table the tile replay does not play yet (its words)."""
+    not load, a table the tile replay does not play yet (its words), or one with more seats
+    than the club has ``players``."""
     import json as json_module
 
-    from engine.table import replay_refusal
+    from engine.table import replay_refusal, table_of
 
     loaded = rules_or_fail(rules)
     refusal = replay_refusal(loaded) if loaded is not None else None
     if refusal is not None:  # a table the tile replay does not play yet: no deal to simulate
         raise fail(f"--rules {rules}: {refusal}")
+    seats = table_of(loaded).players if loaded is not None else 4
+    if players < seats:  # a three-seat rule set is played by a club of three, a four-seat one needs four
+        raise fail(
+            f"--players {players}: --rules {rules} seats {seats} at each session, so the club needs {seats} or more"
+        )
     spec: str | dict[str, object] = json_module.loads(rules) if rules.strip().startswith("{") else rules
     return spec

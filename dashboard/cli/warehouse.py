@@ -110,6 +110,18 @@ def ingest(
     raise typer.Exit(summary.exit_code)
 
 
+SeatsOption = Annotated[
+    int | None,
+    typer.Option(
+        "--seats",
+        min=2,
+        max=4,
+        help="Only tables of this size (4, 3 or 2 players): a club that plays at several sizes "
+        "gets each size's rates apart.",
+    ),
+]
+
+
 def stats(
     warehouse: WarehouseOption = Path("data/warehouse"),
     player: Annotated[str | None, typer.Option("--player", help="One player's card.")] = None,
@@ -132,6 +144,7 @@ def stats(
         ),
     ] = None,
     lang: LangOption = "en",
+    seats: SeatsOption = None,
 ) -> None:
     """Player statistics from the warehouse: the player table, or one player's card.
 
@@ -140,14 +153,8 @@ def stats(
 
     from analytics.queries import Analytics, Filters
     from dashboard.cli.warehouse_reports import audit_text, player_card_text, player_table_text, records_json
-    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
 
-    try:
-        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
-            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
-        require_readable(warehouse)
-    except WarehouseError as error:
-        raise fail(str(error)) from None
+    _require_warehouse(warehouse)
     try:
         first = date.fromisoformat(date_from) if date_from else None
         last = date.fromisoformat(date_to) if date_to else None
@@ -162,7 +169,7 @@ def stats(
             raise fail("--season gives the dates: leave out --from and --to")
         chosen = season_or_fail(warehouse, season, club)
         first, last = chosen.first, chosen.last
-    filters = Filters(player, club, first, last, rules, tuple(with_players or ()))
+    filters = Filters(player, club, first, last, rules, tuple(with_players or ()), seats)
     analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
     _warn_if_roster_unreadable(analytics)
     try:
@@ -177,6 +184,8 @@ def stats(
         raise fail(f"{player!r} plays in several clubs, so it is several players: {shown}; pick one")
     if player is not None and frame.empty:
         raise fail(f"no deals of player {player!r} in {warehouse}")
+    if seats is None and not as_json:
+        _warn_if_sizes_mixed(frame)
     if chosen is not None:
         from dashboard.cli.season import with_ranked
 
@@ -190,6 +199,30 @@ def stats(
         echo_text(player_table_text(frame, language) + _guests_line(listed_apart))
         if audit is not None:
             echo_text(audit_text(audit, language))
+
+
+def _require_warehouse(warehouse: Path) -> None:
+    """A usage error (exit 2) where there is no warehouse, or one that cannot be read."""
+    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
+
+    try:
+        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
+            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
+        require_readable(warehouse)
+    except WarehouseError as error:
+        raise fail(str(error)) from None
+
+
+def _warn_if_sizes_mixed(frame: pd.DataFrame) -> None:
+    """Rates over tables of several sizes mix them (a three-player table wins more often per
+    deal than a four-player one): say so on stderr, with the flag that keeps them apart."""
+    sizes = sorted({int(n) for row in frame.get("table_sizes", []) for n in row})
+    if len(sizes) > 1:
+        listed = ", ".join(str(n) for n in sizes)
+        typer.echo(
+            f"note: these deals were played at tables of {listed} players; --seats N counts one size",
+            err=True,
+        )
 
 
 def _warn_if_roster_unreadable(analytics: Analytics) -> None:

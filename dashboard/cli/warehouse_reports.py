@@ -155,9 +155,11 @@ def with_deal_progress(events: Iterable[T], total: int, *, enabled: bool = True)
 
 
 def _plain(value: Any) -> Any:
-    """numpy/pandas scalars to JSON values; NaN to null."""
+    """numpy/pandas scalars to JSON values, arrays to lists; NaN to null."""
     if value is None:
         return None
+    if getattr(value, "ndim", 0) > 0:  # a list column (table_sizes): a JSON list
+        return [_plain(v) for v in value.tolist()]
     if hasattr(value, "item"):
         value = value.item()
     if isinstance(value, float) and math.isnan(value):

@@ -64,6 +64,17 @@ def _wall(text: str) -> tuple[int, ...]:
     return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
 
 
+#: the most tiles a hand holds (the dealer's 13 + 1); every table's wall holds more (the
+#: smallest: two seats, one suit, seven-tile hands, 36 - 15 = 21 tiles)
+MOST_IN_HAND = 14
+
+
+def _is_wall(text: str) -> bool:
+    """Whether a stored entry of the deal line is the wall (stored after the hands, one hand
+    a seat: three at a three-seat table, so the entry count alone does not tell)."""
+    return len(text) > 2 * MOST_IN_HAND
+
+
 def events_from_rows(
     rows: Sequence[Mapping[str, Any]],
 ) -> tuple[DealStart, list[PlayEvent], DealEnd | None]:
@@ -72,12 +83,13 @@ def events_from_rows(
         raise ValueError("a deal's stored events begin with its deal line")
     first = rows[0]
     tiles = stored_strs(first["tiles"])
+    seats = len(tiles) - 1 if tiles and _is_wall(tiles[-1]) else len(tiles)  # 4, 3 or 2 hands
     dice = first.get("deltas")
     start = DealStart(
         deal_id=str(first["deal_id"]),
         dealer=stored_int(first["seat"]) or 0,
-        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
-        wall=_wall(tiles[4]) if len(tiles) > 4 else None,
+        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:seats]),
+        wall=_wall(tiles[seats]) if len(tiles) > seats else None,
         dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
         line=stored_int(first["line"]) or 0,
     )

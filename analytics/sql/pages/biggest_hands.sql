@@ -12,6 +12,6 @@ select
     extras,
     win_kind,
     win_points
-from wins_in($club, $date_from, $date_to, $rules)
+from wins_in($club, $date_from, $date_to, $rules, $seats)
 order by fan_uncapped desc, win_points desc, played_date desc nulls last, deal_id, player
 limit $limit;

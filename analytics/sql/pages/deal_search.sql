@@ -7,7 +7,7 @@
 -- names as shown, the winners and the patterns are made for the deals shown only.
 with picked as (
     select d.deal_id, d.session_id, d.played_date, d.club, d.rules, d.players, d.status, d.kongs, d.findings, d.finding_codes
-    from deal_rows_in($club, $date_from, $date_to, $rules, $player) as d  -- 30_filters.sql
+    from deal_rows_in($club, $date_from, $date_to, $rules, $seats, $player) as d  -- 30_filters.sql
     cross join mart_shared_names as n
     where ($player is null or list_contains(shown_players(d.players, d.club, n.names), $player))
         and ($code is null or list_contains(d.finding_codes, $code))

@@ -4,7 +4,7 @@
 select
     *,
     count(*) over () as total
-from findings_in($club, $date_from, $date_to, $rules)
+from findings_in($club, $date_from, $date_to, $rules, $seats)
 where severity = 'error'
     and ($code is null or code = $code)
     and ($session_id is null or session_id = $session_id)

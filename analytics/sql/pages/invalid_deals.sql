@@ -54,5 +54,6 @@ where d.status = 'invalid'
     and ($date_from is null or d.played_date >= $date_from)
     and ($date_to is null or d.played_date <= $date_to)
     and ($rules is null or d.rules = $rules)
+    and ($seats is null or len(d.players) = $seats)
 order by d.played_date desc nulls last, d.session_id, d.deal_id
 limit $limit;

@@ -12,7 +12,7 @@ select
     extras,
     win_kind,
     win_points
-from wins_in($club, $date_from, $date_to, $rules)
+from wins_in($club, $date_from, $date_to, $rules, $seats)
 where (list_contains($rare, base_pattern) or list_has_any(extras, $rare))
 order by played_date desc nulls last, fan_uncapped desc, deal_id, player
 limit $limit;

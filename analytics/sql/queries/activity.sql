@@ -4,7 +4,7 @@
 -- sessions of mart_sessions; with a player, that player's deals.
 with picked as (
     select *
-    from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
+    from deals_in($club, $date_from, $date_to, $rules, $seats, $player)  -- 30_filters.sql
     where $player is not null and played_date is not null
 ),
 
@@ -30,13 +30,13 @@ weeks as (
             cast(sum(deals) as bigint) as deals,
             cast(sum(not_ok_deals) as bigint) as findings_deals,
             cast(sum(invalid_deals) as bigint) as invalid_deals
-        from sums_in('mart_deal_days', $club, $date_from, $date_to, $rules, cast([] as varchar[]))
+        from sums_in('mart_deal_days', $club, $date_from, $date_to, $rules, $seats, cast([] as varchar[]))
         where $player is null and played_date is not null
         group by week
     ) as d
     left join (
         select cast(date_trunc('week', played_date) as date) as week, count(distinct session_id) as sessions
-        from sessions_in($club, $date_from, $date_to, $rules, null)  -- 30_filters.sql
+        from sessions_in($club, $date_from, $date_to, $rules, $seats, null)  -- 30_filters.sql
         where $player is null and played_date is not null
         group by week
     ) as s using (week)

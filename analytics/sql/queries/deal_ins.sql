@@ -4,14 +4,14 @@
 -- mart_flow_days (per pair, reason and day), else from the deals' transfers.
 with days as (
     select *
-    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where reason in ('win_discard', 'kong_transfer')
         and ($player is null or payer_player = $player)
 ),
 
 picked as (
     select *
-    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from flows_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0
         and reason in ('win_discard', 'kong_transfer')
         and ($player is null or payer_player = $player)

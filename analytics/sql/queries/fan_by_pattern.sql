@@ -7,12 +7,12 @@ with win_sums as (
         cast(sum(wins) as bigint) as wins,
         cast(sum(points) as bigint) as points,
         cast(sum(points_count) as bigint) as points_count
-    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by base_pattern, fan
     union all
     select base_pattern, fan, count(*) as wins, cast(sum(win_points) as bigint) as points, count(win_points) as points_count
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won and ($player is null or player = $player)
     group by base_pattern, fan
 )

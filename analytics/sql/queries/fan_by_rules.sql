@@ -4,12 +4,12 @@
 -- else the same sums of the tablemates' deals' winning seats.
 with win_sums as (
     select rules, fan, roots, capped, cast(sum(wins) as bigint) as wins
-    from sums_in('mart_win_days', $club, $date_from, $date_to, null, cast($tablemates as varchar[]))
+    from sums_in('mart_win_days', $club, $date_from, $date_to, null, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by rules, fan, roots, capped
     union all
     select rules, fan, roots, capped, count(*) as wins
-    from seat_deals_in($club, $date_from, $date_to, null, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, null, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won and ($player is null or player = $player)
     group by rules, fan, roots, capped
 )

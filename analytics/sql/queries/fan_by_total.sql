@@ -4,13 +4,13 @@
 -- mart_fan_days (per player, fan and day), else from the deals' seat rows.
 with picked as (
     select *
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won and ($player is null or player = $player)
 ),
 
 per_fan as (
     select fan, cast(sum(wins) as bigint) as wins, cast(sum(capped) as bigint) as capped
-    from sums_in('mart_fan_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_fan_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by fan
     union all

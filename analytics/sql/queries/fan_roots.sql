@@ -3,12 +3,12 @@
 -- else the same sums of the tablemates' deals' winning seats.
 with win_sums as (
     select roots, cast(sum(wins) as bigint) as wins
-    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by roots
     union all
     select roots, count(*) as wins
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won and ($player is null or player = $player)
     group by roots
 )

@@ -7,7 +7,7 @@ with win_sums as (
         cast(sum(wins) as bigint) as wins,
         cast(sum(fan_uncapped) as bigint) as fan_uncapped,
         cast(sum(fan_uncapped_count) as bigint) as fan_uncapped_count
-    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by fan, roots, capped, is_sheet
     union all
@@ -16,7 +16,7 @@ with win_sums as (
         count(*) as wins,
         cast(sum(fan_uncapped) as bigint) as fan_uncapped,
         count(fan_uncapped) as fan_uncapped_count
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won and ($player is null or player = $player)
     group by fan, roots, capped, is_sheet
 )

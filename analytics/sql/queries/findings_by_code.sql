@@ -5,6 +5,6 @@ select
     count(*) as findings,
     count(distinct deal_id) as deals,
     count(distinct session_id) as sessions
-from findings_in($club, $date_from, $date_to, $rules)
+from findings_in($club, $date_from, $date_to, $rules, $seats)
 group by code, severity
 order by findings desc, code;

@@ -14,6 +14,7 @@ with statuses as (
         and ($date_from is null or played_date >= $date_from)
         and ($date_to is null or played_date <= $date_to)
         and ($rules is null or rules = $rules)
+        and ($seats is null or len(players) = $seats)
 ),
 
 counted as (
@@ -22,7 +23,7 @@ counted as (
         count(distinct deal_id) as deals_with_findings,
         count(distinct session_id) as sessions_with_findings,
         count(*) filter (where scope = 'session') as session_findings
-    from findings_in($club, $date_from, $date_to, $rules)
+    from findings_in($club, $date_from, $date_to, $rules, $seats)
     where severity = 'error'
 )
 

@@ -8,11 +8,11 @@ with pairs as (
         payee_player as to_player,
         cast(sum(points) as bigint) as points,
         cast(sum(transfers) as bigint) as transfers
-    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     group by payer_player, payee_player
     union all
     select payer_player as from_player, payee_player as to_player, cast(sum(amount) as bigint) as points, count(*) as transfers
-    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from flows_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0
     group by payer_player, payee_player
 )

@@ -6,24 +6,24 @@
 -- mart_pair_days and mart_flow_days, else from the deals' pairs and transfers.
 with pairs as (
     select player, mate, cast(sum(deals) as bigint) as deals, cast(sum(net) as bigint) as net
-    from sums_in('mart_pair_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pair_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, mate
     union all
     select player, mate, count(*) as deals, cast(sum(net) as bigint) as net
-    from pairs_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from pairs_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and ($player is null or player = $player)
     group by player, mate
 ),
 
 flows as (
     select payee_player as player, payer_player as mate, cast(sum(points) as bigint) as points
-    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_flow_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or payee_player = $player or payer_player = $player
     group by payee_player, payer_player
     union all
     select payee_player as player, payer_player as mate, cast(sum(amount) as bigint) as points
-    from flows_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from flows_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0
         and ($player is null or payee_player = $player or payer_player = $player)
     group by payee_player, payer_player
@@ -36,17 +36,17 @@ flows as (
 -- when the plan is made instead of being built over every row
 split as (
     select distinct session_id
-    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_session_places', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where placement is null
 ),
 
 session_rows as (
     select d.session_id, d.player, d.seat, d.net
-    from sums_in('mart_session_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[])) as d
+    from sums_in('mart_session_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[])) as d
     semi join split as s on d.session_id is not distinct from s.session_id
     union all
     select session_id, player, seat, net
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0
 ),
 
@@ -81,7 +81,7 @@ session_parts as (
     group by a.player, b.player
     union all
     select player, mate, cast(sum(sessions) as bigint) as sessions, cast(sum(placed_above) as bigint) as placed_above
-    from sums_in('mart_pair_places', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pair_places', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, mate
 ),

@@ -12,7 +12,7 @@
 -- a day); with a player, that player's deals and every seat of them.
 with picked as (
     select *
-    from deals_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
+    from deals_in($club, $date_from, $date_to, $rules, $seats, $player)  -- 30_filters.sql
     where $player is not null
 ),
 
@@ -20,13 +20,13 @@ seated as (
     select
         count(distinct player) as players,
         cast(coalesce(sum(win_count - 1) filter (where won), 0) as bigint) as repeat_wins
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast([] as varchar[]))
     where $player is not null and deal_id in (select deal_id from picked)
 ),
 
 days as (
     select *
-    from sums_in('mart_deal_days', $club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    from sums_in('mart_deal_days', $club, $date_from, $date_to, $rules, $seats, cast([] as varchar[]))
     where $player is null
 ),
 
@@ -34,7 +34,7 @@ day_seated as (
     select
         count(distinct player) as players,
         cast(coalesce(sum(all_wins) - sum(wins), 0) as bigint) as repeat_wins
-    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast([] as varchar[]))
+    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, $seats, cast([] as varchar[]))
     where $player is null
 ),
 
@@ -65,7 +65,7 @@ totals as (
         cast(coalesce(sum(invalid_deals), 0) as bigint) as invalid_deals,
         (
             select count(distinct session_id)
-            from sessions_in($club, $date_from, $date_to, $rules, null)  -- 30_filters.sql
+            from sessions_in($club, $date_from, $date_to, $rules, $seats, null)  -- 30_filters.sql
         ) as sessions,
         any_value(day_seated.players) as players,
         min(played_date) as first_day,

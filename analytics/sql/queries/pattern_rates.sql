@@ -6,7 +6,7 @@
 -- mart_pattern_days and mart_player_days (per player and day), else from the deals' seat rows.
 with wins as (
     select player, deal_id, seat, base_pattern, extras
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won
 ),
 
@@ -21,7 +21,7 @@ patterns as (
 
 player_wins as (
     select player, cast(sum(wins) as bigint) as wins
-    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     group by player
     having sum(wins) > 0
     union all
@@ -30,7 +30,7 @@ player_wins as (
 
 mine as (
     select player, pattern, kind, cast(sum(hits) as bigint) as hits
-    from sums_in('mart_pattern_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pattern_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     group by player, pattern, kind
     union all
     select player, pattern, kind, count(*) as hits

@@ -13,7 +13,7 @@ with per_table as (
         count(*) filter (where placement = 3) as placement_3,
         count(*) filter (where placement = 4) as placement_4,
         avg(placement) as avg_placement
-    from session_ranks($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from session_ranks($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     group by player, table_size
 )
 

@@ -5,18 +5,20 @@
 -- describe each deal's first win of the seat.
 -- Score-sheet deals count in everything but what needs tiles (the average win turn), which
 -- leaves them out: sheet_deals_excluded says how many.
+-- Added: table_sizes, the table sizes the row counts (sorted: [4], [3, 4]); a rate over
+-- several sizes mixes them ($seats picks one).
 -- Two exclusive branches (as in 30_filters.sql): with no tablemates the sums come from
 -- mart_player_days (per player, club, rule set and day); with tablemates, from their
 -- deals' seat rows. Both give the same numbers for the same deals.
 with days as (
     select *
-    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where ($player is null or player = $player)
 ),
 
 picked as (
     select *
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and ($player is null or player = $player)
 ),
 
@@ -50,7 +52,8 @@ per_player as (
         cast(sum(sheet_deals) as bigint) as sheet_deals,
         max(biggest_win) as biggest_win,
         first(best_fan order by best_points desc nulls last, best_fan desc nulls last, best_deal) filter (where best_points is not null) as biggest_win_fan,
-        first(best_deal order by best_points desc nulls last, best_fan desc nulls last, best_deal) filter (where best_points is not null) as biggest_win_deal
+        first(best_deal order by best_points desc nulls last, best_fan desc nulls last, best_deal) filter (where best_points is not null) as biggest_win_deal,
+        list_sort(list(distinct seats)) as table_sizes
     from days
     group by player
     union all
@@ -84,7 +87,8 @@ per_player as (
         max(win_points) as biggest_win,
         -- ties on points go to the higher fan, then the earliest deal_id: the same answer every call
         first(fan order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as biggest_win_fan,
-        first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as biggest_win_deal
+        first(deal_id order by win_points desc nulls last, fan desc nulls last, deal_id) filter (where win_points is not null) as biggest_win_deal,
+        list_sort(list(distinct seats)) as table_sizes
     from picked
     group by player
 )
@@ -128,6 +132,7 @@ select
     biggest_win_fan,
     biggest_win_deal,
     sheet_deals,
-    sheet_deals as sheet_deals_excluded  -- left out of avg_win_turn (a sheet has no turns)
+    sheet_deals as sheet_deals_excluded,  -- left out of avg_win_turn (a sheet has no turns)
+    table_sizes
 from per_player
 order by net desc, player;

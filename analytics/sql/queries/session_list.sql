@@ -5,7 +5,7 @@
 -- counts are summed and the latest picked first; only the picked sessions' names are read.
 with days as (
     select *
-    from sessions_in($club, $date_from, $date_to, $rules, $player)  -- 30_filters.sql
+    from sessions_in($club, $date_from, $date_to, $rules, $seats, $player)  -- 30_filters.sql
 ),
 
 counted as (

@@ -3,6 +3,6 @@
 -- session_ranks (30_filters.sql: the tie rule, the marts it reads). The player filter
 -- applies after the ranking: a player's placements are always among the whole table.
 select session_id, played_at, played_date, player, seat, deals, net, placement, table_size
-from session_ranks($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+from session_ranks($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
 where $player is null or player = $player
 order by played_at nulls first, session_id, placement;

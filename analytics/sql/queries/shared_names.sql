@@ -5,7 +5,7 @@
 select
     d.name as player,
     list_sort(list_distinct(list(d.club))) as clubs
-from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, cast([] as varchar[])) as d
+from sums_in('mart_player_days', $club, $date_from, $date_to, $rules, $seats, cast([] as varchar[])) as d
 where d.club is not null
 group by d.name
 having count(distinct d.club) > 1

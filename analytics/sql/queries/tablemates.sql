@@ -4,12 +4,12 @@
 -- mart_pair_days (per pair of players and day), else from the deals' pairs.
 with pairs as (
     select player, mate, cast(sum(deals) as bigint) as deals, cast(sum(net) as bigint) as net
-    from sums_in('mart_pair_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_pair_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, mate
     union all
     select player, mate, count(*) as deals, cast(sum(net) as bigint) as net
-    from pairs_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from pairs_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and ($player is null or player = $player)
     group by player, mate
 )

@@ -4,12 +4,12 @@
 -- else the same sums of the tablemates' deals' winning seats.
 with win_sums as (
     select player, win_kind, win_kind_zh, fan, cast(sum(wins) as bigint) as wins, cast(sum(points) as bigint) as points
-    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from sums_in('mart_win_days', $club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where $player is null or player = $player
     group by player, win_kind, win_kind_zh, fan
     union all
     select player, win_kind, win_kind_zh, fan, count(*) as wins, cast(sum(win_points) as bigint) as points
-    from seat_deals_in($club, $date_from, $date_to, $rules, cast($tablemates as varchar[]))
+    from seat_deals_in($club, $date_from, $date_to, $rules, $seats, cast($tablemates as varchar[]))
     where len(cast($tablemates as varchar[])) > 0 and won and ($player is null or player = $player)
     group by player, win_kind, win_kind_zh, fan
 )
