@@ -42,7 +42,7 @@ from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import deltas, seat_deltas
 from engine.state import ENDED
-from engine.table import has_wild_tiles, replay_refusal, table_of
+from engine.table import has_wild_tiles, replay_refusal
 from engine.tiles import parse_tiles
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
@@ -192,11 +192,18 @@ def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) 
     deal.settle_end(end)
 
 
+#: whether the fast check plays a rule set's table, by rule set name (a name says every knob)
+_PLAYS: Final[dict[str, bool]] = {}
+
+
 def _plays_table(rules: Rules) -> bool:
-    """Another table than today's (three or two seats, other suits, another hand size)
-    plays here unless it has 红中 (``wild_tiles``) or the tile replay refuses it
+    """Any table plays here (three or two seats, other suits, another hand size) unless it
+    has 红中 (``wild_tiles``) or the tile replay refuses it
     (:func:`engine.table.replay_refusal`): those deals are the engine's."""
-    return not has_wild_tiles(rules) and replay_refusal(rules) is None
+    plays = _PLAYS.get(rules.name)
+    if plays is None:
+        plays = _PLAYS[rules.name] = not has_wild_tiles(rules) and replay_refusal(rules) is None
+    return plays
 
 
 def _tile(name: str) -> int:
@@ -234,7 +241,7 @@ def fast_replay(
         return None
     if options.read_findings or options.on_step is not None or options.sheet_events:
         return None  # findings to open the report with, or a view of every step: the engine's
-    if not table_of(rules).today and not _plays_table(rules):
+    if not _plays_table(rules):
         return None  # 红中, or a table the tile replay refuses: the engine's
     keep_facts = options.keep_state
     listed = records if isinstance(records, list) else list(records)
