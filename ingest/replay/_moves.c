@@ -732,7 +732,7 @@ static int deal_in(Deal *d, PyObject *hands, PyObject *wall)
 }
 
 /* replay_moves(records, first_line, dealer, hands, wall, rule_flags, players, hand_size, wall_size, kinds)
- *   -> (plan, end_reason, finals) or None; the table (engine/table.py): the seats that play,
+ *   -> (plan, end_reason, finals: a SeatState a seat of the table) or None; the table (engine/table.py): the seats that play,
  *   a non-dealer's tiles, the wall's size and the kinds in the set (bit t: kind t) */
 static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -794,8 +794,8 @@ static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (r == 0)
         r = deal_end(d);
     if (r == 0) {
-        PyObject *finals = PyTuple_New(4);
-        for (int seat = 0; finals != NULL && seat < 4; seat++) {
+        PyObject *finals = PyTuple_New(d->players);
+        for (int seat = 0; finals != NULL && seat < d->players; seat++) {
             PyObject *state = seat_state(d, seat, NO_TILE);
             if (state == NULL) {
                 Py_CLEAR(finals);

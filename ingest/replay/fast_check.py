@@ -186,8 +186,8 @@ def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) 
         else:
             _, seat, tile, line, rec = step
             deal.record_robbed(seat, tile, line, deal.recorded_deltas(rec.deltas))
-    for seat in range(4):
-        deal.load_seat(seat, finals[seat])
+    for seat, state in enumerate(finals):  # one a seat of the table
+        deal.load_seat(seat, state)
     deal.end_reason = END_REASONS[end_reason]
     deal.settle_end(end)
 

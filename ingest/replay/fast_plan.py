@@ -87,8 +87,8 @@ def rule_flags(rules: Rules) -> int | None:
 def plan_moves(
     start: DealStart, records: list[PlayRecord], rules: Rules
 ) -> tuple[list[Any], int, Any] | None:
-    """``(steps, end reason index, four SeatState)`` (a seat past the table's: no tiles), or
-    None: not here (see the module docstring)."""
+    """``(steps, end reason index, a SeatState a seat of the table)``, or None: not here
+    (see the module docstring)."""
     flags = rule_flags(rules)
     if _MOVES is None or flags is None:
         return None
