@@ -732,8 +732,9 @@ static int deal_in(Deal *d, PyObject *hands, PyObject *wall)
 }
 
 /* replay_moves(records, first_line, dealer, hands, wall, rule_flags, players, hand_size, wall_size, kinds)
- *   -> (plan, end_reason, finals: a SeatState a seat of the table) or None; the table (engine/table.py): the seats that play,
- *   a non-dealer's tiles, the wall's size and the kinds in the set (bit t: kind t) */
+ *   -> (plan, end_reason, finals: a SeatState a seat of the table) or None; the table
+ *   (engine/table.py): the seats that play, a non-dealer's tiles, the wall's size and the
+ *   kinds in the set (bit t: kind t) */
 static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
