@@ -10,9 +10,9 @@ the C reads them through the header ``make compile`` writes from this module
 The knob values the rule bits name are ``engine.rules``' own (the value of a knob that
 sets none of its bits is derived from ``knob_values``). A rule set the C moves do not know
 is handed to Python, never guessed:
-:func:`rule_flags` gives None for a knob it neither maps to bits (:data:`RULE_BITS`) nor
-names as one the moves need not read (:data:`MOVES_IGNORE`), and for a value its bits do
-not name.
+:func:`rule_flags` gives None for a knob it neither maps to bits (:data:`RULE_BITS`), takes
+as the table (:data:`TABLE_ARGS`) nor names as one the moves need not read
+(:data:`MOVES_IGNORE`), and for a value its bits do not name.
 """
 
 from __future__ import annotations
@@ -81,24 +81,15 @@ RULE_BITS: Final[tuple[tuple[str, str, Any], ...]] = (
 #: names them), so their deals are played by the Python fast path or the engine
 HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
     "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
-    # another table than four seats of three suits, thirteen tiles, no 红中 (engine/table.py)
-    "seats": (3, 2),
-    "suits": ("mp", "ms", "ps", "m", "p", "s"),
-    "hand_size": (10, 7),
-    "wild_tiles": (4, 8),
-    "two_suit_void": (True,),
+    "wild_tiles": (4, 8),  # 红中: the explaining engine's (the fast check plays none)
 }
-#: knobs the C moves read without a bit: they play one value of it, today's (who draws
-#: after a win on a discard: the next seat, ingest/replay/fast_check.py plays both; the
-#: table's knobs: four seats, three suits, thirteen tiles, no 红中)
-READ_WITHOUT_BITS: Final = (
-    "next_after_discard_win",
-    "seats",
-    "suits",
-    "hand_size",
-    "wild_tiles",
-    "two_suit_void",
-)
+#: knobs the C moves read without a bit: they play one value of it (who draws after a win
+#: on a discard: the next seat, ingest/replay/fast_check.py plays both; no 红中)
+READ_WITHOUT_BITS: Final = ("next_after_discard_win", "wild_tiles")
+#: the table's knobs the C moves take as arguments, every value: the seats that play, the
+#: suits (the kinds in the set) and the tiles dealt, as engine/table.py works them out
+#: (``ingest/replay/fast_plan.py`` passes them)
+TABLE_ARGS: Final = ("seats", "suits", "hand_size")
 
 
 def _no_bit() -> dict[str, Any]:
@@ -136,6 +127,7 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "flower_pig": "查叫 (Python)",
     "fan_combination": "fan (Python scores every win: engine.fan.score_win)",
     "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.fan.score_win)",
+    "two_suit_void": "the suits a win or a 花猪 may hold (Python scores every win and 查叫)",
 }
 
 
@@ -147,7 +139,7 @@ def rule_flags(knobs: Mapping[str, Any]) -> int | None:
         if knobs.get(knob) == value:
             bits |= 1 << index
     for knob, value in knobs.items():
-        if knob in ("name", "fan") or knob in MOVES_IGNORE:
+        if knob in ("name", "fan") or knob in MOVES_IGNORE or knob in TABLE_ARGS:
             continue
         if knob not in NO_BIT:
             return None  # a knob added since: never guessed

@@ -64,9 +64,6 @@ MAX_HANDOFF_VARIANT = 0.2
 HANDED_OFF_BY_DESIGN = {
     "dead_wait": "死叫不算叫 (dead_wait_counts false) needs the unseen tiles at 查叫: the engine's",
     "menqing_zhongzhang": "门清 with kongs and no pong needs the kinds of the kongs (暗杠 or not): the engine's",
-    "sanren": "another table than four seats of three suits: the engine's (fast_replay hands it on)",
-    "two_seats": "another table than four seats of three suits: the engine's (fast_replay hands it on)",
-    "two_suit_void": "another table than four seats of three suits: the engine's (fast_replay hands it on)",
 }
 
 
@@ -155,10 +152,19 @@ V: list[tuple[str, dict[str, Any], int]] = [
         1,
     ),
     ("menqing_zhongzhang", {"preset": "chengdu", "fan": {"menqing": 1, "zhongzhang": 1, "gen": 2}}, 1),
-    # the other tables the tile replay plays (docs/knobs.md, "The table"): the engine's
+    # the other tables the tile replay plays (docs/knobs.md, "The table"), on the Python moves
     ("sanren", {"preset": "sanren"}, 1),
+    ("duangouka", {"preset": "duangouka"}, 2),
     ("two_seats", {"preset": "chengdu", "seats": 2, "exchange_three": False}, 1),
+    ("sanren_exchange", {"preset": "sanren", "exchange_three": True}, 1),
+    ("two_seats_exchange", {"preset": "chengdu", "seats": 2}, 1),
     ("two_suit_void", {"preset": "online", "seats": 3, "suits": "ms", "two_suit_void": True}, 1),
+    ("ten_tiles_four_seats", {"preset": "standard", "hand_size": 10}, 1),
+    (
+        "seven_tiles_one_suit",
+        {"preset": "chengdu", "seats": 2, "suits": "s", "hand_size": 7, "exchange_three": False},
+        1,
+    ),
 ]
 VARIANTS = [Corpus(name, rules, 200 + index, 6, base) for index, (name, rules, base) in enumerate(V)]
 CORPORA = {corpus.name: corpus for corpus in (*PRESETS, *VARIANTS)}
@@ -226,6 +232,34 @@ def test_the_corpora_break_deals_in_many_ways(tallies: dict[str, Tally]) -> None
     }  # fmt: skip
     assert expected <= set(pooled.codes), sorted(pooled.codes)
     assert len(pooled.codes) >= 14, sorted(pooled.codes)
+
+
+def test_a_table_with_red_dragons_stays_the_engines() -> None:
+    """红中 (``wild_tiles``) is the engine's alone: the fast path hands every deal under such
+    rules on, while it plays the same clean deals at the table without them."""
+    plan = Corpus("sanren-wild", "sanren", 17, 2).plan()
+    lines = [line for session in corpus_sessions(plan, 0.0) for line in session]
+    wild = load_rules({"preset": "sanren", "wild_tiles": 4})
+    answers: list[tuple[bool, DealReport | None]] = []
+
+    def both(
+        start: DealStart,
+        records: Sequence[PlayRecord],
+        end: DealEnd | None,
+        rules: Rules,
+        options: ReplayOptions = PLAIN,
+        *,
+        file: str | None = None,
+    ) -> DealReport | None:
+        report = fast_replay(start, records, end, rules, options, file=file)
+        answers.append((report is not None, fast_replay(start, records, end, wild, options, file=file)))
+        return report
+
+    tally = Tally()
+    check_lines(lines, both, tally, corpus="sanren-wild")
+    assert tally.deals == 16 and not tally.disagreements, tally.summary()
+    assert answers and all(played for played, _ in answers)
+    assert all(report is None for _, report in answers)
 
 
 # -------------------------------------------------------------------- random knobs and seeds

@@ -40,6 +40,25 @@ VARIANTS = [
     ("standard", {"exchange_three": True}),
     ("standard", {"end_condition": "bloody_flow"}),
     ("chengdu", {"end_condition": "bloody_flow", "last_four_must_hu": True}),
+    # the other tables (engine/table.py): the C moves take the table as arguments
+    ("sanren", {}),
+    ("duangouka", {}),
+    ("sanren", {"end_condition": "bloody_flow", "pass_rule": "off"}),
+    ("chengdu", {"seats": 2, "exchange_three": False}),
+    ("online", {"seats": 3, "suits": "ms", "two_suit_void": True}),
+    ("standard", {"hand_size": 10, "exchange_three": True}),
+    ("chengdu", {"seats": 2, "suits": "s", "hand_size": 7, "exchange_three": False}),
+]
+#: the tables the C moves are handed in the tests below: (seats, tiles, wall, kinds) of a rule set
+TABLES = [
+    fast_plan.table_args(load_rules(spec))
+    for spec in (
+        "standard",
+        "sanren",
+        "duangouka",
+        {"preset": "chengdu", "seats": 2, "exchange_three": False},
+        {"preset": "chengdu", "seats": 2, "suits": "s", "hand_size": 7, "exchange_three": False},
+    )
 ]
 
 
@@ -104,32 +123,48 @@ odd_records = st.lists(
 @given(
     odd_records,
     st.integers(0, 3),
-    st.lists(st.integers(0, 26), min_size=52, max_size=56),
+    st.lists(st.integers(0, 26), min_size=52, max_size=108),
     st.booleans(),
     st.integers(0, 1023),
+    st.sampled_from(TABLES),
+    st.integers(-1, 1),
 )
 def test_the_c_moves_take_any_records_without_harm(
-    records: list[object], dealer: int, tiles: list[int], with_wall: bool, flags: int
+    records: list[object],
+    dealer: int,
+    tiles: list[int],
+    with_wall: bool,
+    flags: int,
+    table: tuple[int, int, int, int],
+    off: int,
 ) -> None:
-    """Whatever they are handed, the C moves answer a plan or "not here", never crash."""
-    hands = tuple(tuple(tiles[seat * 13 : seat * 13 + 13]) for seat in range(4))
-    start = DealStart("d", dealer, hands, tuple(tiles[:55]) if with_wall else None, line=1)
-    plan = fast_plan._MOVES.replay_moves(records, 2, dealer, start.hands, start.wall, flags)
+    """Whatever they are handed, at any table, the C moves answer a plan or "not here",
+    never crash (``off``: a hand or the wall one tile short or long)."""
+    seats, size, wall_size, kinds = table
+    hands = tuple(tuple(tiles[seat * size : seat * size + size + off]) for seat in range(seats))
+    wall = tuple(tiles[-wall_size - off :]) if with_wall and wall_size + off > 0 else None
+    start = DealStart("d", dealer, hands, wall, line=1)
+    plan = fast_plan._MOVES.replay_moves(
+        records, 2, dealer, start.hands, start.wall, flags, seats, size, wall_size, kinds
+    )
     assert plan is None or (isinstance(plan, tuple) and len(plan) == 3)
 
 
 @functools.cache
-def simulated_deals() -> list[tuple[DealStart, list[PlayRecord]]]:
-    plan = ClubPlan(sessions=4, deals_per_session=8, rules="standard", seed=9)
-    log = read_text_bytes("\n".join(log_lines(simulate_club(plan))).encode(), "s.jsonl")
-    return [(deal.deal, deal.records) for _, deal in log.iter_deals() if deal.records is not None]
+def simulated_deals() -> list[tuple[DealStart, list[PlayRecord], str]]:
+    out = []
+    for rules in ("standard", "sanren", "duangouka"):
+        plan = ClubPlan(sessions=4, deals_per_session=8, rules=rules, seed=9)
+        log = read_text_bytes("\n".join(log_lines(simulate_club(plan))).encode(), "s.jsonl")
+        out += [(deal.deal, deal.records, rules) for _, deal in log.iter_deals() if deal.records is not None]
+    return out
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
 def test_the_c_moves_take_a_damaged_deal_without_harm(data: st.DataObject) -> None:
     """A real deal's records with a few dropped, doubled or replaced: deep into the moves."""
-    start, records = data.draw(st.sampled_from(simulated_deals()))
+    start, records, rules = data.draw(st.sampled_from(simulated_deals()))
     damaged = list(records)
     for _ in range(data.draw(st.integers(1, 4))):
         at = data.draw(st.integers(0, len(damaged) - 1))
@@ -141,7 +176,8 @@ def test_the_c_moves_take_a_damaged_deal_without_harm(data: st.DataObject) -> No
         else:
             damaged[at] = data.draw(st.integers(0, 26 * 16 + 15))
     flags = data.draw(st.integers(0, 1023))
+    seats, size, wall_size, kinds = fast_plan.table_args(load_rules(rules))
     plan = fast_plan._MOVES.replay_moves(
-        damaged, start.line + 1, start.dealer, start.hands, start.wall, flags
+        damaged, start.line + 1, start.dealer, start.hands, start.wall, flags, seats, size, wall_size, kinds
     )
     assert plan is None or (isinstance(plan, tuple) and len(plan) == 3)

@@ -7,6 +7,10 @@
  * the end. It prices nothing: fans, payments and 查叫 stay in Python (engine.fan,
  * engine.settle), priced by ingest/replay/fast_plan.py from the plan.
  *
+ * It plays any table of engine/table.py without 红中: the seats that play (4, 3 or 2, turn
+ * order 0, 1, ...), the kinds in the set (a tile of another kind gives up), the tiles dealt
+ * and the wall's size, all given by the caller.
+ *
  * It returns None (and the caller goes on to ingest/replay/fast_check.py) at anything it does
  * not take: an illegal move, 换三张, a record it does not know, every case where a win
  * might be missed or passed (the pass rule, 最后四张 forced wins): those need a fan,
@@ -35,12 +39,14 @@ typedef struct {
 
 typedef struct {
     int flags, pass_rule, dealer;
+    int players, hand_size, wall_size; /* the table: seats 0 .. players - 1 play */
+    int in_set[KINDS];                 /* each kind: in the table's set */
     int hands[4][KINDS];
     long keys[4][3];
     int sizes[4];
     int pongs[4][4], npongs[4], kongs[4][4], nkongs[4];
     int voids[4], draws[4], won[4], nwon;
-    int wall[WALL_SIZE], has_wall, out_of_wall[KINDS];
+    int wall[KINDS * COPIES], has_wall, out_of_wall[KINDS];
     int wall_left, front, back, current, phase;
     Open opened[MAX_OPEN];
     int nopened, open, pass_from[4];
@@ -137,8 +143,8 @@ static void end_deal(Deal *d, int reason)
 
 static int next_seat(Deal *d, int seat, int *out)
 {
-    for (int step = 1; step < 4; step++) {
-        int candidate = (seat + step) % 4;
+    for (int step = 1; step < d->players; step++) {
+        int candidate = (seat + step) % d->players;
         if (!LEFT(d, candidate)) {
             *out = candidate;
             return 0;
@@ -153,7 +159,7 @@ static int end_after_win(Deal *d)
         end_deal(d, END_FIRST_HU);
         return 1;
     }
-    if (!STAYS(d) && d->nwon >= 3) {
+    if (!STAYS(d) && d->nwon >= d->players - 1) {
         end_deal(d, END_THREE_WON);
         return 1;
     }
@@ -175,7 +181,7 @@ static int record_passes(Deal *d, Open *o)
         return 0;
     if (o->winners && !(d->flags & R_MULTIPLE_HU))
         return 0;
-    for (int seat = 0; seat < 4; seat++) {
+    for (int seat = 0; seat < d->players; seat++) {
         if (LEFT(d, seat) || seat == o->seat || (o->winners & (1 << seat)))
             continue;
         if (shape_with(d, seat, o->tile))
@@ -236,9 +242,9 @@ static int close_claims(Deal *d)
     }
     int from = o->seat;
     if (o->winners) {
-        int far = -1;
-        for (int w = 0; w < 4; w++) {
-            if ((o->winners & (1 << w)) && (far < 0 || (w - o->seat + 4) % 4 > (far - o->seat + 4) % 4))
+        int far = -1, n = d->players;
+        for (int w = 0; w < n; w++) {
+            if ((o->winners & (1 << w)) && (far < 0 || (w - o->seat + n) % n > (far - o->seat + n) % n))
                 far = w;
         }
         from = far;
@@ -293,7 +299,7 @@ static int draw(Deal *d, int seat, int tile)
     if ((d->phase != DRAW && d->phase != REPLACEMENT) || seat != d->current || d->wall_left == 0)
         return GIVE_UP;
     int replacement = d->phase == REPLACEMENT;
-    if (d->has_wall && tile != (replacement ? d->wall[WALL_SIZE - 1 - d->back] : d->wall[d->front]))
+    if (d->has_wall && tile != (replacement ? d->wall[d->wall_size - 1 - d->back] : d->wall[d->front]))
         return GIVE_UP;
     if (d->out_of_wall[tile] >= COPIES)
         return GIVE_UP;
@@ -532,9 +538,16 @@ static int void_declared(Deal *d, int seat, int suit)
     STILL_IN(d, seat);
     if (d->voids[seat] >= 0 || (d->phase != VOID_PHASE && (d->flags & R_VOID_REQUIRED)))
         return GIVE_UP;
+    if (!d->in_set[suit * 9])
+        return GIVE_UP; /* a suit the table does not play */
     d->voids[seat] = suit;
-    if (d->phase == VOID_PHASE && d->voids[0] >= 0 && d->voids[1] >= 0 && d->voids[2] >= 0 && d->voids[3] >= 0)
+    if (d->phase == VOID_PHASE) {
+        for (int other = 0; other < d->players; other++) {
+            if (d->voids[other] < 0)
+                return 0;
+        }
         d->phase = ACT;
+    }
     return 0;
 }
 
@@ -625,6 +638,8 @@ static int play_record(Deal *d, PyObject *rec, int line)
         TRY(small_int(rec, 0, 26 * 16 + 15, &code));
         seat = (code >> 2) & 3;
         tile = code >> 4;
+        if (seat >= d->players)
+            return GIVE_UP;
         switch (code & 3) {
         case 0: return draw(d, seat, tile);
         case 1: return discard(d, seat, tile, line);
@@ -635,7 +650,7 @@ static int play_record(Deal *d, PyObject *rec, int line)
     PyObject *type = (PyObject *)Py_TYPE(rec);
     if (type == types[5]) { /* void */
         char suit[4];
-        TRY(attr_int(rec, s_seat, 0, 3, &seat));
+        TRY(attr_int(rec, s_seat, 0, d->players - 1, &seat));
         TRY(attr_text(rec, s_suit, suit, sizeof suit));
         const char *at = suit[0] && !suit[1] ? strchr(SUIT_LETTERS, suit[0]) : NULL;
         return at == NULL ? GIVE_UP : void_declared(d, seat, (int)(at - SUIT_LETTERS));
@@ -647,7 +662,7 @@ static int play_record(Deal *d, PyObject *rec, int line)
     }
     if (kind < 0)
         return GIVE_UP; /* 换三张, anything else: not here */
-    TRY(attr_int(rec, s_seat, 0, 3, &seat));
+    TRY(attr_int(rec, s_seat, 0, d->players - 1, &seat));
     TRY(attr_tile(rec, s_tile, &tile));
     switch (kind) {
     case 0: return draw(d, seat, tile);
@@ -665,7 +680,7 @@ static int play_record(Deal *d, PyObject *rec, int line)
         if (from == NULL)
             return FAILED;
         int from_seat = -1;
-        int r = from == Py_None ? 0 : small_int(from, 0, 3, &from_seat);
+        int r = from == Py_None ? 0 : small_int(from, 0, d->players - 1, &from_seat);
         Py_DECREF(from);
         TRY(r);
         if (from_seat < 0)
@@ -678,25 +693,30 @@ static int play_record(Deal *d, PyObject *rec, int line)
 static int deal_in(Deal *d, PyObject *hands, PyObject *wall)
 {
     int seen[KINDS] = {0};
-    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != 4)
+    if (!PyTuple_Check(hands) || PyTuple_GET_SIZE(hands) != d->players)
         return GIVE_UP;
-    for (int seat = 0; seat < 4; seat++) {
+    for (int seat = 0; seat < d->players; seat++) {
         PyObject *hand = PyTuple_GET_ITEM(hands, seat);
-        if (!PyTuple_Check(hand) || PyTuple_GET_SIZE(hand) != (seat == d->dealer ? 14 : 13))
+        if (!PyTuple_Check(hand) || PyTuple_GET_SIZE(hand) != d->hand_size + (seat == d->dealer))
             return GIVE_UP;
         for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(hand); i++) {
             int tile;
             TRY(small_int(PyTuple_GET_ITEM(hand, i), 0, KINDS - 1, &tile));
+            if (!d->in_set[tile])
+                return GIVE_UP;
             move(d, seat, tile, 1);
             seen[tile] += 1;
         }
     }
-    memcpy(d->out_of_wall, seen, sizeof seen);
+    for (int t = 0; t < KINDS; t++) /* a kind outside the set is no tile of the wall */
+        d->out_of_wall[t] = d->in_set[t] ? seen[t] : COPIES;
     if (wall != Py_None) {
-        if (!PyTuple_Check(wall) || PyTuple_GET_SIZE(wall) != WALL_SIZE)
+        if (!PyTuple_Check(wall) || PyTuple_GET_SIZE(wall) != d->wall_size)
             return GIVE_UP;
-        for (int i = 0; i < WALL_SIZE; i++) {
+        for (int i = 0; i < d->wall_size; i++) {
             TRY(small_int(PyTuple_GET_ITEM(wall, i), 0, KINDS - 1, &d->wall[i]));
+            if (!d->in_set[d->wall[i]])
+                return GIVE_UP;
             seen[d->wall[i]] += 1;
         }
         d->has_wall = 1;
@@ -711,8 +731,10 @@ static int deal_in(Deal *d, PyObject *hands, PyObject *wall)
     return 0;
 }
 
-/* replay_moves(records, first_line, dealer, hands, wall, rule_flags)
- *   -> (plan, end_reason, finals) or None */
+/* replay_moves(records, first_line, dealer, hands, wall, rule_flags, players, hand_size, wall_size, kinds)
+ *   -> (plan, end_reason, finals: a SeatState a seat of the table) or None; the table
+ *   (engine/table.py): the seats that play, a non-dealer's tiles, the wall's size and the
+ *   kinds in the set (bit t: kind t) */
 static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
     (void)self;
@@ -720,16 +742,25 @@ static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_RuntimeError, "set_tables() first");
         return NULL;
     }
-    if (nargs != 6 || !PyList_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "replay_moves(records, first_line, dealer, hands, wall, rule_flags)");
+    if (nargs != 10 || !PyList_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "replay_moves(records, first_line, dealer, hands, wall, rule_flags, "
+                                         "players, hand_size, wall_size, kinds)");
         return NULL;
     }
     long first = PyLong_AsLong(args[1]);
     long dealer = PyLong_AsLong(args[2]);
     long flags = PyLong_AsLong(args[5]);
+    long players = PyLong_AsLong(args[6]);
+    long hand_size = PyLong_AsLong(args[7]);
+    long wall_size = PyLong_AsLong(args[8]);
+    long kinds = PyLong_AsLong(args[9]);
     if (PyErr_Occurred())
         return NULL;
-    if (dealer < 0 || dealer > 3)
+    if (players < 2 || players > 4 || hand_size < 1 || wall_size < 0 || wall_size > KINDS * COPIES) {
+        PyErr_SetString(PyExc_ValueError, "replay_moves: no such table");
+        return NULL;
+    }
+    if (dealer < 0 || dealer >= players)
         Py_RETURN_NONE;
     Deal *d = PyMem_Calloc(1, sizeof(Deal));
     if (d == NULL)
@@ -738,7 +769,12 @@ static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t 
     d->pass_rule = (flags & R_PASS_ANY) ? PASS_ANY : (flags & R_PASS_SAME) ? PASS_SAME_TILE : PASS_OFF;
     d->dealer = (int)dealer;
     d->current = (int)dealer;
-    d->wall_left = WALL_SIZE;
+    d->players = (int)players;
+    d->hand_size = (int)hand_size;
+    d->wall_size = (int)wall_size;
+    for (int t = 0; t < KINDS; t++)
+        d->in_set[t] = (int)((kinds >> t) & 1);
+    d->wall_left = (int)wall_size;
     d->open = -1;
     d->last_draw = NO_TILE;
     d->pending_seat = -1;
@@ -759,8 +795,8 @@ static PyObject *replay_moves(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (r == 0)
         r = deal_end(d);
     if (r == 0) {
-        PyObject *finals = PyTuple_New(4);
-        for (int seat = 0; finals != NULL && seat < 4; seat++) {
+        PyObject *finals = PyTuple_New(d->players);
+        for (int seat = 0; finals != NULL && seat < d->players; seat++) {
             PyObject *state = seat_state(d, seat, NO_TILE);
             if (state == NULL) {
                 Py_CLEAR(finals);
@@ -819,7 +855,8 @@ static PyObject *set_tables(PyObject *self, PyObject *args)
 
 static PyMethodDef methods[] = {
     {"replay_moves", (PyCFunction)(void (*)(void))replay_moves, METH_FASTCALL,
-     "replay_moves(records, first_line, dealer, hands, wall, rule_flags) -> (plan, end_reason, finals) | None"},
+     "replay_moves(records, first_line, dealer, hands, wall, rule_flags, players, hand_size, wall_size, kinds) -> "
+     "(plan, end_reason, finals) | None"},
     {"set_tables", set_tables, METH_VARARGS, "set_tables(shape_keys, even_keys, record_types)"},
     {NULL, NULL, 0, NULL},
 };

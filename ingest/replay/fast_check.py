@@ -9,6 +9,11 @@ state, with no event object and no message put in words, ending in one of two an
   dead-wait 查叫, a win on a discard after a pong in the same go-round...): ``None``, and
   the caller hands the deal to the engine, which explains every finding.
 
+Every table the tile replay plays (:mod:`engine.table`: three or two seats, two suits or
+one, ten or seven tiles) plays here too, on the same moves, but one with 红中
+(``wild_tiles``): its deals are the engine's. A recorded payment has one entry a seat of
+the table; the computed ones are four wide, the seats past the table's 0.
+
 血流成河 (``end_condition: bloody_flow``): a winner stays in and pays and draws like any
 seat, its winning tile laid aside; its hand is fixed (胡后不改牌), so a discard of another
 tile than the one drawn, a pong, or a kong that is not of the drawn tile (or the discard)
@@ -35,9 +40,9 @@ from engine.moves import IllegalEvent, discard_context
 from engine.replay import PLAIN, ReplayOptions
 from engine.report import DealReport
 from engine.rules import Rules
-from engine.settlement import deltas
+from engine.settlement import deltas, seat_deltas
 from engine.state import ENDED
-from engine.table import table_of
+from engine.table import has_wild_tiles, replay_refusal
 from engine.tiles import parse_tiles
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
@@ -47,6 +52,7 @@ from ingest.logs.records import (
     ExchangeRec,
     HuRec,
     KongRec,
+    PerSeat,
     PlayRecord,
     PongRec,
     TileList,
@@ -82,6 +88,17 @@ class FastDeal(FastState):
             raise HandOff from None
         self.exchange(direction, passed)
 
+    def recorded_deltas(self, recorded: PerSeat | None) -> tuple[int, ...] | None:
+        """A kong's recorded payment as the moves compare it, four wide: at a table of fewer
+        seats, one entry a seat and zeros after (the seats past the table's are 0 in every
+        computed payment); another count than the table's seats is the engine's
+        ``bad_record``."""
+        if recorded is None or self.players == 4:
+            return recorded
+        if len(recorded) != self.players:
+            raise HandOff
+        return (*recorded, *(0,) * (4 - self.players))
+
     def hu_record(self, rec: HuRec, tile: int, line: int) -> None:
         self.claim = rec
         self.hu(rec.seat, tile, rec.from_, line)
@@ -96,8 +113,13 @@ class FastDeal(FastState):
         self.judge_end(end.line)
         if end.reason not in END_REASONS or end.reason != self.end_reason:
             raise HandOff
-        self.end_settlement = deltas(self.settler.settlement)
-        self.scores = deltas(self.settler.ledger)
+        settler = self.settler
+        if self.players == 4:
+            self.end_settlement = deltas(settler.settlement)
+            self.scores = deltas(settler.ledger)
+        else:  # one entry a seat of the table, as the engine's report
+            self.end_settlement = seat_deltas(settler.settlement, self.players)
+            self.scores = seat_deltas(settler.ledger, self.players)
         if end.settlement is not None and tuple(end.settlement) != self.end_settlement:
             raise HandOff
         if end.scores is not None and tuple(end.scores) != self.scores:
@@ -124,7 +146,7 @@ class FastDeal(FastState):
             elif isinstance(rec, PongRec):
                 self.pong(rec.seat, _tile(rec.tile))
             elif isinstance(rec, KongRec):
-                self.kong(rec.seat, _tile(rec.tile), rec.kind, line, rec.deltas)
+                self.kong(rec.seat, _tile(rec.tile), rec.kind, line, self.recorded_deltas(rec.deltas))
             elif isinstance(rec, HuRec):
                 self.hu_record(rec, _tile(rec.tile), line)
             elif isinstance(rec, VoidRec):
@@ -144,7 +166,7 @@ def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) 
         kind = step[0]
         if kind == STEP_KONG:
             _, seat, tile, kong_kind, line, feeder, earns, rec = step
-            deal.pay_kong(seat, kong_kind, tile, line, feeder, bool(earns), rec.deltas)
+            deal.pay_kong(seat, kong_kind, tile, line, feeder, bool(earns), deal.recorded_deltas(rec.deltas))
         elif kind == STEP_SELF_DRAW:
             _, seat, tile, line, rec, bits, state = step
             deal.load_seat(seat, state)
@@ -163,11 +185,25 @@ def _price_plan(deal: FastDeal, plan: tuple[list[Any], int, Any], end: DealEnd) 
             deal.price_discard_win(seat, from_seat, tile, line, state[0], context, False)
         else:
             _, seat, tile, line, rec = step
-            deal.record_robbed(seat, tile, line, rec.deltas)
-    for seat in range(4):
-        deal.load_seat(seat, finals[seat])
+            deal.record_robbed(seat, tile, line, deal.recorded_deltas(rec.deltas))
+    for seat, state in enumerate(finals):  # one a seat of the table
+        deal.load_seat(seat, state)
     deal.end_reason = END_REASONS[end_reason]
     deal.settle_end(end)
+
+
+#: whether the fast check plays a rule set's table, by rule set name (a name says every knob)
+_PLAYS: Final[dict[str, bool]] = {}
+
+
+def _plays_table(rules: Rules) -> bool:
+    """Any table plays here (three or two seats, other suits, another hand size) unless it
+    has 红中 (``wild_tiles``) or the tile replay refuses it
+    (:func:`engine.table.replay_refusal`): those deals are the engine's."""
+    plays = _PLAYS.get(rules.name)
+    if plays is None:
+        plays = _PLAYS[rules.name] = not has_wild_tiles(rules) and replay_refusal(rules) is None
+    return plays
 
 
 def _tile(name: str) -> int:
@@ -205,8 +241,8 @@ def fast_replay(
         return None
     if options.read_findings or options.on_step is not None or options.sheet_events:
         return None  # findings to open the report with, or a view of every step: the engine's
-    if not table_of(rules).today:
-        return None  # another table: the explaining engine's (correct first)
+    if not _plays_table(rules):
+        return None  # 红中, or a table the tile replay refuses: the engine's
     keep_facts = options.keep_state
     listed = records if isinstance(records, list) else list(records)
     try:

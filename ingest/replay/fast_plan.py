@@ -9,7 +9,9 @@ scorer and settlement core. 换三张 is exchanged here, in Python, and the move
 played in C. ``None`` means "not here": an illegal move or exchange, a record it does not
 take, a win that might have been passed or missed (the pass rule and 最后四张 need a fan,
 which only Python scores), or a kong or pong of a fixed hand (血流成河); the deal then
-takes the Python moves of :mod:`ingest.replay.fast_check`, and the engine after that. Without
+takes the Python moves of :mod:`ingest.replay.fast_check`, and the engine after that. The C
+moves play every table the fast check plays (four, three or two seats, any suits and hand
+size, no 红中): :func:`table_args` gives them the table :mod:`engine.table` works out. Without
 the C module (not built, or ``CHUANMA_PURE=1``) every deal takes the Python moves.
 """
 
@@ -25,6 +27,7 @@ from engine.fan import DISCARD_WIN, WinContext
 from engine.move_checks import check_exchange
 from engine.rules import Rules
 from engine.state import EXCHANGE_STEP
+from engine.table import table_of
 from engine.tiles import NUM_KINDS, parse_tiles
 from ingest.logs.records import (
     DiscardRec,
@@ -84,7 +87,8 @@ def rule_flags(rules: Rules) -> int | None:
 def plan_moves(
     start: DealStart, records: list[PlayRecord], rules: Rules
 ) -> tuple[list[Any], int, Any] | None:
-    """``(steps, end reason index, four SeatState)``, or None: not here (see the module docstring)."""
+    """``(steps, end reason index, a SeatState a seat of the table)``, or None: not here
+    (see the module docstring)."""
     flags = rule_flags(rules)
     if _MOVES is None or flags is None:
         return None
@@ -96,18 +100,38 @@ def plan_moves(
         if exchanged is None:
             return None
         hands, records, first_line, flags = exchanged, records[1:], first_line + 1, flags & ~_R_EXCHANGE
+    players, hand, wall_size, kinds = table_args(rules)
     plan: tuple[list[Any], int, Any] | None = _MOVES.replay_moves(
-        records, first_line, start.dealer, hands, start.wall, flags
+        records, first_line, start.dealer, hands, start.wall, flags, players, hand, wall_size, kinds
     )
     return plan
+
+
+#: the table's arguments of the C moves by rule set name
+_TABLE_ARGS: Final[dict[str, tuple[int, int, int, int]]] = {}
+
+
+def table_args(rules: Rules) -> tuple[int, int, int, int]:
+    """The table the C moves play (:mod:`engine.table`): the seats, a non-dealer's tiles, the
+    wall's size and the kinds in the set as bits (bit ``t``: kind ``t``)."""
+    found = _TABLE_ARGS.get(rules.name)
+    if found is None:
+        table = table_of(rules)
+        kinds = sum(1 << tile for tile, in_set in enumerate(table.kinds) if in_set)
+        found = _TABLE_ARGS[rules.name] = (table.players, table.hand, table.wall_size, kinds)
+    return found
 
 
 _R_EXCHANGE: Final = 1 << [name for name, _, _ in move_codes.RULE_BITS].index("R_EXCHANGE")
 
 
 def _exchanged(hands: Sequence[Sequence[int]], rec: ExchangeRec) -> tuple[tuple[int, ...], ...] | None:
-    """The four hands (tile ids) after a legal 换三张, or None."""
-    counts = [[0] * NUM_KINDS for _ in range(4)]
+    """The hands (tile ids, one a seat) after a legal 换三张, or None: "across" only at four
+    seats (``engine/state.py``'s exchange)."""
+    players = len(hands)
+    if rec.direction == "across" and players != 4:
+        return None
+    counts = [[0] * NUM_KINDS for _ in range(players)]
     for seat, hand in enumerate(hands):
         for tile in hand:
             counts[seat][tile] += 1
@@ -119,7 +143,7 @@ def _exchanged(hands: Sequence[Sequence[int]], rec: ExchangeRec) -> tuple[tuple[
     for seat, three in enumerate(passed):
         for tile in three:
             after[seat].remove(tile)
-            after[(seat + step) % 4].append(tile)
+            after[(seat + step) % players].append(tile)
     return tuple(tuple(hand) for hand in after)
 
 
@@ -135,12 +159,12 @@ def self_draw_context(bits: int) -> WinContext:
 
 def passed_tiles(hands: Sequence[Sequence[int]], given: Sequence[TileList]) -> list[list[int]] | None:
     """The tiles of a 换三张 record as ids, or None when it is not a legal exchange from these
-    hands (counts per kind): :func:`engine.move_checks.check_exchange`."""
-    if len(given) != 4:
+    hands (counts per kind, one a seat): :func:`engine.move_checks.check_exchange`."""
+    if len(given) != len(hands):
         return None
     try:
         passed = [parse_tiles(names) for names in given]
-        check_exchange(passed, hands)
+        check_exchange(passed, hands, len(hands))
     except ValueError:  # a tile name it cannot read, or an illegal exchange (IllegalEvent)
         return None
     return passed

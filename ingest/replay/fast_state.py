@@ -43,8 +43,8 @@ class FastState(DealMoves):
         self.menqing_scored = _menqing_scored(rules)
         self.keep_facts = keep_facts  # the rows need every ready seat's fan (DealFacts)
         self.claim: HuRec | None = None  # the win record being played: its claims are held to it
-        self.end_settlement = (0, 0, 0, 0)  # the deltas of the 查叫 transfers
-        self.scores = (0, 0, 0, 0)  # the deal's net
+        self.end_settlement: tuple[int, ...] = (0, 0, 0, 0)  # the 查叫 transfers' deltas, a seat each
+        self.scores: tuple[int, ...] = (0, 0, 0, 0)  # the deal's net, a seat each
         super().__init__(start, rules, base, deal_in)
         self.all_fans = keep_facts
 
@@ -67,8 +67,12 @@ class FastState(DealMoves):
                 raise HandOff
             if rec.patterns is not None and sorted(rec.patterns) != sorted(result.patterns):
                 raise HandOff
-            if rec.deltas is not None and tuple(rec.deltas) != win.deltas:
-                raise HandOff
+            recorded = rec.deltas
+            if recorded is not None:
+                # one entry a seat of the table; the computed seats past it are 0
+                players = self.players
+                if tuple(recorded) != (win.deltas if players == 4 else win.deltas[:players]):
+                    raise HandOff
         self.wins.append(win)
 
     def ready_fan(self, seat: int, waits: int) -> int | None:
@@ -99,7 +103,7 @@ class FastState(DealMoves):
         self.void[seat] = void if void >= 0 else None
 
     def facts(self) -> DealFacts:
-        still_in = self.left.count(False)
+        still_in = len(self.in_play)
         return DealFacts(
             self.dealer,
             tuple(self.void),

@@ -157,6 +157,9 @@ class SessionReplay:
     totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # one a seat (``seats``)
     complete_totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
     all_scored: bool = True  # every deal replayed to its end, so the totals are known
+    #: the options of a deal with nothing but the session's base and id (most deals): one
+    #: value for them all, not one built per deal
+    plain: ReplayOptions | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def of_log(
@@ -224,14 +227,17 @@ class SessionReplay:
         A deal read on the reader's fast path (its decoded ``records``, no finding) goes
         to the compiled check first (:mod:`ingest.replay.fast_check`); only a deal it does not
         call clean is replayed by the engine, which explains every finding."""
-        options = ReplayOptions(
-            base=self.base,
-            session_id=self.session_id,
-            keep_state=keep_state,
-            read_findings=self.read_findings(deal_log),
-            on_step=on_step,
-            sheet_events=deal_log.sheet_events,
-        )
+        if keep_state or on_step is not None or deal_log.findings or deal_log.sheet_events:
+            options = ReplayOptions(
+                base=self.base,
+                session_id=self.session_id,
+                keep_state=keep_state,
+                read_findings=self.read_findings(deal_log),
+                on_step=on_step,
+                sheet_events=deal_log.sheet_events,
+            )
+        else:
+            options = self.plain_options()
         records = deal_log.records
         if records is not None and self.rules is not None and self.replayer is replay_deal:
             report = fast_replay(
@@ -246,6 +252,13 @@ class SessionReplay:
                 self._add_net(report)
                 return report
         return self.replay_events(deal_log.deal, deal_log.events, deal_log.end, sink, options)
+
+    def plain_options(self) -> ReplayOptions:
+        """The session's base and id, nothing else (kept while they stay the same)."""
+        plain = self.plain
+        if plain is None or plain.base != self.base or plain.session_id != self.session_id:
+            plain = self.plain = ReplayOptions(base=self.base, session_id=self.session_id)
+        return plain
 
     def replay_events(
         self,
