@@ -435,3 +435,31 @@ def test_tampering_a_wild_log_is_found(table: dict[str, Any]) -> None:
     assert expected, "nothing tampered"
     assert {deal_id: found[deal_id] for deal_id in expected} == expected
     assert not {deal_id: spots for deal_id, spots in found.items() if deal_id not in expected and spots}
+
+
+# --------------------------------------------------------------- the replay shows 红中
+def test_the_replay_shows_wilds_in_hands(tmp_path: Path) -> None:
+    """The replay page's steps hold each seat's 红中 (last, as 27), its board draws them as
+    中, and ``chuanma replay`` writes them 7z."""
+    from typer.testing import CliRunner
+
+    from dashboard.cli import app
+    from dashboard.deal_steps import replay_steps
+    from dashboard.tiles_view import board_html
+
+    lines = four_wilds()
+    log = read_lines([json.dumps(line, ensure_ascii=False) for line in lines], "four.jsonl")
+    ((_, deal_log),) = list(log.iter_deals())
+    steps, findings, scores = replay_steps(deal_log.deal, deal_log.events, deal_log.end, load_rules(FIRST_HU))
+    assert findings == [] and scores == (-32, -32, 96, -32)
+    assert steps[-1].hands[2][-4:] == (WILD,) * 4 and len(steps[-1].hands[2]) == 13
+    last = steps[-1]
+    html = board_html(
+        ["A", "B", "C", "D"], last.hands, last.melds, last.discards,
+        labels={k: k for k in ("dealer", "void", "won", "scores", "discards", "laid")},
+        dealer=0, won=last.won, void=last.void, scores=last.scores,
+    )  # fmt: skip
+    assert html.count('data-tile="7z"') == 4 and "中" in html
+    result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, lines)), "--deal", "four-wilds"])
+    assert result.exit_code == 0, result.output
+    assert "seat 2 (won): 12589m19p19s7777z" in result.output

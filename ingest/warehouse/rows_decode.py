@@ -61,7 +61,7 @@ def stored_text(value: Any) -> str | None:
 
 def _wall(text: str) -> tuple[int, ...]:
     """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
-    return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
+    return tuple(parse_tile(text[i : i + 2], wild=True) for i in range(0, len(text), 2))
 
 
 def events_from_rows(
@@ -76,7 +76,7 @@ def events_from_rows(
     start = DealStart(
         deal_id=str(first["deal_id"]),
         dealer=stored_int(first["seat"]) or 0,
-        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:4]),
+        hands=tuple(tuple(parse_tiles(hand, wild=True)) for hand in tiles[:4]),
         wall=_wall(tiles[4]) if len(tiles) > 4 else None,
         dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
         line=stored_int(first["line"]) or 0,
@@ -87,7 +87,7 @@ def events_from_rows(
         kind = row["type"]
         line = stored_int(row["line"]) or 0
         seat = stored_int(row["seat"])
-        tile = parse_tile(str(row["tile"])) if stored_text(row["tile"]) else -1
+        tile = parse_tile(str(row["tile"]), wild=True) if stored_text(row["tile"]) else -1
         if kind == "draw":
             events.append(Draw(seat or 0, tile, line))
         elif kind == "discard":
