@@ -218,11 +218,12 @@ class DealState:
                     expected=size,
                     recorded=len(hand),
                 )
+            suited: Sequence[int] = hand
             if self.wild_table or WILD in hand:
-                hand = self.take_wilds(seat, hand)
+                suited = self.take_wilds(seat, hand)
                 size -= self.wilds[seat]
             counts = self.hands[seat]
-            for tile in hand:
+            for tile in suited:
                 counts[tile] += 1
                 seen[tile] += 1
                 keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
