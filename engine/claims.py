@@ -64,6 +64,8 @@ from engine.tiles import COPIES, NUM_KINDS, WILD, tile_name
 # module-level copies: mypyc reads a Final of its own module as a C static
 _SUIT: Final = SUIT_OF
 _STEP: Final = STEP_OF
+#: the suited kinds: a tile id at or past it is a 红中 (engine/tiles.py ``WILD``)
+_KINDS: Final = NUM_KINDS
 #: the out-of-turn message's expectation in each phase (by code)
 _WAIT_KEYS: tuple[str, ...] = (
     "wait_exchange", "wait_void", "wait_act", "wait_draw", "wait_replacement", "wait_claim", "wait_rob",
@@ -108,7 +110,7 @@ class DealClaims(DealState):
         replacement = stage == REPLACEMENT
         if self.wall_left == 0:
             raise empty_wall(seat)
-        if tile >= NUM_KINDS:
+        if tile >= _KINDS:
             self.draw_wild(seat, tile, replacement)
             return
         out_of_wall = self.out_of_wall
@@ -171,7 +173,7 @@ class DealClaims(DealState):
             if stage == ROB and seat == self.current:
                 raise self.out_of_turn(seat, "discard before drawing the kong's replacement")
             raise self.out_of_turn(seat, "discard")
-        if tile >= NUM_KINDS:
+        if tile >= _KINDS:
             self.discard_wild(seat, tile, line)
             return
         hand = self.hands[seat]
@@ -320,7 +322,7 @@ class DealClaims(DealState):
         self.check_voids_declared()
         self.expect_seat(seat, "pong")
         open_tile = self.open_discard(seat, "pong", "pongs")
-        if tile >= NUM_KINDS or self.wild_table:
+        if tile >= _KINDS or self.wild_table:
             self.check_wild_claim(seat, tile, open_tile.tile, 2, "pongs", "illegal_pong")
         check_pong(self.rules, seat, tile, open_tile, self.hands[seat][tile], self.void[seat])
         if self.hand_fixed(seat):
@@ -347,7 +349,7 @@ class DealClaims(DealState):
         self.expect_seat(seat, "kong")
         if self.stage == ROB:
             self.resolve_open()
-        if tile >= NUM_KINDS or self.wild_table:
+        if tile >= _KINDS or self.wild_table:
             self.check_wild_kong(seat, tile, kind)
         fixed = self.hand_fixed(seat)
         drawn = self.last_drawn()
@@ -394,9 +396,9 @@ class DealClaims(DealState):
         (红中不能辅助其他牌来碰和杠); a 红中 at a table without them is no tile of its set."""
         if open_tile == WILD:
             raise wild_claim(seat, verb, code)
-        if tile >= NUM_KINDS and not self.wild_table:
+        if tile >= _KINDS and not self.wild_table:
             raise self.off_table(tile, 1, seat)
-        held = self.hands[seat][tile] if tile < NUM_KINDS else 0
+        held = self.hands[seat][tile] if tile < _KINDS else 0
         check_wild_meld(seat, tile, held, needed, self.wilds[seat], verb, code)
 
     def check_wild_kong(self, seat: int, tile: int, kind: str) -> None:
@@ -406,9 +408,9 @@ class DealClaims(DealState):
             open_tile = self.open
             if self.stage == CLAIM and open_tile is not None and not open_tile.rob:
                 self.check_wild_claim(seat, tile, open_tile.tile, 3, "kongs", "illegal_kong")
-            elif tile >= NUM_KINDS:
+            elif tile >= _KINDS:
                 self.check_wild_claim(seat, tile, -1, 3, "kongs", "illegal_kong")
-        elif kind == "concealed" or (kind == "added" and (tile >= NUM_KINDS or tile in self.ponged[seat])):
+        elif kind == "concealed" or (kind == "added" and (tile >= _KINDS or tile in self.ponged[seat])):
             self.check_wild_claim(seat, tile, -1, 4 if kind == "concealed" else 1, "kongs", "illegal_kong")
 
     def exposed_kong(self, seat: int, tile: int, line: int, recorded: tuple[int, ...] | None) -> None:

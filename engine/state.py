@@ -219,14 +219,17 @@ class DealState:
                     recorded=len(hand),
                 )
             suited: Sequence[int] = hand
-            if self.wild_table or WILD in hand:
+            if self.wild_table:
                 suited = self.take_wilds(seat, hand)
                 size -= self.wilds[seat]
             counts = self.hands[seat]
-            for tile in suited:
-                counts[tile] += 1
-                seen[tile] += 1
-                keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
+            try:
+                for tile in suited:
+                    counts[tile] += 1  # (a 红中 at a table without them: no count, IndexError)
+                    seen[tile] += 1
+                    keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
+            except IndexError:
+                raise self.off_table(WILD, sum(1 for tile in hand if tile == WILD)) from None
             self.sizes[seat] = size
         self.out_of_wall = list(seen)
         wall_total = self.wall_total
@@ -240,10 +243,13 @@ class DealState:
                     recorded=len(self.wall),
                 )
             wall: Sequence[int] = self.wall
-            if self.wild_table or WILD in wall:
+            if self.wild_table:
                 wall = self.count_wall_wilds(wall)
-            for tile in wall:
-                seen[tile] += 1
+            try:
+                for tile in wall:
+                    seen[tile] += 1
+            except IndexError:
+                raise self.off_table(WILD, sum(1 for tile in wall if tile == WILD)) from None
         in_set = self.kinds
         for tile in range(NUM_KINDS):
             if not today and seen[tile] and not in_set[tile]:
@@ -266,10 +272,8 @@ class DealState:
 
     def take_wilds(self, seat: int, hand: Sequence[int]) -> list[int]:
         """The seat's dealt tiles without their 红中, which it holds beside the 27 counts
-        (``wilds``); a 红中 at a table without them is no tile of its set."""
+        (``wilds``)."""
         wilds = sum(1 for tile in hand if tile == WILD)
-        if wilds and not self.wild_table:
-            raise self.off_table(WILD, wilds)
         self.wilds[seat] = wilds
         self.wilds_out += wilds
         self.check_wild_copies(self.wilds_out)
@@ -278,8 +282,6 @@ class DealState:
     def count_wall_wilds(self, wall: Sequence[int]) -> list[int]:
         """The recorded wall without its 红中, counted against the set's."""
         wilds = sum(1 for tile in wall if tile == WILD)
-        if wilds and not self.wild_table:
-            raise self.off_table(WILD, wilds)
         self.check_wild_copies(self.wilds_out + wilds)
         return [tile for tile in wall if tile != WILD]
 
