@@ -506,10 +506,17 @@ class DealState:
 
     def self_draw_context(self, seat: int) -> WinContext:
         first, drew = self.heavenly(seat), self.drawn != NO_TILE
-        return self_draw_context(
+        context = self_draw_context(
             seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
             self.wall_left,
         )  # fmt: skip
+        if self.wild_table and context.first_turn and self.drawn == WILD and self.wilds[seat] < 5:
+            # a 地胡 on the 红中 that made four: not 起手4红中 (four dealt)
+            return WinContext(
+                self_draw=True, after_kong=context.after_kong, last_tile=context.last_tile, first_turn=True,
+                dealer=context.dealer, wilds_dealt=False,
+            )  # fmt: skip
+        return context
 
     # ----------------------------------------------------------------- checks
     def expect_seat(self, seat: int, what: str) -> None:

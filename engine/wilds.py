@@ -175,7 +175,12 @@ def score_wild_win(
     first in tile order of equals. 起手4红中 (``context.first_turn`` with four 红中) wins
     even when no substitution is a shape. A 红中 as the winning tile (``win_tile`` 27) is
     a winning tile of no known kind, as -1 is."""
-    four = context.first_turn and wilds >= 4 and rules.pattern_fan("sihongzhong") is not None
+    four = (
+        context.first_turn
+        and context.wilds_dealt
+        and wilds >= 4
+        and rules.pattern_fan("sihongzhong") is not None
+    )
     suits = held_suits(concealed, pongs, kongs)
     if suit_count(suits) > suit_limit(rules):  # 起手4红中 wins whatever the other tiles are
         return _four_wilds(concealed, pongs, kongs, rules, context, concealed_kongs) if four else None
@@ -201,6 +206,7 @@ def score_wild_win(
         context.last_tile,
         context.first_turn,
         context.dealer,
+        context.wilds_dealt,
     )
     situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits)
 
