@@ -192,6 +192,26 @@ def test_a_four_wilds_win_not_held_or_late_is_a_finding(tmp_path: Path, at: int,
     ]
 
 
+def test_a_fourth_wild_drawn_is_no_four_wilds_win(tmp_path: Path) -> None:
+    """Seat 1 is dealt three 红中 and scattered tiles of two suits (1m 3m 4m 6m 7m 9m 1p 4p
+    6p 9p), and draws the fourth 红中 on its first draw: four 红中, but not dealt (起手), so
+    no 起手4红中 (it would win whatever the tiles are); the ten scattered tiles and four
+    红中 make no four sets and a pair, and its hu is a finding."""
+    hands = ["123456789p1146s6m", "134679m1469p中中中", "12345678999m5m1p", "147p258s369s1478m"]
+    rest = _undealt(hands)
+    rest.remove(WILD)
+    lines = [
+        *_session(FIRST_HU, "drawn-fourth", hands, [WILD, *rest]),
+        {"type": "discard", "seat": 0, "tile": "6m"},
+        {"type": "draw", "seat": 1, "tile": "7z"},
+        {"type": "hu", "seat": 1, "tile": "7z", "from": None},
+        {"type": "deal_end", "reason": "first_hu"},
+        {"type": "session_end"},
+    ]
+    deal = _deal(tmp_path, lines)
+    assert [(f["code"], f["message_key"]) for f in deal["findings"]][:1] == [("illegal_hu", "no_shape")]
+
+
 # --------------------------------------------------------------- 多人抢杠, paid by the konger alone
 # hongzhong as it stands (血战到底, 一炮多响). Seat 0 (dealer) 11123456789p 46s + 5s; seat 1
 # 19m 129p 2378s 55s 99s; seat 2 123s 789s 22p 789p 46s; seat 3 123s 345678p 469s 中.
