@@ -25,7 +25,7 @@ from engine.moves import (
     won_alone,
 )
 from engine.rules import Rules
-from engine.tiles import COPIES, SUITS, WILD, suits_used, tile_name
+from engine.tiles import COPIES, NUM_KINDS, SUITS, WILD, suits_used, tile_name
 
 
 def heavenly(seat: int, dealer: int, draws: int, any_discard: bool, any_claim: bool) -> bool:
@@ -56,7 +56,7 @@ def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]
         raise IllegalEvent("illegal_exchange", play("exchange_three"))
     for seat, three in enumerate(given):
         first, second, third = three
-        if not first // 9 == second // 9 == third // 9:
+        if not first // 9 == second // 9 == third // 9 or first >= NUM_KINDS:  # (a 红中 has no suit)
             raise IllegalEvent("illegal_exchange", play("exchange_suit", seat=seat), seat)
         held = hands[seat]
         if any(three.count(tile) > held[tile] for tile in three):

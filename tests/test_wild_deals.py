@@ -374,6 +374,21 @@ def test_a_wild_at_a_table_without_them_is_a_finding(tmp_path: Path) -> None:
     assert [(f["code"], f["message_key"]) for f in deal["findings"]] == [("tile_count", "tile_off_table")]
 
 
+def test_a_wild_passed_in_an_exchange_is_a_finding(tmp_path: Path) -> None:
+    """换三张 passes three tiles of one suit; 7z (read as a 红中 by the reader) has none."""
+    hands = [*ROB_HANDS[:3], "123s345678p469s5m"]
+    lines = [
+        *_session({"preset": "standard", "exchange_three": True}, "swap", hands, None),
+        {"type": "exchange", "direction": "clockwise", "tiles": ["777z", "237s", "123s", "345p"]},
+        {"type": "deal_end", "reason": "first_hu"},
+        {"type": "session_end"},
+    ]
+    deal = _deal(tmp_path, lines)
+    assert [(f["code"], f["message_key"]) for f in deal["findings"]][:1] == [
+        ("illegal_exchange", "exchange_suit")
+    ]
+
+
 def test_a_fifth_wild_is_a_finding(tmp_path: Path) -> None:
     hands = ["123456789p1146s中", "12345678999m5m中", "19p19s2578m369p2s中", "147p258s369s14m中中"]
     lines = [*_session(FIRST_HU, "five", hands, None), {"type": "deal_end", "reason": "first_hu"}]
