@@ -396,6 +396,8 @@ class DealClaims(DealState):
         (红中不能辅助其他牌来碰和杠); a 红中 at a table without them is no tile of its set."""
         if open_tile == WILD:
             raise wild_claim(seat, verb, code)
+        if open_tile >= 0 and tile != open_tile:
+            return  # a claim of another tile than the open one: the move's own check says so
         if tile >= _KINDS and not self.wild_table:
             raise self.off_table(tile, 1, seat)
         held = self.hands[seat][tile] if tile < _KINDS else 0

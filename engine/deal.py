@@ -71,7 +71,11 @@ class DealMoves(DealClaims):
         self.check_voids_declared()
         self.expect_seat(seat, "win")
         if from_seat is None:
-            if self.wild_table and tile == WILD and (seat != self.current or self.opening_four(seat)):
+            if (
+                self.wild_table
+                and tile == WILD
+                and (seat != self.current or self.stage != ACT or self.opening_four(seat))
+            ):  # 起手4红中: a non-dealer's (the turn aside), or the dealer's first move
                 self.four_wilds_win(seat, line)
                 return
             self.self_draw_win(seat, tile, line)

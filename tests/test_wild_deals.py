@@ -169,6 +169,24 @@ def test_the_dealers_four_wilds_are_its_first_move(tmp_path: Path) -> None:
     assert deal["computed"]["scores"] == [96, -32, -32, -32]
 
 
+def test_four_wilds_after_the_dealers_own(tmp_path: Path) -> None:
+    """Eight 红中 (116 tiles), 血战到底: the dealer's 起手4红中 is its first move (it leaves,
+    seat 1 is to draw); seat 1, dealt four too, still wins at once before drawing, 32 from
+    each of the three others still in (the dealer has left: 32 from seats 2 and 3). The
+    log stops there: only the early end is a finding."""
+    hands = ["19m19p19s258m9s中中中中", "148m147p258s中中中中", "12345678999m5m1p", "123456789p1146s"]
+    lines = [
+        *_session({"preset": "hongzhong", "wild_tiles": 8}, "two-fours", hands, None),
+        {"type": "hu", "seat": 0, "tile": "7z", "from": None, "fan": 6, "patterns": ["sihongzhong"], "deltas": [96, -32, -32, -32]},
+        {"type": "hu", "seat": 1, "tile": "中", "from": None, "fan": 6, "patterns": ["sihongzhong"], "deltas": [0, 64, -32, -32]},
+        {"type": "deal_end", "reason": "three_won"},
+        {"type": "session_end"},
+    ]  # fmt: skip
+    deal = _deal(tmp_path, lines)
+    assert [f["code"] for f in deal["findings"]] == ["wrong_end"], deal["findings"]
+    assert [w["seat"] for w in deal["computed"]["wins"]] == [0, 1]
+
+
 @pytest.mark.parametrize(
     ("at", "key"),
     [(2, "four_wilds_short"), (3, "four_wilds_late")],
