@@ -228,15 +228,16 @@ def score_wild_win(
             features = feature_bits(
                 held, pongs, kongs, context, known_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
             )
-            roots = count_roots(held, [*pongs, *kongs], kongs)
         else:
             features = _features_any(held, pongs, kongs, context, known_tile, concealed_kongs, rules)
-            total = list(held)
-            for tile in pongs:
-                total[tile] += 3
-            for tile in kongs:
-                total[tile] += 4
-            roots = sum(1 for count in total if count >= 4)  # a kind held four times or more: one 根
+        # a kind held four times or more, melds included, is one 根 (a 红中 beside a kong or
+        # a pong and its fourth copy makes a fifth: still one root, not none)
+        total = list(held)
+        for tile in pongs:
+            total[tile] += 3
+        for tile in kongs:
+            total[tile] += 4
+        roots = sum(1 for count in total if count >= 4)
         if not features or (rules.two_suit_void and not features & _ONE_SUIT):
             return None
         return price_features(features | extra_bits, roots, rules, context)

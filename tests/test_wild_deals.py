@@ -516,3 +516,18 @@ def test_the_replay_shows_wilds_in_hands(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["replay", str(_write(tmp_path, lines)), "--deal", "four-wilds"])
     assert result.exit_code == 0, result.output
     assert "seat 2 (won): 12589m19p19s7777z" in result.output
+
+
+def test_a_wild_beside_a_kong_keeps_its_root() -> None:
+    """The simulator's deal: a kong of 3s, and 2345566p 12s 中中 won on 3p (in the 9
+    concealed tiles). 123s needs a 中 as 3s, a fifth 3s beside the kong; the other 中 and
+    the 筒 make 234p 55p 66p中 or the like. Every reading holds the kong, and a kind held
+    four times or more is one 根 (docs/decisions.md, "红中"): 平胡 1 + 根 1 = 2 fan, as the
+    score sheet of the same deal says."""
+    from engine.fan import score_win
+    from engine.tiles import to_counts
+
+    concealed = to_counts(parse_tiles("2345566p12s"))
+    kong, won_on = parse_tiles("3s3p")
+    result = score_win(concealed, [], [kong], load_rules("hongzhong"), win_tile=won_on, wilds=2)
+    assert result is not None and result.extras == ("gen",) and result.fan == 2
