@@ -531,3 +531,23 @@ def test_a_wild_beside_a_kong_keeps_its_root() -> None:
     kong, won_on = parse_tiles("3s3p")
     result = score_win(concealed, [], [kong], load_rules("hongzhong"), win_tile=won_on, wilds=2)
     assert result is not None and result.extras == ("gen",) and result.fan == 2
+
+
+@pytest.mark.parametrize(
+    "golden",
+    [discard_win, self_draw_win, four_wilds, robbed_by_three, cha_jiao_with_a_wild],
+    ids=["discard", "self-draw", "four-wilds", "robbed", "cha-jiao"],
+)
+def test_the_goldens_keep_the_invariants_after_every_event(golden: Any) -> None:
+    lines = golden()
+    rules = load_rules(lines[0]["rules"])
+    total, seats = table_of(rules).tiles, table_of(rules).players
+    log = read_lines([json.dumps(line, ensure_ascii=False) for line in lines], "golden.jsonl")
+    ((_, deal_log),) = list(log.iter_deals())
+
+    def step(_event: PlayEvent | DealEnd, deal: Deal, _sink: FindingSink) -> None:
+        _conserved(deal, total)
+        assert sum(seat_deltas(deal.ledger, seats)) == 0
+
+    report = replay_deal(deal_log.deal, deal_log.events, deal_log.end, rules, ReplayOptions(on_step=step))
+    assert not report.findings and sum(report.scores) == 0
