@@ -34,7 +34,7 @@ from engine.events import (
 from engine.replay import FindingSink, ReplayOptions
 from engine.rules import Rules, RulesError, rules_from_name
 from engine.table import table_of
-from engine.tiles import SUITS
+from engine.tiles import SUITS, WILD
 from ingest.logs.reader import read_lines
 from ingest.replay.session_replay import replay_one
 from ingest.warehouse.rows_decode import events_from_rows, stored_int, stored_strs, stored_text
@@ -191,7 +191,7 @@ class _Recorder:
                 tile=tile,
                 from_seat=from_seat,
                 detail=detail,
-                hands=tuple(_tiles(deal.hands[i]) for i in seats),
+                hands=tuple((*_tiles(deal.hands[i]), *(WILD,) * deal.wilds[i]) for i in seats),  # 红中 last
                 melds=tuple(tuple((m.kind, m.tile) for m in deal.melds[i]) for i in seats),
                 discards=tuple(tuple(deal.discards[i]) for i in seats),
                 wall_left=deal.wall_left,

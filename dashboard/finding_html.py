@@ -33,7 +33,7 @@ def _mark(name: str, lang: Lang) -> str:
 
 def _face(name: str) -> str:
     try:
-        return tile_html(parse_tile(name), small=True)
+        return tile_html(parse_tile(name, wild=True), small=True)
     except (TileError, ValueError):
         return name  # already escaped with the text: a name that is no tile ("?") as it is
 

@@ -1,5 +1,6 @@
 """Tiles drawn as tiles: small HTML faces (rank over its suit character, 万 red, 筒 blue,
-条 green) so a hand reads at a glance, with no image or font fetched from anywhere.
+条 green; a 红中 wild tile its red 中) so a hand reads at a glance, with no image or font
+fetched from anywhere.
 
 Pure string building (no Streamlit): the replay page passes the HTML to ``st.html``, and
 the tests read it back.
@@ -11,7 +12,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import Final
 
-from engine.tiles import rank_of, suit_of
+from engine.tiles import WILD, WILD_NAMES, rank_of, suit_of
 from engine.vocabulary import SUITS
 
 SUIT_CHARS: Final[tuple[str, ...]] = tuple(zh for zh, _ in SUITS.values())
@@ -39,6 +40,7 @@ CSS: Final = """<style>
 .cm-tile .cm-r{font-size:1.05em}
 .cm-tile .cm-u{font-size:.7em;margin-top:2px}
 .cm-m{color:#c62828}.cm-p{color:#1565c0}.cm-s{color:#2e7d32}
+.cm-z{color:#c62828;font-size:1.2em}
 .cm-small{width:1.4em;height:1.95em;font-size:.78em}
 .cm-hot{outline:3px solid #f9a825;outline-offset:-1px}
 .cm-back{background:linear-gradient(#4f7f5a,#2e5a3a);border-color:#24452d}
@@ -59,7 +61,14 @@ CSS: Final = """<style>
 
 
 def tile_html(tile: int, *, small: bool = False, hot: bool = False) -> str:
-    """One tile face: its rank over its suit character, in the suit's colour."""
+    """One tile face: its rank over its suit character, in the suit's colour; a 红中 its 中."""
+    if tile == WILD:
+        extra = (" cm-small" if small else "") + (" cm-hot" if hot else "")
+        name = WILD_NAMES[0]
+        return (
+            f'<span class="cm-tile cm-z{extra}" title="{name} 红中" data-tile="{name}">'
+            f'<span class="cm-r">{WILD_NAMES[1]}</span></span>'
+        )
     suit = suit_of(tile)
     classes = ["cm-tile", SUIT_CLASSES[suit]]
     if small:

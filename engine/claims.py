@@ -20,6 +20,7 @@ from engine.move_checks import (
     check_draw,
     check_exposed_kong,
     check_pong,
+    check_wild_meld,
     discard_breaches,
     empty_wall,
     fixed_breach,
@@ -27,6 +28,7 @@ from engine.move_checks import (
     kong_of_undrawn,
     kong_waits,
     no_wall_kong,
+    wild_claim,
 )
 from engine.moves import (
     IllegalEvent,
@@ -57,11 +59,13 @@ from engine.state import (
     HandOff,
     KongMade,
 )
-from engine.tiles import COPIES, tile_name
+from engine.tiles import COPIES, NUM_KINDS, WILD, tile_name
 
 # module-level copies: mypyc reads a Final of its own module as a C static
 _SUIT: Final = SUIT_OF
 _STEP: Final = STEP_OF
+#: the suited kinds: a tile id at or past it is a 红中 (engine/tiles.py ``WILD``)
+_KINDS: Final = NUM_KINDS
 #: the out-of-turn message's expectation in each phase (by code)
 _WAIT_KEYS: tuple[str, ...] = (
     "wait_exchange", "wait_void", "wait_act", "wait_draw", "wait_replacement", "wait_claim", "wait_rob",
@@ -106,6 +110,9 @@ class DealClaims(DealState):
         replacement = stage == REPLACEMENT
         if self.wall_left == 0:
             raise empty_wall(seat)
+        if tile >= _KINDS:
+            self.draw_wild(seat, tile, replacement)
+            return
         out_of_wall = self.out_of_wall
         if out_of_wall[tile] >= COPIES and not self.kinds[tile]:
             raise IllegalEvent(
@@ -131,6 +138,29 @@ class DealClaims(DealState):
         self.passes.drew(seat)  # 过水不胡 lasts until the seat's own next draw
         self.stage = ACT
 
+    def draw_wild(self, seat: int, tile: int, replacement: bool) -> None:
+        """A 红中 drawn: held beside the seat's 27 counts; never more than the set's."""
+        if not self.wild_table:
+            raise self.off_table(tile, 1, seat)
+        check_draw(seat, tile, self.wall, self.front, self.back, replacement, 0)
+        if self.wilds_out >= self.wild_copies:
+            raise IllegalEvent(
+                "tile_count", play("wild_extra", seat=seat, expected=self.wild_copies), seat,
+                expected=self.wild_copies, recorded=self.wilds_out + 1,
+            )  # fmt: skip
+        self.wall_left -= 1
+        self.wilds_out += 1
+        if replacement:
+            self.back += 1
+        else:
+            self.front += 1
+            self.after_kong = False
+        self.wilds[seat] += 1
+        self.draws[seat] += 1
+        self.drawn = tile
+        self.passes.drew(seat)
+        self.stage = ACT
+
     # -- discards
     def discard(self, seat: int, tile: int, line: int) -> None:
         """A discard: it opens the tile for claims."""
@@ -143,6 +173,9 @@ class DealClaims(DealState):
             if stage == ROB and seat == self.current:
                 raise self.out_of_turn(seat, "discard before drawing the kong's replacement")
             raise self.out_of_turn(seat, "discard")
+        if tile >= _KINDS:
+            self.discard_wild(seat, tile, line)
+            return
         hand = self.hands[seat]
         check_discard(seat, tile, hand[tile])
         drawn = self.drawn
@@ -163,6 +196,30 @@ class DealClaims(DealState):
         open_tile = opened_discard(seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE)
         self.open = open_tile
         self.passes.open(open_tile)
+        self.drawn = NO_TILE
+        self.stage = CLAIM
+
+    def discard_wild(self, seat: int, tile: int, line: int) -> None:
+        """A 红中 discarded: it is dead (docs/decisions.md, "红中"). It opens for no claim
+        (any pong, kong or win of it is refused), is no pass (过水) and no forced win of
+        the last four, but it is the seat's discard: the turn moves on when it closes."""
+        check_discard(seat, tile, self.wilds[seat])
+        drawn = self.drawn
+        last = None if drawn == NO_TILE else drawn
+        hand = self.hands[seat]
+        for breach in discard_breaches(
+            self.rules, seat, tile, hand, last, self.hand_fixed(seat), self.void[seat]
+        ):
+            self.note(breach)
+        wall_left = self.wall_left
+        if wall_left < LAST_FOUR:
+            self.check_missed_self_draw(seat)
+        self.wilds[seat] -= 1
+        self.discards[seat].append(tile)
+        self.any_discard = True
+        open_tile = opened_discard(seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE)
+        open_tile.last_four = False  # nobody may win it, so nobody must
+        self.open = open_tile
         self.drawn = NO_TILE
         self.stage = CLAIM
 
@@ -265,6 +322,8 @@ class DealClaims(DealState):
         self.check_voids_declared()
         self.expect_seat(seat, "pong")
         open_tile = self.open_discard(seat, "pong", "pongs")
+        if tile >= _KINDS or self.wild_table:
+            self.check_wild_claim(seat, tile, open_tile.tile, 2, "pongs", "illegal_pong")
         check_pong(self.rules, seat, tile, open_tile, self.hands[seat][tile], self.void[seat])
         if self.hand_fixed(seat):
             self.note(fixed_breach(play("fixed_pong", seat=seat, tile=tile_name(tile)), seat))
@@ -290,6 +349,8 @@ class DealClaims(DealState):
         self.expect_seat(seat, "kong")
         if self.stage == ROB:
             self.resolve_open()
+        if tile >= _KINDS or self.wild_table:
+            self.check_wild_kong(seat, tile, kind)
         fixed = self.hand_fixed(seat)
         drawn = self.last_drawn()
         if fixed and kong_of_undrawn(kind, tile, drawn):
@@ -297,7 +358,7 @@ class DealClaims(DealState):
             fixed = False  # one finding for the kong
         waits = 0
         if fixed:
-            waits = kong_waits(self.hands[seat], self.ponged[seat], self.konged[seat], kind, drawn)
+            waits = self.fixed_waits(seat, kind, drawn)
         if kind == "exposed":
             self.exposed_kong(seat, tile, line, recorded)
         elif kind == "added" or kind == "concealed":
@@ -312,8 +373,47 @@ class DealClaims(DealState):
                 self.added_kong(seat, tile, line, recorded)
         else:
             raise IllegalEvent("bad_record", play("kong_kind", kind=kind), seat)
-        if fixed and wait_mask(self.hands[seat], self.ponged[seat], self.konged[seat]) != waits:
+        if fixed and self.waits_of(seat, self.hands[seat]) != waits:
             self.note(fixed_kong(seat, tile, "fixed_kong_waits"))
+
+    def fixed_waits(self, seat: int, kind: str, drawn: int | None) -> int:
+        """:func:`engine.move_checks.kong_waits` on the seat's melds (and its 红中)."""
+        if not self.wild_table:
+            return kong_waits(self.hands[seat], self.ponged[seat], self.konged[seat], kind, drawn)
+        counts = list(self.hands[seat])
+        wilds = self.wilds[seat]
+        if kind != "exposed" and drawn is not None:
+            if drawn == WILD:
+                wilds -= 1
+            else:
+                counts[drawn] -= 1
+        return wait_mask(counts, self.ponged[seat], self.konged[seat], wilds, self.rules)
+
+    def check_wild_claim(
+        self, seat: int, tile: int, open_tile: int, needed: int, verb: str, code: str
+    ) -> None:
+        """A pong or exposed kong of a discarded 红中, or one a 红中 would help make
+        (红中不能辅助其他牌来碰和杠); a 红中 at a table without them is no tile of its set."""
+        if open_tile == WILD:
+            raise wild_claim(seat, verb, code)
+        if open_tile >= 0 and tile != open_tile:
+            return  # a claim of another tile than the open one: the move's own check says so
+        if tile >= _KINDS and not self.wild_table:
+            raise self.off_table(tile, 1, seat)
+        held = self.hands[seat][tile] if tile < _KINDS else 0
+        check_wild_meld(seat, tile, held, needed, self.wilds[seat], verb, code)
+
+    def check_wild_kong(self, seat: int, tile: int, kind: str) -> None:
+        """:meth:`check_wild_claim` of a kong: of the open discard, of four in hand, or of
+        the fourth tile added to a pong."""
+        if kind == "exposed":
+            open_tile = self.open
+            if self.stage == CLAIM and open_tile is not None and not open_tile.rob:
+                self.check_wild_claim(seat, tile, open_tile.tile, 3, "kongs", "illegal_kong")
+            elif tile >= _KINDS:
+                self.check_wild_claim(seat, tile, -1, 3, "kongs", "illegal_kong")
+        elif kind == "concealed" or (kind == "added" and (tile >= _KINDS or tile in self.ponged[seat])):
+            self.check_wild_claim(seat, tile, -1, 4 if kind == "concealed" else 1, "kongs", "illegal_kong")
 
     def exposed_kong(self, seat: int, tile: int, line: int, recorded: tuple[int, ...] | None) -> None:
         open_tile = self.open_discard(seat, "make an exposed kong", "kongs")

@@ -21,7 +21,7 @@ from engine.claims import DealClaims
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
 from engine.fan import FanResult, WinContext, score_win
 from engine.messages import end_rule, play
-from engine.move_checks import check_claim_win, check_self_draw, legal_win
+from engine.move_checks import check_claim_win, check_four_wilds, check_self_draw, legal_win, wild_claim
 from engine.moves import (
     IllegalEvent,
     bloom_rules,
@@ -54,6 +54,7 @@ from engine.state import (
     Phase,
     Win,
 )
+from engine.tiles import NUM_KINDS, WILD
 
 __all__ = [
     "EXCHANGE_STEP", "LAST_FOUR", "SEATS", "WALL_SIZE", "Deal", "DealMoves", "IllegalEvent", "KongMade", "Meld",
@@ -70,6 +71,13 @@ class DealMoves(DealClaims):
         self.check_voids_declared()
         self.expect_seat(seat, "win")
         if from_seat is None:
+            if (
+                self.wild_table
+                and tile == WILD
+                and (seat != self.current or self.stage != ACT or self.opening_four(seat))
+            ):  # 起手4红中: a non-dealer's (the turn aside), or the dealer's first move
+                self.four_wilds_win(seat, line)
+                return
             self.self_draw_win(seat, tile, line)
         else:
             self.claim_win(seat, from_seat, tile, line)
@@ -79,6 +87,11 @@ class DealMoves(DealClaims):
         seat = self.current
         if self.stage != ACT or (self.drawn == NO_TILE and not self.heavenly(seat)):
             return None
+        if self.wild_table and self.opening_four(seat) and self.rules.pattern_fan("sihongzhong") is not None:
+            # 起手4红中 (the dealer's), whatever its other tiles are
+            return score_win(
+                self.hands[seat], [], [], self.rules, self.self_draw_context(seat), WILD, 0, self.wilds[seat]
+            )
         if not self.shape_with(seat, NO_TILE):
             return None
         return self.win_counts(seat, self.hands[seat], self.self_draw_context(seat))
@@ -91,8 +104,8 @@ class DealMoves(DealClaims):
             return None
         if seat == open_tile.seat or self.left[seat] or seat in open_tile.winners:
             return None
-        if won_alone(self.rules, open_tile):
-            return None
+        if won_alone(self.rules, open_tile) or open_tile.tile >= NUM_KINDS:
+            return None  # (a discarded 红中 is dead)
         result = self.win_on(seat, open_tile.tile, open_tile.context)
         if result is None or self.pass_blocks(seat, result.fan):
             return None
@@ -101,10 +114,14 @@ class DealMoves(DealClaims):
     def self_draw_win(self, seat: int, tile: int, line: int) -> None:
         if self.stage != ACT or seat != self.current:
             raise self.out_of_turn(seat, "win by self-draw")
-        check_self_draw(seat, tile, self.hands[seat][tile], self.last_drawn(), self.heavenly(seat))
+        held = self.hands[seat][tile] if tile < NUM_KINDS else self.wilds[seat] if self.wild_table else 0
+        check_self_draw(seat, tile, held, self.last_drawn(), self.heavenly(seat))
         self.price_self_draw(seat, tile, line, self.self_draw_context(seat))
         if self.stays:
-            self.move(seat, tile, -1)
+            if tile >= NUM_KINDS:
+                self.wilds[seat] -= 1
+            else:
+                self.move(seat, tile, -1)
             self.lay_aside(seat, tile)
         reason = end_after_win(self.rules, self.stays, self.won, self.wall_left, self.players)
         if reason is not None:
@@ -125,8 +142,9 @@ class DealMoves(DealClaims):
         plain = bloom_rules(self.rules, fed_by is not None)
         if plain is not None:
             # it counts as a discard win (放炮): no 自摸 bonus, neither 自摸加底 nor 自摸加番
+            wilds = self.wilds[seat] if self.wild_table else 0
             rescored = score_win(
-                hand, self.ponged[seat], self.konged[seat], plain, context, tile, self.hidden[seat]
+                hand, self.ponged[seat], self.konged[seat], plain, context, tile, self.hidden[seat], wilds
             )
             if rescored is None:
                 raise HandOff  # (never: the same tiles scored a win)
@@ -135,10 +153,61 @@ class DealMoves(DealClaims):
         kind = "kong_bloom" if context.after_kong else "self_draw"
         self.record_win(seat, tile, None, result, kind, line, transfers)
 
+    def opening_four(self, seat: int) -> bool:
+        """The seat to act is the dealer at its first move holding four 红中: its 起手4红中."""
+        return self.stage == ACT and self.heavenly(seat) and self.wilds[seat] >= 4
+
+    def four_wilds_win(self, seat: int, line: int) -> None:
+        """起手4红中 (``sihongzhong``): four 红中 dealt win at once, whatever the other tiles
+        are, recorded as a ``hu`` with ``from`` null and the tile ``7z`` before play begins:
+        a non-dealer's right after the deal (and 定缺), the dealer's as its first move (its
+        天胡 move). It is paid as a self-draw. A non-dealer keeps its thirteen tiles
+        (血流成河: fixed) and the turn stays where it was; the dealer lays a 红中 aside
+        under 血流成河 and the next seat draws, as after 天胡 (docs/log-format.md,
+        docs/decisions.md "起手4红中")."""
+        dealer_move = seat == self.current and self.stage == ACT
+        opening = not self.any_discard and not self.any_claim and not self.draws[seat] and not self.won[seat]
+        scored = self.rules.pattern_fan("sihongzhong") is not None
+        check_four_wilds(seat, self.wilds[seat], opening, scored)
+        context = self.self_draw_context(seat) if dealer_move else WinContext(self_draw=True, first_turn=True)
+        self.check_kongs_known(seat)
+        result = score_win(self.hands[seat], [], [], self.rules, context, WILD, 0, self.wilds[seat])
+        if result is None:
+            raise HandOff  # (never: four 红中 on the first turn are a win where the row is scored)
+        transfers = self.settler.win_self_draw(seat, result.fan, line, None)
+        self.record_win(seat, WILD, None, result, "self_draw", line, transfers)
+        if dealer_move and self.stays:
+            self.wilds[seat] -= 1
+            self.lay_aside(seat, WILD)
+        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left, self.players)
+        if reason is not None:
+            self.end_deal(reason)
+            return
+        if dealer_move:
+            following = next_seat(seat, self.left, self.players)
+            if following is None:
+                raise HandOff  # (never: a seat is still in while the deal goes on)
+            self.current = following
+            self.drawn = NO_TILE
+            self.stage = DRAW
+
+    def four_wilds_seats(self) -> list[int]:
+        """The non-dealers that may declare 起手4红中 now (the simulator's bots do)."""
+        if not self.wild_table or self.any_discard or self.any_claim:
+            return []
+        if self.rules.pattern_fan("sihongzhong") is None:
+            return []
+        return [
+            seat for seat in self.order
+            if seat != self.dealer and self.wilds[seat] >= 4 and not self.draws[seat] and not self.won[seat]
+        ]  # fmt: skip
+
     def claim_win(self, seat: int, from_seat: int, tile: int, line: int) -> None:
         open_tile = self.open
         if (self.stage != CLAIM and self.stage != ROB) or open_tile is None:
             raise self.out_of_turn(seat, "win on a discard")
+        if open_tile.tile >= NUM_KINDS and tile == open_tile.tile and from_seat == open_tile.seat:
+            raise wild_claim(seat, "wins_on", "illegal_hu")
         check_claim_win(self.rules, seat, from_seat, tile, open_tile)
         counts = list(self.hands[seat])
         counts[tile] += 1
@@ -197,9 +266,10 @@ class DealMoves(DealClaims):
     def legal_win(self, seat: int, counts: list[int], context: WinContext, tile: int) -> FanResult:
         """:func:`engine.move_checks.legal_win` on the seat's melds."""
         self.check_kongs_known(seat)
+        wilds = self.wilds[seat] if self.wild_table else 0
         return legal_win(
             self.rules, seat, counts, self.ponged[seat], self.konged[seat], self.hidden[seat], self.void[seat],
-            context, tile,
+            context, tile, wilds,
         )  # fmt: skip
 
     def record_win(
@@ -248,7 +318,10 @@ class DealMoves(DealClaims):
             # It counts as thrown, so 查叫 judges the drawer on its 13 tiles (docs/decisions.md).
             seat, tile = self.current, self.drawn
             self.check_missed_self_draw(seat)
-            self.move(seat, tile, -1)
+            if tile >= NUM_KINDS:
+                self.wilds[seat] -= 1
+            else:
+                self.move(seat, tile, -1)
             self.discards[seat].append(tile)
             self.drawn = NO_TILE
             self.end_deal("wall_exhausted")

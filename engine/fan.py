@@ -31,7 +31,9 @@ class WinContext(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     ``after_kong`` is 杠上花 on a self-draw (the winner's replacement tile) and 杠上炮
     on a discard (the discarder had just konged). ``first_turn`` is 天胡 for the dealer
-    and 地胡 for another seat; both are self-drawn.
+    and 地胡 for another seat; both are self-drawn. ``wilds_dealt`` (with ``first_turn``):
+    the 红中 held were dealt, so four of them are 起手4红中; false for a 地胡 whose drawn
+    tile is the 红中 that made four (engine/state.py).
     """
 
     self_draw: bool = False
@@ -40,6 +42,7 @@ class WinContext(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     last_tile: bool = False
     first_turn: bool = False
     dealer: bool = False
+    wilds_dealt: bool = True
 
     def __post_init__(self) -> None:
         if self.robbing_kong and self.self_draw:

@@ -475,6 +475,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "发出了 {count} 张 {tile}；一副牌（108 张）每种只有四张",
         "{count} copies of {tile} dealt; the set (108 张) has four of each tile",
     ),
+    "wild_copies": (
+        "发出了 {count} 张红中；本桌的牌只有 {expected} 张红中（wild_tiles）",
+        "{count} 红中 dealt; this table's set has {expected} (wild_tiles)",
+    ),
     # 换三张 and 定缺
     "exchange_here": ("此处出现换三张：{why}", "an exchange (换三张) here: {why}"),
     "exchange_off": ("本规则不换三张", "换三张 is off under these rules"),
@@ -568,6 +572,10 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat}摸到第五张 {tile}：四张都已不在牌墙中（108 张，每种四张）",
         "{seat} draws a fifth {tile}: all four are already out of the wall (108 张: four of each tile)",
     ),
+    "wild_extra": (
+        "{seat}摸到的红中多于本桌的 {expected} 张（wild_tiles）",
+        "{seat} draws a 红中 beyond the {expected} of this table's set (wild_tiles)",
+    ),
     "discard_not_held": (
         "{seat}打出 {tile}，但手中没有这张牌",
         "{seat} discards {tile}, which it does not hold",
@@ -641,7 +649,32 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat} adds {tile} to its pong without holding it: 弯杠 (added kong) is the seat's own pong + "
         "the fourth tile",
     ),
+    "wild_claim": (
+        "{seat}{verb}打出的红中：打出的红中是死牌，谁都不能碰、杠或胡（wild_tiles）",
+        "{seat} {verb} a discarded 红中: a discarded 红中 is dead, nobody pongs, kongs or wins on it "
+        "(wild_tiles)",
+    ),
+    "wins_on": ("胡", "wins on"),
+    "wild_meld": (
+        "{seat}{verb} {tile} 要用红中凑数：红中不能辅助其他牌来碰和杠（wild_tiles）",
+        "{seat} {verb} {tile} with a 红中 standing in: 红中不能辅助其他牌来碰和杠 (a 红中 never helps to pong "
+        "or kong; wild_tiles)",
+    ),
     # wins
+    "four_wilds_short": (
+        "{seat}记起手4红中，但起手只有 {count} 张红中：起手胡须起手就有四张红中（sihongzhong）",
+        "{seat} claims 起手4红中 holding {count} 红中: the win at once needs four 红中 in the starting hand "
+        "(sihongzhong)",
+    ),
+    "four_wilds_late": (
+        "{seat}在行牌开始后才记起手4红中：起手胡在庄家第一次出牌、任何碰杠和该家第一次摸牌之前（sihongzhong）",
+        "{seat} claims 起手4红中 after play began: the win at once comes before the dealer's first discard, "
+        "any pong or kong, and the seat's first draw (sihongzhong)",
+    ),
+    "four_wilds_off": (
+        "{seat}记起手4红中，但本规则不计起手4红中（sihongzhong 为 none）",
+        "{seat} claims 起手4红中, which these rules do not score (sihongzhong is none)",
+    ),
     "self_draw_undrawn": (
         "{seat}没摸牌却记自摸：自摸是胡自己刚摸到的牌",
         "{seat} claims a self-drawn win without having drawn: 自摸 (self-draw) wins on the tile the seat "

@@ -25,7 +25,7 @@ from engine.moves import (
     won_alone,
 )
 from engine.rules import Rules
-from engine.tiles import COPIES, SUITS, suits_used, tile_name
+from engine.tiles import COPIES, NUM_KINDS, SUITS, WILD, suits_used, tile_name
 
 
 def heavenly(seat: int, dealer: int, draws: int, any_discard: bool, any_claim: bool) -> bool:
@@ -56,7 +56,7 @@ def check_exchange(given: Sequence[Sequence[int]], hands: Sequence[Sequence[int]
         raise IllegalEvent("illegal_exchange", play("exchange_three"))
     for seat, three in enumerate(given):
         first, second, third = three
-        if not first // 9 == second // 9 == third // 9:
+        if not first // 9 == second // 9 == third // 9 or first >= NUM_KINDS:  # (a 红中 has no suit)
             raise IllegalEvent("illegal_exchange", play("exchange_suit", seat=seat), seat)
         held = hands[seat]
         if any(three.count(tile) > held[tile] for tile in three):
@@ -263,10 +263,10 @@ def check_claim_win(rules: Rules, seat: int, source: int | None, tile: int, open
 
 def legal_win(
     rules: Rules, seat: int, counts: list[int], pongs: list[int], kongs: list[int], concealed_kongs: int,
-    suit: int | None, context: WinContext, tile: int,
+    suit: int | None, context: WinContext, tile: int, wilds: int = 0,
 ) -> FanResult:  # fmt: skip
-    """The fan of a win the seat declares with ``counts`` (the winning tile among them):
-    never holding its void suit, never three suits, and a winning shape."""
+    """The fan of a win the seat declares with ``counts`` (the winning tile among them) and
+    ``wilds`` 红中: never holding its void suit, never three suits, and a winning shape."""
     held = held_counts(counts, pongs, kongs)
     if holds_void(held, suit, rules):
         raise IllegalEvent(
@@ -277,7 +277,39 @@ def legal_win(
         )
     if suits_used(held) > 2:
         raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
-    result = score_win(counts, pongs, kongs, rules, context, tile, concealed_kongs)
+    result = score_win(counts, pongs, kongs, rules, context, tile, concealed_kongs, wilds)
     if result is None:
         raise IllegalEvent("illegal_hu", play("no_shape", seat=seat, tile=tile_name(tile)), seat)
     return result
+
+
+# ----------------------------------------------------------------- 红中 (docs/decisions.md, "红中")
+def wild_claim(seat: int, verb: str, code: str) -> IllegalEvent:
+    """A pong, kong or win of a discarded 红中: it is dead, nobody claims it."""
+    return IllegalEvent(code, play("wild_claim", seat=seat, verb=play(verb)), seat, rule="wild_tiles")
+
+
+def check_wild_meld(seat: int, tile: int, held: int, needed: int, wilds: int, verb: str, code: str) -> None:
+    """A pong or kong of ``tile`` needs ``needed`` real copies in hand; one short of them
+    that the seat's 红中 would make up is refused in the rule's words
+    (红中不能辅助其他牌来碰和杠), a kong of the 红中 themselves too."""
+    if tile == WILD or (held < needed <= held + wilds):
+        name = tile_name(tile)
+        raise IllegalEvent(
+            code, play("wild_meld", seat=seat, tile=name, verb=play(verb)), seat, rule="wild_tiles"
+        )
+
+
+def check_four_wilds(seat: int, wilds: int, opening: bool, scored: bool) -> None:
+    """起手4红中 (``sihongzhong``): four 红中 in the seat's starting hand, claimed before
+    play began (``opening``: no discard, claim or draw of the seat's yet), where the rule
+    set scores the pattern."""
+    if not scored:
+        raise IllegalEvent("illegal_hu", play("four_wilds_off", seat=seat), seat, rule="sihongzhong")
+    if not opening:
+        raise IllegalEvent("illegal_hu", play("four_wilds_late", seat=seat), seat, rule="sihongzhong")
+    if wilds < 4:
+        raise IllegalEvent(
+            "illegal_hu", play("four_wilds_short", seat=seat, count=wilds), seat, rule="sihongzhong",
+            expected=4, recorded=wilds,
+        )  # fmt: skip

@@ -394,13 +394,17 @@ def flower_pig(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
     return rules.flower_pig == "holds_void" and holds_void(held, suit, rules)
 
 
-def ready_waits(hand: list[int], pongs: list[int], kongs: list[int], suit: int | None, rules: Rules) -> int:
+def ready_waits(
+    hand: list[int], pongs: list[int], kongs: list[int], suit: int | None, rules: Rules, wilds: int = 0
+) -> int:
     """The waits (27-bit mask) that make a seat ready at 查叫; none while it holds its void;
-    at another table than today's, waits of its suits and its 缺一门 only."""
+    at another table than today's, waits of its suits and its 缺一门 only; a hand holding
+    ``wilds`` 红中 waits on every tile that completes it (a drawn 红中 is no wait of its
+    own, docs/decisions.md "红中")."""
     if holds_void(held_counts(hand, pongs, kongs), suit, rules):
         return 0
     if not table_of(rules).today:
-        return wait_mask(hand, pongs, kongs, 0, rules)
+        return wait_mask(hand, pongs, kongs, wilds, rules)
     return wait_mask(hand, pongs, kongs)
 
 

@@ -24,7 +24,7 @@ import msgspec
 from engine import move_codes
 from engine.events import DealStart
 from engine.fan import FanResult, WinContext, score_win
-from engine.hand import held_counts, ready_value
+from engine.hand import held_counts, ready_value, wait_mask
 from engine.messages import doing, play
 from engine.move_checks import check_exchange, check_void, heavenly, self_draw_context
 from engine.moves import (
@@ -41,9 +41,9 @@ from engine.moves import (
 from engine.rules import Rules
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
-from engine.shapes import POW5, is_win_shape_keys, may_wait_keys
+from engine.shapes import POW5, is_win_shape_keys, may_wait_keys, wild_win
 from engine.table import table_of
-from engine.tiles import COPIES, NUM_KINDS, SUITS, tile_name
+from engine.tiles import COPIES, NUM_KINDS, SUITS, WILD, tile_name
 
 WALL_SIZE: Final = move_codes.WALL_SIZE  # engine/move_codes.py: one table for every mover
 LAST_FOUR: Final = move_codes.LAST_FOUR
@@ -136,9 +136,15 @@ class DealState:
         self.dealt: int = table.hand  # a non-dealer's tiles (the dealer one more)
         self.today: bool = table.today  # today's table: its own messages, no kind outside the set
         self.kinds: tuple[bool, ...] = table.kinds  # each kind: in the table's set
+        #: 红中 (docs/decisions.md, "红中"): a table with them checks this one flag before
+        #: any 红中 path, so a table without them pays nothing more
+        self.wild_table: bool = table.wild_copies > 0
+        self.wild_copies: int = table.wild_copies  # 红中 in the set
+        self.wilds: list[int] = [0, 0, 0, 0]  # 红中 among each seat's concealed tiles
+        self.wilds_out = 0  # 红中 out of the wall (dealt or drawn)
         self.hands: list[list[int]] = [[0] * NUM_KINDS for _ in SEATS]
         self.keys: list[int] = [0] * 12  # seat * 3 + suit: base-5 suit keys (engine.shapes)
-        self.sizes: list[int] = [0, 0, 0, 0]
+        self.sizes: list[int] = [0, 0, 0, 0]  # concealed suited tiles (the 红中 are ``wilds``)
         self.ponged: list[list[int]] = [[], [], [], []]
         self.konged: list[list[int]] = [[], [], [], []]  # every kong kind, in order made
         self.hidden: list[int] = [0, 0, 0, 0]  # how many of each seat's kongs are 暗杠
@@ -212,11 +218,18 @@ class DealState:
                     expected=size,
                     recorded=len(hand),
                 )
+            suited: Sequence[int] = hand
+            if self.wild_table:
+                suited = self.take_wilds(seat, hand)
+                size -= self.wilds[seat]
             counts = self.hands[seat]
-            for tile in hand:
-                counts[tile] += 1
-                seen[tile] += 1
-                keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
+            try:
+                for tile in suited:
+                    counts[tile] += 1  # (a 红中 at a table without them: no count, IndexError)
+                    seen[tile] += 1
+                    keys[seat * 3 + _SUIT[tile]] += _STEP[tile]
+            except IndexError:
+                raise self.off_table(WILD, sum(1 for tile in hand if tile == WILD)) from None
             self.sizes[seat] = size
         self.out_of_wall = list(seen)
         wall_total = self.wall_total
@@ -229,8 +242,14 @@ class DealState:
                     expected=wall_total,
                     recorded=len(self.wall),
                 )
-            for tile in self.wall:
-                seen[tile] += 1
+            wall: Sequence[int] = self.wall
+            if self.wild_table:
+                wall = self.count_wall_wilds(wall)
+            try:
+                for tile in wall:
+                    seen[tile] += 1
+            except IndexError:
+                raise self.off_table(WILD, sum(1 for tile in wall if tile == WILD)) from None
         in_set = self.kinds
         for tile in range(NUM_KINDS):
             if not today and seen[tile] and not in_set[tile]:
@@ -251,6 +270,41 @@ class DealState:
                 self.out_of_wall[tile] = COPIES  # none in the set: a draw of one is no tile of the wall
         self.stage = opening_phase(self.rules)
 
+    def take_wilds(self, seat: int, hand: Sequence[int]) -> list[int]:
+        """The seat's dealt tiles without their 红中, which it holds beside the 27 counts
+        (``wilds``)."""
+        wilds = sum(1 for tile in hand if tile == WILD)
+        self.wilds[seat] = wilds
+        self.wilds_out += wilds
+        self.check_wild_copies(self.wilds_out)
+        return [tile for tile in hand if tile != WILD]
+
+    def count_wall_wilds(self, wall: Sequence[int]) -> list[int]:
+        """The recorded wall without its 红中, counted against the set's."""
+        wilds = sum(1 for tile in wall if tile == WILD)
+        self.check_wild_copies(self.wilds_out + wilds)
+        return [tile for tile in wall if tile != WILD]
+
+    def check_wild_copies(self, count: int) -> None:
+        if count > self.wild_copies:
+            raise IllegalEvent(
+                "tile_count",
+                play("wild_copies", count=count, expected=self.wild_copies),
+                expected=self.wild_copies,
+                recorded=count,
+            )
+
+    def off_table(self, tile: int, count: int, seat: int | None = None) -> IllegalEvent:
+        """A tile the table's set does not hold (a suit not in play, a 红中 at a table
+        without them)."""
+        return IllegalEvent(
+            "tile_count",
+            play("tile_off_table", tile=tile_name(tile), suits=self.rules_suits()),
+            seat,
+            expected=0,
+            recorded=count,
+        )
+
     def rules_suits(self) -> str:
         """The suits in the wall, as letters (万 m, 筒 p, 条 s)."""
         in_set = self.kinds
@@ -269,7 +323,9 @@ class DealState:
 
     def shape_with(self, seat: int, tile: int) -> bool:
         """Do the seat's concealed tiles (plus ``tile``; NO_TILE: as held) form sets and a
-        pair, or seven pairs?"""
+        pair, or seven pairs? (A seat holding 红中: :meth:`wild_shape_with`.)"""
+        if self.wild_table and self.wilds[seat]:
+            return self.wild_shape_with(seat, tile)
         base = seat * 3
         keys = self.keys
         k0 = keys[base]
@@ -287,6 +343,15 @@ class DealState:
             else:
                 k2 += step
         return is_win_shape_keys(k0, k1, k2, total, not self.ponged[seat] and not self.konged[seat])
+
+    def wild_shape_with(self, seat: int, tile: int) -> bool:
+        """:meth:`shape_with` of a seat holding 红中 (``engine.shapes.wild_win``)."""
+        counts = self.hands[seat]
+        if tile != NO_TILE:
+            counts = list(counts)
+            counts[tile] += 1
+        melds = len(self.ponged[seat]) + len(self.konged[seat])
+        return wild_win(counts, self.wilds[seat], self.dealt == 13 and not melds)
 
     # ----------------------------------------------------------------- hooks
     def note(self, breach: IllegalEvent) -> None:
@@ -351,10 +416,16 @@ class DealState:
             for tile, count in enumerate(self.held(seat)):
                 seen[tile] += count
             for tile in self.discards[seat]:
-                seen[tile] += 1
+                if tile != WILD:  # a discarded 红中 is no copy of a kind
+                    seen[tile] += 1
             for tile in self.laid[seat]:
-                seen[tile] += 1
+                if tile != WILD:
+                    seen[tile] += 1
         return seen
+
+    def tiles_held(self, seat: int) -> int:
+        """Every tile the seat holds, melds (a kong is four) and 红中 included."""
+        return sum(self.held(seat)) + self.wilds[seat]
 
     def is_over(self) -> bool:
         return self.stage == ENDED
@@ -383,7 +454,8 @@ class DealState:
         self.check_kongs_known(seat)
         if win_tile == NO_TILE:
             win_tile = self.drawn
-        return score_win(counts, pongs, kongs, self.rules, context, win_tile, self.hidden[seat])
+        wilds = self.wilds[seat] if self.wild_table else 0
+        return score_win(counts, pongs, kongs, self.rules, context, win_tile, self.hidden[seat], wilds)
 
     def ready_waits(self, seat: int) -> int:
         """The waits that make a seat ready at 查叫 (:func:`engine.moves.ready_waits`),
@@ -392,10 +464,13 @@ class DealState:
         base = seat * 3
         keys = self.keys
         seven_pairs = not self.ponged[seat] and not self.konged[seat]
-        if not may_wait_keys(keys[base], keys[base + 1], keys[base + 2], self.sizes[seat], seven_pairs):
+        wilds = self.wilds[seat] if self.wild_table else 0
+        if not wilds and not may_wait_keys(
+            keys[base], keys[base + 1], keys[base + 2], self.sizes[seat], seven_pairs
+        ):
             return 0
         waits = ready_waits(
-            self.hands[seat], self.ponged[seat], self.konged[seat], self.void[seat], self.rules
+            self.hands[seat], self.ponged[seat], self.konged[seat], self.void[seat], self.rules, wilds
         )
         if waits and not self.rules.dead_wait_counts:
             waits = live_waits(waits, self._unseen_by(seat))
@@ -405,7 +480,15 @@ class DealState:
         """查大叫 value of a seat's 13-tile hand over its ``waits``."""
         self.check_kongs_known(seat)
         hand, pongs, kongs = self.hands[seat], self.ponged[seat], self.konged[seat]
-        return ready_value(hand, pongs, kongs, self.rules, waits, self.hidden[seat])
+        wilds = self.wilds[seat] if self.wild_table else 0
+        return ready_value(hand, pongs, kongs, self.rules, waits, self.hidden[seat], wilds)
+
+    def waits_of(self, seat: int, counts: list[int]) -> int:
+        """The waits of ``counts`` on the seat's melds (and its 红中): a fixed hand's kong
+        keeps them (血流成河, 胡后不改牌)."""
+        if self.wild_table:
+            return wait_mask(counts, self.ponged[seat], self.konged[seat], self.wilds[seat], self.rules)
+        return wait_mask(counts, self.ponged[seat], self.konged[seat])
 
     def _unseen_by(self, seat: int) -> list[int]:
         """Copies a seat cannot see: the wall and the concealed hands of others still in."""
@@ -423,10 +506,17 @@ class DealState:
 
     def self_draw_context(self, seat: int) -> WinContext:
         first, drew = self.heavenly(seat), self.drawn != NO_TILE
-        return self_draw_context(
+        context = self_draw_context(
             seat, self.dealer, self.draws[seat], self.any_claim, drew, self.won[seat], first, self.after_kong,
             self.wall_left,
         )  # fmt: skip
+        if self.wild_table and context.first_turn and self.drawn == WILD and self.wilds[seat] < 5:
+            # a 地胡 on the 红中 that made four: not 起手4红中 (four dealt)
+            return WinContext(
+                self_draw=True, after_kong=context.after_kong, last_tile=context.last_tile, first_turn=True,
+                dealer=context.dealer, wilds_dealt=False,
+            )  # fmt: skip
+        return context
 
     # ----------------------------------------------------------------- checks
     def expect_seat(self, seat: int, what: str) -> None:

@@ -37,6 +37,11 @@ class Table:
     kinds: tuple[bool, ...]
 
     @property
+    def wild_copies(self) -> int:
+        """红中 in the set (0: a table without them)."""
+        return self.wild_tiles
+
+    @property
     def order(self) -> tuple[int, ...]:
         """The seats that play, in turn order."""
         return tuple(range(self.players))
@@ -88,15 +93,16 @@ def has_wild_tiles(rules: Rules) -> bool:
 
 def replay_refusal(rules: Rules) -> str | None:
     """Why the tile replay cannot play this table yet, or None. The engine deals any number
-    of seats (4, 3, 2) of any suits and hand size with no wild tile. A tile deal at any other table is refused with these words, never replayed as
-    if it were another. A score-sheet deal has no tiles to deal and is audited at any
+    of seats (4, 3, 2) of any suits and hand size, with or without 红中, 换三张 without
+    红中 only. A tile deal at any other table is refused with these words, never replayed
+    as if it were another. A score-sheet deal has no tiles to deal and is audited at any
     table (``engine/sheet.py``)."""
     if table_of(rules).today:
         return None
-    if rules.wild_tiles:
+    if rules.wild_tiles and rules.exchange_three:
         return (
-            f"the tile replay plays no 红中 (wild_tiles 0) for now; this rule set has seats {rules.seats}, "
-            f"suits {rules.suits!r}, hand_size {rules.hand_size}, wild_tiles {rules.wild_tiles}"
+            f"the tile replay plays 换三张 (exchange_three) without 红中 only for now; this rule set has "
+            f"wild_tiles {rules.wild_tiles}"
         )
     return None
 

@@ -185,6 +185,7 @@ RULE_NAMES: Final[dict[str, Term]] = {
     "hand_size": ("手牌张数", "tiles in a hand"),
     "wild_tiles": ("红中（癞子）", "红中 wild tiles"),
     "two_suit_void": ("两房缺一门", "a void at a two-suit table"),
+    "sihongzhong": ("起手4红中", "four 红中 dealt win at once"),
     "platforms": ("外部平台记录", "records from other platforms (docs/platforms.md)"),
     "fan": ("番数", "fan"),
     "payments": ("付分", "payments"),

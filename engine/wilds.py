@@ -175,9 +175,15 @@ def score_wild_win(
     first in tile order of equals. 起手4红中 (``context.first_turn`` with four 红中) wins
     even when no substitution is a shape. A 红中 as the winning tile (``win_tile`` 27) is
     a winning tile of no known kind, as -1 is."""
+    four = (
+        context.first_turn
+        and context.wilds_dealt
+        and wilds >= 4
+        and rules.pattern_fan("sihongzhong") is not None
+    )
     suits = held_suits(concealed, pongs, kongs)
-    if suit_count(suits) > suit_limit(rules):
-        return None
+    if suit_count(suits) > suit_limit(rules):  # 起手4红中 wins whatever the other tiles are
+        return _four_wilds(concealed, pongs, kongs, rules, context, concealed_kongs) if four else None
     table = table_kinds(rules)
     kinds_mask = table
     if suits:
@@ -189,7 +195,6 @@ def score_wild_win(
     kinds = [tile for tile in range(NUM_KINDS) if kinds_mask >> tile & 1]
     seven = not pongs and not kongs and rules.hand_size == 13
     known_tile = -1 if win_tile == WILD else win_tile
-    four = context.first_turn and wilds >= 4 and rules.pattern_fan("sihongzhong") is not None
     extra_bits = _FOUR_WILDS if four else 0
     held = list(concealed)
     best: list[FanResult] = []
@@ -201,6 +206,7 @@ def score_wild_win(
         context.last_tile,
         context.first_turn,
         context.dealer,
+        context.wilds_dealt,
     )
     situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits)
 
@@ -222,15 +228,16 @@ def score_wild_win(
             features = feature_bits(
                 held, pongs, kongs, context, known_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
             )
-            roots = count_roots(held, [*pongs, *kongs], kongs)
         else:
             features = _features_any(held, pongs, kongs, context, known_tile, concealed_kongs, rules)
-            total = list(held)
-            for tile in pongs:
-                total[tile] += 3
-            for tile in kongs:
-                total[tile] += 4
-            roots = sum(1 for count in total if count >= 4)  # a kind held four times or more: one 根
+        # a kind held four times or more, melds included, is one 根 (a 红中 beside a kong or
+        # a pong and its fourth copy makes a fifth: still one root, not none)
+        total = list(held)
+        for tile in pongs:
+            total[tile] += 3
+        for tile in kongs:
+            total[tile] += 4
+        roots = sum(1 for count in total if count >= 4)
         if not features or (rules.two_suit_void and not features & _ONE_SUIT):
             return None
         return price_features(features | extra_bits, roots, rules, context)
@@ -271,8 +278,21 @@ def score_wild_win(
     if best:
         return best[0]
     if four:  # 起手胡: four 红中 win whatever the other tiles are
-        features = _FOUR_WILDS | _WIN
-        if not pongs and len(kongs) <= concealed_kongs:
-            features |= _CONCEALED
-        return price_features(features, count_roots(concealed, [*pongs, *kongs], kongs), rules, context)
+        return _four_wilds(concealed, pongs, kongs, rules, context, concealed_kongs)
     return None
+
+
+def _four_wilds(
+    concealed: Sequence[int],
+    pongs: Sequence[int],
+    kongs: Sequence[int],
+    rules: Rules,
+    context: WinContext,
+    concealed_kongs: int,
+) -> FanResult:
+    """起手4红中 as its own row, whatever the other tiles are (a shape or not, 缺一门 or
+    not: seed 000's 起手4个红中，直接胡牌 names no condition)."""
+    features = _FOUR_WILDS | _WIN
+    if not pongs and len(kongs) <= concealed_kongs:
+        features |= _CONCEALED
+    return price_features(features, count_roots(concealed, [*pongs, *kongs], kongs), rules, context)

@@ -157,7 +157,11 @@ def test_a_two_player_sheet(tmp_path: Path) -> None:
 
 def test_a_tile_log_of_a_table_not_replayed_yet_is_refused_in_words(tmp_path: Path) -> None:
     log = tmp_path / "mixed.jsonl"
-    wild = {**json.loads(THREE), "wild_tiles": 4}  # 红中: not replayed yet
+    wild = {
+        **json.loads(THREE),
+        "wild_tiles": 4,
+        "exchange_three": True,
+    }  # 换三张 with 红中: not replayed yet
     session = {"type": "session", "session_id": "m", "players": ["A", "B", "C"], "rules": wild}
     lines = [
         session,

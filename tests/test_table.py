@@ -76,7 +76,7 @@ def test_every_preset_plays_today_s_table() -> None:
 def test_a_log_of_another_table_is_a_finding_not_a_four_seat_replay(tmp_path: Path) -> None:
     log = tmp_path / "three.jsonl"
     log.write_text(
-        '{"type":"session","session_id":"s1","players":["A","B","C"],"rules":{"preset":"standard","seats":3,"suits":"ps","wild_tiles":4}}\n'
+        '{"type":"session","session_id":"s1","players":["A","B","C"],"rules":{"preset":"standard","seats":3,"suits":"ps","wild_tiles":4,"exchange_three":true}}\n'
         '{"type":"deal","deal_id":"d1","dealer":0,"hands":["1p","1p","1p","1p"]}\n'
         '{"type":"deal_end","reason":"wall_exhausted"}\n'
         '{"type":"session_end"}\n',

@@ -319,9 +319,11 @@ def test_an_exchange_across_at_three_seats_is_a_finding() -> None:
     assert "no seat across" in str(raised.value)
 
 
-def test_wilds_are_still_refused_in_words() -> None:
-    refused: list[dict[str, Any]] = [{"preset": "hongzhong"}]
+def test_wilds_with_an_exchange_are_still_refused_in_words() -> None:
+    refused: list[dict[str, Any]] = [{"preset": "hongzhong", "exchange_three": True}]
     played: list[dict[str, Any]] = [
+        {"preset": "hongzhong"},
+        {"preset": "hongzhong", "wild_tiles": 8},
         {"seats": 3, "exchange_three": True},
         {"seats": 2, "exchange_three": True},
         {"preset": "sanren"},
@@ -454,7 +456,9 @@ def test_chuanma_replay_prints_three_hands(tmp_path: Path) -> None:
     assert "seat 3" not in result.output and last[-1].startswith("net [+1 +4 -5]")
 
 
-def test_chuanma_simulate_plays_three_seats_and_refuses_hongzhong_in_words(tmp_path: Path) -> None:
+def test_chuanma_simulate_plays_three_seats_and_refuses_an_exchange_with_wilds_in_words(
+    tmp_path: Path,
+) -> None:
     from typer.testing import CliRunner
 
     from dashboard.cli import app
@@ -465,5 +469,6 @@ def test_chuanma_simulate_plays_three_seats_and_refuses_hongzhong_in_words(tmp_p
     assert result.exit_code == 0, result.output
     first = json.loads(out.read_text(encoding="utf-8").splitlines()[1])
     assert first["type"] == "deal" and len(first["hands"]) == 3
-    refused = CliRunner().invoke(app, ["simulate", "--out", str(out), "--rules", "hongzhong"])
-    assert refused.exit_code == 2 and "the tile replay plays no 红中" in refused.output
+    knobs = json.dumps({"preset": "hongzhong", "exchange_three": True})
+    refused = CliRunner().invoke(app, ["simulate", "--out", str(out), "--rules", knobs])
+    assert refused.exit_code == 2 and "the tile replay plays 换三张" in refused.output

@@ -25,7 +25,7 @@ from dashboard.term_labels import (
     win_kind_label,
 )
 from dashboard.tiles_view import CSS, SUIT_CHARS, board_html
-from engine.tiles import SUITS, rank_of, suit_of
+from engine.tiles import SUITS, WILD, rank_of, suit_of
 
 SESSION_KEY = "replay_session"
 DEAL_KEY = "replay_deal"
@@ -38,6 +38,8 @@ STATUSES = ("ok", "findings", "invalid")
 
 
 def tile_text(tile: int | None) -> str:
+    if tile == WILD:
+        return "红中"
     return "" if tile is None else f"{rank_of(tile)}{SUIT_CHARS[suit_of(tile)]}"
 
 

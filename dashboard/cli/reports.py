@@ -10,7 +10,7 @@ from dashboard.term_labels import code_label, end_reason_label, reason_label, wi
 from engine.deal import Deal
 from engine.events import DealEnd, Discard, Draw, Exchange, Finding, Hu, Kong, PlayEvent, Pong, Void
 from engine.replay import DealReport, FindingSink, pattern_text
-from engine.tiles import SUITS, format_tiles, tile_name
+from engine.tiles import SUITS, WILD, format_tiles, tile_name
 from engine.vocabulary import KONG_KINDS
 from engine.vocabulary import SUITS as SUIT_NAMES
 from engine.voice import NamedVoice, Voice
@@ -174,7 +174,7 @@ def replay_printer(
             for seat in deal.order:  # the table's seats: three hands at a three-seat table
                 melds = " ".join(f"[{m.kind} {tile_name(m.tile)}]" for m in deal.melds[seat])
                 status = say("cli_won", lang) if deal.won[seat] else ""
-                tiles = format_tiles(_tiles(deal.hands[seat]))
+                tiles = format_tiles(_tiles(deal.hands[seat]) + [WILD] * deal.wilds[seat])  # 红中 last, 7z
                 emit(say("cli_hand", lang, seat=seat, status=status, tiles=tiles, melds=melds).rstrip())
 
     return step

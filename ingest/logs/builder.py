@@ -59,6 +59,7 @@ from engine.events import (
     SheetKong,
 )
 from engine.messages import Text, article, say
+from engine.tiles import WILD, WILD_NAMES
 from ingest.logs.line_parser import (
     DECODE_ERRORS,
     DECODER,
@@ -72,6 +73,10 @@ from ingest.logs.line_parser import (
 )
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
 from ingest.logs.records import DiscardRec, DrawRec, PlayRecord
+
+#: a fast-read record's tile by name: the 27 kinds and the 红中 (``7z``, ``中``; whether
+#: the table has them is the engine's to say)
+_READ_TILES: Final[dict[str, int]] = {**TILE_IDS, **dict.fromkeys(WILD_NAMES, WILD)}
 
 __all__ = ["STRAY_LISTED", "DealLog", "LogBuilder", "LogFile", "SessionLog", "file_finding"]
 
@@ -269,9 +274,9 @@ def _events_of(records: list[PlayRecord], first: int) -> list[PlayEvent]:
             else:
                 events.append(Pong(seat, tile, n))
         elif isinstance(rec, DrawRec):
-            events.append(Draw(rec.seat, TILE_IDS[rec.tile], n))
+            events.append(Draw(rec.seat, _READ_TILES[rec.tile], n))
         elif isinstance(rec, DiscardRec):
-            events.append(Discard(rec.seat, TILE_IDS[rec.tile], n))
+            events.append(Discard(rec.seat, _READ_TILES[rec.tile], n))
         else:
             events.append(record_event(rec, n))  # type: ignore[arg-type]
         n += 1

@@ -100,8 +100,9 @@ _SUIT_BASE: Final[dict[str, int]] = {suit: 9 * index for index, suit in enumerat
 
 def _compact(text: str) -> tuple[int, ...]:
     """``parse_tiles`` of a compact tile list, on a shorter road: every deal line has four
-    hands. Anything that is not digits then their suit goes to ``parse_tiles``, which says
-    what is wrong."""
+    hands. Anything that is not digits then their suit goes to ``parse_tiles``, which reads
+    a 红中 (``7z``, ``中``) or says what is wrong; whether the table has 红中 is the
+    engine's to say (``engine/state.py``)."""
     tiles: list[int] = []
     start = 0  # the first digit of the group being read
     for index in range(len(text)):
@@ -109,15 +110,15 @@ def _compact(text: str) -> tuple[int, ...]:
         if base < 0:
             continue
         if start == index:
-            return tuple(parse_tiles(text))  # a suit letter with no digits: the error
+            return tuple(parse_tiles(text, wild=True))  # a suit letter with no digits: the error
         for at in range(start, index):
             rank = _RANK.get(text[at], -1)
             if rank < 0:
-                return tuple(parse_tiles(text))  # not a digit: the error
+                return tuple(parse_tiles(text, wild=True))  # not a digit: the error
             tiles.append(base + rank)
         start = index + 1
     if start != len(text):
-        return tuple(parse_tiles(text))  # digits with no suit letter, or a stray character
+        return tuple(parse_tiles(text, wild=True))  # digits with no suit letter, or a stray character
     return tuple(tiles)
 
 
@@ -130,7 +131,7 @@ def _tile(name: str, where: str) -> int:
     tile = TILE_IDS.get(name)
     if tile is None:
         try:
-            return parse_tile(name)
+            return parse_tile(name, wild=True)
         except TileError as err:
             raise _BadTile(where, err) from None
     return tile
@@ -143,7 +144,7 @@ def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
         return tuple([TILE_IDS[name] for name in value])
     except KeyError:
         try:
-            return tuple(parse_tiles(value))
+            return tuple(parse_tiles(value, wild=True))
         except TileError as err:
             raise _BadTile(where, err) from None
     except TileError as err:

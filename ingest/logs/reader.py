@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from engine.events import DealEnd, Finding
 from engine.messages import say
+from engine.tiles import WILD_NAMES
 from ingest.logs.builder import DealLog, LogBuilder, LogFile, SessionLog, file_finding
 from ingest.logs.gcpause import gc_paused
 from ingest.logs.line_parser import DECODE_ERRORS, DECODER, TILE_IDS, record_event, tiles_ok
@@ -288,6 +289,7 @@ _FAST_CHECK: Final[dict[type, int]] = {
 }
 _DEAL_END: Final = DealEndRec
 _DECODE: Final = DECODER.decode
+_WILD_NAMES: Final = frozenset(WILD_NAMES)
 
 
 def _fast_record(line: bytes, max_line: int, ascii: bool) -> Any:
@@ -301,7 +303,9 @@ def _fast_record(line: bytes, max_line: int, ascii: bool) -> Any:
         return None
     check = _FAST_CHECK.get(type(rec), 0)
     if check == _TILE:
-        return rec if rec.tile in TILE_IDS else None  # another spelling: the parser explains it
+        if rec.tile in TILE_IDS or rec.tile in _WILD_NAMES:  # a 红中: the table says if it is one
+            return rec
+        return None  # another spelling: the parser explains it
     if check == _PLAY:
         return rec
     if check == _EXCHANGE:

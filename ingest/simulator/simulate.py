@@ -36,7 +36,7 @@ from engine.events import (
 from engine.rules import Rules, load_rules
 from engine.settlement import seat_deltas
 from engine.table import require_replayable, table_of
-from engine.tiles import NUM_KINDS
+from engine.tiles import NUM_KINDS, WILD
 
 ALL_108 = [tile for tile in range(NUM_KINDS) for _ in range(4)]
 
@@ -99,6 +99,8 @@ class _Bot:
 
     def discard(self, hand: Sequence[int], void_suit: int | None, deal: Deal) -> int:
         held = [t for t in range(NUM_KINDS) if hand[t]]
+        if not held:
+            return WILD  # only 红中 left in hand and no win: one goes (it is dead)
         if void_suit is not None:
             void_tiles = [t for t in held if t // 9 == void_suit]
             if void_tiles:
@@ -112,7 +114,8 @@ class _Bot:
             shown = [0] * NUM_KINDS
             for seat in deal.order:
                 for tile in deal.discards[seat]:
-                    shown[tile] += 1
+                    if tile != WILD:
+                        shown[tile] += 1
                 for meld in deal.melds[seat]:
                     shown[meld.tile] += 3
             return max(held, key=lambda t: (shown[t] + hand[t] >= 3, _isolation(hand, t) + 4 * shown[t], t))
@@ -179,6 +182,7 @@ def simulate_deal(
     table = table_of(rules)
     seats = table.players
     tiles = list(ALL_108) if len(table.suits) == 3 else [tile for tile in ALL_108 if table.kinds[tile]]
+    tiles += [WILD] * table.wild_copies  # 红中
     rng.shuffle(tiles)
     hands: list[tuple[int, ...]] = []
     position = 0
@@ -203,6 +207,8 @@ def simulate_deal(
         for step in range(seats):
             seat = (dealer + step) % seats
             rec.play(Void(seat, dumps[seat], line=rec.next_line))
+    for seat in deal.four_wilds_seats():  # 起手4红中: a non-dealer dealt four wins at once
+        rec.play_win(Hu(seat, WILD, None, line=rec.next_line))
     front = back = 0
     while not deal.is_over():
         phase = deal.phase
@@ -247,7 +253,12 @@ def _act(deal: Deal, rec: _Recorder, bot: _Bot, rng: random.Random) -> None:
     option = deal.self_draw_option()
     if option is not None:
         drawn = deal.last_draw
-        tile = drawn if drawn is not None else next(t for t in range(NUM_KINDS) if hand[t])
+        if drawn is not None:
+            tile = drawn
+        elif deal.wild_table and deal.opening_four(seat):
+            tile = WILD  # the dealer's 起手4红中
+        else:
+            tile = next(t for t in range(NUM_KINDS) if hand[t])
         rec.play_win(Hu(seat, tile, None, line=rec.next_line))
         return
     if deal.hand_fixed(seat) and deal.last_draw is not None:
@@ -292,8 +303,8 @@ def _claims(deal: Deal, rec: _Recorder, bots: Sequence[_Bot], rng: random.Random
         rec.play_win(Hu(seat, tile, source, line=rec.next_line))
     if winners:
         return True
-    if rob:
-        return False
+    if rob or tile >= NUM_KINDS:
+        return False  # (a discarded 红中 is dead: nobody pongs or kongs it)
     for seat in order:
         if deal.won[seat]:
             continue

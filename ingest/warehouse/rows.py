@@ -17,14 +17,15 @@ import numpy as np
 import pyarrow as pa  # type: ignore[import-untyped]
 
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
-from engine.tiles import SUITS, format_tiles, tile_name
+from engine.tiles import SUITS, WILD, WILD_NAMES, format_tiles, tile_name
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import FIRST_PLAY_TYPE, KIND_DISCARD, KIND_DRAW, KIND_PONG, NULL_BYTE, play_rows
 from ingest.logs.records import DiscardRec, DrawRec, HuRec, KongRec, PlayRecord, PongRec, VoidRec
 from ingest.warehouse.schema import EVENTS_WIRE, NO_MONTH, SCHEMAS
 
-_TILE_NAMES: Final = tuple(tile_name(t) for t in range(27))
-_TILE_IDS: Final[dict[str, int]] = dict(TILE_IDS)
+#: the tile column's dictionary: the 27 kinds, then the 红中 (``7z``, id 27) of a table with them
+_TILE_NAMES: Final = tuple(tile_name(t) for t in range(WILD + 1))
+_TILE_IDS: Final[dict[str, int]] = {**TILE_IDS, **dict.fromkeys(WILD_NAMES, WILD)}
 _I8 = pa.int8()
 _I32 = pa.int32()
 _STR = pa.string()

@@ -61,7 +61,7 @@ def stored_text(value: Any) -> str | None:
 
 def _wall(text: str) -> tuple[int, ...]:
     """The stored wall: tile names concatenated in drawing order (``5p3m...``)."""
-    return tuple(parse_tile(text[i : i + 2]) for i in range(0, len(text), 2))
+    return tuple(parse_tile(text[i : i + 2], wild=True) for i in range(0, len(text), 2))
 
 
 #: the most tiles a hand holds (the dealer's 13 + 1); every table's wall holds more (the
@@ -88,7 +88,7 @@ def events_from_rows(
     start = DealStart(
         deal_id=str(first["deal_id"]),
         dealer=stored_int(first["seat"]) or 0,
-        hands=tuple(tuple(parse_tiles(hand)) for hand in tiles[:seats]),
+        hands=tuple(tuple(parse_tiles(hand, wild=True)) for hand in tiles[:seats]),
         wall=_wall(tiles[seats]) if len(tiles) > seats else None,
         dice=tuple(int(d) for d in dice) if dice is not None and not isinstance(dice, float) else None,
         line=stored_int(first["line"]) or 0,
@@ -99,7 +99,7 @@ def events_from_rows(
         kind = row["type"]
         line = stored_int(row["line"]) or 0
         seat = stored_int(row["seat"])
-        tile = parse_tile(str(row["tile"])) if stored_text(row["tile"]) else -1
+        tile = parse_tile(str(row["tile"]), wild=True) if stored_text(row["tile"]) else -1
         if kind == "draw":
             events.append(Draw(seat or 0, tile, line))
         elif kind == "discard":
