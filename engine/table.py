@@ -75,7 +75,8 @@ def table_of(rules: Rules) -> Table:
     """The :class:`Table` of ``rules`` (worked out once per rule set)."""
     found = _TABLES.get(rules.name)
     if found is None:
-        suits = tuple(SUITS.index(suit) for suit in rules.suits)
+        letters: str = rules.suits  # a plain str: mypyc cannot iterate a Literal type
+        suits = tuple(SUITS.index(suit) for suit in letters)
         found = Table(
             rules.seats, suits, rules.hand_size, rules.wild_tiles,
             (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS,

@@ -38,7 +38,8 @@ SUIT_MASKS: Final = tuple(0x1FF << (9 * suit) for suit in range(3))
 def table_kinds(rules: Rules) -> int:
     """27-bit mask of the kinds in the rule set's wall (its ``suits``)."""
     mask = 0
-    for letter in rules.suits:
+    letters: str = rules.suits  # a plain str: mypyc cannot iterate a Literal type
+    for letter in letters:
         mask |= SUIT_MASKS[SUITS.index(letter)]
     return mask
 
