@@ -86,12 +86,6 @@ def table_of(rules: Rules) -> Table:
     return found
 
 
-def has_wild_tiles(rules: Rules) -> bool:
-    """Does the table deal 红中 (``wild_tiles``)? The fast check plays none: such a deal is
-    the explaining engine's (ingest/replay/fast_check.py)."""
-    return table_of(rules).wild_tiles > 0
-
-
 def replay_refusal(rules: Rules) -> str | None:
     """Why the tile replay cannot play this table yet, or None. The engine deals any number
     of seats (4, 3, 2) of any suits and hand size, with or without 红中, 换三张 without

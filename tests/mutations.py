@@ -89,7 +89,7 @@ def _numbers(key: str) -> Edit:
 
 
 def _wall(obj: dict[str, Any], rng: random.Random) -> None:
-    wall = [tile_name(t) for t in parse_tiles(obj["wall"])]
+    wall = [tile_name(t) for t in parse_tiles(obj["wall"], wild=True)]
     if len(wall) >= 2:
         a, b = rng.sample(range(len(wall)), 2)
         wall[a], wall[b] = wall[b], wall[a]
@@ -98,7 +98,7 @@ def _wall(obj: dict[str, Any], rng: random.Random) -> None:
 
 def _hands(obj: dict[str, Any], rng: random.Random) -> None:
     """One tile of one hand swapped with a tile of another: still the set's tiles, another deal."""
-    hands = [[tile_name(t) for t in parse_tiles(h)] for h in obj["hands"]]
+    hands = [[tile_name(t) for t in parse_tiles(h, wild=True)] for h in obj["hands"]]
     a, b = rng.sample(range(len(hands)), 2)
     i, j = rng.randrange(len(hands[a])), rng.randrange(len(hands[b]))
     hands[a][i], hands[b][j] = hands[b][j], hands[a][i]

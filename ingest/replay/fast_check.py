@@ -10,8 +10,8 @@ state, with no event object and no message put in words, ending in one of two an
   the caller hands the deal to the engine, which explains every finding.
 
 Every table the tile replay plays (:mod:`engine.table`: three or two seats, two suits or
-one, ten or seven tiles) plays here too, on the same moves, but one with 红中
-(``wild_tiles``): its deals are the engine's. A recorded payment has one entry a seat of
+one, ten or seven tiles, 红中) plays here too, on the same moves (the C moves hand a
+table with 红中 to the Python ones). A recorded payment has one entry a seat of
 the table; the computed ones are four wide, the seats past the table's 0.
 
 血流成河 (``end_condition: bloody_flow``): a winner stays in and pays and draws like any
@@ -42,8 +42,8 @@ from engine.report import DealReport
 from engine.rules import Rules
 from engine.settlement import deltas, seat_deltas
 from engine.state import ENDED
-from engine.table import has_wild_tiles, replay_refusal
-from engine.tiles import parse_tiles
+from engine.table import replay_refusal
+from engine.tiles import WILD, WILD_NAMES, parse_tiles
 from ingest.logs.line_parser import TILE_IDS
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
 from ingest.logs.records import (
@@ -73,7 +73,7 @@ from ingest.replay.fast_state import FastState, HandOff
 
 _SUIT_IDS: Final = {"m": 0, "p": 1, "s": 2}
 # A module-level copy: mypyc reads a Final of its own module as a C static.
-_TILES: Final[dict[str, int]] = dict(TILE_IDS)
+_TILES: Final[dict[str, int]] = {**TILE_IDS, **dict.fromkeys(WILD_NAMES, WILD)}
 
 
 class FastDeal(FastState):
@@ -197,12 +197,12 @@ _PLAYS: Final[dict[str, bool]] = {}
 
 
 def _plays_table(rules: Rules) -> bool:
-    """Any table plays here (three or two seats, other suits, another hand size) unless it
-    has 红中 (``wild_tiles``) or the tile replay refuses it
-    (:func:`engine.table.replay_refusal`): those deals are the engine's."""
+    """Any table plays here (three or two seats, other suits, another hand size, 红中)
+    unless the tile replay refuses it (:func:`engine.table.replay_refusal`): those deals
+    are the engine's."""
     plays = _PLAYS.get(rules.name)
     if plays is None:
-        plays = _PLAYS[rules.name] = not has_wild_tiles(rules) and replay_refusal(rules) is None
+        plays = _PLAYS[rules.name] = replay_refusal(rules) is None
     return plays
 
 
