@@ -123,16 +123,22 @@ class DealMoves(DealClaims):
             else:
                 self.move(seat, tile, -1)
             self.lay_aside(seat, tile)
+        self.end_or_pass(seat)
+
+    def end_or_pass(self, seat: int, pass_turn: bool = True) -> None:
+        """After a self-drawn win: the deal ends where the rules say, else (``pass_turn``)
+        the seat after the winner draws."""
         reason = end_after_win(self.rules, self.stays, self.won, self.wall_left, self.players)
         if reason is not None:
             self.end_deal(reason)
             return
-        following = next_seat(seat, self.left, self.players)
-        if following is None:
-            raise HandOff  # (never: a seat is still in while the deal goes on)
-        self.current = following
-        self.drawn = NO_TILE
-        self.stage = DRAW
+        if pass_turn:
+            following = next_seat(seat, self.left, self.players)
+            if following is None:
+                raise HandOff  # (never: a seat is still in while the deal goes on)
+            self.current = following
+            self.drawn = NO_TILE
+            self.stage = DRAW
 
     def price_self_draw(self, seat: int, tile: int, line: int, context: WinContext) -> None:
         """Score and pay a win on the seat's own draw (its hand as held: ``hands[seat]``)."""
@@ -179,17 +185,7 @@ class DealMoves(DealClaims):
         if dealer_move and self.stays:
             self.wilds[seat] -= 1
             self.lay_aside(seat, WILD)
-        reason = end_after_win(self.rules, self.stays, self.won, self.wall_left, self.players)
-        if reason is not None:
-            self.end_deal(reason)
-            return
-        if dealer_move:
-            following = next_seat(seat, self.left, self.players)
-            if following is None:
-                raise HandOff  # (never: a seat is still in while the deal goes on)
-            self.current = following
-            self.drawn = NO_TILE
-            self.stage = DRAW
+        self.end_or_pass(seat, pass_turn=dealer_move)
 
     def four_wilds_seats(self) -> list[int]:
         """The non-dealers that may declare 起手4红中 now (the simulator's bots do)."""

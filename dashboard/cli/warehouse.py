@@ -409,14 +409,8 @@ def warehouse_marts(
 
     from analytics.marts_file import MARTS_FILE, MartsLock
     from analytics.queries import Analytics
-    from ingest.warehouse import CATALOG, WarehouseError, batch_folders, require_readable
 
-    try:
-        if not (warehouse / CATALOG).is_file() and not batch_folders(warehouse):
-            raise fail(f"{warehouse}: no warehouse here (run chuanma ingest first)")
-        require_readable(warehouse)
-    except WarehouseError as error:
-        raise fail(str(error)) from None
+    _require_warehouse(warehouse)
     probe = MartsLock(warehouse)  # ask first: a busy file would mean a whole build in memory
     if not probe.acquire():
         raise fail(
