@@ -439,12 +439,27 @@ def test_the_simulator_deals_four_wilds_and_wins_with_them() -> None:
     assert not any(event.type in ("pong", "kong") and event.tile == WILD for event in events)
 
 
-@pytest.mark.parametrize("table", TABLES[:2], ids=["four", "eight"])
-def test_tampering_a_wild_log_is_found(table: dict[str, Any]) -> None:
+TAMPERED = [  # (rules, club size, seed, corruption kinds, rate)
+    (TABLES[0], 7, 27, None, 0.25),
+    (TABLES[1], 7, 27, None, 0.25),
+    # a 最后四张 win skipped: the rest of the deal is played out again, and at seed 28 a seat
+    # there has just drawn a 红中 (it keeps it and throws a suited tile)
+    (TABLES[1], 5, 28, ("missed_forced_hu",), 1.0),
+]
+
+
+@pytest.mark.parametrize(
+    ("table", "players", "seed", "kinds", "rate"), TAMPERED, ids=["four", "eight", "forced"]
+)
+def test_tampering_a_wild_log_is_found(
+    table: dict[str, Any], players: int, seed: int, kinds: tuple[str, ...] | None, rate: float
+) -> None:
     """The simulator's corruptions of 红中 deals: every one found where the manifest says,
     and nothing else."""
-    plan = ClubPlan(players=7, sessions=6, deals_per_session=8, rules=table, seed=27)
-    tamperer = Tamperer(0.25, 27)
+    plan = ClubPlan(
+        players=players, sessions=6 if kinds is None else 4, deals_per_session=8, rules=table, seed=seed
+    )
+    tamperer = Tamperer(rate, seed, kinds)
     lines = list(tamperer.lines(simulate_club(plan)))
     report = validate_log(read_lines(lines, "wild.jsonl"))
     found = {deal.deal_id: {(f.code, f.line or 0) for f in deal.findings} for deal in report.deals}

@@ -14,7 +14,7 @@ from engine.deal import Deal, Phase
 from engine.events import DealEnd, Discard, Draw, Hu, Kong, PlayEvent
 from engine.events import replace as replace_event
 from engine.settlement import seat_deltas
-from engine.tiles import NUM_KINDS
+from engine.tiles import NUM_KINDS, WILD
 from ingest.simulator.tamper_types import Applied, DealRecord, Mark, line_of, walk
 
 
@@ -92,9 +92,9 @@ class _PlayOut:
             if void_tiles:
                 return void_tiles[0]
         drawn = deal.last_draw
-        if drawn is not None and hand[drawn]:
+        if drawn is not None and drawn != WILD and hand[drawn]:
             return drawn
-        return next(t for t in range(NUM_KINDS) if hand[t])
+        return next((t for t in range(NUM_KINDS) if hand[t]), WILD)  # a 红中 when nothing else is left
 
     def draw(self, seat: int) -> None:
         if _from_back(self.deal):
