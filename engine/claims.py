@@ -203,6 +203,8 @@ class DealClaims(DealState):
         """A 红中 discarded: it is dead (docs/decisions.md, "红中"). It opens for no claim
         (any pong, kong or win of it is refused), is no pass (过水) and no forced win of
         the last four, but it is the seat's discard: the turn moves on when it closes."""
+        if not self.wild_table:
+            raise self.off_table(tile, 1, seat)
         check_discard(seat, tile, self.wilds[seat])
         drawn = self.drawn
         last = None if drawn == NO_TILE else drawn
@@ -396,10 +398,10 @@ class DealClaims(DealState):
         (红中不能辅助其他牌来碰和杠); a 红中 at a table without them is no tile of its set."""
         if open_tile == WILD:
             raise wild_claim(seat, verb, code)
-        if open_tile >= 0 and tile != open_tile:
-            return  # a claim of another tile than the open one: the move's own check says so
         if tile >= _KINDS and not self.wild_table:
             raise self.off_table(tile, 1, seat)
+        if open_tile >= 0 and tile != open_tile and tile < _KINDS:
+            return  # a claim of another tile than the open one: the move's own check says so
         held = self.hands[seat][tile] if tile < _KINDS else 0
         check_wild_meld(seat, tile, held, needed, self.wilds[seat], verb, code)
 

@@ -160,8 +160,14 @@ class DealMoves(DealClaims):
         self.record_win(seat, tile, None, result, kind, line, transfers)
 
     def opening_four(self, seat: int) -> bool:
-        """The seat to act is the dealer at its first move holding four 红中: its 起手4红中."""
-        return self.stage == ACT and self.heavenly(seat) and self.wilds[seat] >= 4
+        """The seat to act is the dealer at its first move holding four 红中, where the rule
+        set scores 起手4红中 (else its win is a plain 天胡)."""
+        return (
+            self.stage == ACT
+            and self.heavenly(seat)
+            and self.wilds[seat] >= 4
+            and self.rules.pattern_fan("sihongzhong") is not None
+        )
 
     def four_wilds_win(self, seat: int, line: int) -> None:
         """起手4红中 (``sihongzhong``): four 红中 dealt win at once, whatever the other tiles

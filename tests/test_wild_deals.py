@@ -320,10 +320,12 @@ def test_cha_jiao_values_a_wild_hand(tmp_path: Path) -> None:
 
 # --------------------------------------------------------------- refusals
 # Each on the discard-win deal's tiles with one change (hongzhong, first win ends).
-def _refused(tmp_path: Path, hands: list[str], moves: list[dict[str, Any]]) -> list[tuple[str, str, Any]]:
-    lines = [*_session(FIRST_HU, "refused", hands, None), *moves, {"type": "deal_end", "reason": "first_hu"}]
+def _refused(
+    tmp_path: Path, hands: list[str], moves: list[dict[str, Any]], rules: Any = FIRST_HU
+) -> list[tuple[str, str, Any]]:
+    lines = [*_session(rules, "refused", hands, None), *moves, {"type": "deal_end", "reason": "first_hu"}]
     deal = _deal(tmp_path, [*lines, {"type": "session_end"}])
-    return [(f["code"], f["message_key"], f["rule"]) for f in deal["findings"]][:1]
+    return [(f["code"], f["message_key"], f.get("rule")) for f in deal["findings"]][:1]
 
 
 #: seat 0 holds a 红中 where the discard-win deal has 6m
@@ -344,6 +346,34 @@ def test_a_claim_of_a_discarded_wild_is_a_finding(tmp_path: Path, claim: dict[st
     would even be a shape) may not pong, kong or win it."""
     found = _refused(tmp_path, DEAD_HANDS, [{"type": "discard", "seat": 0, "tile": "中"}, claim])
     assert found == [(code, "wild_claim", "wild_tiles")]
+
+
+@pytest.mark.parametrize(
+    ("claim", "code"),
+    [
+        ({"type": "pong", "seat": 2, "tile": "7z"}, "illegal_pong"),
+        ({"type": "kong", "seat": 2, "tile": "7z", "kind": "exposed"}, "illegal_kong"),
+    ],
+    ids=["pong", "kong"],
+)
+def test_a_meld_of_wilds_on_another_discard_is_a_finding(
+    tmp_path: Path, claim: dict[str, Any], code: str
+) -> None:
+    """Seat 0 throws 6m and seat 2 (no 红中 at all) writes a pong or kong of 7z: at a 红中
+    table no meld is made of 红中; at a table without them 7z is no tile of the set."""
+    moves = [{"type": "discard", "seat": 0, "tile": "6m"}, claim]
+    assert _refused(tmp_path, WIN_HANDS, moves) == [(code, "wild_meld", "wild_tiles")]
+    plain = [WIN_HANDS[0], "12345678999m55m", *WIN_HANDS[2:]]  # seat 1's 中 a 5m
+    off = _refused(tmp_path, plain, moves, {**FIRST_HU, "wild_tiles": 0})
+    assert [(found_code, key) for found_code, key, _ in off] == [("tile_count", "tile_off_table")]
+
+
+def test_a_wild_thrown_at_a_table_without_them_is_a_finding(tmp_path: Path) -> None:
+    plain = ["123456789p1146s6m", "12345678999m55m", *WIN_HANDS[2:]]
+    found = _refused(
+        tmp_path, plain, [{"type": "discard", "seat": 0, "tile": "7z"}], {**FIRST_HU, "wild_tiles": 0}
+    )
+    assert [(code, key) for code, key, _ in found] == [("tile_count", "tile_off_table")]
 
 
 def test_a_discarded_wild_is_no_claim_and_the_turn_moves_on(tmp_path: Path) -> None:

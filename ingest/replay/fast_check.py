@@ -242,7 +242,7 @@ def fast_replay(
     if options.read_findings or options.on_step is not None or options.sheet_events:
         return None  # findings to open the report with, or a view of every step: the engine's
     if not _plays_table(rules):
-        return None  # 红中, or a table the tile replay refuses: the engine's
+        return None  # a table the tile replay refuses: the engine's
     keep_facts = options.keep_state
     listed = records if isinstance(records, list) else list(records)
     try:
