@@ -410,9 +410,12 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "cli_net_deal": ("每局净得分", "net/deal"),
     "cli_net_col": ("净得分", "net"),
     "cli_kongs_deal": ("每局杠数", "kongs/deal"),
+    # the order of a player's wins in their deals: a third winner only at a table of four
+    "cli_win_orders": ("第一家胡 {o1}，第二家 {o2}", "1st {o1}, 2nd {o2}"),
+    "cli_win_order_3": ("，第三家 {o3}", ", 3rd {o3}"),
     "cli_card": (
         "{player}：{deals} 局，净得分 {net:+d}（每局 {net_per_deal}）\n"
-        "  胡牌率      {win_rate}（胡 {wins} 次；第一家胡 {o1}，第二家 {o2}，第三家 {o3}；平均胡牌巡数 {turn}）\n"
+        "  胡牌率      {win_rate}（胡 {wins} 次；{orders}；平均胡牌巡数 {turn}）\n"
         "  自摸率      {self_draw_rate}（自摸 {self_draws} 次）\n"
         "  点炮率      {deal_in_rate}（点炮 {deal_ins} 次，每次平均失分 {loss}）\n"
         "  每胡平均 {avg_fan} 番、{avg_win_points} 分；最大一胡 {biggest} 分（{biggest_fan} 番，{biggest_deal}）\n"
@@ -421,7 +424,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "  流局听牌率  {ready_rate}（{ready} / {wall_end}）\n"
         "  查叫 付出 {cj_paid}，收到 {cj_received}",
         "{player}: {deals} deals, net {net:+d} ({net_per_deal} per deal)\n"
-        "  胡牌率 win rate      {win_rate}  ({wins} wins; order 1st {o1}, 2nd {o2}, 3rd {o3}; "
+        "  胡牌率 win rate      {win_rate}  ({wins} wins; order {orders}; "
         "average win turn {turn})\n"
         "  自摸率 self-draws    {self_draw_rate} of wins ({self_draws})\n"
         "  点炮率 deal-in rate  {deal_in_rate} of deals ({deal_ins} wins fed, average loss {loss})\n"

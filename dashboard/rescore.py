@@ -25,6 +25,11 @@ class RescoredDeal:
     recorded: tuple[int, ...] | None
     rescored: tuple[int, ...] | None
     problem: str | None = None  # why it could not be re-scored
+    problem_zh: str | None = None  # the same in Chinese
+
+    def problem_in(self, lang: str) -> str | None:
+        """Why it could not be re-scored, in ``lang`` ("zh" or "en")."""
+        return (self.problem_zh or self.problem) if lang == "zh" else self.problem
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,12 @@ class Rescore:
         return pd.DataFrame(rows)
 
 
+#: why a deal is not re-scored: (English, 中文)
+_SHEET = ("a score sheet: no tiles to re-score", "记分表：没有牌可重算")
+_INVALID = ("invalid: not replayed to its end", "无效：未能回放到终局")
+_STOPPED = ("the replay stopped", "回放中止")
+
+
 def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, rules: str) -> Rescore:
     """Replay every complete deal of a session under ``rules`` (a preset name or JSON)."""
     target = load_rules(rules)
@@ -72,10 +83,10 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
         computed = stored_seat_ints(row["scores"]) or (0,) * len(players)
         rows = by_deal.get(deal_id)
         if row.get("record") == "sheet":  # its facts priced under the stored rules only
-            out.append(RescoredDeal(deal_id, computed, None, None, "a score sheet: no tiles to re-score"))
+            out.append(RescoredDeal(deal_id, computed, None, None, *_SHEET))
             continue
         if row["status"] == "invalid" or not rows:
-            out.append(RescoredDeal(deal_id, computed, None, None, "invalid: not replayed to its end"))
+            out.append(RescoredDeal(deal_id, computed, None, None, *_INVALID))
             continue
         start, play, end = events_from_rows(rows)
         recorded = end.scores if end is not None else None
@@ -83,8 +94,9 @@ def rescore_session(session_id: str, deals: pd.DataFrame, events: pd.DataFrame, 
             start, play, end, options=ReplayOptions(base=stored_int(row["base"]) or 1)
         )
         if not report.complete:
-            problem = report.findings[0].message if report.findings else "the replay stopped"
-            out.append(RescoredDeal(deal_id, computed, recorded, None, problem))
+            first = report.findings[0] if report.findings else None
+            problem = (first.message, first.message_zh) if first is not None else _STOPPED
+            out.append(RescoredDeal(deal_id, computed, recorded, None, *problem))
             continue
         out.append(RescoredDeal(deal_id, computed, recorded, report.scores))
     return Rescore(session_id, target.name, players, tuple(out))

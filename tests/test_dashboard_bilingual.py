@@ -295,6 +295,32 @@ def test_rescore_sentence_says_less_when_a_player_scores_less() -> None:
     assert "少" in label("less", "zh")
 
 
+def test_a_deal_not_re_scored_says_why_in_both_languages() -> None:
+    """A score sheet has no tiles to re-score; an invalid deal was not replayed to its end:
+    the Audit page says so in the page's language."""
+    import pandas as pd  # type: ignore[import-untyped]
+
+    from dashboard.rescore import rescore_session
+
+    deals = pd.DataFrame(
+        {
+            "deal_id": ["sheet-1", "broken-1"],
+            "players": [["A", "B", "C", "D"]] * 2,
+            "scores": [[2, -2, 0, 0], [0, 0, 0, 0]],
+            "record": ["sheet", "tiles"],
+            "status": ["ok", "invalid"],
+            "base": [1, 1],
+        }
+    )
+    result = rescore_session("s", deals, pd.DataFrame(), "chengdu")
+    sheet, broken = result.deals
+    assert sheet.problem_in("en") == "a score sheet: no tiles to re-score"
+    assert sheet.problem_in("zh") == "记分表：没有牌可重算"
+    assert broken.problem_in("zh") == "无效：未能回放到终局" and broken.problem_in("en") != broken.problem_in(
+        "zh"
+    )
+
+
 def test_audit_link_opens_the_replay_at_the_clicked_finding(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

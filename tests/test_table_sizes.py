@@ -201,6 +201,17 @@ def test_stats_takes_a_table_size_and_says_when_rates_mix(warehouse: Path) -> No
     assert {p: (r["deals"], r["net"], r["table_sizes"]) for p, r in rows.items()} == {
         "Ann": (2, -7, [3]), "Bo": (2, 0, [3]), "Chen": (2, 7, [3]),
     }  # fmt: skip
+    # the player card: a third winner only where the player sat at a table of four
+    card_three = subprocess.run(
+        [*CLI, "stats", "--warehouse", str(warehouse), "--seats", "3", "--player", "Ann"],
+        capture_output=True,
+        text=True,
+    )
+    card_all = subprocess.run(
+        [*CLI, "stats", "--warehouse", str(warehouse), "--player", "Ann"], capture_output=True, text=True
+    )
+    assert "order 1st" in card_three.stdout and "3rd" not in card_three.stdout, card_three.stdout
+    assert ", 3rd 0;" in card_all.stdout, card_all.stdout
 
 
 def test_simulate_takes_a_club_as_small_as_its_table(tmp_path: Path) -> None:

@@ -54,7 +54,7 @@ def show_rescore(result: Rescore) -> None:
     if skipped:
         st.warning(
             page_kit.t("not_rescored", n=len(skipped), rules=md(result.rules))
-            + "; ".join(f"{md(d.deal_id)}: {md(d.problem)}" for d in skipped[:5])
+            + "; ".join(f"{md(d.deal_id)}: {md(d.problem_in(page_kit.lang()))}" for d in skipped[:5])
         )
     left, right = st.columns([3, 2])
     with left:
@@ -91,7 +91,7 @@ def show_rescore(result: Rescore) -> None:
                     "computed": [list(d.computed) for d in result.deals],
                     "recorded": [list(d.recorded) if d.recorded else None for d in result.deals],
                     "rescored": [list(d.rescored) if d.rescored else None for d in result.deals],
-                    "problem": [d.problem or "–" for d in result.deals],
+                    "problem": [d.problem_in(page_kit.lang()) or "–" for d in result.deals],
                 }
             ),
             hide_index=True,

@@ -242,10 +242,13 @@ def player_card_text(row: dict[str, Any], lang: Lang = "en") -> str:
 
 
 def _card(r: dict[str, Any], lang: Lang) -> str:
+    orders = label("cli_win_orders", lang).format(o1=r["win_order_1"], o2=r["win_order_2"])
+    if 4 in (r.get("table_sizes") or [4]):  # a third winner: only at a table of four
+        orders += label("cli_win_order_3", lang).format(o3=r["win_order_3"])
     return label("cli_card", lang).format(
         player=r["player"], deals=r["deals"], net=r["net"], net_per_deal=_num(r["net_per_deal"]),
-        win_rate=_pct(r["win_rate"]), wins=r["wins"], o1=r["win_order_1"], o2=r["win_order_2"],
-        o3=r["win_order_3"], turn=_num(r["avg_win_turn"], 1), self_draw_rate=_pct(r["self_draw_rate"]),
+        win_rate=_pct(r["win_rate"]), wins=r["wins"], orders=orders,
+        turn=_num(r["avg_win_turn"], 1), self_draw_rate=_pct(r["self_draw_rate"]),
         self_draws=r["self_draws"], deal_in_rate=_pct(r["deal_in_rate"]), deal_ins=r["deal_ins"],
         loss=_num(r["avg_deal_in_loss"]), avg_fan=_num(r["avg_fan"]), avg_win_points=_num(r["avg_win_points"]),
         biggest=_num(r["biggest_win"]), biggest_fan=_num(r["biggest_win_fan"]),
