@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
 from engine.rules import Rules
 from engine.shapes import concealed_wait_mask, is_seven_pairs, regular_win_flags, wild_wait_mask, wild_win
+from engine.table import table_of
 from engine.tiles import (
     COPIES,
     NUM_KINDS,
@@ -170,12 +171,12 @@ def table_wait_mask(
     红中 one), seven pairs only where hands are of 13, waits only in the table's suits, and
     缺一门 where the table plays it (``engine.wilds.suit_limit``): a wait that would bring
     a suit too many is none."""
-    from engine.wilds import held_suits, suit_count, suit_limit, table_kinds
+    from engine.wilds import held_suits, suit_count, suit_limit
 
     hand_size = 13 if rules is None else rules.hand_size
     melds = len(pongs) + len(kongs)
     seven = hand_size == 13 and not melds
-    kinds = (1 << NUM_KINDS) - 1 if rules is None else table_kinds(rules)
+    kinds = (1 << NUM_KINDS) - 1 if rules is None else table_of(rules).kinds_mask
     limit = 2 if rules is None else suit_limit(rules)
     if wilds:
         mask = wild_wait_mask(concealed, wilds, seven, kinds)

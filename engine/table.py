@@ -35,10 +35,12 @@ class Table:
     wild_tiles: int
     today: bool
     kinds: tuple[bool, ...]
+    kinds_mask: int  # ``kinds`` as bits (bit ``t``: kind ``t``), for the C moves and 红中 readings
 
     @property
     def wild_copies(self) -> int:
-        """红中 in the set (0: a table without them)."""
+        """红中 in the set (0: a table without them), under a name of the table's own: the
+        movers never name a knob (tests/test_move_core.py)."""
         return self.wild_tiles
 
     @property
@@ -81,6 +83,7 @@ def table_of(rules: Rules) -> Table:
             rules.seats, suits, rules.hand_size, rules.wild_tiles,
             (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS,
             tuple(tile // 9 in suits for tile in range(9 * len(SUITS))),
+            sum(0x1FF << (9 * suit) for suit in suits),
         )  # fmt: skip
         _TABLES[rules.name] = found
     return found

@@ -25,7 +25,8 @@ from engine.fan import (
 )
 from engine.rules import Rules
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, wild_needs
-from engine.tiles import NUM_KINDS, SUITS, WILD
+from engine.table import table_of
+from engine.tiles import NUM_KINDS, WILD
 
 _WIN: Final = FEATURE_BITS["win"]
 _ONE_SUIT: Final = FEATURE_BITS["one_suit"]
@@ -33,15 +34,6 @@ _CONCEALED: Final = FEATURE_BITS["concealed"]
 _FOUR_WILDS: Final = FEATURE_BITS["four_wilds"]
 #: the 27-bit mask of each suit's nine kinds, by suit index (万 0, 筒 1, 条 2)
 SUIT_MASKS: Final = tuple(0x1FF << (9 * suit) for suit in range(3))
-
-
-def table_kinds(rules: Rules) -> int:
-    """27-bit mask of the kinds in the rule set's wall (its ``suits``)."""
-    mask = 0
-    letters: str = rules.suits  # a plain str: mypyc cannot iterate a Literal type
-    for letter in letters:
-        mask |= SUIT_MASKS[SUITS.index(letter)]
-    return mask
 
 
 def suit_limit(rules: Rules) -> int:
@@ -185,7 +177,7 @@ def score_wild_win(
     suits = held_suits(concealed, pongs, kongs)
     if suit_count(suits) > suit_limit(rules):  # 起手4红中 wins whatever the other tiles are
         return _four_wilds(concealed, pongs, kongs, rules, context, concealed_kongs) if four else None
-    table = table_kinds(rules)
+    table = table_of(rules).kinds_mask
     kinds_mask = table
     if suits:
         kinds_mask = 0

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tamper_found import assert_found_as_listed
 
 from engine.deal import Deal, IllegalEvent
 from engine.events import DealEnd, DealStart, Exchange, PlayEvent, SessionEnd, SessionStart
@@ -412,18 +413,7 @@ def test_tampering_at_another_table_is_found(table: dict[str, Any]) -> None:
     plan = ClubPlan(players=seats + 3, sessions=6, deals_per_session=8, rules=table, seed=27)
     tamperer = Tamperer(0.25, 27)
     lines = list(tamperer.lines(simulate_club(plan)))
-    report = validate_log(read_lines(lines, "tables.jsonl"))
-    found: dict[str, set[tuple[str, int]]] = {}
-    for deal in report.deals:
-        found[deal.deal_id] = {(f.code, f.line or 0) for f in deal.findings}
-    expected: dict[str, set[tuple[str, int]]] = {}
-    for entry in tamperer.manifest:
-        if entry.kind != "total":
-            assert entry.deal_id is not None
-            expected.setdefault(entry.deal_id, set()).add((entry.code, entry.line))
-    assert expected, "nothing tampered"
-    assert {deal_id: found[deal_id] for deal_id in expected} == expected
-    assert not {deal_id: spots for deal_id, spots in found.items() if deal_id not in expected and spots}
+    assert_found_as_listed(tamperer, validate_log(read_lines(lines, "tables.jsonl")))
 
 
 # --------------------------------------------------------------- the replay page at three seats

@@ -117,8 +117,7 @@ def table_args(rules: Rules) -> tuple[int, int, int, int]:
     found = _TABLE_ARGS.get(rules.name)
     if found is None:
         table = table_of(rules)
-        kinds = sum(1 << tile for tile, in_set in enumerate(table.kinds) if in_set)
-        found = _TABLE_ARGS[rules.name] = (table.players, table.hand, table.wall_size, kinds)
+        found = _TABLE_ARGS[rules.name] = (table.players, table.hand, table.wall_size, table.kinds_mask)
     return found
 
 
