@@ -87,7 +87,7 @@ class DealMoves(DealClaims):
         seat = self.current
         if self.stage != ACT or (self.drawn == NO_TILE and not self.heavenly(seat)):
             return None
-        if self.wild_table and self.opening_four(seat) and self.rules.pattern_fan("sihongzhong") is not None:
+        if self.wild_table and self.opening_four(seat):
             # 起手4红中 (the dealer's), whatever its other tiles are
             return score_win(
                 self.hands[seat], [], [], self.rules, self.self_draw_context(seat), WILD, 0, self.wilds[seat]
