@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dashboard.i18n import Lang, label
 from dashboard.tiles_view import SUIT_CHARS
 from engine.events import Finding
 from engine.messages import TEMPLATES, render
 from engine.voice import DEFAULT, NO_PAYMENT, NamedVoice, Voice, signed
+
+if TYPE_CHECKING:
+    from ingest.replay.validate import ValidationReport
 
 
 def seat_amounts(value: Any, seats: int) -> list[int] | None:
@@ -125,3 +128,16 @@ def finding_said(
     return finding_text(
         finding.message, finding.message_zh, finding.message_key, finding.message_values, lang, voice
     )
+
+
+def report_with_text(report: ValidationReport, lang: Lang) -> dict[str, Any]:
+    """``validate --json``'s report (docs/report.md), each deal's finding with ``text``: its
+    explanation in ``lang`` naming the session's players (``message`` stays as it is)."""
+    data = report.to_json()
+    players = {s.session_id: list(s.players) for s in report.sessions}
+    for deal, shown in zip(report.deals, data["deals"], strict=True):
+        names = players.get(deal.session_id, [])
+        first = seat_base(deal.record, deal.file)
+        for finding, said in zip(deal.findings, shown["findings"], strict=True):
+            said["text"] = finding_said(finding, lang, names, first)
+    return data

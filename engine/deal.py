@@ -71,13 +71,17 @@ class DealMoves(DealClaims):
         self.check_voids_declared()
         self.expect_seat(seat, "win")
         if from_seat is None:
-            if (
-                self.wild_table
-                and tile == WILD
-                and (seat != self.current or self.stage != ACT or self.opening_four(seat))
-            ):  # 起手4红中: a non-dealer's (the turn aside), or the dealer's first move
-                self.four_wilds_win(seat, line)
-                return
+            if self.wild_table and tile == WILD:
+                if seat != self.current or self.stage != ACT or self.opening_four(seat):
+                    # 起手4红中: a non-dealer's (the turn aside), or the dealer's first move
+                    self.four_wilds_win(seat, line)
+                    return
+                held = self.wilds[seat] - (self.drawn == WILD)
+                if held >= 4 and self.self_draw_option() is None:
+                    # four 红中 held before this draw and no win on the seat's own turn:
+                    # 起手4红中 claimed late (a fourth 红中 drawn now is a plain 自摸's tile)
+                    scored = self.rules.pattern_fan("sihongzhong") is not None
+                    check_four_wilds(seat, self.wilds[seat], False, scored)
             self.self_draw_win(seat, tile, line)
         else:
             self.claim_win(seat, from_seat, tile, line)

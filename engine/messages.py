@@ -717,10 +717,13 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat} wins holding three suits: 缺一门 (two suits at most)",
     ),
     "no_shape": (
-        "{seat}记胡 {tile}，但牌型不成胡：胡牌须四组加一对，或七对",
-        "{seat} claims a win on {tile}, but its tiles are no winning shape: 胡 (a win) needs four sets and "
-        "a pair, or 七对 (seven pairs)",
+        "{seat}记胡 {tile}，但牌型不成胡：胡牌须{need}",
+        "{seat} claims a win on {tile}, but its tiles are no winning shape: 胡 (a win) needs {need}",
     ),
+    # what a win needs, by the table's hand size (rules.hand_size)
+    "shape_13": ("四组加一对，或七对", "four sets and a pair, or 七对 (seven pairs)"),
+    "shape_10": ("三组加一对", "three sets and a pair"),
+    "shape_7": ("两组加一对", "two sets and a pair"),
     # the end
     "end_before_replacement": (
         "本局在弯杠补牌之前就结束：杠后要补牌",

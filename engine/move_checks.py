@@ -279,7 +279,8 @@ def legal_win(
         raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
     result = score_win(counts, pongs, kongs, rules, context, tile, concealed_kongs, wilds)
     if result is None:
-        raise IllegalEvent("illegal_hu", play("no_shape", seat=seat, tile=tile_name(tile)), seat)
+        need = play(f"shape_{rules.hand_size}")
+        raise IllegalEvent("illegal_hu", play("no_shape", seat=seat, tile=tile_name(tile), need=need), seat)
     return result
 
 

@@ -550,3 +550,30 @@ def test_rules_option_rescores_a_log(tmp_path: Path) -> None:
     assert codes == [("payment_mismatch", 6), ("score_mismatch", 26)]
     assert chuanma("validate", "--rules", "standard", GOLDEN / "kongs_standard.jsonl").returncode == 0
     assert chuanma("validate", "--rules", "no-such-preset", GOLDEN / "kongs_standard.jsonl").returncode == 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "needs_en", "needs_zh"),
+    [
+        ("standard", "four sets and a pair, or 七对 (seven pairs)", "四组加一对，或七对"),
+        ("duangouka", "three sets and a pair", "三组加一对"),
+        ({"preset": "duangouka", "hand_size": 7}, "two sets and a pair", "两组加一对"),
+    ],
+    ids=["13-tiles", "10-tiles", "7-tiles"],
+)
+def test_no_shape_names_what_a_win_needs_at_the_table(rules: object, needs_en: str, needs_zh: str) -> None:
+    """A hand that is no win is told what a win needs at its table: four sets and a pair or
+    七对 with 13 tiles, three sets and a pair with ten (no 七对 there), two with seven."""
+    from engine.fan import WinContext
+    from engine.move_checks import legal_win
+    from engine.moves import IllegalEvent
+
+    table = load_rules(rules)
+    counts = [0] * 27
+    for tile in (9, 11, 13, 15, 17, 18, 20, 22, 24, 26, 26)[: table.hand_size + 1]:
+        counts[tile] += 1  # scattered 筒 and 条: no sets at all
+    with pytest.raises(IllegalEvent) as caught:
+        legal_win(table, 1, counts, [], [], 0, 0, WinContext(self_draw=True), 26)
+    text = caught.value.text
+    assert caught.value.code == "illegal_hu" and text.key == "no_shape"
+    assert text.en.endswith(f"needs {needs_en}") and text.zh.endswith(f"须{needs_zh}")

@@ -208,6 +208,26 @@ def test_a_four_wilds_win_not_held_or_late_is_a_finding(tmp_path: Path, at: int,
     ]
 
 
+def test_four_wilds_claimed_on_the_seats_own_turn_is_late(tmp_path: Path) -> None:
+    """Seat 2, dealt four 红中, lets the opening pass: the dealer throws 6m, seat 1 draws
+    (1m, the wall's first) and throws it, seat 2 draws 2m and only then claims 起手4红中
+    (``hu`` from null on 7z, its own turn). Its nine scattered tiles and four 红中 make no
+    win, and the claim is late: four_wilds_late, rule sihongzhong (docs/log-format.md),
+    not a bare ``no_shape`` with no rule."""
+    lines = four_wilds()
+    lines[2:3] = [
+        {"type": "discard", "seat": 0, "tile": "6m"},
+        {"type": "draw", "seat": 1, "tile": "1m"},
+        {"type": "discard", "seat": 1, "tile": "1m"},
+        {"type": "draw", "seat": 2, "tile": "2m"},
+        {"type": "hu", "seat": 2, "tile": "7z", "from": None},
+    ]
+    deal = _deal(tmp_path, lines)
+    assert [(f["code"], f["message_key"], f.get("rule")) for f in deal["findings"]][:1] == [
+        ("illegal_hu", "four_wilds_late", "sihongzhong")
+    ], deal["findings"]
+
+
 def test_a_fourth_wild_drawn_is_no_four_wilds_win(tmp_path: Path) -> None:
     """Seat 1 is dealt three 红中 and scattered tiles of two suits (1m 3m 4m 6m 7m 9m 1p 4p
     6p 9p), and draws the fourth 红中 on its first draw: four 红中, but not dealt (起手), so

@@ -18,12 +18,11 @@ from dashboard.api.errors import ApiError
 from dashboard.api.reads import LangQuery
 from dashboard.api.state import ApiState
 from dashboard.api.who import Recorder, Viewer, state_of
-from dashboard.findings_view import finding_said, seat_base
-from dashboard.i18n import Lang
+from dashboard.findings_view import report_with_text
 from dashboard.upload_file import not_stored, saved_path, write_upload
 from engine.rules import Rules, RulesError, load_rules
 from ingest.replay.files import read_log_bytes
-from ingest.replay.validate import ValidationReport, validate_log
+from ingest.replay.validate import validate_log
 
 router = APIRouter(prefix="/v1", tags=["writes"])
 
@@ -80,19 +79,6 @@ def override(spec: str | None) -> Rules | None:
         raise ApiError("bad_request", f"rules: {error}") from None
 
 
-def report_json(report: ValidationReport, lang: Lang) -> dict[str, Any]:
-    """``validate --json``'s report (docs/report.md), each deal's finding with ``text``: its
-    explanation in ``lang`` naming the session's players."""
-    data = report.to_json()
-    players = {s.session_id: list(s.players) for s in report.sessions}
-    for deal, shown in zip(report.deals, data["deals"], strict=True):
-        names = players.get(deal.session_id, [])
-        first = seat_base(deal.record, deal.file)
-        for finding, said in zip(deal.findings, shown["findings"], strict=True):
-            said["text"] = finding_said(finding, lang, names, first)
-    return data
-
-
 @router.post("/validate", summary="Validate a log, a sheet or a spreadsheet (nothing is written)",
              openapi_extra=BODY)  # fmt: skip
 async def validate(request: Request, grant: Viewer, name: NameQuery = None, rules: RulesQuery = None,
@@ -103,7 +89,7 @@ async def validate(request: Request, grant: Viewer, name: NameQuery = None, rule
     data = await read_body(request, state.max_body)
     named = file_name(name, data)
     report = validate_log(read_log_bytes(data, named), override(rules))
-    return report_json(report, lang)
+    return report_with_text(report, lang)
 
 
 @router.post("/ingest", summary="Store a log, a sheet or a spreadsheet in the warehouse", openapi_extra=BODY)

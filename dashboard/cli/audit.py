@@ -67,8 +67,12 @@ def validate(
         else:
             typer.echo(f"{stop.finding.file}: " + finding_line(stop.finding, "", language))
         raise typer.Exit(EXIT_FINDINGS) from None
+    if report.empty:
+        raise fail(f"{', '.join(report.files)}: nothing to read (no deal, no session: empty or no record)")
     if as_json:
-        data = report.to_json()
+        from dashboard.findings_view import report_with_text
+
+        data = report_with_text(report, language)
         if only_findings:
             data["deals"] = [deal for deal in data["deals"] if deal["status"] != "ok"]
         typer.echo(json.dumps(data, ensure_ascii=False))
@@ -78,7 +82,12 @@ def validate(
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A log file (.jsonl or .jsonl.gz).")],
+    file: Annotated[
+        Path,
+        typer.Argument(
+            help="A log (.jsonl, .jsonl.gz), a score sheet, a platform's export, or a folder of them."
+        ),
+    ],
     deal: Annotated[str, typer.Option("--deal", help="The deal_id to replay.")],
     rules: Annotated[str | None, typer.Option(help="Replay under these rules instead of the log's.")] = None,
     lang: LangOption = "en",
@@ -90,14 +99,29 @@ def replay(
     from dashboard.findings_view import seat_base
     from ingest.replay.files import read_log
     from ingest.replay.session_replay import SessionReplay
+    from ingest.replay.validate import find_logs
 
     language = language_or_fail(lang)
     override = rules_or_fail(rules)
-    if not file.is_file():
-        raise fail(f"{file}: no such file")
-    found = next(((s, d) for s, d in read_log(file).iter_deals() if d.deal.deal_id == deal), None)
+    try:
+        paths = find_logs([file])
+    except FileNotFoundError as error:
+        raise fail(str(error)) from None
+    seen: list[str] = []
+    found = None
+    for path in paths:
+        for session_log, candidate in read_log(path).iter_deals():
+            seen.append(candidate.deal.deal_id)
+            if candidate.deal.deal_id == deal:
+                found, file = (session_log, candidate), path
+                break
+        if found is not None:
+            break
     if found is None:
-        raise fail(f"{file}: no deal {deal!r}")
+        held = (
+            f"it holds {', '.join(seen[:5])}{' …' if len(seen) > 5 else ''}" if seen else "it holds no deal"
+        )
+        raise fail(f"{file}: no deal {deal!r} ({held})")
     session, deal_log = found
     driver = SessionReplay.of_log(session, override)
     if driver.rules is None:

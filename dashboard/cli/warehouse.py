@@ -103,6 +103,9 @@ def ingest(
         )
     if summary.merge_error:
         typer.echo(f"chuanma: WARNING: {summary.merge_error}", err=True)
+    if summary.read_nothing:
+        names = ", ".join(f.file for f in summary.files)
+        raise fail(f"{names}: nothing to read (no deal, no session: empty or no record)")
     if as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:

@@ -69,6 +69,12 @@ class ValidationReport:
         yield from self.file_findings
 
     @property
+    def empty(self) -> bool:
+        """Nothing read at all (an empty file or body): no deal, no session, no finding. It
+        is an error for the caller, never a clean report."""
+        return not self.deals and not self.sessions and next(self._outside_deals(), None) is None
+
+    @property
     def ok(self) -> bool:
         """No finding anywhere and every deal replayed to its end (an invalid deal is never ok)."""
         return next(self.all_findings(), None) is None and all(d.complete for d in self.deals)
@@ -103,7 +109,7 @@ class ValidationReport:
 
 
 def find_logs(paths: Iterable[str | Path]) -> list[Path]:
-    """Files as given, folders searched for ``*.jsonl``, ``*.jsonl.gz`` and score sheets (``*.csv``, ``*.xlsx``) (sorted); what
+    """Files as given, folders searched for every kind of record (sorted); what
     cannot be read is listed too, for the reader to say why (see ``ingest.replay.walk``)."""
     from ingest.replay.walk import walk_logs
 

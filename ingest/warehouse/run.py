@@ -122,6 +122,17 @@ class IngestSummary:
     def exit_code(self) -> int:
         return 0 if self.all_ok else 3
 
+    @property
+    def read_nothing(self) -> bool:
+        """Every file was new and held nothing (no deal, no line, no session, no finding):
+        an error for the caller, never a clean ingest."""
+        return (
+            bool(self.files)
+            and all(f.status == "new" and not f.deals and not f.stray_lines for f in self.files)
+            and not self.file_findings
+            and not self.rows.get("sessions")
+        )
+
     def to_json(self) -> dict[str, Any]:
         return {
             "warehouse": self.warehouse,
