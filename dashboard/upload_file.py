@@ -36,7 +36,7 @@ def file_sha256(path: Path) -> str | None:
 def saved_path(warehouse: Path, sha: str, name: str) -> Path:
     """Where an upload is kept for the ingest: named by its content, so it is written once."""
     safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in Path(name).name) or "upload.jsonl"
-    if not safe.lower().endswith((".jsonl", ".jsonl.gz", ".csv", ".xlsx")):
+    if not safe.lower().endswith((".jsonl", ".jsonl.gz", ".csv", ".xlsx", ".json")):
         safe += ".jsonl"
     return warehouse / "uploads" / f"{sha[:12]}-{safe}"
 

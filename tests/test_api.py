@@ -6,6 +6,7 @@ from its own OpenAPI schema (hypothesis) never get a server error."""
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import socket
@@ -15,6 +16,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +29,7 @@ from hypothesis import strategies as st
 from dashboard.api.errors import CODES
 
 CLI = [sys.executable, "-m", "dashboard.cli"]
+GOLDEN = Path(__file__).parent / "golden"
 
 
 @dataclass(frozen=True)
@@ -225,6 +228,38 @@ def test_bad_bodies_are_refused_or_reported(server: Server) -> None:
     assert junk.status == 200 and junk.body["summary"]["by_code"] == {"bad_record": 1}
     refused = call(server.url + "/v1/validate?rules=no-such-preset", b'{"x": 1}\n')
     assert refused.status == 400 and "rules" in refused.body["error"]["message"]
+
+
+def zipped(*members: tuple[str, bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def test_a_zip_is_read_as_a_folder(server: Server, log_file: Path) -> None:
+    """A zip of a log and a platform's export (a folder sent as one body) is validated
+    member by member into one report; a notes file in it is no record."""
+    export = (GOLDEN / "platforms" / "dcmshi_replays.json").read_bytes()
+    body = zipped(("night/club.jsonl", log_file.read_bytes()), ("night/match.json", export),
+                  ("night/notes.json", b'{"fee": 40}'), ("__MACOSX/night/._match.json", b"junk"))  # fmt: skip
+    answer = call(server.url + "/v1/validate", body)
+    assert answer.status == 200, answer.body
+    alone = call(server.url + "/v1/validate?name=club.jsonl", log_file.read_bytes()).body
+    assert [f["file"] for f in answer.body["files"]] == ["night/club.jsonl", "night/match.json"]
+    assert answer.body["summary"]["deals"] == alone["summary"]["deals"] + 3
+
+
+def test_a_zip_of_nothing_or_a_blank_body_is_a_bad_request(server: Server) -> None:
+    """Nothing to read is refused, never a clean report, and nothing is stored."""
+    catalog = (server.warehouse / "catalog.json").read_bytes()
+    for body in (zipped(), zipped(("notes.txt", b"fee 40"), ("settings.json", b"{}")), b"\n \n"):
+        for route in ("/v1/validate", "/v1/ingest"):
+            answer = call(server.url + route, body)
+            assert answer.status == 400, (route, body[:20], answer.body)
+            assert answer.body["error"]["code"] == "bad_request", answer.body
+    assert (server.warehouse / "catalog.json").read_bytes() == catalog
 
 
 @pytest.fixture(scope="module")

@@ -561,7 +561,9 @@ def test_rules_option_rescores_a_log(tmp_path: Path) -> None:
     ],
     ids=["13-tiles", "10-tiles", "7-tiles"],
 )
-def test_no_shape_names_what_a_win_needs_at_the_table(rules: object, needs_en: str, needs_zh: str) -> None:
+def test_no_shape_names_what_a_win_needs_at_the_table(
+    rules: str | dict[str, Any], needs_en: str, needs_zh: str
+) -> None:
     """A hand that is no win is told what a win needs at its table: four sets and a pair or
     七对 with 13 tiles, three sets and a pair with ten (no 七对 there), two with seven."""
     from engine.fan import WinContext

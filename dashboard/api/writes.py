@@ -1,8 +1,9 @@
 """The API's two ways in: ``POST /v1/validate`` (the report, nothing written) and
 ``POST /v1/ingest`` (stored through the normal ingest path, waiting its turn like the
 Record page's saves). The body is the file's bytes: a log (``.jsonl``, gzip or not), a
-score-sheet log or a spreadsheet (``.csv``, ``.xlsx``); ``name`` gives its file name, else
-its kind is told by its first bytes. The Upload page's limits hold (inflation, line length),
+score-sheet log, a spreadsheet (``.csv``, ``.xlsx``), a platform's record, or a zip of these
+(a folder as one body); ``name`` gives its file name, else its kind is told by its first
+bytes. The Upload page's limits hold (inflation, line length),
 and a body past the server's limit is refused before it is read whole."""
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from dashboard.api.who import Recorder, Viewer, state_of
 from dashboard.findings_view import report_with_text
 from dashboard.upload_file import not_stored, saved_path, write_upload
 from engine.rules import Rules, RulesError, load_rules
+from ingest.replay.archive import ArchiveError, archive_members, is_archive
 from ingest.replay.files import read_log_bytes
-from ingest.replay.validate import validate_log
+from ingest.replay.validate import ValidationReport, validate_log
 
 router = APIRouter(prefix="/v1", tags=["writes"])
 
@@ -67,7 +69,7 @@ async def read_body(request: Request, limit: int) -> bytes:
             raise ApiError("too_large", f"the body is over this server's limit of {limit >> 20} MB")
         parts.append(chunk)
     data = b"".join(parts)
-    if not data:
+    if not data or data.isspace():
         raise ApiError("bad_request", "the body is empty: send the file's bytes")
     return data
 
@@ -87,8 +89,12 @@ async def validate(request: Request, grant: Viewer, name: NameQuery = None, rule
     sessions and the file's own findings; ``summary.ok`` is true when nothing was found."""
     state = state_of(request)
     data = await read_body(request, state.max_body)
-    named = file_name(name, data)
-    report = validate_log(read_log_bytes(data, named), override(rules))
+    table = override(rules)
+    report = ValidationReport()
+    for member, body in bodies(name, data):
+        validate_log(read_log_bytes(body, member), table, report=report)
+    if report.empty:
+        raise ApiError("bad_request", "nothing to read: the body holds no deal and no session")
     return report_with_text(report, lang)
 
 
@@ -105,12 +111,13 @@ async def ingest_body(
     sessions only."""
     state = state_of(request)
     data = await read_body(request, state.max_body)
-    named = file_name(name, data)
+    members = bodies(name, data)
     from starlette.concurrency import run_in_threadpool
 
     if grant is not None:
-        await run_in_threadpool(check_clubs, grant, data, named)
-    return await run_in_threadpool(store, state, data, named, wait)
+        for member, body in members:
+            await run_in_threadpool(check_clubs, grant, body, member)
+    return await run_in_threadpool(store, state, members, wait)
 
 
 def check_clubs(grant: Grant, data: bytes, name: str) -> None:
@@ -121,19 +128,33 @@ def check_clubs(grant: Grant, data: bytes, name: str) -> None:
                        f"this holds: {', '.join(others)}")  # fmt: skip
 
 
-def store(state: ApiState, data: bytes, name: str, wait: float) -> dict[str, Any]:
-    """Keep the bytes under ``<warehouse>/uploads/`` (temp file + rename) and ingest them."""
+def bodies(name: str | None, data: bytes) -> list[tuple[str, bytes]]:
+    """The files a body holds, each with its name: the body itself, or a zip's records
+    (a folder sent as one body); a zip of nothing is ``bad_request``."""
+    if not is_archive(data, name or ""):
+        return [(file_name(name, data), data)]
+    try:
+        return archive_members(data)
+    except ArchiveError as error:
+        raise ApiError("bad_request", str(error)) from None
+
+
+def store(state: ApiState, members: list[tuple[str, bytes]], wait: float) -> dict[str, Any]:
+    """Keep each file under ``<warehouse>/uploads/`` (temp file + rename) and ingest them."""
     from ingest.warehouse import WarehouseError, ingest
     from ingest.warehouse.lock import WarehouseLocked
 
-    path = saved_path(state.warehouse, hashlib.sha256(data).hexdigest(), name)
+    paths = [saved_path(state.warehouse, hashlib.sha256(data).hexdigest(), name) for name, data in members]
     try:
-        write_upload(path, data)
-        summary = ingest([path], state.warehouse, workers=0, wait=wait)
+        for path, (_, data) in zip(paths, members, strict=True):
+            write_upload(path, data)
+        summary = ingest(paths, state.warehouse, workers=0, wait=wait)
     except WarehouseLocked as error:
         raise ApiError("busy", str(error).replace(str(state.warehouse), "<warehouse>")) from None
     except (WarehouseError, OSError) as error:
         raise ApiError("bad_request", f"cannot ingest: {type(error).__name__}") from None
+    if summary.read_nothing:
+        raise ApiError("bad_request", "nothing to read: the body holds nothing but blanks")
     reason = not_stored(summary)
     out: dict[str, Any] = summary.to_json()
     out.pop("warehouse", None)  # the server's folder is not the client's to know

@@ -73,7 +73,8 @@ class FileEntry:
     sha256: str
     bytes: int
     status: (
-        str  # new, known (sha256 in the catalog), repeated (same bytes earlier in this run), unreadable: why
+        str  # new, known (sha256 in the catalog), repeated (same bytes earlier in this run), empty
+        # (nothing but blanks: not stored), unreadable: why
     )
     deals: int = 0
     stray_lines: int = 0
@@ -124,14 +125,9 @@ class IngestSummary:
 
     @property
     def read_nothing(self) -> bool:
-        """Every file was new and held nothing (no deal, no line, no session, no finding):
-        an error for the caller, never a clean ingest."""
-        return (
-            bool(self.files)
-            and all(f.status == "new" and not f.deals and not f.stray_lines for f in self.files)
-            and not self.file_findings
-            and not self.rows.get("sessions")
-        )
+        """Every file held nothing at all (status ``empty``, not stored): an error for the
+        caller, never a clean ingest."""
+        return bool(self.files) and all(f.status == "empty" for f in self.files)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -351,6 +347,9 @@ def _plan(
             continue
         entry = FileEntry(file_name(path), sha, length, "new")
         summary.files.append(entry)
+        if not data or data.isspace():  # nothing to read: not stored, so never "known" later
+            entry.status = "empty"
+            continue
         if sha in known_shas or sha in run_shas:
             entry.status = "known" if sha in known_shas else "repeated"
             continue
