@@ -19,7 +19,7 @@ Line numbers: record ``N`` (1-based in the file) is line ``N × 1000``, its acti
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePath
@@ -512,9 +512,8 @@ def _play(out: Converted, deal_id: str, number: int, dealt: Dealt, config: dict[
     return rnd, bad
 
 
-def _convert_record(out: Converted, record: Any, number: int, session: str) -> None:
+def _convert_record(out: Converted, record: Any, number: int, deal_id: str) -> None:
     base = number * ROUND_LINES
-    deal_id = f"{session}-r{number}"
 
     def fail(why: str) -> None:
         out.note(
@@ -618,35 +617,70 @@ def _records(document: Any) -> Iterator[tuple[int, Any]]:
     yield from enumerate(items, 1)
 
 
-def _session_key(record: Any) -> str:
+def _session_key(record: Any, name: str) -> str:
+    """Rounds of one match share ``code`` and ``config``; a round that writes its
+    ``roundIndex`` joins its match's other rounds whatever file holds them, one that does
+    not (an older export) only those of its own file."""
     if not isinstance(record, dict):
         return ""
-    return json.dumps([record.get("code"), config_of(record)], sort_keys=True, default=str)
+    indexed = _written(record)[1] is not None and bool(record.get("code"))
+    where = None if indexed else name
+    return json.dumps([where, record.get("code"), config_of(record)], sort_keys=True, default=str)
+
+
+def _session_id(records: list[tuple[str, int, Any]], taken: set[str]) -> str:
+    """``dcmshi-<code>`` for a match whose rounds write ``roundIndex`` (the same id from
+    every download of it, so a match is one session however many files it comes in);
+    ``dcmshi-<file stem>-<code>`` as before for rounds without one. A second config under
+    one code (not seen: a room keeps its config) takes a ``-2``, ``-3``, ... suffix."""
+    name, _, first = records[0]
+    code = str(first.get("code", ""))
+    indexed = _written(first)[1] is not None and bool(code)
+    stem = PurePath(name).name.split(".")[0]
+    session = f"dcmshi-{code}" if indexed else f"dcmshi-{stem}-{code}".rstrip("-")
+    k, unique = 1, session
+    while unique in taken:
+        k += 1
+        unique = f"{session}-{k}"
+    taken.add(unique)
+    return unique
 
 
 def convert_dcmshi(data: bytes, name: str) -> Converted:
     """An export's bytes as log lines and findings (one finding when it is no export)."""
-    out = Converted(name)
-    try:
-        document = json.loads(data.decode("utf-8-sig"))
-        if not isinstance(document, (dict, list)) or not document:
-            raise TypeError("neither a replay object nor a list of them")
-    except (ValueError, TypeError) as err:
-        out.note(None, finding("bad_record", None, name, say("dcmshi_unreadable", file=name, error=str(err))))
-        return out
-    stem = PurePath(name).name.split(".")[0]
-    groups: dict[str, list[tuple[int, Any]]] = {}
-    for number, record in _records(document):
-        groups.setdefault(_session_key(record), []).append((number, record))
-    for records in groups.values():
-        if not isinstance(records[0][1], dict):
-            for number, _ in records:
-                text = say("dcmshi_no_object", number=number)
-                out.note(None, finding("bad_record", number * ROUND_LINES, name, text))
+    return convert_dcmshi_files([(data, name)])[0]
+
+
+def convert_dcmshi_files(files: Sequence[tuple[bytes, str]]) -> tuple[Converted, dict[str, str]]:
+    """Several exports (the files of one download or of many) as one set of log lines:
+    the rounds of one match in one session, in ``roundIndex`` order, whatever file holds
+    them; and the file each deal was read from (its findings name that file)."""
+    out = Converted(files[0][1] if files else "")
+    deal_files: dict[str, str] = {}
+    groups: dict[str, list[tuple[str, int, Any]]] = {}
+    for data, name in files:
+        try:
+            document = json.loads(data.decode("utf-8-sig"))
+            if not isinstance(document, (dict, list)) or not document:
+                raise TypeError("neither a replay object nor a list of them")
+        except (ValueError, TypeError) as err:
+            text = say("dcmshi_unreadable", file=name, error=str(err))
+            out.note(None, finding("bad_record", None, name, text))
             continue
-        first = records[0][1]
-        session = f"dcmshi-{stem}-{first.get('code', '')}".rstrip("-")
-        line = records[0][0] * ROUND_LINES - 1
+        for number, record in _records(document):
+            groups.setdefault(_session_key(record, name), []).append((name, number, record))
+    taken: set[str] = set()
+    for records in groups.values():
+        name = records[0][0]
+        if not isinstance(records[0][2], dict):
+            for where, number, _ in records:
+                text = say("dcmshi_no_object", number=number)
+                out.note(None, finding("bad_record", number * ROUND_LINES, where, text))
+            continue
+        records.sort(key=lambda item: _written(item[2])[1] or 0)  # stable: file order without one
+        first = records[0][2]
+        session = _session_id(records, taken)
+        line = records[0][1] * ROUND_LINES - 1
         try:
             rules, notes = rules_of(config_of(first))
         except (ValueError, TypeError) as err:
@@ -671,12 +705,25 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
                 datetime.fromtimestamp(started / 1000, UTC).isoformat().replace("+00:00", "Z")
             )
         out.add(line, header)
-        for number, record in records:
-            _convert_record(out, record, number, session)
-        out.add(records[-1][0] * ROUND_LINES + END_LINE, {"type": "session_end"})
-    return out
+        for where, number, record in records:
+            index = _written(record)[1] if isinstance(record, dict) else None
+            deal_id = f"{session}-r{number if index is None else index + 1}"
+            deal_files[deal_id] = where
+            local = Converted(where)  # its findings name the file the round was read from
+            _convert_record(local, record, number, deal_id)
+            out.lines += local.lines
+            out.findings += local.findings
+        out.add(records[-1][1] * ROUND_LINES + END_LINE, {"type": "session_end"})
+    return out, deal_files
 
 
 def read_dcmshi(data: bytes, name: str) -> LogFile:
     """The export read as a log: its lines through chuanma's reader, then the engine."""
     return log_of(convert_dcmshi(data, name))
+
+
+def read_dcmshi_files(files: Sequence[tuple[bytes, str]]) -> tuple[LogFile, dict[str, str]]:
+    """Several exports read as one log (a match's rounds as one session across files),
+    and the file each deal was read from."""
+    converted, deal_files = convert_dcmshi_files(files)
+    return log_of(converted), deal_files

@@ -1,6 +1,6 @@
 """Which files a list of paths names: files as given, folders searched for ``*.jsonl``,
-``*.jsonl.gz`` and score sheets (``*.csv``, ``*.xlsx``). Nothing is skipped silently: a log-named entry that is not a regular file
-(a FIFO, a device) and a folder that cannot be listed are returned too, so the reader
+``*.jsonl.gz``, score sheets (``*.csv``, ``*.xlsx``) and platform records (``*.json``, told by
+their content). Nothing is skipped silently: a log-named entry that is not a regular file (a FIFO, a device) and a folder that cannot be listed are returned too, so the reader
 turns each into a finding that says why it was not read."""
 
 from __future__ import annotations
@@ -27,6 +27,18 @@ def walk_logs(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
+def _platform_record(path: Path) -> bool:
+    """A ``.json`` file in a folder is taken when it is another platform's record (a dcmshi
+    export is one JSON document a round); any other ``.json`` stays out, as before."""
+    from ingest.platforms.detect import HEAD, platform_of
+
+    try:
+        with path.open("rb") as handle:
+            return platform_of(handle.read(HEAD)) is not None
+    except OSError:
+        return False
+
+
 def _walk(folder: Path) -> list[Path]:
     out: list[Path] = []
     unreadable: list[Path] = []
@@ -38,7 +50,9 @@ def _walk(folder: Path) -> list[Path]:
     for where, folders, files in os.walk(folder, onerror=failed):
         folders.sort()
         for name in files:
-            if name.endswith(LOG_SUFFIXES):
+            if name.endswith(LOG_SUFFIXES) or (
+                name.endswith(".json") and _platform_record(Path(where) / name)
+            ):
                 entry = Path(where) / name
                 if entry.is_file() or (entry.exists() and not entry.is_dir()):
                     out.append(entry)
