@@ -364,6 +364,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{who} declares a self-drawn win and plays on: the app fines a hand that is no win "
         "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
     ),
+    # no longer written (the current app scores such a root too): kept for findings stored before
     "dcmshi_hidden_root": (
         "{who} 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
         "{who}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "

@@ -3,11 +3,11 @@
 The export is what the app's server answers at ``GET /api/replay/:id``
 (``packages/server/src/http.ts``; the row of ``persistence.ts`` ``saveGameWithCode``,
 one per round): ``{id, code, seed, config, startedAt, endedAt, actionLog, results}``. A
-file holds one such object or a JSON array of them (a match's rounds). Its wall is not
-written: it is rebuilt from ``seed`` (:mod:`ingest.platforms.dcmshi_rng`). Its dealer is
-not written either: the first move of the play phase is the dealer's, and whether the
-seating throw ran (the match's first round) is decided by the moves; both are
-``platform_inferred`` warnings.
+file holds one such object or a JSON array of them; a match's rounds share ``code`` and
+are one session whatever files hold them. Its wall is not written: it is rebuilt from
+``seed`` (:mod:`ingest.platforms.dcmshi_rng`) with ``results.dealer`` and
+``results.roundIndex`` (the seating throw runs in round 0 only); a record without them
+has them inferred from the moves (a ``platform_inferred`` warning).
 
 The app's turn runs by decreasing seat (``nextActiveSeat``: ``(from + 3) % 4``), chuanma's
 by increasing seat, so app seat ``s`` is chuanma seat ``(4 - s) % 4`` (seat 0 stays 0).
