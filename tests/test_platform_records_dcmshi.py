@@ -37,8 +37,9 @@ def validated(*paths: Path) -> dict[str, Any]:
 
 
 def deal_of(report: dict[str, Any], name: str) -> dict[str, Any]:
-    (deal,) = [d for d in report["deals"] if d["file"].endswith(name)]
-    return deal
+    found: list[dict[str, Any]] = [d for d in report["deals"] if d["file"].endswith(name)]
+    assert len(found) == 1, name
+    return found[0]
 
 
 def codes(deal: dict[str, Any]) -> list[str]:
