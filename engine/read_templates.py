@@ -336,6 +336,16 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "record {number}: the export writes no dealer; {who} deals (its first move), {first}, so the wall is "
         "rebuilt from the seed that way ({how})",
     ),
+    "dcmshi_first_round": (
+        "第{number}条记录：导出未记 roundIndex（或与开局掷骰不符）；据行牌由种子重建牌墙",
+        "record {number}: the export writes no roundIndex (or its dealer is not the seating throw's); {first}, "
+        "so the wall is rebuilt from the seed that way ({how})",
+    ),
+    "dcmshi_three_win_refund": (
+        "第{number}条记录：三家胡牌结束时平台仍退还了{who}的杠分（{points} 分）；其规则只在流局（牌墙摸完）时退杠",
+        "record {number}: the app refunded {who}'s kongs ({points} points) at a three-win end; its rules refund "
+        "only at the wall's end",
+    ),
     "dcmshi_cut": (
         "第{number}条记录：动作记录在本局结束前中断",
         "record {number}: the action log stops before the round ends (three wins or an empty wall)",
@@ -354,6 +364,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{who} declares a self-drawn win and plays on: the app fines a hand that is no win "
         "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
     ),
+    # no longer written (the current app scores such a root too): kept for findings stored before
     "dcmshi_hidden_root": (
         "{who} 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
         "{who}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "

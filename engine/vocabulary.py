@@ -148,6 +148,7 @@ FINDING_CODES: Final[dict[str, Term]] = {
     "impossible_pattern": ("与牌局顺序不符的番型", "impossible pattern"),
     "platform_inferred": ("平台牌谱未记，由行牌推断", "inferred from the moves"),
     "platform_rule": ("平台规则 chuanma 无法表达", "a platform rule chuanma cannot express"),
+    "platform_defect": ("平台违反自身规则", "the platform broke its own rules"),
 }
 
 #: the rule a finding names (its ``rule``: a knob of engine/rules.py or a part of the rules)

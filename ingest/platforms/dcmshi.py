@@ -3,11 +3,11 @@
 The export is what the app's server answers at ``GET /api/replay/:id``
 (``packages/server/src/http.ts``; the row of ``persistence.ts`` ``saveGameWithCode``,
 one per round): ``{id, code, seed, config, startedAt, endedAt, actionLog, results}``. A
-file holds one such object or a JSON array of them (a match's rounds). Its wall is not
-written: it is rebuilt from ``seed`` (:mod:`ingest.platforms.dcmshi_rng`). Its dealer is
-not written either: the first move of the play phase is the dealer's, and whether the
-seating throw ran (the match's first round) is decided by the moves; both are
-``platform_inferred`` warnings.
+file holds one such object or a JSON array of them; a match's rounds share ``code`` and
+are one session whatever files hold them. Its wall is not written: it is rebuilt from
+``seed`` (:mod:`ingest.platforms.dcmshi_rng`) with ``results.dealer`` and
+``results.roundIndex`` (the seating throw runs in round 0 only); a record without them
+has them inferred from the moves (a ``platform_inferred`` warning).
 
 The app's turn runs by decreasing seat (``nextActiveSeat``: ``(from + 3) % 4``), chuanma's
 by increasing seat, so app seat ``s`` is chuanma seat ``(4 - s) % 4`` (seat 0 stays 0).
@@ -19,7 +19,7 @@ Line numbers: record ``N`` (1-based in the file) is line ``N × 1000``, its acti
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import PurePath
@@ -175,6 +175,7 @@ class _Round:
             raise Unreadable("a kong with no tile left to replace it")
         tile = self.wall[self.tail]
         self.tail -= 1
+        self.wall_end = self.head > self.tail  # the wall's last tile: the next discard is 海底
         self.hands[seat].append(tile)
         self.drawn[seat] = tile
         self.emit(line, {"type": "draw", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
@@ -365,11 +366,6 @@ class _Round:
         }
         won = self.wins.get(seat)
         here = f"app seat {seat} (seat {chuanma_seat(seat)} here)"
-        if won is not None and self.hidden_root(seat, tile if by is not None else None):
-            self.scored_otherwise(
-                line, seat, f"{here}'s win holds four of a kind that is no kong", "dcmshi_hidden_root"
-            )
-            won = None
         if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
             self.scored_otherwise(line, seat, f"{here}'s discard win after the wall's last tile and a claim",
                                   "dcmshi_late_sea")  # fmt: skip
@@ -393,78 +389,11 @@ class _Round:
         self.emit(line, hu)
         self.won.append(seat)
 
-    def hidden_root(self, seat: int, won_tile: int | None) -> bool:
-        """Four of a kind in a standard winning hand that is no kong: a root for chuanma,
-        nothing for the app (scoring.ts counts Root in seven pairs only)."""
-        counts = [0] * 27
-        for t in self.hands[seat] + ([won_tile] if won_tile is not None else []):
-            counts[t // 4] += 1
-        for kind in self.pongs[seat]:
-            counts[kind] += 3
-        seven_pairs = not self.pongs[seat] and not self.kongs[seat] and all(c % 2 == 0 for c in counts)
-        return not seven_pairs and 4 in counts
-
-    def ready_root(self, seat: int) -> bool:
-        """A seat still in at the wall's end one of whose waits makes four of a kind that is
-        no kong: its 查大叫 value may count a 根 for chuanma and none for the app."""
-        counts = [0] * 27
-        for t in self.hands[seat]:
-            counts[t // 4] += 1
-        if any(SUITS[kind // 9] == self.void.get(seat) for kind in range(27) if counts[kind]):
-            return False  # holding its void suit: not ready for either
-        for kind in self.pongs[seat]:
-            counts[kind] += 3
-        for wait in range(27):
-            if counts[wait] != 3 or SUITS[wait // 9] == self.void.get(seat):
-                continue
-            hand = [t // 4 for t in self.hands[seat]] + [wait]
-            if _wins(hand, melded=bool(self.pongs[seat] or self.kongs[seat])):
-                return True
-        return False
-
     def finish(self) -> bool:
         """Close an open window at the log's end; True when the round ended in the log."""
         if self.window is not None:
             self.resolve(self.window.line)
         return len(self.won) >= 3 or self.exhausted or self.wall_end
-
-
-def _sets(counts: list[int]) -> bool:
-    """Whether tile counts split into pongs and chows."""
-    kind = next((k for k in range(27) if counts[k]), None)
-    if kind is None:
-        return True
-    if counts[kind] >= 3:
-        counts[kind] -= 3
-        found = _sets(counts)
-        counts[kind] += 3
-        if found:
-            return True
-    if kind % 9 <= 6 and counts[kind + 1] and counts[kind + 2]:
-        for k in (kind, kind + 1, kind + 2):
-            counts[k] -= 1
-        found = _sets(counts)
-        for k in (kind, kind + 1, kind + 2):
-            counts[k] += 1
-        return found
-    return False
-
-
-def _wins(kinds: list[int], melded: bool) -> bool:
-    """Whether concealed tile kinds (with melds beside them) make a winning hand: a pair
-    and sets, or seven pairs with no melds (hand.ts findAllWinningShapes)."""
-    counts = [0] * 27
-    for kind in kinds:
-        counts[kind] += 1
-    if not melded and len(kinds) == 14 and all(c % 2 == 0 for c in counts):
-        return True
-    for pair in (k for k in range(27) if counts[k] >= 2):
-        counts[pair] -= 2
-        found = _sets(counts)
-        counts[pair] += 2
-        if found:
-            return True
-    return False
 
 
 def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, list[str], set[int]]:
@@ -506,6 +435,38 @@ def _results(record: dict[str, Any]) -> tuple[dict[int, Win], list[int] | None, 
             problems.append(f"results.players[{i}]: {err}")
             unknown.add(i)
     return wins, (scores if not problems else None), problems, unknown
+
+
+def _written(record: dict[str, Any]) -> tuple[int | None, int | None]:
+    """``results.dealer`` and ``results.roundIndex`` as the app writes them (``protocol.ts``
+    ``RoundResult``, ``room.ts``), None where a record leaves them out or they are no number."""
+    results = record.get("results")
+    if not isinstance(results, dict):
+        return None, None
+    dealer, index = results.get("dealer"), results.get("roundIndex")
+    seat = dealer if isinstance(dealer, int) and not isinstance(dealer, bool) and 0 <= dealer <= 3 else None
+    number = index if isinstance(index, int) and not isinstance(index, bool) and index >= 0 else None
+    return seat, number
+
+
+def _wall_end_refunds(record: dict[str, Any]) -> dict[int, int]:
+    """The points each app seat refunded for its kongs as at the wall's end (``ledger``
+    reason ``kongRefund``, detail ``wallEnd``): ``actions.ts`` ``settleRound`` runs at every
+    round end, so the app refunds them at a three-win end too, which its rules do not."""
+    results = record.get("results")
+    players = results.get("players") if isinstance(results, dict) else None
+    refunds: dict[int, int] = {}
+    for i, player in enumerate(players if isinstance(players, list) else []):
+        ledger = player.get("ledger") if isinstance(player, dict) else None
+        seat = player.get("seat", i) if isinstance(player, dict) else i
+        for entry in ledger if isinstance(ledger, list) else []:
+            refund = isinstance(entry, dict) and entry.get("reason") == "kongRefund"
+            if not refund or entry.get("detail") != "wallEnd":
+                continue
+            amount = entry.get("amount")
+            if entry.get("from") == seat and isinstance(seat, int) and isinstance(amount, int):
+                refunds[seat] = refunds.get(seat, 0) + amount  # each entry once: in its payer's ledger
+    return refunds
 
 
 def _dealer_from_moves(actions: list[Any]) -> int | None:
@@ -551,9 +512,8 @@ def _play(out: Converted, deal_id: str, number: int, dealt: Dealt, config: dict[
     return rnd, bad
 
 
-def _convert_record(out: Converted, record: Any, number: int, session: str) -> None:
+def _convert_record(out: Converted, record: Any, number: int, deal_id: str) -> None:
     base = number * ROUND_LINES
-    deal_id = f"{session}-r{number}"
 
     def fail(why: str) -> None:
         out.note(
@@ -569,8 +529,16 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         return
     config = config_of(record) | {"_seed": seed}
     wins, scores, problems, unknown = _results(record)
-    dealer = _dealer_from_moves(actions)
+    written, round_index = _written(record)
+    dealer = written if written is not None else _dealer_from_moves(actions)
     options = _candidates(seed, config, dealer)
+    if written is not None and round_index is not None:
+        # state.ts createGame: the seating throw runs in a match's first round only
+        # (room.ts startNextRound hands the dealer on), so the export decides the wall
+        thrown = deal_wall(seed, None, True) if round_index == 0 and config["enableSeatingThrow"] else None
+        options = [thrown] if thrown is not None and thrown.dealer == written else options
+        if thrown is None:
+            options = [deal_wall(seed, written, False)]
     scratch = Converted(out.name)
     tried = [_play(scratch, deal_id, number, dealt, config, wins, actions, unknown) for dealt in options]
     best = min(range(len(options)), key=lambda i: (tried[i][0].misses, len(tried[i][1])))
@@ -592,11 +560,18 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
         else "no seating throw (a later round, the dealer handed on, or the throw is off)"
     )
     how = "the moves decide it" if decided else "the moves allow either; the first is taken"
-    text = say("dcmshi_dealer", number=number, who=app_seat(dealt.dealer), first=first, how=how)
-    out.note(
-        deal_id,
-        finding("platform_inferred", base, out.name, text, warning=True, seat=chuanma_seat(dealt.dealer)),
-    )
+    inferred: Text | None = None  # the export writes both from the app's own state: nothing to infer
+    if written is None:
+        inferred = say("dcmshi_dealer", number=number, who=app_seat(dealt.dealer), first=first, how=how)
+    elif round_index is None or len(options) > 1:
+        inferred = say("dcmshi_first_round", number=number, first=first, how=how)
+    if inferred is not None:
+        out.note(
+            deal_id,
+            finding(
+                "platform_inferred", base, out.name, inferred, warning=True, seat=chuanma_seat(dealt.dealer)
+            ),
+        )
     ended = rnd.finish()
     hands = [""] * 4
     for seat in range(4):
@@ -622,12 +597,12 @@ def _convert_record(out: Converted, record: Any, number: int, session: str) -> N
     )
     if lenient:
         rnd.penalties.append("a seat holds its void suit at the wall's end (voidPenalty 48, lenient)")
-    if len(rnd.won) < 3:
-        rooted = [seat for seat in range(4) if seat not in rnd.won and rnd.ready_root(seat)]
-        rnd.differs += [
-            f"app seat {seat} (seat {chuanma_seat(seat)} here) waits on a fourth tile that is no kong, a 根 in chuanma's 查大叫 only"
-            for seat in rooted
-        ]
+    if len(rnd.won) >= 3:
+        for seat, points in sorted(_wall_end_refunds(record).items()):
+            text = say("dcmshi_three_win_refund", number=number, who=app_seat(seat), points=points)
+            out.note(
+                deal_id, finding("platform_defect", base + END_LINE, out.name, text, True, chuanma_seat(seat))
+            )
     if scores is not None and not rnd.penalties and not rnd.differs:
         end["scores"] = [scores[(4 - c) % 4] for c in range(4)]
     elif scores is not None:
@@ -642,35 +617,70 @@ def _records(document: Any) -> Iterator[tuple[int, Any]]:
     yield from enumerate(items, 1)
 
 
-def _session_key(record: Any) -> str:
+def _session_key(record: Any, name: str) -> str:
+    """Rounds of one match share ``code`` and ``config``; a round that writes its
+    ``roundIndex`` joins its match's other rounds whatever file holds them, one that does
+    not (an older export) only those of its own file."""
     if not isinstance(record, dict):
         return ""
-    return json.dumps([record.get("code"), config_of(record)], sort_keys=True, default=str)
+    indexed = _written(record)[1] is not None and bool(record.get("code"))
+    where = None if indexed else name
+    return json.dumps([where, record.get("code"), config_of(record)], sort_keys=True, default=str)
+
+
+def _session_id(records: list[tuple[str, int, Any]], taken: set[str]) -> str:
+    """``dcmshi-<code>`` for a match whose rounds write ``roundIndex`` (the same id from
+    every download of it, so a match is one session however many files it comes in);
+    ``dcmshi-<file stem>-<code>`` as before for rounds without one. A second config under
+    one code (not seen: a room keeps its config) takes a ``-2``, ``-3``, ... suffix."""
+    name, _, first = records[0]
+    code = str(first.get("code", ""))
+    indexed = _written(first)[1] is not None and bool(code)
+    stem = PurePath(name).name.split(".")[0]
+    session = f"dcmshi-{code}" if indexed else f"dcmshi-{stem}-{code}".rstrip("-")
+    k, unique = 1, session
+    while unique in taken:
+        k += 1
+        unique = f"{session}-{k}"
+    taken.add(unique)
+    return unique
 
 
 def convert_dcmshi(data: bytes, name: str) -> Converted:
     """An export's bytes as log lines and findings (one finding when it is no export)."""
-    out = Converted(name)
-    try:
-        document = json.loads(data.decode("utf-8-sig"))
-        if not isinstance(document, (dict, list)) or not document:
-            raise TypeError("neither a replay object nor a list of them")
-    except (ValueError, TypeError) as err:
-        out.note(None, finding("bad_record", None, name, say("dcmshi_unreadable", file=name, error=str(err))))
-        return out
-    stem = PurePath(name).name.split(".")[0]
-    groups: dict[str, list[tuple[int, Any]]] = {}
-    for number, record in _records(document):
-        groups.setdefault(_session_key(record), []).append((number, record))
-    for records in groups.values():
-        if not isinstance(records[0][1], dict):
-            for number, _ in records:
-                text = say("dcmshi_no_object", number=number)
-                out.note(None, finding("bad_record", number * ROUND_LINES, name, text))
+    return convert_dcmshi_files([(data, name)])[0]
+
+
+def convert_dcmshi_files(files: Sequence[tuple[bytes, str]]) -> tuple[Converted, dict[str, str]]:
+    """Several exports (the files of one download or of many) as one set of log lines:
+    the rounds of one match in one session, in ``roundIndex`` order, whatever file holds
+    them; and the file each deal was read from (its findings name that file)."""
+    out = Converted(files[0][1] if files else "")
+    deal_files: dict[str, str] = {}
+    groups: dict[str, list[tuple[str, int, Any]]] = {}
+    for data, name in files:
+        try:
+            document = json.loads(data.decode("utf-8-sig"))
+            if not isinstance(document, (dict, list)) or not document:
+                raise TypeError("neither a replay object nor a list of them")
+        except (ValueError, TypeError) as err:
+            text = say("dcmshi_unreadable", file=name, error=str(err))
+            out.note(None, finding("bad_record", None, name, text))
             continue
-        first = records[0][1]
-        session = f"dcmshi-{stem}-{first.get('code', '')}".rstrip("-")
-        line = records[0][0] * ROUND_LINES - 1
+        for number, record in _records(document):
+            groups.setdefault(_session_key(record, name), []).append((name, number, record))
+    taken: set[str] = set()
+    for records in groups.values():
+        name = records[0][0]
+        if not isinstance(records[0][2], dict):
+            for where, number, _ in records:
+                text = say("dcmshi_no_object", number=number)
+                out.note(None, finding("bad_record", number * ROUND_LINES, where, text))
+            continue
+        records.sort(key=lambda item: _written(item[2])[1] or 0)  # stable: file order without one
+        first = records[0][2]
+        session = _session_id(records, taken)
+        line = records[0][1] * ROUND_LINES - 1
         try:
             rules, notes = rules_of(config_of(first))
         except (ValueError, TypeError) as err:
@@ -695,12 +705,25 @@ def convert_dcmshi(data: bytes, name: str) -> Converted:
                 datetime.fromtimestamp(started / 1000, UTC).isoformat().replace("+00:00", "Z")
             )
         out.add(line, header)
-        for number, record in records:
-            _convert_record(out, record, number, session)
-        out.add(records[-1][0] * ROUND_LINES + END_LINE, {"type": "session_end"})
-    return out
+        for where, number, record in records:
+            index = _written(record)[1] if isinstance(record, dict) else None
+            deal_id = f"{session}-r{number if index is None else index + 1}"
+            deal_files[deal_id] = where
+            local = Converted(where)  # its findings name the file the round was read from
+            _convert_record(local, record, number, deal_id)
+            out.lines += local.lines
+            out.findings += local.findings
+        out.add(records[-1][1] * ROUND_LINES + END_LINE, {"type": "session_end"})
+    return out, deal_files
 
 
 def read_dcmshi(data: bytes, name: str) -> LogFile:
     """The export read as a log: its lines through chuanma's reader, then the engine."""
     return log_of(convert_dcmshi(data, name))
+
+
+def read_dcmshi_files(files: Sequence[tuple[bytes, str]]) -> tuple[LogFile, dict[str, str]]:
+    """Several exports read as one log (a match's rounds as one session across files),
+    and the file each deal was read from."""
+    converted, deal_files = convert_dcmshi_files(files)
+    return log_of(converted), deal_files

@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from engine.events import Finding
+from engine.messages import say
 from engine.replay import DealReport, FindingSink
 from engine.rules import Rules
-from ingest.logs.builder import LogFile, SessionLog
+from ingest.logs.builder import LogFile, SessionLog, file_finding
 from ingest.logs.gcpause import gc_paused
 from ingest.logs.source import file_name
 from ingest.replay.files import read_log
@@ -121,12 +122,59 @@ def validate_paths(
 ) -> ValidationReport:
     report = ValidationReport()
     with gc_paused():  # between files too: the reports kept so far are many small objects
-        for path in find_logs(paths):
+        files = find_logs(paths)
+        matches = [path for path in files if _is_dcmshi(path)]
+        for path in files:
+            if path in matches:  # read together at the first: a match's rounds span files
+                if path is matches[0]:
+                    _validate_dcmshi(matches, rules, report, strict)
+                continue
             if strict:  # the first finding must be the whole file's first: its stray lines come first
                 validate_log(read_log(path), rules, strict=True, report=report)
             else:
                 _validate_as_read(path, rules, report)
     return report
+
+
+def _is_dcmshi(path: Path) -> bool:
+    """Whether the file is a dcmshi replay export (told by its first bytes, as the reader does)."""
+    from ingest.platforms.detect import HEAD, platform_of
+
+    try:
+        with path.open("rb") as handle:
+            return platform_of(handle.read(HEAD)) == "dcmshi"
+    except OSError:
+        return False  # the reader says why it cannot be read
+
+
+def _validate_dcmshi(paths: list[Path], rules: Rules | None, report: ValidationReport, strict: bool) -> None:
+    """dcmshi exports read as one log: one download per round, so a match's rounds (one
+    ``code``) come in several files and are one session with the match's totals
+    (docs/platforms.md). Each deal and its findings name the file it was read from."""
+    from ingest.logs.source import Limits, read_head
+    from ingest.platforms.dcmshi import read_dcmshi_files
+
+    files: list[tuple[bytes, str]] = []
+    for path in paths:
+        name = file_name(path)
+        report.files.append(name)
+        try:
+            files.append((read_head(path, Limits.from_env().max_inflated + 1), name))
+        except OSError as err:
+            text = say("read_cannot_open", file=name, error=str(err.strerror or err))
+            report.file_findings.append(file_finding(text, name))
+    if not files:
+        return
+    log, deal_files = read_dcmshi_files(files)
+    sink = FindingSink(strict=strict, file=log.path)
+    for finding in log.findings:
+        sink.add(finding)
+        report.file_findings.append(finding)
+    for session in log.sessions:
+        first = next(
+            (deal_files[d.deal.deal_id] for d in session.deals if d.deal.deal_id in deal_files), log.path
+        )
+        report.sessions.append(_validate_session(session, rules, sink, report, first, deal_files))
 
 
 def _validate_as_read(path: Path, rules: Rules | None, report: ValidationReport) -> None:
@@ -173,8 +221,15 @@ def _with_file(finding: Finding, path: str) -> Finding:
 
 
 def _validate_session(
-    session: SessionLog, override: Rules | None, sink: FindingSink, report: ValidationReport, path: str
+    session: SessionLog,
+    override: Rules | None,
+    sink: FindingSink,
+    report: ValidationReport,
+    path: str,
+    deal_files: dict[str, str] | None = None,
 ) -> SessionReport:
+    """Replay a session's deals; ``deal_files``: the file of each deal, for a session read
+    from several files (a dcmshi match), whose deals and findings name their own file."""
     session_findings = [_with_file(f, path) for f in session.findings]
     for finding in session_findings:
         sink.add(finding)
@@ -183,7 +238,11 @@ def _validate_session(
         session_findings.append(driver.rules_problem)
         sink.add(driver.rules_problem)
     for deal_log in session.deals:
+        if deal_files is not None:
+            driver.path = sink.file = deal_files.get(deal_log.deal.deal_id, path)
         report.deals.append(driver.replay(deal_log, sink))
+    if deal_files is not None:
+        driver.path = sink.file = path
     mismatch = driver.totals_finding()
     if mismatch is not None:
         session_findings.append(mismatch)
