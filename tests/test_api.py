@@ -251,6 +251,17 @@ def test_a_zip_is_read_as_a_folder(server: Server, log_file: Path) -> None:
     assert answer.body["summary"]["deals"] == alone["summary"]["deals"] + 3
 
 
+def test_a_zipped_match_across_files_is_one_session(server: Server) -> None:
+    """Two downloads of one dcmshi match (one file a round, sharing ``code``) sent as a
+    zip are one session with both rounds, as ``chuanma validate`` of their folder reads."""
+    real = GOLDEN / "platforms" / "dcmshi_real"
+    body = zipped(*((name, (real / name).read_bytes()) for name in ("replay-0001.json", "replay-0007.json")))
+    answer = call(server.url + "/v1/validate", body)
+    assert answer.status == 200, answer.body
+    (session,) = answer.body["sessions"]
+    assert [d["session_id"] for d in answer.body["deals"]] == [session["session_id"]] * 2
+
+
 def test_a_zip_of_nothing_or_a_blank_body_is_a_bad_request(server: Server) -> None:
     """Nothing to read is refused, never a clean report, and nothing is stored."""
     catalog = (server.warehouse / "catalog.json").read_bytes()

@@ -23,8 +23,7 @@ from dashboard.findings_view import report_with_text
 from dashboard.upload_file import not_stored, saved_path, write_upload
 from engine.rules import Rules, RulesError, load_rules
 from ingest.replay.archive import ArchiveError, archive_members, is_archive
-from ingest.replay.files import read_log_bytes
-from ingest.replay.validate import ValidationReport, validate_log
+from ingest.replay.validate import validate_members
 
 router = APIRouter(prefix="/v1", tags=["writes"])
 
@@ -90,9 +89,7 @@ async def validate(request: Request, grant: Viewer, name: NameQuery = None, rule
     state = state_of(request)
     data = await read_body(request, state.max_body)
     table = override(rules)
-    report = ValidationReport()
-    for member, body in bodies(name, data):
-        validate_log(read_log_bytes(body, member), table, report=report)
+    report = validate_members(bodies(name, data), table)
     if report.empty:
         raise ApiError("bad_request", "nothing to read: the body holds no deal and no session")
     return report_with_text(report, lang)

@@ -21,7 +21,7 @@ from engine.rules import Rules
 from ingest.logs.builder import LogFile, SessionLog, file_finding
 from ingest.logs.gcpause import gc_paused
 from ingest.logs.source import file_name
-from ingest.replay.files import read_log
+from ingest.replay.files import read_log, read_log_bytes
 from ingest.replay.session_replay import SessionReplay
 
 
@@ -152,17 +152,43 @@ def _validate_dcmshi(paths: list[Path], rules: Rules | None, report: ValidationR
     ``code``) come in several files and are one session with the match's totals
     (docs/platforms.md). Each deal and its findings name the file it was read from."""
     from ingest.logs.source import Limits, read_head
-    from ingest.platforms.dcmshi import read_dcmshi_files
 
     files: list[tuple[bytes, str]] = []
     for path in paths:
         name = file_name(path)
-        report.files.append(name)
         try:
             files.append((read_head(path, Limits.from_env().max_inflated + 1), name))
         except OSError as err:
+            report.files.append(name)
             text = say("read_cannot_open", file=name, error=str(err.strerror or err))
             report.file_findings.append(file_finding(text, name))
+    validate_dcmshi_bytes(files, rules, report, strict)
+
+
+def validate_members(
+    members: list[tuple[str, bytes]], rules: Rules | None = None, report: ValidationReport | None = None
+) -> ValidationReport:
+    """Several files' bytes (a zip's members) validated as a folder of them is: each on
+    its own, dcmshi exports together (a match's rounds span files)."""
+    from ingest.platforms.detect import HEAD, platform_of
+
+    report = report if report is not None else ValidationReport()
+    exports = [(data, name) for name, data in members if platform_of(data[:HEAD]) == "dcmshi"]
+    for name, data in members:
+        if exports and data is exports[0][0]:
+            validate_dcmshi_bytes(exports, rules, report)
+        elif platform_of(data[:HEAD]) != "dcmshi":
+            validate_log(read_log_bytes(data, name), rules, report=report)
+    return report
+
+
+def validate_dcmshi_bytes(
+    files: list[tuple[bytes, str]], rules: Rules | None, report: ValidationReport, strict: bool = False
+) -> None:
+    """dcmshi exports' bytes (each with its file name) read as one log and validated."""
+    from ingest.platforms.dcmshi import read_dcmshi_files
+
+    report.files.extend(name for _, name in files)
     if not files:
         return
     log, deal_files = read_dcmshi_files(files)
