@@ -58,6 +58,17 @@ def seat_of(value: object) -> int:
     raise Unreadable(f"{value!r} is no seat (0-3)")
 
 
+def dealer_of(hands: list[list[str]], dealer_index: object) -> int:
+    """The seat dealt 14 tiles deals: the platform writes ``dealer_index`` 0 in every round
+    whoever deals (SichuanGameState.game_loop_sichuan hands the deal on, the record's
+    header is not told), so it is read only when no hand holds 14 (the format's text: the
+    dealer's 14th tile is the first draw)."""
+    fourteen = [seat for seat, hand in enumerate(hands) if len(hand) == 14]
+    if len(fourteen) == 1:
+        return fourteen[0]
+    return seat_of(dealer_index)
+
+
 def gang_deltas(tick: list[Any]) -> list[int] | None:
     """The four 刮风下雨 point changes a kong tick carries after its ``"gs"`` mark."""
     if "gs" not in tick:
@@ -261,8 +272,8 @@ def _convert_round(
         seats = data.get("seats", [0, 1, 2, 3])
         if sorted(seats) != [0, 1, 2, 3]:
             raise Unreadable(f"seats {seats!r} is not a seating of four")
-        dealer = seat_of(data.get("dealer_index"))
         hands = [tiles(data.get(f"p{i}_tiles")) for i in range(4)]
+        dealer = dealer_of(hands, data.get("dealer_index"))
         wall = tiles(data.get("tiles_list", []))
         ticks = data.get("action_ticks")
         if not isinstance(ticks, list):
