@@ -109,6 +109,8 @@ class _Round:
         self.last_kong: dict[str, Any] | None = None
         self.exhausted = False
         self.draws: list[tuple[bool, int]] = []  # (replacement?, index of the event)
+        self.pending_refund: list[int] | None = None  # a 杠上炮 ``gr`` awaiting its win
+        self.refunds: list[tuple[dict[str, Any], list[int]]] = []  # (the win, its gr refund)
 
     def note(self, line: int, text: Text, warning: bool = False, seat: int | None = None) -> None:
         code = "platform_rule" if warning else "bad_record"
@@ -199,6 +201,9 @@ class _Round:
                 error = words(f"番种 {' '.join(fans)} 无法对应", str(err))
                 text = say("open_mahjong_fan", tick=line % ROUND_LINES, error=error)
                 self.note(line, text)
+        if self.pending_refund is not None:
+            self.refunds.append((win, self.pending_refund))
+            self.pending_refund = None
         self.emit(line, win)
         self.hu_lines.append(win)
         self.won.append(winner)
@@ -206,10 +211,14 @@ class _Round:
         self.turn = winner
 
     def refund(self, line: int, tick: list[Any]) -> None:
+        """``gr``: the platform returns a kong's takings to its payers before the win ticks
+        (SichuanGameState._settle_win). 抢杠: the robbed kong's claim is dropped instead;
+        杠上炮: chuanma's ``kong_discard_transfer: refund`` counts it in the first win's
+        payment, so the refund is added to that win's point changes."""
         deltas = four_ints(tick[2:6], "the refund's point changes")
         if self.last_kong is not None and self.last_kong is self.events[-1][1]:
             return  # 抢杠: the kong's earnings are dropped with its claim
-        self.note(line, say("open_mahjong_refund", tick=line % ROUND_LINES, deltas=deltas), warning=True)
+        self.pending_refund = deltas
 
     def liuju(self, line: int, tick: list[Any]) -> None:
         step = tick[1] if len(tick) > 1 else None
@@ -234,11 +243,16 @@ class _Round:
             raise Unreadable(f"liuju step {step!r} is not reveal_hu, settle_hu or chajiao")
 
     def finish(self) -> None:
+        """血战 pays its wins at the end (``settle_hu``); a 杠上炮 refund joins its win's
+        payment, as chuanma counts it there."""
         if self.bloody:
             for win in self.hu_lines:
                 changes = self.settled.get(win["seat"])
                 if changes is not None:
                     win["deltas"] = changes
+        for win, refund in self.refunds:
+            paid = win.get("deltas", [0, 0, 0, 0])
+            win["deltas"] = [a + b for a, b in zip(paid, refund, strict=True)]
 
 
 def _wall(rest: list[str], rnd: _Round) -> list[str] | None:
@@ -336,10 +350,10 @@ def _convert_round(
     for line, obj in rnd.events:
         out.add(line, obj)
     end: dict[str, Any] = {"type": "deal_end"}
-    if len(set(rnd.won)) >= 3:
+    if rnd.won and not bloody:
+        end["reason"] = "first_hu"  # one discard won by three still ends by the first win
+    elif len(set(rnd.won)) >= 3:
         end["reason"] = "three_won"
-    elif rnd.won and not bloody:
-        end["reason"] = "first_hu"
     else:
         end["reason"] = "wall_exhausted"
     if rnd.settlement is not None:

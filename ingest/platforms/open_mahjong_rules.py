@@ -16,10 +16,10 @@ SUB_RULES: Final = frozenset({"sichuan/standard"})
 KNOBS: Final[dict[str, Any]] = {
     "preset": "chengdu",
     "void_declaration": "required",  # 定缺阶段: every seat picks a suit
-    "void_discard_first": False,  # not enforced: 花猪 are settled instead
+    "void_discard_first": True,  # enforced: a discard of another suit is turned into a void tile
     "last_four_must_hu": False,  # no 最后四张必胡 in the platform
-    "kong_discard_transfer": False,  # 杠上炮 refunds the payers ("gr" tick), no 呼叫转移
-    "added_kong_same_turn_only": False,  # 加杠 always earns 1 from each (xiayu1)
+    "kong_discard_transfer": "refund",  # 杠上炮 refunds the kong to its payers ("gr" tick)
+    "added_kong_same_turn_only": True,  # 加杠 earns 1 from each only of a tile just drawn
     "haidi": True,  # 海底 +1 番
     "pass_rule": "any",  # 顺和: no discard win after a pass until the next draw ...
     "pass_rule_higher_fan_ok": True,  # ... unless it is worth more fan
