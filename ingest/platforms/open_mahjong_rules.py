@@ -23,6 +23,10 @@ KNOBS: Final[dict[str, Any]] = {
     "haidi": True,  # 海底 +1 番
     "pass_rule": "any",  # 顺和: no discard win after a pass until the next draw ...
     "pass_rule_higher_fan_ok": True,  # ... unless it is worth more fan
+    "flower_pig": "none",  # a seat holding its void at the end is only not ready (查叫)
+    # rows the platform has no fan for (sichuan_hepai_check.py): such a hand scores what
+    # its parts score there (将对 is 大对子, 清幺九 清一色, 天胡/地胡 a plain self-draw)
+    "fan": {"daiyaojiu": None, "jiangdui": None, "qingdaiyao": None, "tianhu": None, "dihu": None},
 }
 
 
