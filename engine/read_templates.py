@@ -397,7 +397,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{round}: tiles_list leaves {left} tiles after the deal, not {wall}; the wall is not checked",
     ),
     "open_mahjong_void": (
-        "{round}：牌谱未记定缺；座位 {seat} 的缺门 {suit} 由行牌推断",
+        "{round}：牌谱未记定缺；座位 {seat} 的缺门 {suit} 由行牌推断（{how}）",
         "{round}: the record has no 定缺; seat {seat}'s void suit {suit} is inferred ({how})",
     ),
     "open_mahjong_fan": (

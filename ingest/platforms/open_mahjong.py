@@ -20,7 +20,7 @@ from typing import Any, Final
 from engine.messages import Text, say, words
 from ingest.logs.builder import LogFile
 from ingest.platforms.emit import Converted, finding, log_of
-from ingest.platforms.open_mahjong_rules import SUB_RULES, UnknownFan, patterns_of, rules_of
+from ingest.platforms.open_mahjong_rules import KNOBS, SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
 
 SUIT_OF: Final = {1: "m", 2: "p", 3: "s"}  # 11-19 万, 21-29 饼, 31-39 条
@@ -338,12 +338,13 @@ def _convert_round(
     out.add(base, deal)
     events = [obj for _, obj in rnd.events]
     for seat in range(4):
-        guess = infer_void(seat, hands[seat], events)
+        guess = infer_void(seat, hands[seat], events, discard_first=KNOBS["void_discard_first"])
         out.add(base, {"type": "void", "seat": seat, "suit": guess.suit})
+        allowed = ", ".join(guess.allowed) or "none"
         how = (
-            "the moves decide it"
+            words("行牌可定", "the moves decide it")
             if guess.decided
-            else f"the moves allow {', '.join(guess.allowed) or 'none'}"
+            else words(f"行牌只限于 {'、'.join(guess.allowed) or '无'}", f"the moves allow {allowed}")
         )
         text = say("open_mahjong_void", round=key, seat=seat, suit=guess.suit, how=how)
         out.note(deal_id, finding("platform_inferred", base, out.name, text, warning=True, seat=seat))
@@ -380,6 +381,14 @@ def _bloody(title: dict[str, Any], rounds: dict[str, Any]) -> bool:
     return True
 
 
+def _weakest_win(title: dict[str, Any]) -> int:
+    """The platform's fan of a plain win (平和), which any 起和番 up to it lets through: 1
+    where its check returns ``(1, ["平和"])`` (the records written so, 平和 won at
+    ``hepai_limit`` 1), 0 once the title marks ``sichuan_hepai_limit_version`` (its newer
+    count, where a limit of 1 bars a plain discard win: test_hepai_limit.py)."""
+    return 0 if "sichuan_hepai_limit_version" in title else 1
+
+
 def convert_open_mahjong(data: bytes, name: str) -> Converted:
     """A record's bytes as log lines and findings (one finding when it is no record)."""
     out = Converted(name)
@@ -408,7 +417,7 @@ def convert_open_mahjong(data: bytes, name: str) -> Converted:
         header["started_at"] = str(title["start_time"])
     out.add(1, header)
     limit = title.get("hepai_limit")
-    if isinstance(limit, int) and limit > 0:
+    if isinstance(limit, int) and limit > _weakest_win(title):
         out.note(
             None, finding("platform_rule", 1, name, say("open_mahjong_hepai_limit", file=name, limit=limit))
         )
