@@ -131,7 +131,10 @@ def test_the_dealer_is_the_seat_dealt_fourteen() -> None:
 
 
 def test_a_kong_discard_refunds_the_kong_to_its_payers() -> None:
-    for name, number, refund in (("A-game_1000.json", 3, [1, 1, 1, -3]), ("A-game_1001.json", 1, [2, 0, 0, -2])):
+    for name, number, refund in (
+        ("A-game_1000.json", 3, [1, 1, 1, -3]),
+        ("A-game_1001.json", 1, [2, 0, 0, -2]),
+    ):
         deal = _read(REAL / name)[1][number]
         back = [0, 0, 0, 0]
         for transfer in deal.ledger:
