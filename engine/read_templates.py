@@ -404,6 +404,8 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "第{tick}手：{error}；此和牌的番种不核对",
         "round tick {tick}: {error}; the win's fan is not checked",
     ),
+    # no longer raised (the rule set maps the gr refund: kong_discard_transfer "refund");
+    # kept so the findings stored before still render
     "open_mahjong_refund": (
         "第{tick}手：平台把杠上炮者的杠分退回给付分者 {deltas}；chuanma 的规则只能呼叫转移或保留，本局得分会不同",
         "round tick {tick}: the platform refunds a 杠上炮 konger's kong to its payers {deltas}; "

@@ -2,7 +2,8 @@
 chuanma log lines, so the engine audits each round (局) as a deal.
 
 The record is one JSON document: ``game_title`` (rules, players) and ``game_round``
-(``round_index_N``: seats, dealer, the four dealt hands, the wall, ``action_ticks``). Its
+(``round_index_N``: seats, the four dealt hands, the wall, ``action_ticks``). The dealer
+is the seat dealt 14 tiles: the platform writes ``dealer_index`` 0 in every round. Its
 ticks carry no seat for draws and discards: the seat follows from the turn order, as the
 platform's own replay does. It writes no 定缺: it is inferred from the moves
 (:mod:`ingest.platforms.voids`) and each inference is a ``platform_inferred`` warning.

@@ -3,7 +3,9 @@
 ``game_title.rule`` must be ``sichuan`` and ``sub_rule`` ``sichuan/standard`` (the
 platform's 血战 state machine, SichuanGameState.py); ``blood_battle`` false there means
 the first win ends the deal. The platform's fan is chuanma's minus one (平和 0 番 = 1
-point; 2 ** min(番, 3), so a cap of 3 platform fan is chuanma's ``max_fan`` 4).
+point; 2 ** min(番, 3), so a cap of 3 platform fan is chuanma's ``max_fan`` 4). Each knob
+is read off the platform's engine (docs/platforms.md names the function that decides
+it) and held to its real records (tests/test_platform_records_open_mahjong.py).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ KNOBS: Final[dict[str, Any]] = {
 def rules_of(title: dict[str, Any]) -> dict[str, Any]:
     """The session's ``rules`` for a record's ``game_title`` (blood_battle is read by the
     caller from the rounds: the title does not carry it)."""
-    return dict(KNOBS)
+    return {knob: dict(value) if isinstance(value, dict) else value for knob, value in KNOBS.items()}
 
 
 #: the platform's 川麻 fan names (om:game_calculation/sichuan/sichuan_hepai_check.py) that
