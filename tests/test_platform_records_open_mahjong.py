@@ -13,8 +13,8 @@ are the difference from the deal before) and ``dingque_by_round`` (1 = 万 m, 2 
 - A-game_1006 round 7: a robbed 加杠 (抢杠), its ``gr`` the kong's claim dropped.
 - C-game_3003 (``blood_battle`` off): round 3, one discard won by three ends the deal.
 
-The last test reads every record of ``../shared/records/open_mahjong`` when it is there
-(skipped where it is not: nothing else needs it).
+The last test reads every record of the team's shared folder (beside the repository, under
+records/open_mahjong) when it is there (skipped where it is not: nothing else needs it).
 """
 
 from __future__ import annotations
