@@ -388,7 +388,10 @@ def flower_pig(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
     """花猪 at the wall's end: three suits held, or (``flower_pig: holds_void``) a tile of
     the declared void still held, which three suits always are when a void is declared.
     At a two-suit table a 花猪 holds a suit too many only where it plays 缺一门
-    (``two_suit_void``: both suits held)."""
+    (``two_suit_void``: both suits held). ``flower_pig: none``: no seat is one (no 查花猪;
+    such a hand is not ready, so it pays 查大叫 and refunds its kongs like any other)."""
+    if rules.flower_pig == "none":
+        return False
     if suits_used(held) > suit_limit(rules):
         return True
     return rules.flower_pig == "holds_void" and holds_void(held, suit, rules)

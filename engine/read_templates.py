@@ -408,13 +408,15 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{round}: tiles_list leaves {left} tiles after the deal, not {wall}; the wall is not checked",
     ),
     "open_mahjong_void": (
-        "{round}：牌谱未记定缺；座位 {seat} 的缺门 {suit} 由行牌推断",
+        "{round}：牌谱未记定缺；座位 {seat} 的缺门 {suit} 由行牌推断（{how}）",
         "{round}: the record has no 定缺; seat {seat}'s void suit {suit} is inferred ({how})",
     ),
     "open_mahjong_fan": (
         "第{tick}手：{error}；此和牌的番种不核对",
         "round tick {tick}: {error}; the win's fan is not checked",
     ),
+    # no longer raised (the rule set maps the gr refund: kong_discard_transfer "refund");
+    # kept so the findings stored before still render
     "open_mahjong_refund": (
         "第{tick}手：平台把杠上炮者的杠分退回给付分者 {deltas}；chuanma 的规则只能呼叫转移或保留，本局得分会不同",
         "round tick {tick}: the platform refunds a 杠上炮 konger's kong to its payers {deltas}; "

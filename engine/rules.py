@@ -48,7 +48,7 @@ KongDiscardTransfer = bool | Literal["refund"]  # "refund": 杠上炮 returns th
 FlowerPigPayment = int | Literal["cap"]  # "cap": the multiplier of max_fan (满格)
 NoTingPays = Literal["max", "min"] | int  # or a whole number >= 1: a flat 查大叫 in base units
 FlowerPigPays = Literal["still_in", "all_others"]
-FlowerPig = Literal["three_suits", "holds_void"]
+FlowerPig = Literal["three_suits", "holds_void", "none"]  # "none": no 查花猪, such a seat is not ready
 NextAfterDiscardWin = Literal["winner", "discarder"]
 FanCombination = Literal["highest", "sum"]
 # the table: players, the suits in the wall, the hand, the 红中 wild tiles (engine/table.py)

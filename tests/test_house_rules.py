@@ -273,16 +273,18 @@ PIG_HANDS = ("123456789m1235p", "123456789m1123p", "13579p12345678s", "99m445566
 PIG_VOIDS = (1, 2, 0, None)
 
 
-def _pig_end(value: str) -> tuple[tuple[int, int, int, int], set[int], tuple[int, int, int, int], set[int]]:
-    """The 查叫 of :data:`PIG_HANDS` on the engine's deal and on the fast path's state:
-    (engine settlement, engine pigs, fast settlement, fast pigs)."""
+def _pig_end(
+    value: str, hands_text: tuple[str, ...] = PIG_HANDS
+) -> tuple[tuple[int, int, int, int], set[int], tuple[int, int, int, int], set[int]]:
+    """The 查叫 of :data:`PIG_HANDS` (or ``hands_text``) on the engine's deal and on the
+    fast path's state: (engine settlement, engine pigs, fast settlement, fast pigs)."""
     from engine.deal import Deal
     from engine.events import DealStart
     from engine.tiles import parse_tiles
     from ingest.replay.fast_check import FastDeal
 
     rules = load_rules({"preset": "online", "flower_pig": value})
-    hands = tuple(tuple(parse_tiles(text)) for text in PIG_HANDS)
+    hands = tuple(tuple(parse_tiles(text)) for text in hands_text)
     start = DealStart("pigs", 3, hands)
     deal = Deal(start, rules)
     deal.void = list(PIG_VOIDS)
@@ -306,6 +308,17 @@ def test_a_flower_pig_that_holds_its_void() -> None:
     # holds_void: seat 0 is a 花猪 and pays 16 (online) to each seat still in that is none,
     # seats 1 and 2; seat 2 still pays seat 1 its 1: (-32, 16 + 1, 16 - 1, 0).
     assert _pig_end("holds_void") == ((-32, 17, 15, 0), {0}, (-32, 17, 15, 0), {0})
+    # none: no seat is a 花猪; seat 0 holding its void is not ready, as under three_suits
+    assert _pig_end("none") == ((-1, 2, -1, 0), set(), (-1, 2, -1, 0), set())
+
+
+def test_no_flower_pig_pays_as_a_seat_not_ready() -> None:
+    # seat 0 holds all three suits: under three_suits a 花猪 paying 16 (online) to seats 1
+    # and 2 (seat 2 still pays seat 1 its 1), no 查大叫 of its own; under none (the open_mahjong platform) it is only not ready and
+    # pays seat 1 its 1, as seat 2 does.
+    three = ("123456789m123p1s", *PIG_HANDS[1:])
+    assert _pig_end("three_suits", three) == ((-32, 17, 15, 0), {0}, (-32, 17, 15, 0), {0})
+    assert _pig_end("none", three) == ((-1, 2, -1, 0), set(), (-1, 2, -1, 0), set())
 
 
 def test_the_rest_of_the_house_rules_are_checked_and_played() -> None:
@@ -313,6 +326,7 @@ def test_the_rest_of_the_house_rules_are_checked_and_played() -> None:
         {"kong_discard_transfer": "refunds"},
         {"ready_value_kong_roots": "no"},
         {"flower_pig": "void"},
+        {"flower_pig": None},
         {"next_after_discard_win": "loser"},
     ):
         with pytest.raises(RulesError):
@@ -320,5 +334,5 @@ def test_the_rest_of_the_house_rules_are_checked_and_played() -> None:
     values = knob_values()
     assert values["kong_discard_transfer"] == (True, False, "refund")
     assert values["ready_value_kong_roots"] == (False, True)
-    assert values["flower_pig"] == ("three_suits", "holds_void")
+    assert values["flower_pig"] == ("three_suits", "holds_void", "none")
     assert values["next_after_discard_win"] == ("winner", "discarder")

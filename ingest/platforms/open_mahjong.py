@@ -2,7 +2,8 @@
 chuanma log lines, so the engine audits each round (局) as a deal.
 
 The record is one JSON document: ``game_title`` (rules, players) and ``game_round``
-(``round_index_N``: seats, dealer, the four dealt hands, the wall, ``action_ticks``). Its
+(``round_index_N``: seats, the four dealt hands, the wall, ``action_ticks``). The dealer
+is the seat dealt 14 tiles: the platform writes ``dealer_index`` 0 in every round. Its
 ticks carry no seat for draws and discards: the seat follows from the turn order, as the
 platform's own replay does. It writes no 定缺: it is inferred from the moves
 (:mod:`ingest.platforms.voids`) and each inference is a ``platform_inferred`` warning.
@@ -20,7 +21,7 @@ from typing import Any, Final
 from engine.messages import Text, say, words
 from ingest.logs.builder import LogFile
 from ingest.platforms.emit import Converted, finding, log_of
-from ingest.platforms.open_mahjong_rules import SUB_RULES, UnknownFan, patterns_of, rules_of
+from ingest.platforms.open_mahjong_rules import KNOBS, SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
 
 SUIT_OF: Final = {1: "m", 2: "p", 3: "s"}  # 11-19 万, 21-29 饼, 31-39 条
@@ -56,6 +57,17 @@ def seat_of(value: object) -> int:
     if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
         return value
     raise Unreadable(f"{value!r} is no seat (0-3)")
+
+
+def dealer_of(hands: list[list[str]], dealer_index: object) -> int:
+    """The seat dealt 14 tiles deals: the platform writes ``dealer_index`` 0 in every round
+    whoever deals (SichuanGameState.game_loop_sichuan hands the deal on, the record's
+    header is not told), so it is read only when no hand holds 14 (the format's text: the
+    dealer's 14th tile is the first draw)."""
+    fourteen = [seat for seat, hand in enumerate(hands) if len(hand) == 14]
+    if len(fourteen) == 1:
+        return fourteen[0]
+    return seat_of(dealer_index)
 
 
 def gang_deltas(tick: list[Any]) -> list[int] | None:
@@ -98,6 +110,8 @@ class _Round:
         self.last_kong: dict[str, Any] | None = None
         self.exhausted = False
         self.draws: list[tuple[bool, int]] = []  # (replacement?, index of the event)
+        self.pending_refund: list[int] | None = None  # a 杠上炮 ``gr`` awaiting its win
+        self.refunds: list[tuple[dict[str, Any], list[int]]] = []  # (the win, its gr refund)
 
     def note(self, line: int, text: Text, warning: bool = False, seat: int | None = None) -> None:
         code = "platform_rule" if warning else "bad_record"
@@ -188,6 +202,9 @@ class _Round:
                 error = words(f"番种 {' '.join(fans)} 无法对应", str(err))
                 text = say("open_mahjong_fan", tick=line % ROUND_LINES, error=error)
                 self.note(line, text)
+        if self.pending_refund is not None:
+            self.refunds.append((win, self.pending_refund))
+            self.pending_refund = None
         self.emit(line, win)
         self.hu_lines.append(win)
         self.won.append(winner)
@@ -195,10 +212,14 @@ class _Round:
         self.turn = winner
 
     def refund(self, line: int, tick: list[Any]) -> None:
+        """``gr``: the platform returns a kong's takings to its payers before the win ticks
+        (SichuanGameState._settle_win). 抢杠: the robbed kong's claim is dropped instead;
+        杠上炮: chuanma's ``kong_discard_transfer: refund`` counts it in the first win's
+        payment, so the refund is added to that win's point changes."""
         deltas = four_ints(tick[2:6], "the refund's point changes")
         if self.last_kong is not None and self.last_kong is self.events[-1][1]:
             return  # 抢杠: the kong's earnings are dropped with its claim
-        self.note(line, say("open_mahjong_refund", tick=line % ROUND_LINES, deltas=deltas), warning=True)
+        self.pending_refund = deltas
 
     def liuju(self, line: int, tick: list[Any]) -> None:
         step = tick[1] if len(tick) > 1 else None
@@ -223,11 +244,16 @@ class _Round:
             raise Unreadable(f"liuju step {step!r} is not reveal_hu, settle_hu or chajiao")
 
     def finish(self) -> None:
+        """血战 pays its wins at the end (``settle_hu``); a 杠上炮 refund joins its win's
+        payment, as chuanma counts it there."""
         if self.bloody:
             for win in self.hu_lines:
                 changes = self.settled.get(win["seat"])
                 if changes is not None:
                     win["deltas"] = changes
+        for win, refund in self.refunds:
+            paid = win.get("deltas", [0, 0, 0, 0])
+            win["deltas"] = [a + b for a, b in zip(paid, refund, strict=True)]
 
 
 def _wall(rest: list[str], rnd: _Round) -> list[str] | None:
@@ -261,8 +287,8 @@ def _convert_round(
         seats = data.get("seats", [0, 1, 2, 3])
         if sorted(seats) != [0, 1, 2, 3]:
             raise Unreadable(f"seats {seats!r} is not a seating of four")
-        dealer = seat_of(data.get("dealer_index"))
         hands = [tiles(data.get(f"p{i}_tiles")) for i in range(4)]
+        dealer = dealer_of(hands, data.get("dealer_index"))
         wall = tiles(data.get("tiles_list", []))
         ticks = data.get("action_ticks")
         if not isinstance(ticks, list):
@@ -313,22 +339,23 @@ def _convert_round(
     out.add(base, deal)
     events = [obj for _, obj in rnd.events]
     for seat in range(4):
-        guess = infer_void(seat, hands[seat], events)
+        guess = infer_void(seat, hands[seat], events, discard_first=KNOBS["void_discard_first"])
         out.add(base, {"type": "void", "seat": seat, "suit": guess.suit})
+        allowed = ", ".join(guess.allowed) or "none"
         how = (
-            "the moves decide it"
+            words("行牌可定", "the moves decide it")
             if guess.decided
-            else f"the moves allow {', '.join(guess.allowed) or 'none'}"
+            else words(f"行牌只限于 {'、'.join(guess.allowed) or '无'}", f"the moves allow {allowed}")
         )
         text = say("open_mahjong_void", round=key, seat=seat, suit=guess.suit, how=how)
         out.note(deal_id, finding("platform_inferred", base, out.name, text, warning=True, seat=seat))
     for line, obj in rnd.events:
         out.add(line, obj)
     end: dict[str, Any] = {"type": "deal_end"}
-    if len(set(rnd.won)) >= 3:
+    if rnd.won and not bloody:
+        end["reason"] = "first_hu"  # one discard won by three still ends by the first win
+    elif len(set(rnd.won)) >= 3:
         end["reason"] = "three_won"
-    elif rnd.won and not bloody:
-        end["reason"] = "first_hu"
     else:
         end["reason"] = "wall_exhausted"
     if rnd.settlement is not None:
@@ -353,6 +380,14 @@ def _bloody(title: dict[str, Any], rounds: dict[str, Any]) -> bool:
         if wins:
             return False
     return True
+
+
+def _weakest_win(title: dict[str, Any]) -> int:
+    """The platform's fan of a plain win (平和), which any 起和番 up to it lets through: 1
+    where its check returns ``(1, ["平和"])`` (the records written so, 平和 won at
+    ``hepai_limit`` 1), 0 once the title marks ``sichuan_hepai_limit_version`` (its newer
+    count, where a limit of 1 bars a plain discard win: test_hepai_limit.py)."""
+    return 0 if "sichuan_hepai_limit_version" in title else 1
 
 
 def convert_open_mahjong(data: bytes, name: str) -> Converted:
@@ -383,7 +418,7 @@ def convert_open_mahjong(data: bytes, name: str) -> Converted:
         header["started_at"] = str(title["start_time"])
     out.add(1, header)
     limit = title.get("hepai_limit")
-    if isinstance(limit, int) and limit > 0:
+    if isinstance(limit, int) and limit > _weakest_win(title):
         out.note(
             None, finding("platform_rule", 1, name, say("open_mahjong_hepai_limit", file=name, limit=limit))
         )

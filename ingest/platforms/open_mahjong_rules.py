@@ -3,7 +3,9 @@
 ``game_title.rule`` must be ``sichuan`` and ``sub_rule`` ``sichuan/standard`` (the
 platform's 血战 state machine, SichuanGameState.py); ``blood_battle`` false there means
 the first win ends the deal. The platform's fan is chuanma's minus one (平和 0 番 = 1
-point; 2 ** min(番, 3), so a cap of 3 platform fan is chuanma's ``max_fan`` 4).
+point; 2 ** min(番, 3), so a cap of 3 platform fan is chuanma's ``max_fan`` 4). Each knob
+is read off the platform's engine (docs/platforms.md names the function that decides
+it) and held to its real records (tests/test_platform_records_open_mahjong.py).
 """
 
 from __future__ import annotations
@@ -16,20 +18,24 @@ SUB_RULES: Final = frozenset({"sichuan/standard"})
 KNOBS: Final[dict[str, Any]] = {
     "preset": "chengdu",
     "void_declaration": "required",  # 定缺阶段: every seat picks a suit
-    "void_discard_first": False,  # not enforced: 花猪 are settled instead
+    "void_discard_first": True,  # enforced: a discard of another suit is turned into a void tile
     "last_four_must_hu": False,  # no 最后四张必胡 in the platform
-    "kong_discard_transfer": False,  # 杠上炮 refunds the payers ("gr" tick), no 呼叫转移
-    "added_kong_same_turn_only": False,  # 加杠 always earns 1 from each (xiayu1)
+    "kong_discard_transfer": "refund",  # 杠上炮 refunds the kong to its payers ("gr" tick)
+    "added_kong_same_turn_only": True,  # 加杠 earns 1 from each only of a tile just drawn
     "haidi": True,  # 海底 +1 番
     "pass_rule": "any",  # 顺和: no discard win after a pass until the next draw ...
     "pass_rule_higher_fan_ok": True,  # ... unless it is worth more fan
+    "flower_pig": "none",  # a seat holding its void at the end is only not ready (查叫)
+    # rows the platform has no fan for (sichuan_hepai_check.py): such a hand scores what
+    # its parts score there (将对 is 大对子, 清幺九 清一色, 天胡/地胡 a plain self-draw)
+    "fan": {"daiyaojiu": None, "jiangdui": None, "qingdaiyao": None, "tianhu": None, "dihu": None},
 }
 
 
 def rules_of(title: dict[str, Any]) -> dict[str, Any]:
     """The session's ``rules`` for a record's ``game_title`` (blood_battle is read by the
     caller from the rounds: the title does not carry it)."""
-    return dict(KNOBS)
+    return {knob: dict(value) if isinstance(value, dict) else value for knob, value in KNOBS.items()}
 
 
 #: the platform's 川麻 fan names (om:game_calculation/sichuan/sichuan_hepai_check.py) that

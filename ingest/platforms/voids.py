@@ -1,7 +1,9 @@
 """Infer a seat's 定缺 (void suit) from its moves, for records that do not write it.
 
 A seat's void suit is one it never pongs, kongs or wins on, and that its winning hand
-does not hold. Of the suits the moves allow, one it was dealt none of wins (nothing to
+does not hold; where the void must be discarded first (``discard_first``, the platform
+turns any other discard into a void tile), also one it did not hold while it discarded
+another suit. Of the suits the moves allow, one it was dealt none of wins (nothing to
 play out: a seat's first discards then say nothing of its void), then the one it
 discarded first (a seat plays its void suit out first), then the one it held fewest of
 (the platform's own default when a seat does not choose).
@@ -28,8 +30,11 @@ class Inferred:
         return len(self.allowed) == 1
 
 
-def infer_void(seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]]) -> Inferred:
-    """The void suit of ``seat`` given its dealt ``hand`` and the deal's events in order."""
+def infer_void(
+    seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]], discard_first: bool = False
+) -> Inferred:
+    """The void suit of ``seat`` given its dealt ``hand`` and the deal's events in order;
+    ``discard_first``: the seat could not discard another suit while it held its void."""
     held = list(hand)
     banned: set[str] = set()
     first_discard: dict[str, int] = {}
@@ -42,6 +47,8 @@ def infer_void(seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]])
             held.append(tile)
         elif kind == "discard":
             first_discard.setdefault(tile[-1], i)
+            if discard_first:
+                banned.update(t[-1] for t in held if t[-1] != tile[-1])
             if tile in held:
                 held.remove(tile)
         elif kind in ("pong", "kong"):
