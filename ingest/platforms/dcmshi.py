@@ -531,17 +531,22 @@ def _convert_record(out: Converted, record: Any, number: int, deal_id: str) -> N
     wins, scores, problems, unknown = _results(record)
     written, round_index = _written(record)
     dealer = written if written is not None else _dealer_from_moves(actions)
-    options = _candidates(seed, config, dealer)
     if written is not None and round_index is not None:
         # state.ts createGame: the seating throw runs in a match's first round only
         # (room.ts startNextRound hands the dealer on), so the export decides the wall
         thrown = deal_wall(seed, None, True) if round_index == 0 and config["enableSeatingThrow"] else None
-        options = [thrown] if thrown is not None and thrown.dealer == written else options
         if thrown is None:
             options = [deal_wall(seed, written, False)]
-    scratch = Converted(out.name)
-    tried = [_play(scratch, deal_id, number, dealt, config, wins, actions, unknown) for dealt in options]
-    best = min(range(len(options)), key=lambda i: (tried[i][0].misses, len(tried[i][1])))
+        else:
+            options = [thrown] if thrown.dealer == written else _candidates(seed, config, dealer)
+    else:
+        options = _candidates(seed, config, dealer)
+    best = 0
+    tried: list[tuple[_Round, list[tuple[int, str]]]] = []
+    if len(options) > 1:  # the walls the export allows, each played aside: the moves choose
+        scratch = Converted(out.name)
+        tried = [_play(scratch, deal_id, number, dealt, config, wins, actions, unknown) for dealt in options]
+        best = min(range(len(options)), key=lambda i: (tried[i][0].misses, len(tried[i][1])))
     dealt = options[best]
     rnd, bad = _play(out, deal_id, number, dealt, config, wins, actions, unknown)
     for line, why in bad:
@@ -551,7 +556,7 @@ def _convert_record(out: Converted, record: Any, number: int, deal_id: str) -> N
     for why in problems:
         text = say("dcmshi_claim_unchecked", number=number, why=why)
         out.note(deal_id, finding("bad_record", base + END_LINE, out.name, text))
-    decided = len(options) == 1 or tried[best][0].misses < min(
+    decided = not tried or tried[best][0].misses < min(
         tried[i][0].misses for i in range(len(options)) if i != best
     )
     first = (

@@ -37,10 +37,6 @@ def _imul(a: int, b: int) -> int:
     return _i32((a & MASK) * (b & MASK))
 
 
-def _rotl(x: int, k: int) -> int:
-    return _u32((x << k) | (_u32(x) >> (32 - k)))
-
-
 def _splitmix32(h: int) -> int:
     h = _i32(h + 0x9E3779B9)
     z = h
@@ -69,16 +65,18 @@ class Rng:
         self.s = [s0, s1, s2, s3]
 
     def next(self) -> int:
-        """A uint32."""
-        s = self.s
-        result = _u32(_imul(_rotl(_u32(_imul(s[1], 5)), 7), 9))
-        t = _u32(s[1] << 9)
-        s[2] ^= s[0]
-        s[3] ^= s[1]
-        s[1] ^= s[2]
-        s[0] ^= s[3]
-        s[2] ^= t
-        s[3] = _rotl(s[3], 11)
+        """A uint32. The state stays unsigned, so JavaScript's ``Math.imul`` and ``>>> 0``
+        are the low 32 bits of the product: one mask each, no sign to restore."""
+        s0, s1, s2, s3 = self.s
+        x = (s1 * 5) & MASK
+        result = ((((x << 7) | (x >> 25)) & MASK) * 9) & MASK
+        t = (s1 << 9) & MASK
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        self.s = [s0, s1, s2, ((s3 << 11) | (s3 >> 21)) & MASK]
         return result
 
     def next_int(self, n: int) -> int:

@@ -34,35 +34,47 @@ def infer_void(
     seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]], discard_first: bool = False
 ) -> Inferred:
     """The void suit of ``seat`` given its dealt ``hand`` and the deal's events in order;
-    ``discard_first``: the seat could not discard another suit while it held its void."""
-    held = list(hand)
+    ``discard_first``: the seat could not discard another suit while it held its void.
+    The seat's tiles are kept as counts (by tile and by suit), so a deal costs one pass."""
+    held: dict[str, int] = {}
+    in_suit = dict.fromkeys(SUITS, 0)
+    for dealt_tile in hand:
+        held[dealt_tile] = held.get(dealt_tile, 0) + 1
+        in_suit[dealt_tile[-1]] = in_suit.get(dealt_tile[-1], 0) + 1
+    dealt = dict(in_suit)
+
+    def take(tile: str, count: int) -> None:
+        gone = min(count, held.get(tile, 0))
+        if gone:
+            held[tile] -= gone
+            in_suit[tile[-1]] -= gone
+
     banned: set[str] = set()
     first_discard: dict[str, int] = {}
     for i, event in enumerate(events):
-        kind = event.get("type")
-        tile = event.get("tile")
-        if event.get("seat") != seat or not isinstance(tile, str):
+        if event.get("seat") != seat:
             continue
+        tile = event.get("tile")
+        if not isinstance(tile, str):
+            continue
+        kind = event.get("type")
+        suit = tile[-1]
         if kind == "draw":
-            held.append(tile)
+            held[tile] = held.get(tile, 0) + 1
+            in_suit[suit] = in_suit.get(suit, 0) + 1
         elif kind == "discard":
-            first_discard.setdefault(tile[-1], i)
+            first_discard.setdefault(suit, i)
             if discard_first:
-                banned.update(t[-1] for t in held if t[-1] != tile[-1])
-            if tile in held:
-                held.remove(tile)
+                banned.update(s for s, n in in_suit.items() if n and s != suit)
+            take(tile, 1)
         elif kind in ("pong", "kong"):
-            banned.add(tile[-1])
-            gone = {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[str(event.get("kind", kind))]
-            for _ in range(gone):
-                if tile in held:
-                    held.remove(tile)
+            banned.add(suit)
+            take(tile, {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[str(event.get("kind", kind))])
         elif kind == "hu":
-            banned.add(tile[-1])
-            banned.update(t[-1] for t in held)
+            banned.add(suit)
+            banned.update(s for s, n in in_suit.items() if n)
     allowed = tuple(s for s in SUITS if s not in banned)
     pool = allowed or tuple(SUITS)
     big = len(events) + 1
-    dealt = {s: sum(t[-1] == s for t in hand) for s in SUITS}
     suit = min(pool, key=lambda s: (dealt[s] > 0, first_discard.get(s, big), dealt[s]))
     return Inferred(suit, allowed)
