@@ -193,7 +193,9 @@ class DealClaims(DealState):
         self.keys[seat * 3 + _SUIT[tile]] -= _STEP[tile]
         self.discards[seat].append(tile)
         self.any_discard = True
-        open_tile = opened_discard(seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE)
+        open_tile = opened_discard(
+            seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE or self.haidi_any
+        )
         self.open = open_tile
         self.passes.open(open_tile)
         self.drawn = NO_TILE
@@ -219,7 +221,9 @@ class DealClaims(DealState):
         self.wilds[seat] -= 1
         self.discards[seat].append(tile)
         self.any_discard = True
-        open_tile = opened_discard(seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE)
+        open_tile = opened_discard(
+            seat, tile, line, self.after_kong, wall_left, drawn != NO_TILE or self.haidi_any
+        )
         open_tile.last_four = False  # nobody may win it, so nobody must
         self.open = open_tile
         self.drawn = NO_TILE

@@ -82,10 +82,11 @@ RULE_BITS: Final[tuple[tuple[str, str, Any], ...]] = (
 HANDED_TO_PYTHON: Final[Mapping[str, tuple[Any, ...]]] = {
     "next_after_discard_win": ("discarder",),  # another seat draws after a discard win
     "wild_tiles": (4, 8),  # 红中: the explaining engine's (the fast check plays none)
+    "haidi_any_discard": (True,),  # 海底 on a discard after a claim at the empty wall
 }
 #: knobs the C moves read without a bit: they play one value of it (who draws after a win
 #: on a discard: the next seat, ingest/replay/fast_check.py plays both; no 红中)
-READ_WITHOUT_BITS: Final = ("next_after_discard_win", "wild_tiles")
+READ_WITHOUT_BITS: Final = ("next_after_discard_win", "wild_tiles", "haidi_any_discard")
 #: the table's knobs the C moves take as arguments, every value: the seats that play, the
 #: suits (the kinds in the set) and the tiles dealt, as engine/table.py works them out
 #: (``ingest/replay/fast_plan.py`` passes them)

@@ -80,6 +80,7 @@ _KNOB_TYPES: dict[str, Any] = {
     "no_ting_pays": NoTingPays,
     "dead_wait_counts": bool,
     "haidi": bool,
+    "haidi_any_discard": bool,
     "exchange_three": bool,
     "tax_refund": bool,
     "flower_pig_pays": FlowerPigPays,
@@ -178,6 +179,7 @@ class Rules:
     no_ting_pays: NoTingPays
     dead_wait_counts: bool
     haidi: bool
+    haidi_any_discard: bool  # 海底 on any discard win once the wall is empty (not only the last drawer's)
     exchange_three: bool
     tax_refund: bool
     flower_pig_pays: FlowerPigPays

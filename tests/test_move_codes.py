@@ -63,7 +63,7 @@ def test_the_bits_name_the_rules_own_values() -> None:
         "void_declaration": "none", "void_discard_first": False, "last_four_must_hu": False,
         "multiple_hu": False, "end_condition": "bloody", "added_kong_same_turn_only": False,
         "exchange_three": False, "pass_rule": "off", "next_after_discard_win": "winner",
-        "wild_tiles": 0,
+        "wild_tiles": 0, "haidi_any_discard": False,
     }  # fmt: skip
 
 

@@ -59,6 +59,7 @@ KNOB_TABLE: dict[str, tuple[Any, ...]] = {
     "no_ting_pays": ("max", "max", "max", "max", "max", "max", "max"),
     "dead_wait_counts": (True, True, True, True, True, True, True),
     "haidi": (False, False, False, True, False, False, False),
+    "haidi_any_discard": (False, False, False, False, False, False, False),
     "exchange_three": (False, False, False, True, False, False, False),
     "tax_refund": (True, True, True, False, True, True, True),
     "flower_pig_pays": ("still_in", "still_in", "still_in", "all_others", "still_in", "still_in", "still_in"),

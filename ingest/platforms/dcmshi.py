@@ -134,7 +134,6 @@ class _Round:
         self.drawn: dict[int, int] = {}  # the tile each seat drew last on its turn
         self.window: Window | None = None
         self.wall_end = False
-        self.claimed_at_end = False  # a pong or kong since the wall's last tile was drawn
         self.window_kong: dict[str, Any] | None = None  # the added kong of a robbing window
         self.exhausted = False
         self.misses = 0  # tiles the moves name that the seat does not hold
@@ -307,7 +306,6 @@ class _Round:
         for how in ("kong", "pung"):
             claimers = [s for s in near if window.claims[s][0] == how]
             if claimers:
-                self.claimed_at_end = self.claimed_at_end or self.wall_end
                 seat = claimers[0]
                 at = window.claims[seat][1]
                 kind = window.tile // 4
@@ -366,10 +364,6 @@ class _Round:
         }
         won = self.wins.get(seat)
         here = f"app seat {seat} (seat {chuanma_seat(seat)} here)"
-        if won is not None and by is not None and self.claimed_at_end and self.window_kong is None:
-            self.scored_otherwise(line, seat, f"{here}'s discard win after the wall's last tile and a claim",
-                                  "dcmshi_late_sea")  # fmt: skip
-            won = None
         if won is not None:
             if won.kind != tile // 4:
                 self.note(line, say("dcmshi_results_tile", who=app_seat(seat), won=tile_value(tile_name(won.kind * 4)),

@@ -39,6 +39,7 @@ FIXED: Final[dict[str, Any]] = {
     "jingoudiao_needs_four_melds": False,  # GoldenWait: any all-pung hand won on the pair
     "flower_pig_payment": 0,  # enableFlowerPig off (below when on)
     "flower_pig": "three_suits",  # playerSuitCount(hand + melds) == 3
+    "haidi_any_discard": True,  # applyHuResolution: UnderTheSea on any discard win at the empty wall
 }
 
 Finding = tuple[str, Text]  # code, message

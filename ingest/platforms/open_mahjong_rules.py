@@ -23,6 +23,7 @@ KNOBS: Final[dict[str, Any]] = {
     "kong_discard_transfer": "refund",  # 杠上炮 refunds the kong to its payers ("gr" tick)
     "added_kong_same_turn_only": True,  # 加杠 earns 1 from each only of a tile just drawn
     "haidi": True,  # 海底 +1 番
+    "haidi_any_discard": True,  # 海底 on any discard win once the wall is empty (a pong's discard too)
     "pass_rule": "any",  # 顺和: no discard win after a pass until the next draw ...
     "pass_rule_higher_fan_ok": True,  # ... unless it is worth more fan
     "flower_pig": "none",  # a seat holding its void at the end is only not ready (查叫)
