@@ -138,17 +138,10 @@ class _Round:
         self.exhausted = False
         self.misses = 0  # tiles the moves name that the seat does not hold
         self.penalties: list[str] = []  # rules of the app chuanma has no knob for
-        self.differs: list[str] = []  # wins the app scores otherwise by construction
 
     def note(self, line: int, text: Text, code: str = "bad_record", seat: int | None = None) -> None:
         warning = code != "bad_record"
         self.out.note(self.deal_id, finding(code, line, self.out.name, text, warning, seat))
-
-    def scored_otherwise(self, line: int, seat: int, short: str, key: str) -> None:
-        """A win the app scores otherwise by construction: a ``platform_rule`` warning, and
-        neither its fan and payment nor the round's net scores are checked."""
-        self.differs.append(short)
-        self.note(line, say(key, who=app_seat(seat)), code="platform_rule", seat=chuanma_seat(seat))
 
     def emit(self, line: int, obj: dict[str, Any]) -> dict[str, Any]:
         self.events.append((line, obj))
@@ -363,7 +356,6 @@ class _Round:
             "from": None if by is None else chuanma_seat(by),
         }
         won = self.wins.get(seat)
-        here = f"app seat {seat} (seat {chuanma_seat(seat)} here)"
         if won is not None:
             if won.kind != tile // 4:
                 self.note(line, say("dcmshi_results_tile", who=app_seat(seat), won=tile_value(tile_name(won.kind * 4)),
@@ -602,10 +594,10 @@ def _convert_record(out: Converted, record: Any, number: int, deal_id: str) -> N
             out.note(
                 deal_id, finding("platform_defect", base + END_LINE, out.name, text, True, chuanma_seat(seat))
             )
-    if scores is not None and not rnd.penalties and not rnd.differs:
+    if scores is not None and not rnd.penalties:
         end["scores"] = [scores[(4 - c) % 4] for c in range(4)]
     elif scores is not None:
-        why = "; ".join(rnd.penalties + rnd.differs)
+        why = "; ".join(rnd.penalties)
         text = say("dcmshi_net_unchecked", number=number, why=why)
         out.note(deal_id, finding("platform_rule", base + END_LINE, out.name, text, warning=True))
     out.add(base + END_LINE, end)
