@@ -61,16 +61,17 @@ def _platform_scores(truth: dict[str, Any], number: int) -> list[int]:
     return [after - was for after, was in zip(totals[str(number)], before, strict=True)]
 
 
-def _inferred(deal: DealReport) -> dict[int, tuple[str, bool]]:
-    """Seat -> (the void suit the importer inferred, whether it says the moves decide it)."""
-    out = {}
-    for found in deal.warnings:
-        if found.message_key == "open_mahjong_void":
-            values = found.message_values or {}
-            how = values["how"]
-            decided = (how["en"] if isinstance(how, dict) else how) == "the moves decide it"
-            out[int(values["seat"])] = (str(values["suit"]), decided)
-    return out
+def _inferred(path: Path, number: int, deal: DealReport) -> dict[int, tuple[str, bool]]:
+    """Seat -> (the void suit the importer inferred, whether the moves decide it): the
+    converted ``void`` lines, and a ``platform_inferred`` warning where they do not."""
+    converted = convert_open_mahjong(path.read_bytes(), path.name)
+    voids = {
+        int(obj["seat"]): str(obj["suit"])
+        for line, obj in converted.lines
+        if obj["type"] == "void" and line // 1000 == number
+    }
+    warned = {f.seat for f in deal.warnings if f.message_key == "open_mahjong_void"}
+    return {seat: (suit, seat not in warned) for seat, suit in voids.items()}
 
 
 def _table(folder: Path) -> dict[str, int]:
@@ -89,7 +90,7 @@ def _table(folder: Path) -> dict[str, int]:
             tally["bad_record"] += sum(f.code == "bad_record" for f in deal.findings)
             tally["scores_equal"] += list(deal.scores) == _platform_scores(truth[path.name], number)
             platform = rounds[str(number)]
-            for seat, (suit, decided) in _inferred(deal).items():
+            for seat, (suit, decided) in _inferred(path, number, deal).items():
                 tally["decided"] += decided
                 tally["decided_wrong"] += decided and suit != SUITS[platform[seat]]
     return tally
@@ -117,7 +118,7 @@ def test_each_deal_is_the_platforms() -> None:
             assert not deal.findings, (where, [(f.code, f.line, f.message) for f in deal.findings])
             assert list(deal.scores) == _platform_scores(truth[path.name], number), where
             platform = truth[path.name]["dingque_by_round"][str(number)]
-            for seat, (suit, decided) in _inferred(deal).items():
+            for seat, (suit, decided) in _inferred(path, number, deal).items():
                 assert not decided or suit == SUITS[platform[seat]], (where, seat)
 
 

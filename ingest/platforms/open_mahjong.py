@@ -347,6 +347,8 @@ def _convert_round(
             if guess.decided
             else words(f"行牌只限于 {'、'.join(guess.allowed) or '无'}", f"the moves allow {allowed}")
         )
+        if guess.decided:
+            continue  # the moves leave one suit: nothing for a reader to weigh
         text = say("open_mahjong_void", round=key, seat=seat, suit=guess.suit, how=how)
         out.note(deal_id, finding("platform_inferred", base, out.name, text, warning=True, seat=seat))
     for line, obj in rnd.events:
