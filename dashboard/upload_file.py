@@ -13,7 +13,7 @@ import hashlib
 import logging
 import os
 import uuid
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from ingest.warehouse import IngestSummary
 
@@ -39,6 +39,17 @@ def saved_path(warehouse: Path, sha: str, name: str) -> Path:
     if not safe.lower().endswith((".jsonl", ".jsonl.gz", ".csv", ".xlsx", ".json")):
         safe += ".jsonl"
     return warehouse / "uploads" / f"{sha[:12]}-{safe}"
+
+
+def shown_name(path: str) -> str:
+    """A stored file as a club is shown it: its name, never the server's folders; an
+    upload's name without the content prefix :func:`saved_path` gave it."""
+    name = PurePath(path).name
+    prefix, _, rest = name.partition("-")
+    if rest and PurePath(path).parent.name == "uploads" and len(prefix) == 12:
+        if all(ch in "0123456789abcdef" for ch in prefix):
+            return rest
+    return name
 
 
 def write_upload(path: Path, data: bytes) -> bool:

@@ -230,6 +230,26 @@ def test_bad_bodies_are_refused_or_reported(server: Server) -> None:
     assert refused.status == 400 and "rules" in refused.body["error"]["message"]
 
 
+def test_findings_name_the_file_not_the_servers_folders(server: Server) -> None:
+    """The log went in through the API, kept under the warehouse's uploads/ with a content
+    prefix; a club reads the name it sent, nothing of the server's paths."""
+    answer = call(server.url + "/v1/findings?limit=500")
+    assert answer.status == 200 and answer.body["findings"]
+    files = {f["file"] for f in answer.body["findings"]}
+    assert files == {"club.jsonl"}, files
+
+
+def test_docs_are_served_by_the_server_itself(server: Server) -> None:
+    """/docs works with no internet: its script and style come from this server."""
+    with urllib.request.urlopen(server.url + "/docs", timeout=60) as page:
+        html = page.read().decode()
+    assert "cdn" not in html.lower() and "https://" not in html
+    for asset in ("/docs-assets/swagger-ui-bundle.js", "/docs-assets/swagger-ui.css"):
+        assert asset in html
+        with urllib.request.urlopen(server.url + asset, timeout=60) as served:
+            assert served.status == 200 and len(served.read()) > 10_000
+
+
 def zipped(*members: tuple[str, bytes]) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -159,19 +159,33 @@ where d.is_complete and l.payer_player is not null and l.payee_player is not nul
 
 -- every finding, with the deal's context when it belongs to a deal; every column of the
 -- findings table passes through (a column a newer ingest adds, such as message_zh, too)
+-- A finding of no deal takes its session's club, day, rules and players (a wrong session
+-- total belongs to its club: a club's filter and a club's token keep it); a file's
+-- finding has neither and stays outside every club's view.
 create or replace view mart_findings as
 select
-    f.* exclude (session_id, month) replace (shown_player(f.player, d.club, n.names) as player),
+    f.* exclude (session_id, month)
+        replace (shown_player(f.player, coalesce(d.club, s.club), n.names) as player),
     coalesce(f.session_id, d.session_id) as session_id,
-    d.played_date,
-    d.club,
-    d.rules,
-    d.players,
+    coalesce(d.played_date, s.played_date) as played_date,
+    coalesce(d.club, s.club) as club,
+    coalesce(d.rules, s.rules) as rules,
+    coalesce(d.players, s.players) as players,
     d.record as deal_record,  -- how the deal's source counts its seats (a sheet 1-4)
     d.status as deal_status,
-    len(d.players) as seats  -- null for a finding of no deal (a file's, a session's)
+    len(coalesce(d.players, s.players)) as seats  -- null for a file's finding
 from stg_findings as f
 left join stg_deals as d on f.deal_id = d.deal_id
+left join (
+    select
+        session_id,
+        any_value(played_date) as played_date,
+        any_value(club) as club,
+        any_value(rules) as rules,
+        any_value(players) as players
+    from stg_sessions
+    group by session_id
+) as s on f.deal_id is null and s.session_id = f.session_id
 cross join mart_shared_names as n;
 
 -- quarantined lines counted by reason (what the audit's deal status shows): the lines stay in

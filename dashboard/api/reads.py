@@ -18,6 +18,7 @@ from dashboard.api.errors import ApiError
 from dashboard.api.who import Viewer, owned, scoped, state_of
 from dashboard.deal_steps import DealReplay, Step, replay_from_rows
 from dashboard.findings_view import finding_said, row_text, seat_base
+from dashboard.upload_file import shown_name
 from dashboard.i18n import Lang
 from dashboard.session_result import SessionResult, build_result, chat_text
 from dashboard.term_labels import reason_label
@@ -39,10 +40,14 @@ Limit = Annotated[int, Query(ge=1, le=10_000, description="At most this many row
 
 
 def records(frame: pd.DataFrame) -> list[dict[str, Any]]:
-    """A table as JSON objects (NaN as null, days and times as ISO text, arrays as lists)."""
+    """A table as JSON objects (NaN as null, days and times as ISO text, arrays as lists);
+    a stored file is its name alone: the server's folders are not a club's to know."""
     rows: list[dict[str, Any]] = json.loads(
         frame.to_json(orient="records", date_format="iso", force_ascii=False)
     )
+    for row in rows:
+        if isinstance(row.get("file"), str):
+            row["file"] = shown_name(row["file"])
     return rows
 
 
