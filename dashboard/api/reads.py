@@ -18,10 +18,10 @@ from dashboard.api.errors import ApiError
 from dashboard.api.who import Viewer, owned, scoped, state_of
 from dashboard.deal_steps import DealReplay, Step, replay_from_rows
 from dashboard.findings_view import finding_said, row_text, seat_base
-from dashboard.upload_file import shown_name
 from dashboard.i18n import Lang
 from dashboard.session_result import SessionResult, build_result, chat_text
 from dashboard.term_labels import reason_label
+from dashboard.upload_file import shown_name
 from engine.tiles import tile_name
 
 router = APIRouter(prefix="/v1", tags=["reads"])
