@@ -46,9 +46,9 @@ def shown_name(path: str) -> str:
     upload's name without the content prefix :func:`saved_path` gave it."""
     name = PurePath(path).name
     prefix, _, rest = name.partition("-")
-    if rest and PurePath(path).parent.name == "uploads" and len(prefix) == 12:
-        if all(ch in "0123456789abcdef" for ch in prefix):
-            return rest
+    uploaded = PurePath(path).parent.name == "uploads" and len(prefix) == 12
+    if rest and uploaded and all(ch in "0123456789abcdef" for ch in prefix):
+        return rest
     return name
 
 
