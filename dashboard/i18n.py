@@ -245,6 +245,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "problem": ("问题", "Problem"),
     "base": ("底分", "base"),
     "line_n": ("第 {n} 行", "line {n}"),
+    "row_n": ("表格第 {n} 行", "row {n}"),
     "seat_n": ("座位 {n}", "seat {n}"),
     "rule_ref": ("规则条款：{rule}", "rule: {rule}"),
     "axis_date": ("%m月%d日", "%b %d"),

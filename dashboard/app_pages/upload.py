@@ -164,12 +164,16 @@ def show_report(report: ValidationReport) -> None:
         for d in report.deals
         for f in d.findings
     }
+    for session in report.sessions:  # a wrong session total names the players too
+        voiced.update((id(f), (session.players, seat_base(None, f.file))) for f in session.findings)
     for number, finding in enumerate(report.all_findings()):
         if number >= EXPLAINED:
             break
         names, first = voiced.get(id(finding), ((), seat_base(None, finding.file)))
         voice = named_voice(names, first)
-        where = page_kit.t("line_n", n=finding.line) if finding.line is not None else finding.file or ""
+        # a sheet counts rows (docs/score-sheets.md), a log lines
+        counted = "row_n" if seat_base(None, finding.file) == 1 else "line_n"
+        where = page_kit.t(counted, n=finding.line) if finding.line is not None else finding.file or ""
         if finding.seat is None:
             seat = ""
         elif voice is not None and voice.name(finding.seat) is not None:
