@@ -261,6 +261,18 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "ingest": ("导入数据仓库", "Ingest into the warehouse"),
     "ingesting": ("正在导入……", "Ingesting..."),
     "ingested": ("已导入。", "Ingested."),
+    # what an upload stored, in a club's words (the full report is under "details")
+    "ingest_plain": (
+        "已保存 {stored} 局：{ok} 局无误，{findings} 局有问题，{invalid} 局无法复盘；{known} 局之前已保存。",
+        "Stored {stored} deals: {ok} ok, {findings} with findings, {invalid} that could not be replayed; "
+        "{known} were stored before.",
+    ),
+    "ingest_details": ("详细报告", "Details"),
+    "sheet_template": ("下载空白记分表", "Download a blank score sheet"),
+    "sheet_template_help": (
+        "在电脑或手机上填写后上传（格式见文档 score-sheets）",
+        "Fill it in on a computer or a phone, then upload it (see the score-sheets guide)",
+    ),
     "ingested_with_quarantine": (
         "已导入，但有内容进了隔离区：已存储 {stored} 个牌局；{conflicts} 个牌局编号与仓库中已有的牌局内容不同"
         "（conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",

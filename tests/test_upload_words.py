@@ -48,3 +48,26 @@ def test_a_sheets_finding_counts_rows(tmp_path: Path, monkeypatch: pytest.Monkey
     shown = [e.value for e in at.error]
     assert shown and all("line " not in said for said in shown), shown
     assert any("row " in said for said in shown), shown
+
+
+def test_a_blank_sheet_is_offered_and_an_upload_is_told_plainly(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page offers the blank score sheet a paper club starts from; after storing, it
+    says in one sentence what went in (the worker count and row counts stay in Details)."""
+    from streamlit import config
+
+    plan = ClubPlan(players=4, sessions=1, deals_per_session=2, seed=9, start=date(2026, 11, 3))
+    body = "".join(line + "\n" for line in log_lines(simulate_club(plan))).encode()
+    address = config.get_option("server.address")
+    config.set_option("server.address", "localhost")  # storing is open on localhost only
+    try:
+        at = uploaded(tmp_path, monkeypatch, "night.jsonl", body)
+        labels = [button.proto.label for button in at.get("download_button")]
+        assert "Download a blank score sheet" in labels
+        at.button(key="upload_ingest").click().run()
+    finally:
+        config.set_option("server.address", address)
+    assert not at.exception
+    assert any("Stored 2 deals: 2 ok" in m.value for m in at.markdown), [m.value for m in at.markdown]
+    assert not any("workers" in m.value or "in process" in m.value for m in at.markdown)

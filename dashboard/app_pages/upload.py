@@ -8,6 +8,7 @@ ingests files (their sha256 makes a second ingest of the same log a no-op)."""
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
@@ -210,7 +211,12 @@ def ingest_upload(sha: str, name: str, payload: bytes, done: dict[str, str]) -> 
     text = ingest_text(summary, page_kit.lang())  # the warehouse's folder is not the page's to show
     for folder in {summary.warehouse, str(warehouse)}:
         text = text.replace(folder, "<warehouse>")
-    done[sha] = text
+    stored = summary.stored
+    plain = page_kit.t(
+        "ingest_plain", stored=stored["ok"] + stored["findings"] + stored["invalid"], ok=stored["ok"],
+        findings=stored["findings"], invalid=stored["invalid"], known=summary.duplicates,
+    )  # fmt: skip
+    done[sha] = f"{plain}\n{text}"
     st.session_state.setdefault(NOTES_KEY, {})[sha] = quarantine_note(summary)
 
 
@@ -220,7 +226,11 @@ def show_ingested(sha: str, report: ValidationReport, done: dict[str, str]) -> N
         st.warning(note, icon=":material/warning:")
     else:
         st.success(page_kit.t("ingested"))
-    st.code(done[sha], language="text")
+    plain, details = done[sha].split("\n", 1) if "\n" in done[sha] else (done[sha], "")
+    st.markdown(plain)
+    if details:
+        with st.expander(page_kit.t("ingest_details")):
+            st.code(details, language="text")
     flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
     sessions = [s.session_id for s in report.sessions if s.session_id]
     target = next(iter(flagged or sessions), None)
@@ -234,6 +244,12 @@ def show_ingested(sha: str, report: ValidationReport, done: dict[str, str]) -> N
 
 st.title(page_kit.t("page_upload"))
 st.caption(page_kit.t("upload_help"))
+TEMPLATE = Path(__file__).resolve().parents[2] / "data" / "templates" / "sheet-template.csv"
+if TEMPLATE.is_file():  # a club that keeps paper sheets starts from this one
+    st.download_button(
+        page_kit.t("sheet_template"), TEMPLATE.read_bytes(), file_name=TEMPLATE.name, mime="text/csv",
+        help=page_kit.t("sheet_template_help"), icon=":material/download:", key="sheet_template",
+    )  # fmt: skip
 token = upload_token()
 # The door before the work: with a token set, the file field appears only once the token
 # is right, so a visitor without it cannot make the server take in or read a byte.

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     import pandas as pd  # type: ignore[import-untyped]
 
     from analytics.queries import Analytics
+    from ingest.warehouse import IngestSummary
 
 from dashboard.cli.options import (
     DEFAULT_WAIT_S,
@@ -92,6 +93,19 @@ def ingest(
             )
     except (FileNotFoundError, WarehouseError) as error:
         raise fail(str(error)) from None
+    _echo_notes(summary)
+    if summary.read_nothing:
+        names = ", ".join(f.file for f in summary.files)
+        raise fail(f"{names}: nothing to read (no deal, no session: empty or no record)")
+    if as_json:
+        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
+    else:
+        echo_text(ingest_text(summary))
+    raise typer.Exit(summary.exit_code)
+
+
+def _echo_notes(summary: IngestSummary) -> None:
+    """What the ingest mended or could not do, on stderr (the report stays on stdout)."""
     for note in summary.recovered:
         typer.echo(
             f"chuanma: batch {note} was not in the catalog; its files were checked and it is listed again",
@@ -103,14 +117,6 @@ def ingest(
         )
     if summary.merge_error:
         typer.echo(f"chuanma: WARNING: {summary.merge_error}", err=True)
-    if summary.read_nothing:
-        names = ", ".join(f.file for f in summary.files)
-        raise fail(f"{names}: nothing to read (no deal, no session: empty or no record)")
-    if as_json:
-        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
-    else:
-        echo_text(ingest_text(summary))
-    raise typer.Exit(summary.exit_code)
 
 
 SeatsOption = Annotated[
