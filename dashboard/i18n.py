@@ -796,7 +796,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "yuan_unit": ("元", "yuan"),
     "yuan_column": ("元（扣台费后）", "Yuan after the fee"),
     "settle_pays_yuan": ("{payer} 付给 {payee} {amount} 元", "{payer} pays {payee} {amount} yuan"),
-    # --- money of a session and of a club night (issue 42: one money for every output;
+    # --- money of a session and of a club night (one money for every output;
     # 今晚结算 the night page, chuanma night) ------------------------------------------
     "money_fee_each": ("每人台费 {amount} 元", "Table fee: {amount} yuan each"),
     "money_fee_player": ("{player} 台费 {amount} 元", "{player} pays {amount} yuan of table fee"),

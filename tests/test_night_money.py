@@ -1,4 +1,4 @@
-"""One money for every output (issue 42): a club night of two sessions on one date, one
+"""One money for every output: a club night of two sessions on one date, one
 player at both tables, each session closed at 2 元 a point with a 40 元 table fee shared
 equally (AA) and rounded to the 元. The expected 元 are worked out here from DuckDB straight
 over the Parquet files (``seats.net``), not from the code under test: points × 2 − 10.
