@@ -368,3 +368,30 @@ def test_the_night_page(night_wh: Path, monkeypatch: pytest.MonkeyPatch, lang: L
     else:
         assert not [w for w in words if CJK.search(w)], words
     assert len(at.get("download_button")) == 3
+
+
+def test_a_share_of_the_takings_is_a_line_per_winner() -> None:
+    # 2 元 a point, 抽水 10% of a winner's takings, to the 元: 刘洋 +12 -> 24 元, 2.4 元 of fee
+    # and 张伟 +5 -> 10 元, 1 元: 3.4 元 of fee to the 元 is 3 元 (2 + 1); losers pay none
+    names = ("刘洋", "李娜", "张伟", "王芳")
+    totals = (12, -12, 5, -5)
+    result = SessionResult(
+        "s",
+        CLUB,
+        "t1",
+        None,
+        "chengdu",
+        1,
+        names,
+        totals,
+        None,
+        pd.DataFrame({"status": []}),
+        pd.DataFrame(),
+        (),
+    )
+    money = session_money(result, MoneyRule(200, "share", 10, "yuan"))
+    assert money is not None and money.money.fees == (200, 0, 100, 0)
+    chat = chat_text(result, "zh", money)
+    assert "- 刘洋 台费 2 元" in chat and "- 张伟 台费 1 元" in chat and "每人台费" not in chat
+    assert "- 李娜 付给 刘洋 24 元" in chat and "台费 付给" not in chat
+    assert "1. 刘洋 +12 (+22 元)" in chat  # 24 元 less his 2 元 of fee
