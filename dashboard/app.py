@@ -42,6 +42,7 @@ LISTED = (
     ("h2h", ":material/swap_horiz:", "head-to-head"),
     ("replay", ":material/play_circle:", "replay"),
     ("session", ":material/receipt_long:", "session"),
+    ("night", ":material/nightlife:", "night"),
     ("record", ":material/edit_note:", "record"),
     ("audit", ":material/search:", "audit"),
     ("upload", ":material/upload:", "upload"),

@@ -54,6 +54,7 @@ PAGES: Final = {
     "search": "app_pages/search.py",
     "patterns": "app_pages/patterns.py",
     "record": "app_pages/record.py",
+    "night": "app_pages/night.py",  # 今晚结算: a club's night settled at once
 }
 
 

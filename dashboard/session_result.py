@@ -3,6 +3,11 @@ total, each deal's payments with their reasons, and who pays whom with the fewes
 transfers. No Streamlit here: the page, the CSV files and the PNG image all read the same
 :class:`SessionResult`, so what a club downloads is what it saw.
 
+With money settings (a closing record's, or the page's), :class:`SessionMoney` is the
+one money every output shows: the page, the chat text, the CSV files, the PNG and the
+API's session result carry the same 元 after the fee, the transfers between players
+only and the fee as each player's own line.
+
 Totals are the computed nets (the rules engine's, summed over the session's deals; an
 invalid deal counts zero, as it does everywhere); the recorded totals of a
 ``session_end`` line are shown beside them when the log has one.
@@ -11,15 +16,16 @@ invalid deal counts zero, as it does everywhere); the recorded totals of a
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import Any, Final
 
 import pandas as pd  # type: ignore[import-untyped]
 
 from dashboard.i18n import Lang, label
 from dashboard.term_labels import reason_label
-from engine.money import HOUSE, MoneyResult, yuan
+from engine.money import MoneyResult, MoneyRule, settle_money, yuan
 from engine.settle_up import Payoff, fewest_transfers
 
 
@@ -135,8 +141,63 @@ def build_result(header: Mapping[str, Any], deals: pd.DataFrame, ledger: pd.Data
 
 
 # ----------------------------------------------------------------------- tables
-def totals_frame(result: SessionResult, lang: Lang) -> pd.DataFrame:
-    """Place, seat, player, computed total (and the recorded one when logged)."""
+@dataclass(frozen=True)
+class SessionMoney:
+    """A session's money: the settings it was settled with and what they make of its
+    totals (:func:`engine.money.settle_money`)."""
+
+    rule: MoneyRule
+    money: MoneyResult
+
+    def points_of(self, fen: int) -> int:
+        """The points a sum in fen stands for (to the nearest point when the 元 were
+        rounded to the 角 or the 元)."""
+        return round(Fraction(fen, self.rule.fen_per_point))
+
+
+def session_money(result: SessionResult, rule: MoneyRule | None) -> SessionMoney | None:
+    """The session's money, or None: no settings, a point worth nothing, or totals that do
+    not balance (nothing can be settled)."""
+    if rule is None or rule.fen_per_point <= 0 or result.problem is not None:
+        return None
+    try:
+        return SessionMoney(rule, settle_money(result.totals, rule))
+    except ValueError:
+        return None
+
+
+def fee_lines(players: Sequence[str], fees: Sequence[int], lang: Lang) -> list[str]:
+    """The table fee (台费) as its own lines, never as a transfer: "每人台费 10 元" when every
+    player pays the same share, else one line per player who pays one (a winners' share)."""
+    if not any(fees):
+        return []
+    if len(set(fees)) == 1:
+        return [label("money_fee_each", lang).format(amount=yuan(fees[0]))]
+    text = label("money_fee_player", lang)
+    return [
+        text.format(player=name, amount=yuan(fee)) for name, fee in zip(players, fees, strict=True) if fee
+    ]
+
+
+#: each CSV column id -> its label (``csv_<id>``); the 中文 page's downloads head their
+#: columns with these, the English ones and the API/CLI keep the ids (a contract)
+CSV_COLUMNS: Final = (
+    "place", "seat", "player", "total", "recorded", "yuan", "fee", "yuan_before_fee", "payer", "payee",
+    "amount", "deal_id", "seq", "line", "reason", "reason_label", "session_id", "points",
+)  # fmt: skip
+
+
+def localised(frame: pd.DataFrame, lang: Lang) -> pd.DataFrame:
+    """The frame with its headers in ``lang`` for a 中文 page's download; English keeps the
+    column ids scripts read."""
+    if lang != "zh":
+        return frame
+    return frame.rename(columns={c: label(f"csv_{c}", lang) for c in CSV_COLUMNS if c in frame.columns})
+
+
+def totals_frame(result: SessionResult, lang: Lang, money: SessionMoney | None = None) -> pd.DataFrame:
+    """Place, seat, player, computed total (and the recorded one when logged); with money,
+    (added columns) ``yuan`` after the fee, the player's ``fee`` and ``yuan_before_fee``."""
     rows = []
     for place, seat in enumerate(result.ranking(), start=1):
         row: dict[str, Any] = {
@@ -147,6 +208,10 @@ def totals_frame(result: SessionResult, lang: Lang) -> pd.DataFrame:
         }
         if result.recorded is not None and len(result.recorded) == len(result.players):
             row["recorded"] = result.recorded[seat]
+        if money is not None:
+            row["yuan"] = money.money.amounts[seat] / 100
+            row["fee"] = money.money.fees[seat] / 100
+            row["yuan_before_fee"] = money.money.gross[seat] / 100
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -158,7 +223,21 @@ def payments_frame(result: SessionResult, lang: Lang) -> pd.DataFrame:
     return frame
 
 
-def transfers_frame(result: SessionResult) -> pd.DataFrame:
+def transfers_frame(result: SessionResult, money: SessionMoney | None = None) -> pd.DataFrame:
+    """Who pays whom: in points; with money, the transfers in 元 (between players, before
+    the fee: each pays their fee apart), ``amount`` the points each stands for and ``yuan``
+    (an added column) the 元."""
+    if money is not None:
+        moved = money.money.transfers
+        return pd.DataFrame(
+            {
+                "payer": [result.players[t.payer] for t in moved],
+                "payee": [result.players[t.payee] for t in moved],
+                "amount": [money.points_of(t.amount) for t in moved],
+                "yuan": [t.amount / 100 for t in moved],
+            },
+            columns=["payer", "payee", "amount", "yuan"],
+        )
     return pd.DataFrame(
         {
             "payer": [result.players[t.payer] for t in result.transfers],
@@ -199,42 +278,41 @@ def file_stem(result: SessionResult) -> str:
     return f"session-{club}-{safe}" if club and club not in safe else f"session-{safe}"
 
 
-def money_frame(result: SessionResult, money: MoneyResult) -> pd.DataFrame:
-    """Place, player, points and 元 after the fee (the ranking of :func:`totals_frame`)."""
+def money_frame(result: SessionResult, money: SessionMoney) -> pd.DataFrame:
+    """Place, player, points and 元 after the fee (the ranking of :func:`totals_frame`),
+    with each player's fee."""
     order = result.ranking()
     return pd.DataFrame(
         {
             "place": range(1, len(order) + 1),
             "player": [result.players[s] for s in order],
             "total": [result.totals[s] for s in order],
-            "yuan": [money.amounts[s] / 100 for s in order],
+            "yuan": [money.money.amounts[s] / 100 for s in order],
+            "fee": [money.money.fees[s] / 100 for s in order],
         }
     )
 
 
-def money_lines(result: SessionResult, money: MoneyResult, lang: Lang) -> list[str]:
-    """ "Ann pays Bo 12.5 元", one line per transfer; a fee goes to the table (台费)."""
+def money_lines(result: SessionResult, money: SessionMoney, lang: Lang) -> list[str]:
+    """ "Ann pays Bo 12.5 元", one line per transfer between players; then the fee's
+    own lines (:func:`fee_lines`)."""
     text = label("settle_pays_yuan", lang)
-    house = label("money_house", lang)
-    return [
-        text.format(
-            payer=result.players[t.payer],
-            payee=house if t.payee == HOUSE else result.players[t.payee],
-            amount=yuan(t.amount),
-        )
-        for t in money.transfers
+    pays = [
+        text.format(payer=result.players[t.payer], payee=result.players[t.payee], amount=yuan(t.amount))
+        for t in money.money.transfers
     ]
+    return pays + fee_lines(result.players, money.money.fees, lang)
 
 
-def chat_text(result: SessionResult, lang: Lang, money: MoneyResult | None = None) -> str:
+def chat_text(result: SessionResult, lang: Lang, money: SessionMoney | None = None) -> str:
     """The evening's result as a club pastes it into its WeChat/QQ group: a heading, one
     line per player (place, name, points and, with a price, 元 after the fee), then who
-    pays whom. Plain text: no markdown, names as written."""
+    pays whom and each player's fee. Plain text: no markdown, names as written."""
     where = " · ".join(str(p) for p in (result.club, result.table, result.played_at) if p)
     lines = [f"{label('session_title', lang)} {result.session_id}" + (f" ({where})" if where else "")]
     for place, seat in enumerate(result.ranking(), start=1):
         points = f"{result.totals[seat]:+d}" if result.totals[seat] else "0"
-        cash = f" ({yuan(money.amounts[seat], sign=True)} {label('yuan_unit', lang)})" if money else ""
+        cash = f" ({yuan(money.money.amounts[seat], sign=True)} {label('yuan_unit', lang)})" if money else ""
         lines.append(f"{place}. {result.players[seat]} {points}{cash}")
     transfers = money_lines(result, money, lang) if money else transfer_lines(result, lang)
     if result.problem is not None:

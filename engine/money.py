@@ -13,6 +13,13 @@ Rounding to the 角 or the 元 keeps the balance by the largest remainder: each 
 amount is rounded down to the unit and the units still missing go to those whose
 amounts were cut the most, so nobody is off by a unit or more, and the house takes
 only its fee (itself rounded to the unit).
+
+Who pays whom is between players only (:attr:`MoneyResult.transfers`): each player's
+money before the fee (:attr:`MoneyResult.gross`, what the points are worth) is settled
+among the players, and each player pays their own fee (:attr:`MoneyResult.fees`: an
+equal share of a ``fixed`` fee, a winner's cut of a ``share``) to whoever keeps the
+table, as a line of its own. So nobody is made the debtor of the whole fee, and a
+player's 元 after the fee is ``gross - fee`` to the fen.
 """
 
 from __future__ import annotations
@@ -22,12 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
-from engine.settle_up import Payoff, fewest_transfers
+from engine.settle_up import MAX_PLAYERS, Payoff, fewest_transfers
 
 FEE_KINDS: Final = ("none", "fixed", "share")
 #: rounding unit -> fen per unit
 ROUNDING: Final = {"fen": 1, "jiao": 10, "yuan": 100}
-HOUSE: Final = -1  # the payee index of a fee in :attr:`MoneyResult.transfers`
+HOUSE: Final = -1  # kept for callers that named the fee's payee; no transfer has it now
 
 
 class MoneyError(ValueError):
@@ -57,12 +64,16 @@ class MoneyRule:
 
 @dataclass(frozen=True)
 class MoneyResult:
-    """Each player's money after the fee (fen; positive: receives), the house's fee, and
-    who pays whom (a payee of :data:`HOUSE` is the fee)."""
+    """Each player's money after the fee (fen; positive: receives), the house's fee, who
+    pays whom among the players (of ``gross``), each player's money before the fee
+    (``gross``, zero-sum) and each player's fee (``fees``, summing to ``house``);
+    ``amounts[i] == gross[i] - fees[i]``."""
 
     amounts: tuple[int, ...]
     house: int
     transfers: tuple[Payoff, ...]
+    gross: tuple[int, ...] = ()
+    fees: tuple[int, ...] = ()
 
 
 def _fees(points: Sequence[int], rule: MoneyRule) -> list[Fraction]:
@@ -102,10 +113,33 @@ def settle_money(points: Sequence[int], rule: MoneyRule) -> MoneyResult:
     exact = [Fraction(p * rule.fen_per_point) - fee for p, fee in zip(points, fees, strict=True)]
     house = _round_to(sum(fees, Fraction(0)), unit)
     amounts = _largest_remainder(exact, -house, unit)
-    transfers = fewest_transfers([*amounts, house]) if any(amounts) or house else []
-    house_index = len(amounts)
-    named = tuple(Payoff(t.payer, HOUSE if t.payee == house_index else t.payee, t.amount) for t in transfers)
-    return MoneyResult(tuple(amounts), house, named)
+    # each fee to the unit, summing to the house's (a loser's share fee stays 0: only
+    # fees with a remainder take a missing unit); before the fee = after it + the fee
+    paid = _largest_remainder(fees, house, unit)
+    gross = [a + f for a, f in zip(amounts, paid, strict=True)]
+    transfers = tuple(settle(gross))
+    return MoneyResult(tuple(amounts), house, transfers, tuple(gross), tuple(paid))
+
+
+def settle(nets: Sequence[int]) -> list[Payoff]:
+    """Who pays whom for zero-sum ``nets``: the fewest transfers
+    (:func:`engine.settle_up.fewest_transfers`) up to its limit of players; past it (a
+    club night of five tables and more) the biggest loser pays the biggest winner in
+    turn, at most one transfer fewer than the players."""
+    if not any(nets):
+        return []
+    if sum(1 for n in nets if n) <= MAX_PLAYERS:
+        return fewest_transfers(nets)
+    left = list(nets)
+    out: list[Payoff] = []
+    while any(left):
+        payer = min(range(len(left)), key=lambda i: (left[i], i))
+        payee = max(range(len(left)), key=lambda i: (left[i], -i))
+        amount = min(-left[payer], left[payee])
+        out.append(Payoff(payer, payee, amount))
+        left[payer] += amount
+        left[payee] -= amount
+    return out
 
 
 def yuan(fen: int, *, sign: bool = False) -> str:

@@ -1,7 +1,8 @@
 """Points into money at the close (engine/money.py): worked examples by hand, and the
 invariants for any session (hypothesis): the money balances to the fen (players and
 house), each player is within one rounding unit of the exact amount, the fee is what the
-rule says, and the transfers settle every amount."""
+rule says, and the transfers, between players only, settle every amount before the fee
+while each player's fee is a line of its own."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.money import HOUSE, ROUNDING, MoneyError, MoneyRule, settle_money, yuan
+from engine.money import HOUSE, ROUNDING, MoneyError, MoneyRule, settle, settle_money, yuan
 from engine.settle_up import Payoff
 
 
@@ -27,9 +28,11 @@ def test_a_fixed_fee_is_shared_equally() -> None:
     # 20 - 20 - 30 - 10 = -40: the house's 40 元
     done = settle_money([30, -10, -20, 0], MoneyRule(100, "fixed", 4000))
     assert done.amounts == (2000, -2000, -3000, -1000) and done.house == 4000
-    paid_to = {(t.payer, t.payee): t.amount for t in done.transfers}
-    assert sum(a for (_, payee), a in paid_to.items() if payee == HOUSE) == 4000
-    assert sum(a for (_, payee), a in paid_to.items() if payee == 0) == 2000
+    # nobody owes the table: the players settle the points' worth among themselves (30 元
+    # to seat 0) and each pays their own 10 元 of fee
+    assert done.fees == (1000, 1000, 1000, 1000) and done.gross == (3000, -1000, -2000, 0)
+    assert all(t.payee != HOUSE and t.payer != HOUSE for t in done.transfers)
+    assert set(done.transfers) == {Payoff(2, 0, 2000), Payoff(1, 0, 1000)}
 
 
 def test_a_share_of_the_takings_is_paid_by_the_winners() -> None:
@@ -37,6 +40,25 @@ def test_a_share_of_the_takings_is_paid_by_the_winners() -> None:
     # losers pay in full: -25, -15; 27 + 9 - 25 - 15 = -4: the house's 4 元
     done = settle_money([30, 10, -25, -15], MoneyRule(100, "share", 10))
     assert done.amounts == (2700, 900, -2500, -1500) and done.house == 400
+    assert done.fees == (300, 100, 0, 0) and done.gross == (3000, 1000, -2500, -1500)
+
+
+def test_the_chengdu_night_of_the_user_test() -> None:
+    # 2 元 a point, 台费 40 元 AA: 刘洋 -12 pays 李娜 24 元 (not 19, not the whole fee)
+    done = settle_money([12, -12, 5, -5], MoneyRule(200, "fixed", 4000, "yuan"))
+    assert done.gross == (2400, -2400, 1000, -1000) and done.fees == (1000,) * 4
+    assert done.amounts == (1400, -3400, 0, -2000)
+    assert set(done.transfers) == {Payoff(1, 0, 2400), Payoff(3, 2, 1000)}
+
+
+def test_more_players_than_the_exact_search_settle_greedily() -> None:
+    nets = [10 * (i + 1) for i in range(10)] + [-55] * 10  # 20 players: past MAX_PLAYERS
+    done = settle(nets)
+    left = list(nets)
+    for t in done:
+        left[t.payer] += t.amount
+        left[t.payee] -= t.amount
+    assert left == [0] * 20 and len(done) <= 19 and all(t.amount > 0 for t in done)
 
 
 def test_rounding_to_the_yuan_keeps_the_balance() -> None:
@@ -94,9 +116,15 @@ def test_money_balances_and_stays_within_a_unit(points: list[int], rule: MoneyRu
     exact = [p * rule.fen_per_point - f for p, f in zip(points, fee, strict=True)]
     assert all(abs(a - e) < unit for a, e in zip(done.amounts, exact, strict=True))
     assert abs(done.house - sum(fee, Fraction(0))) <= Fraction(unit, 2)
-    settled = [*done.amounts, done.house]
-    for t in done.transfers:  # paying every transfer brings everyone to zero
-        payee = len(done.amounts) if t.payee == HOUSE else t.payee
+    # each fee within a unit of the rule's, summing to the house's; a loser's share fee is 0
+    assert sum(done.fees) == done.house and all(
+        abs(p - f) < unit for p, f in zip(done.fees, fee, strict=True)
+    )
+    assert all(f == 0 for f, e in zip(done.fees, fee, strict=True) if e == 0)
+    assert [g - f for g, f in zip(done.gross, done.fees, strict=True)] == list(done.amounts)
+    settled = list(done.gross)
+    for t in done.transfers:  # paying every transfer (players only) brings everyone to zero
+        assert t.payee != HOUSE and t.amount > 0
         settled[t.payer] += t.amount
-        settled[payee] -= t.amount
-    assert settled == [0] * (len(points) + 1)
+        settled[t.payee] -= t.amount
+    assert settled == [0] * len(points)

@@ -56,8 +56,13 @@ def test_money_after_a_fixed_fee_rounded_to_the_yuan(
             f"{name} " in chat
             and f"{yuan(expected.amounts[seat], sign=True)} {label('yuan_unit', lang)}" in chat
         )
-    house = label("money_house", lang)
-    assert house in chat and label("settle_title", lang) in chat
+    assert label("settle_title", lang) in chat
+    # the fee is each player's own line (40 元 AA at a table of four: 10 元 each), nobody's
+    # debt to "the table fee" (台费) among the transfers
+    assert label("money_fee_each", lang).format(amount="10") in chat
+    assert label("money_house", lang) not in chat.replace(
+        label("money_fee_each", lang).format(amount="10"), ""
+    )
     assert at.query_params["round"] == "yuan"  # a shared link keeps the money
 
 

@@ -16,10 +16,18 @@ from fastapi import APIRouter, Query, Request
 from analytics.queries import Filters
 from dashboard.api.errors import ApiError
 from dashboard.api.who import Viewer, owned, scoped, state_of
+from dashboard.closing import money_of, read_closing
 from dashboard.deal_steps import DealReplay, Step, replay_from_rows
 from dashboard.findings_view import finding_said, row_text, seat_base
 from dashboard.i18n import Lang
-from dashboard.session_result import SessionResult, build_result, chat_text
+from dashboard.session_result import (
+    SessionMoney,
+    SessionResult,
+    build_result,
+    chat_text,
+    fee_lines,
+    session_money,
+)
 from dashboard.term_labels import reason_label
 from dashboard.upload_file import shown_name
 from engine.tiles import tile_name
@@ -83,18 +91,48 @@ def sessions(
 @router.get("/sessions/{session_id}", summary="A session's result")
 def session(request: Request, grant: Viewer, session_id: str, lang: LangQuery = "en") -> dict[str, Any]:
     """Totals per player, each payment with its reason, who pays whom, and the text a club
-    pastes into its chat group."""
-    with state_of(request).reading() as analytics:
+    pastes into its chat group; for a session closed with money settings (its closing
+    record), each player's 元 after the fee, the fee and the transfers in 元."""
+    state = state_of(request)
+    with state.reading() as analytics:
         header = analytics.page("session_header", session_id=session_id)
         if header.empty:
             raise ApiError("not_found", f"no session {session_id!r}")
         owned(grant, header["club"].iloc[0], f"session {session_id!r}")
         deals = analytics.page("session_deals", session_id=session_id)
         ledger = analytics.page("session_ledger", session_id=session_id)
-    return session_json(build_result(header.iloc[0].to_dict(), deals, ledger), lang)
+    result = build_result(header.iloc[0].to_dict(), deals, ledger)
+    closed = read_closing(state.warehouse, session_id)
+    return session_json(result, lang, session_money(result, money_of(closed) if closed else None))
 
 
-def session_json(result: SessionResult, lang: Lang) -> dict[str, Any]:
+def money_json(result: SessionResult, money: SessionMoney | None, lang: Lang) -> dict[str, Any]:
+    """The money keys of a session's result (added keys; all null without money settings):
+    the settings, each player's 元 after the fee, before it and their fee, the fee in all,
+    who pays whom in 元 (between players only) and the fee's own lines."""
+    if money is None:
+        keys = ("money", "yuan", "yuan_before_fee", "fees", "fee_total", "yuan_transfers", "fee_lines")
+        return dict.fromkeys(keys)
+    names = result.players
+    rule, done = money.rule, money.money
+    return {
+        "money": {
+            "yuan_per_point": rule.fen_per_point / 100, "fee_kind": rule.fee_kind,
+            "fee": rule.fee / 100 if rule.fee_kind == "fixed" else rule.fee, "rounding": rule.rounding,
+        },
+        "yuan": {names[s]: done.amounts[s] / 100 for s in range(len(names))},
+        "yuan_before_fee": {names[s]: done.gross[s] / 100 for s in range(len(names))},
+        "fees": {names[s]: done.fees[s] / 100 for s in range(len(names))},
+        "fee_total": done.house / 100,
+        "yuan_transfers": [
+            {"payer": names[t.payer], "payee": names[t.payee], "yuan": t.amount / 100, "amount": money.points_of(t.amount)}
+            for t in done.transfers
+        ],
+        "fee_lines": fee_lines(names, done.fees, lang),
+    }  # fmt: skip
+
+
+def session_json(result: SessionResult, lang: Lang, money: SessionMoney | None = None) -> dict[str, Any]:
     names = result.players
     payments = result.payments.assign(
         reason_label=[reason_label(str(r), lang) for r in result.payments["reason"]]
@@ -116,7 +154,8 @@ def session_json(result: SessionResult, lang: Lang) -> dict[str, Any]:
             {"payer": names[t.payer], "payee": names[t.payee], "amount": t.amount} for t in result.transfers
         ],
         "problem": result.problem,
-        "chat_text": chat_text(result, lang),
+        "chat_text": chat_text(result, lang, money),
+        **money_json(result, money, lang),
     }
 
 

@@ -17,20 +17,23 @@ from dashboard.closing import money_of, read_closing
 from dashboard.findings_view import row_text
 from dashboard.session_image import session_png
 from dashboard.session_result import (
+    SessionMoney,
     SessionResult,
     build_result,
     chat_text,
     csv_bytes,
     file_stem,
+    localised,
     money_frame,
     money_lines,
     payments_frame,
+    session_money,
     totals_frame,
     transfer_lines,
     transfers_frame,
 )
 from dashboard.term_labels import code_label, rule_label, rules_label
-from engine.money import MoneyResult, MoneyRule, settle_money, yuan
+from engine.money import MoneyRule, yuan
 
 SESSION_KEY = "session_pick"
 #: the money settings, each kept in the address (``?yuan=0.5&fee=fixed&fee_value=40&round=yuan``)
@@ -186,14 +189,14 @@ def money_inputs(src: cached_queries.Source, session_id: str) -> MoneyRule | Non
     return rule
 
 
-def show_money(src: cached_queries.Source, result: SessionResult) -> MoneyResult | None:
-    """Who pays whom in 元 after the fee; returns the money for the chat text."""
+def show_money(src: cached_queries.Source, result: SessionResult) -> SessionMoney | None:
+    """Who pays whom in 元 (between players) and each player's table fee; returns the
+    money every export carries (the chat text, the CSV files, the PNG)."""
     st.subheader(page_kit.t("money_title"))
     st.caption(page_kit.t("money_help"))
-    rule = money_inputs(src, result.session_id)
-    if rule is None or result.problem is not None:
+    money = session_money(result, money_inputs(src, result.session_id))
+    if money is None:
         return None
-    money = settle_money(result.totals, rule)
     page_kit.dataframe(
         money_frame(result, money),
         hide_index=True,
@@ -202,18 +205,19 @@ def show_money(src: cached_queries.Source, result: SessionResult) -> MoneyResult
             "player": page_kit.t("player"),
             "total": page_kit.t("session_total"),
             "yuan": st.column_config.NumberColumn(page_kit.t("yuan_column"), format="%.2f"),
+            "fee": st.column_config.NumberColumn(page_kit.t("money_fee_column"), format="%.2f"),
         },
         key="session_money",
     )
     lines = money_lines(result, money, page_kit.lang())
     if lines:
         st.html('<ol class="cm-settle">' + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ol>")
-    if money.house:
-        st.caption(page_kit.t("money_house_total", amount=yuan(money.house)))
+    if money.money.house:
+        st.caption(page_kit.t("money_house_total", amount=yuan(money.money.house)))
     return money
 
 
-def show_chat(result: SessionResult, money: MoneyResult | None) -> None:
+def show_chat(result: SessionResult, money: SessionMoney | None) -> None:
     st.subheader(page_kit.t("chat_title"))
     st.caption(page_kit.t("chat_help"))
     st.code(chat_text(result, page_kit.lang(), money), language=None)
@@ -329,20 +333,22 @@ def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
     )
 
 
-def show_exports(result: SessionResult) -> None:
+def show_exports(result: SessionResult, money: SessionMoney | None) -> None:
+    """The CSV files and the PNG, with the money the page shows (元 after the fee); on the
+    中文 page the CSV headers are Chinese, on the English one the column ids."""
     st.subheader(page_kit.t("session_export"))
     stem = file_stem(result)
     lang = page_kit.lang()
     cols = st.columns(4)
     files = (
-        ("download_totals", totals_frame(result, lang), "totals"),
+        ("download_totals", totals_frame(result, lang, money), "totals"),
         ("download_payments", payments_frame(result, lang), "payments"),
-        ("download_transfers", transfers_frame(result), "transfers"),
+        ("download_transfers", transfers_frame(result, money), "transfers"),
     )
     for col, (key, frame, name) in zip(cols, files, strict=False):
         col.download_button(
             page_kit.t(key),
-            csv_bytes(frame),
+            csv_bytes(localised(frame, lang)),
             file_name=f"{stem}-{name}.csv",
             mime="text/csv",
             key=f"session_csv_{name}",
@@ -351,7 +357,7 @@ def show_exports(result: SessionResult) -> None:
         )
     cols[3].download_button(
         page_kit.t("download_png"),
-        session_png(result, lang),
+        session_png(result, lang, money),
         file_name=f"{stem}.png",
         mime="image/png",
         key="session_png",
@@ -382,7 +388,7 @@ if src is not None:
             with st.container(key="session_screen_only"):  # paper gets print_html instead
                 money = show_money(src, result)
                 show_chat(result, money)
-                show_exports(result)
+                show_exports(result, money)
                 show_deals(result)
                 findings = show_findings(src, result)
             st.html(print_html(result, findings))

@@ -1,5 +1,5 @@
 """The ``chuanma`` command line, the top layer: one typer app, one module per command group
-(hand, audit, simulate, warehouse, season, roster, serve, access). Each command imports its layer lazily so that a
+(hand, audit, simulate, warehouse, night, season, roster, serve, access). Each command imports its layer lazily so that a
 quick call such as ``chuanma hand`` starts in well under a second."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dashboard.cli.access import access_app
 from dashboard.cli.audit import replay, validate
 from dashboard.cli.backup import warehouse_backup, warehouse_restore
 from dashboard.cli.hand import hand
+from dashboard.cli.night import night
 from dashboard.cli.roster import roster_app
 from dashboard.cli.season import season_app
 from dashboard.cli.serve import dashboard, serve
@@ -33,7 +34,7 @@ def root() -> None:
 
 
 # the order of ``chuanma --help``
-for command in (hand, validate, replay, simulate, ingest, stats, dashboard, serve):
+for command in (hand, validate, replay, simulate, ingest, stats, night, dashboard, serve):
     app.command()(command)
 warehouse_app.command("backup")(warehouse_backup)
 warehouse_app.command("restore")(warehouse_restore)
