@@ -334,8 +334,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "and whether you may record.",
     ),
     "access_needed": (
-        "此仪表盘需要俱乐部令牌：请在侧栏输入。",
-        "This dashboard asks for a club's token: enter it in the sidebar.",
+        "此仪表盘需要俱乐部令牌：请在上方输入。输入后可收藏此页链接，下次打开无需再输入。",
+        "This dashboard asks for a club's token: enter it above. Then bookmark the page: its link "
+        "opens the club without the token again.",
     ),
     "access_as": ("{club} 的{role}", "{role} of {club}"),
     "access_role_viewer": ("查看者", "viewer"),

@@ -20,6 +20,10 @@ from dashboard.token_guard import GUARD
 from dashboard.visitor import current, listens_beyond_localhost
 from dashboard.warehouse_location import UPLOAD_TOKEN_ENV
 
+#: the accepted upload token, kept past its field, and the address's parameter holding
+#: it (a reload or a bookmark opens the Record page without typing it again)
+KEPT_KEY: Final = "write_token_kept"
+WRITE_PARAM: Final = "write"
 #: the largest upload a visitor without write access may have validated (a read-only
 #: server: ``chuanma dashboard`` also caps Streamlit's uploads at it)
 READ_ONLY_LIMIT: Final = 4 << 20
@@ -44,10 +48,15 @@ def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bo
         return decided
     token = upload_token()
     if token is not None:
-        given = st.text_input(token_label, type="password", key=key, help=token_help)
-        return bool(given) and token_accepted(
-            given, lambda typed: hmac.compare_digest(typed.encode(), token.encode()), key
-        )
+        right = lambda typed: hmac.compare_digest(typed.encode(), token.encode())  # noqa: E731
+        kept = st.session_state.get(KEPT_KEY) or st.query_params.get(WRITE_PARAM) or ""
+        if not (kept and right(kept)):
+            kept = st.text_input(token_label, type="password", key=key, help=token_help)
+            if not kept or not token_accepted(kept, right, key):
+                return False
+        st.session_state[KEPT_KEY] = kept  # the Upload and Record pages share it
+        st.query_params[WRITE_PARAM] = kept  # the link the organiser bookmarks keeps it
+        return True
     if listens_beyond_localhost():
         st.info(read_only, icon=":material/lock:")
         return False
@@ -91,14 +100,14 @@ def token_accepted(given: str, accepts: Callable[[str], bool], key: str) -> bool
             st.error(page_kit.t("token_refused"), icon=":material/lock:")
         return bool(judged[1])
     client = client_id()
-    wait = GUARD.wait(client)
-    if wait > 0:
-        st.warning(page_kit.t("token_wait", seconds=math.ceil(wait)), icon=":material/hourglass_top:")
-        return False
-    right = accepts(given)
+    right = accepts(given)  # a right token always passes: a typo must not lock a club out
     if right:
         GUARD.passed(client)
     else:
+        wait = GUARD.wait(client)  # a wrong one waits its turn (a guesser is held)
+        if wait > 0:
+            st.warning(page_kit.t("token_wait", seconds=math.ceil(wait)), icon=":material/hourglass_top:")
+            return False
         GUARD.missed(client)
         st.error(page_kit.t("token_refused"), icon=":material/lock:")
     st.session_state[key + "_judged"] = (typed, right)

@@ -326,9 +326,9 @@ def test_writes_need_the_token_and_wrong_tokens_wait(guarded: Server, log_file: 
     assert call(guarded.url + "/v1/ingest", body).body["error"]["code"] == "unauthorized"
     wrong = call(guarded.url + "/v1/ingest", body, {"Authorization": "Bearer guess"})
     assert wrong.status == 401
-    again = call(guarded.url + "/v1/ingest", body, {"Authorization": "Bearer s3cret"})
-    assert again.status == 429 and int(again.headers["retry-after"]) >= 1  # even the right one waits
-    time.sleep(1.1)
+    guessing = call(guarded.url + "/v1/ingest", body, {"Authorization": "Bearer guess-again"})
+    assert guessing.status == 429 and int(guessing.headers["retry-after"]) >= 1  # a guesser waits
+    # the right token from the same address (a club's Wi-Fi) is never held by another's typo
     stored = call(guarded.url + "/v1/ingest", body, {"Authorization": "Bearer s3cret"})
     assert stored.status == 200, stored.body
     assert stored.body["deals"]["read"] == 8 and not stored.body["files"][0]["file"].startswith("/")
