@@ -9,6 +9,7 @@ so a test can read a chart's data and compare it with the API.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Final
 
 import altair as alt
 import pandas as pd  # type: ignore[import-untyped]
@@ -300,6 +301,10 @@ def h2h_chart(frame: pd.DataFrame, tr: Tr) -> alt.LayerChart:
     )
 
 
+#: an axis of whole numbers (findings, points): ticks 1 apart at least, no "0.05" or "0.000000"
+COUNT_AXIS: Final = alt.Axis(format="d", tickMinStep=1)
+
+
 def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
     """Findings by code; ``code_name`` (the code with its name in the language) labels it."""
     named = "code_name" if "code_name" in frame.columns else "code"
@@ -308,7 +313,7 @@ def findings_code_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         .mark_bar(color="#c62828")
         .encode(
             y=alt.Y(f"{named}:N", title=tr("code"), sort="-x", axis=alt.Axis(labelOverlap=False)),
-            x=alt.X("findings:Q", title=tr("findings")),
+            x=alt.X("findings:Q", title=tr("findings"), axis=COUNT_AXIS),
             tooltip=[
                 alt.Tooltip(f"{named}:N", title=tr("code")),
                 alt.Tooltip("findings:Q", title=tr("findings")),
@@ -328,7 +333,7 @@ def rescore_chart(frame: pd.DataFrame, tr: Tr) -> alt.Chart:
         .encode(
             x=alt.X("player:N", title=tr("player")),
             xOffset=alt.XOffset("kind:N"),
-            y=alt.Y("points:Q", title=tr("points")),
+            y=alt.Y("points:Q", title=tr("points"), axis=COUNT_AXIS),
             color=alt.Color("kind:N", title="", scale=alt.Scale(range=["#1565c0", "#f9a825"])),
             tooltip=[
                 alt.Tooltip("player:N", title=tr("player")),

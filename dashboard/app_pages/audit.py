@@ -48,14 +48,16 @@ def sentence(player: str, difference: int, rules: str) -> str:
 
 def show_rescore(result: Rescore) -> None:
     table = result.per_player()
-    for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), md(result.rules))}")
     skipped = [d for d in result.deals if d.rescored is None]
     if skipped:
         st.warning(
             page_kit.t("not_rescored", n=len(skipped), rules=md(result.rules))
             + "; ".join(f"{md(d.deal_id)}: {md(d.problem_in(page_kit.lang()))}" for d in skipped[:5])
         )
+    if len(skipped) == len(result.deals):
+        return  # nothing re-scored: no "unchanged" for anyone, no table of zeros
+    for row in table.to_dict(orient="records"):
+        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), md(result.rules))}")
     left, right = st.columns([3, 2])
     with left:
         page_kit.dataframe(
