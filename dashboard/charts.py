@@ -276,10 +276,15 @@ H2H_SELECTION = "cell"
 def h2h_chart(frame: pd.DataFrame, tr: Tr) -> alt.LayerChart:
     """The matrix of points that flowed: a row's player paid the column's; click a cell."""
     cell = alt.selection_point(name=H2H_SELECTION, fields=["from_player", "to_player"], on="click")
+    players = max(frame["to_player"].nunique(), 1)
+    # every column named: slanted names need no more room than the cell is wide
     base = alt.Chart(frame).encode(
-        x=alt.X("to_player:N", title=tr("payee"), axis=alt.Axis(orient="top", labelAngle=0)),
-        y=alt.Y("from_player:N", title=tr("payer")),
-    )
+        x=alt.X(
+            "to_player:N", title=tr("payee"),
+            axis=alt.Axis(orient="top", labelAngle=-45 if players > 6 else 0, labelOverlap=False, labelLimit=120),
+        ),
+        y=alt.Y("from_player:N", title=tr("payer"), axis=alt.Axis(labelOverlap=False)),
+    )  # fmt: skip
     rect = (
         base.mark_rect(stroke="#ffffff")
         .encode(
@@ -295,8 +300,12 @@ def h2h_chart(frame: pd.DataFrame, tr: Tr) -> alt.LayerChart:
         )
         .add_params(cell)
     )
-    text = base.mark_text(fontSize=11).encode(text=alt.Text("points:Q"))
-    return alt.LayerChart(layer=[rect, text]).properties(
+    # the numbers fit their cell: smaller as the table grows, none past 12 players (the
+    # colour and the tooltip still tell); on a phone's width 19 columns leave no room
+    layers: list[alt.Chart] = [rect]
+    if players <= 12:
+        layers.append(base.mark_text(fontSize=11 if players <= 8 else 9).encode(text=alt.Text("points:Q")))
+    return alt.LayerChart(layer=layers).properties(
         title=tr("h2h_title"), height=max(260, 34 * frame["from_player"].nunique())
     )
 

@@ -127,6 +127,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "roots": ("根", "Roots"),
     "cap_rate": ("封顶率", "Cap rate (封顶率)"),
     "avg_fan_uncapped": ("封顶前平均番数", "Average fan before the cap"),
+    "avg_fan_uncapped_short": ("封顶前番数", "Fan uncapped"),  # a metric's label: fits its column
     "avg_roots": ("平均根数", "Average roots"),
     "compare_rules": ("规则比较", "Compare rule sets"),
     "compare_title": ("各规则的番数分布", "Fan distribution by rule set"),

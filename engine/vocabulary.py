@@ -173,6 +173,7 @@ RULE_NAMES: Final[dict[str, Term]] = {
     "no_ting_pays": ("查大叫", "paying the ready seats"),
     "dead_wait_counts": ("绝张叫", "a dead wait counts"),
     "haidi": ("海底", "the last tile"),
+    "haidi_any_discard": ("海底炮不限摸牌人", "海底 on any discard at the empty wall"),
     "exchange_three": ("换三张", "exchange of three"),
     "tax_refund": ("退税", "kong income returned"),
     "flower_pig_pays": ("花猪赔谁", "whom a flower pig pays"),

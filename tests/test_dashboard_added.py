@@ -137,6 +137,19 @@ def test_leaderboard_has_rating_and_placements(app: AppTest, api: Analytics, lan
 
 
 # ----------------------------------------------------------------------- player vs player
+def test_versus_opens_on_two_players_who_met(app: AppTest, api: Analytics, lang: str) -> None:
+    """With no pair asked for, the page opens on the busiest player and the tablemate they
+    shared most deals with, never on two players who never sat together."""
+    at = open_in(app, "versus", lang)
+    first, second = at.selectbox(key="versus_a").value, at.selectbox(key="versus_b").value
+    busiest = api.player_stats().sort_values(["deals", "player"], ascending=[False, True])["player"].iloc[0]
+    assert first == busiest
+    mates = api.mate_records(Filters(player=first)).sort_values("deals", ascending=False)
+    assert second == mates["mate"].iloc[0]
+    assert not [i.value for i in at.info if word(lang, "deals_together") in i.value]
+    assert word(lang, "deals_together") in metrics(at)
+
+
 def test_versus_page(app: AppTest, api: Analytics, lang: str) -> None:
     at = open_in(app, "versus", lang)
     mates = api.tablemates()

@@ -21,7 +21,10 @@ if src is not None:
         cols = st.columns(5)
         cols[0].metric(page_kit.t("wins"), page_kit.count(row["wins"]))
         cols[1].metric(page_kit.t("avg_fan"), page_kit.num(row["avg_fan"]))
-        cols[2].metric(page_kit.t("avg_fan_uncapped"), page_kit.num(row["avg_fan_uncapped"]))
+        cols[2].metric(
+            page_kit.t("avg_fan_uncapped_short"), page_kit.num(row["avg_fan_uncapped"]),
+            help=page_kit.t("avg_fan_uncapped"),
+        )  # fmt: skip
         cols[3].metric(page_kit.t("cap_rate"), page_kit.pct(row["cap_rate"]))
         cols[4].metric(page_kit.t("avg_roots"), page_kit.num(row["avg_roots"]))
         if int(row["sheet_wins"]):

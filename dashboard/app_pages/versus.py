@@ -57,12 +57,17 @@ if src is not None:
     else:
         players = sorted(str(p) for p in everyone["player"])
         left, right = st.columns(2)
+        # opened on a pair that met: the busiest player and their most frequent tablemate
+        busiest = str(everyone.sort_values(["deals", "player"], ascending=[False, True])["player"].iloc[0])
         with left:
-            first = pick(A_KEY, players, st.query_params.get("a"), players[0])
-        with right:
-            second = pick(B_KEY, players, st.query_params.get("b"), players[1])
-        st.query_params["a"], st.query_params["b"] = first, second
+            first = pick(A_KEY, players, st.query_params.get("a"), busiest)
         records = cached_queries.query("mate_records", replace(filters, player=first), src=src)
+        met = [str(m) for m in records.sort_values("deals", ascending=False)["mate"] if str(m) in players]
+        with right:
+            second = pick(
+                B_KEY, players, st.query_params.get("b"), met[0] if met else players[players[0] == first]
+            )
+        st.query_params["a"], st.query_params["b"] = first, second
         if first == second:
             st.info(page_kit.t("versus_same"))
         else:
