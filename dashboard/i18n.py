@@ -593,16 +593,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_sub_button": ("从下一局起换人", "Change the seat from the next deal"),
     "record_sub_refused": ("没有换人：{error}", "The seat was not changed: {error}"),
     "record_roster_pick": ("从名册中选择", "Pick from the roster"),
-    "record_roster_add": ("名册里没有？加入名册", "Not on the roster? Add a player"),
-    "record_roster_new": ("新玩家的名字", "The new player's name"),
-    "record_roster_add_button": ("加入名册", "Add to the roster"),
     "record_roster_added": ("{name} 已加入 {club} 的名册。", "{name} is on {club}'s roster now."),
     "record_roster_refused": ("没有加入名册：{error}", "Not added to the roster: {error}"),
     "record_roster_bad": ("名册无法读取：{error}", "The roster cannot be read: {error}"),
-    "record_roster_none": (
-        "{club} 还没有名册：请输入名字（`chuanma roster add` 可建立名册，之后从名册选择）。",
-        "{club} has no roster yet: type the names (`chuanma roster add` makes one; then they are picked from it).",
-    ),
     "record_rules": ("规则", "Rule set"),
     "record_override": ("自定义规则（JSON）", "Override (JSON)"),
     "record_override_help": (
@@ -848,6 +841,34 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_delete_no": ("不删", "No, keep it"),
     "record_deleted": ("已删除 {deal}（第 {rev} 版）。", "Deleted {deal} (revision {rev})."),
     "revision_deleted": ("已删除", "Deleted"),
+    # === record-phone: the Record page on a phone. BEGIN (record_* and live_* keys below)
+    "record_roster_none_page": (
+        "{club} 还没有名册：可以直接输入名字，也可以在下面的「名册」里添加球员，之后从名册选择。",
+        '{club} has no roster yet: type the names, or add the players under "Roster" below; '
+        "then they are picked from it.",
+    ),
+    "record_roster_title": (
+        "{club} 的名册：添加、改名、别名、移除",
+        "{club}'s roster: add, rename, alias, remove",
+    ),
+    "record_roster_add_typed": ("把 {names} 加入名册", "Put {names} on the roster"),
+    "record_roster_what": ("做什么", "What to do"),
+    "record_roster_do_add": ("添加", "Add"),
+    "record_roster_do_rename": ("改名", "Rename"),
+    "record_roster_do_alias": ("别名", "Alias"),
+    "record_roster_do_remove": ("移除", "Remove"),
+    "record_roster_which": ("哪位球员", "Which player"),
+    "record_roster_new_add": ("新球员的名字", "The new player's name"),
+    "record_roster_new_rename": ("新名字（旧名字留作别名）", "The new name (the old one stays an alias)"),
+    "record_roster_new_alias": ("别名（如 老张）", "The other name (e.g. 老张)"),
+    "record_roster_button_add": ("加入名册", "Add to the roster"),
+    "record_roster_button_rename": ("改名", "Rename"),
+    "record_roster_button_alias": ("加别名", "Add the alias"),
+    "record_roster_button_remove": ("从名册移除", "Take off the roster"),
+    "record_roster_renamed": ("{name} 已改名为 {new}。", "{name} is {new} now."),
+    "record_roster_aliased": ("{alias} 现在就是 {name}。", "{alias} is {name} now."),
+    "record_roster_removed": ("{name} 已从 {club} 的名册移除。", "{name} is off {club}'s roster."),
+    # === record-phone END
 }
 
 
