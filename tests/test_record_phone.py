@@ -1,0 +1,118 @@
+"""The Record page as a club organiser uses it on a phone: facts the rule set cannot have
+are neither offered nor priced (起手4红中 only as a self-drawn win before play begins, 花猪
+only where a hand can hold a suit too many), and the sheet audit refuses them in a file
+too; the page's later parts (rule sets by name, the compact phone layout, the live view,
+quick entry) are tested below them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from test_record import APP, TIMEOUT, on_localhost, pick_win  # noqa: F401 (the fixture opens writing)
+
+from dashboard.i18n import Lang
+from dashboard.warehouse_location import WAREHOUSE_ENV
+from engine.moves import flower_pigs_possible
+from engine.rules import load_rules
+from ingest.replay.validate import validate_paths
+from ingest.sheets.record import DealFacts, EndFact, SessionFacts, WinFact, price
+
+HONGZHONG = SessionFacts("hz", ("张伟", "李娜", "王强", "陈静"), "hongzhong", 1, "club", "t1")
+SANREN = SessionFacts("sr", ("张伟", "李娜", "陈静"), "sanren", 1, "club", "t1")
+
+
+# ------------------------------------------------------------------ impossible facts
+def test_four_hongzhong_only_self_drawn_before_play_begins() -> None:
+    late = DealFacts("hz-01", 0, (WinFact(1, None, ("pinghu",)), WinFact(2, 3, ("sihongzhong",))))
+    priced = price(HONGZHONG, late)
+    assert [f.code for f in priced.findings] == ["impossible_pattern"]
+    assert priced.findings[0].rule == "sihongzhong" and not priced.payments[1]  # nothing charged
+    on_discard = DealFacts("hz-01", 0, (WinFact(2, 1, ("sihongzhong",)),))
+    assert [f.code for f in price(HONGZHONG, on_discard).findings] == ["impossible_pattern"]
+    after_kong = DealFacts("hz-01", 0, (WinFact(2, None, ("sihongzhong",)),))
+    assert not price(HONGZHONG, after_kong).findings  # the deal's first move, self-drawn: a win
+    both = DealFacts("hz-01", 0, (WinFact(0, None, ("tianhu",)), WinFact(2, None, ("sihongzhong",))))
+    assert not price(HONGZHONG, both).findings  # after a win at once play has not begun yet
+
+
+def test_no_flower_pig_where_two_suits_are_played() -> None:
+    assert not flower_pigs_possible(load_rules("sanren")) and not flower_pigs_possible(
+        load_rules("duangouka")
+    )
+    assert flower_pigs_possible(load_rules("standard")) and flower_pigs_possible(load_rules("hongzhong"))
+    deal = DealFacts("sr-01", 0, (), EndFact((2, None, None), (1,)))
+    priced = price(SANREN, deal)
+    assert [(f.code, f.rule, f.seat) for f in priced.findings] == [("bad_record", "flower_pig", 1)]
+    assert not any(t.reason == "flower_pig" for t in priced.settlement)  # not charged
+
+
+def test_a_sheet_file_with_an_impossible_fact_is_refused(tmp_path: Path) -> None:
+    lines = [
+        {"type": "session", "session_id": "sr", "players": ["张伟", "李娜", "陈静"], "rules": "sanren"},
+        {"type": "deal", "deal_id": "sr-01", "record": "sheet", "dealer": 0},
+        {"type": "deal_end", "reason": "wall_exhausted", "ready": [2, None, None], "flower_pigs": [1]},
+        {"type": "session", "session_id": "hz", "players": ["张伟", "李娜", "王强", "陈静"],
+         "rules": "hongzhong"},
+        {"type": "deal", "deal_id": "hz-01", "record": "sheet", "dealer": 0},
+        {"type": "hu", "seat": 1, "from": None, "patterns": ["pinghu"]},
+        {"type": "hu", "seat": 2, "from": 3, "patterns": ["sihongzhong"]},
+        {"type": "deal_end", "reason": "wall_exhausted", "ready": [None, None, None, None]},
+    ]  # fmt: skip
+    log = tmp_path / "sheet.jsonl"
+    log.write_text("\n".join(json.dumps(x, ensure_ascii=False) for x in lines) + "\n", encoding="utf-8")
+    found = {(f.code, f.rule) for f in validate_paths([log]).all_findings()}
+    assert ("bad_record", "flower_pig") in found and ("impossible_pattern", "sihongzhong") in found
+    zh = [f.message_zh for f in validate_paths([log]).all_findings() if f.rule == "flower_pig"]
+    assert zh and "这张桌上没有花猪" in zh[0] and "筒条" in zh[0]
+
+
+def open_record(warehouse: Path, lang: Lang, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page("app_pages/record.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def begin(at: AppTest, rules: str, players: tuple[str, ...], session_id: str = "night") -> None:
+    at.button_group(key="record_rules").set_value(rules).run()
+    for seat, name in enumerate(players):
+        at.text_input(key=f"record_player_{seat}").input(name)
+    at.text_input(key="record_sid_input").input(session_id).run()
+    at.button(key="record_begin").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+
+
+def four_red(at: AppTest, step: int) -> bool:
+    """Whether the pattern chips offer 起手4红中 (shown by name, in either language)."""
+    return any("起手4红中" in option for option in at.button_group(key=f"record_win_patterns_{step}").options)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_offers_no_impossible_fact(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = open_record(tmp_path / "wh", lang, monkeypatch)
+    begin(at, "hongzhong", HONGZHONG.players)
+    at.button_group(key="record_win_who_0").set_value(2).run()
+    at.button_group(key="record_win_from_0").set_value(-1).run()
+    assert four_red(at, 0)  # the deal's first move, 自摸
+    at.button_group(key="record_win_from_0").set_value(1).run()  # on a discard: never
+    assert not four_red(at, 0)
+    pick_win(at, 0, 1, -1, [])
+    at.button(key="record_win_add_0").click().run()  # 李娜 自摸: play has begun
+    at.button_group(key="record_win_who_1").set_value(2).run()
+    at.button_group(key="record_win_from_1").set_value(-1).run()
+    assert not four_red(at, 1)
+
+    at = open_record(tmp_path / "wh2", lang, monkeypatch)
+    begin(at, "sanren", SANREN.players)
+    at.toggle(key="record_wall_open_0").set_value(True).run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert [w.key for w in at.button_group if w.key and w.key.startswith("record_end_ready_")]
+    assert not [w for w in at.button_group if w.key == "record_end_pigs_0"]  # no 花猪 to pick
