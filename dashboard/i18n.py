@@ -868,6 +868,42 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_roster_renamed": ("{name} 已改名为 {new}。", "{name} is {new} now."),
     "record_roster_aliased": ("{alias} 现在就是 {name}。", "{alias} is {name} now."),
     "record_roster_removed": ("{name} 已从 {club} 的名册移除。", "{name} is off {club}'s roster."),
+    # the rule sets the Record page offers, each with what changes the money (docs/presets.md)
+    "record_rules_money": ("会改变输赢的地方", "What changes the money"),
+    "record_rules_all": ("各规则的区别（一行一个）", "How the rule sets differ (one line each)"),
+    "record_rules_money_standard": (
+        "不封顶；自摸不加；直杠放杠者付 1；花猪赔 16",
+        "no cap; no 自摸 bonus; 直杠 paid 1 by the discarder; 花猪 pays 16",
+    ),
+    "record_rules_money_chengdu": (
+        "封顶 4 番（满格 ×8）；自摸加底；直杠付 2；弯杠只算当巡；花猪赔满格",
+        "4-fan cap (×8); 自摸 adds a base; 直杠 paid 2; an added kong pays only in its draw's turn; 花猪 pays the cap",
+    ),
+    "record_rules_money_online": (
+        "定缺；封顶 7 番；自摸加底；直杠放杠者付 2、另两家各付 1",
+        "定缺; 7-fan cap; 自摸 adds a base; 直杠: the discarder pays 2, each other seat 1",
+    ),
+    "record_rules_money_novikov": (
+        "定缺、换三张；番数相加；封顶 4 番；自摸加底；直杠付 2；不退税；缺门没打完赔每家 16",
+        "定缺 and 换三张; patterns add up; 4-fan cap; 自摸 adds a base; 直杠 paid 2; no 退税; "
+        "a seat holding its void suit pays 16 to each",
+    ),
+    "record_rules_money_hongzhong": (
+        "标准川麻加 4 张红中赖子；起手4红中直接胡（6 番）",
+        "standard with 4 wild 红中; 起手4红中 wins at once (6 fan)",
+    ),
+    "record_rules_money_sanren": (
+        "三人，只打筒、条（不查花猪）；其余同标准川麻",
+        "three players, 筒 and 条 only (no 花猪); otherwise standard",
+    ),
+    "record_rules_money_duangouka": (
+        "三人，只打筒、条，十张牌（不查花猪）；其余同标准川麻",
+        "three players, 筒 and 条 only, ten-tile hands (no 花猪); otherwise standard",
+    ),
+    "record_rules_money_custom": (
+        "以某个规则为底，用 JSON 改几项（如封顶番数）",
+        "a rule set changed by a few knobs in JSON (e.g. the cap)",
+    ),
     # === record-phone END
 }
 

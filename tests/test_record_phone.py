@@ -13,7 +13,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from test_record import APP, TIMEOUT, on_localhost, pick_win  # noqa: F401 (the fixture opens writing)
 
-from dashboard.i18n import Lang
+from dashboard.i18n import Lang, label
 from dashboard.warehouse_location import WAREHOUSE_ENV
 from engine.moves import flower_pigs_possible
 from engine.rules import load_rules
@@ -116,3 +116,27 @@ def test_the_page_offers_no_impossible_fact(
     assert not at.exception, [e.value for e in at.exception]
     assert [w.key for w in at.button_group if w.key and w.key.startswith("record_end_ready_")]
     assert not [w for w in at.button_group if w.key == "record_end_pigs_0"]  # no 花猪 to pick
+
+
+# ------------------------------------------------------------------ rule sets by name
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_rule_sets_are_offered_by_name_with_what_changes_the_money(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.rules import preset_names
+
+    at = open_record(tmp_path / "wh", lang, monkeypatch)
+    shown = list(at.button_group(key="record_rules").options)
+    assert len(shown) == len(preset_names()) + 1
+    for preset in preset_names():
+        assert preset not in shown  # never a bare id
+    assert ("成都麻将" if lang == "zh" else "Chengdu") in shown
+    assert ("标准川麻" if lang == "zh" else "standard Sichuan") in shown
+    money = " ".join(c.value for c in at.caption)
+    assert label("record_rules_money_standard", lang) in money
+    at.button_group(key="record_rules").set_value("chengdu").run()
+    money = " ".join(c.value for c in at.caption)
+    assert label("record_rules_money_chengdu", lang) in money
+    listed = " ".join(m.value for m in at.markdown)
+    for preset in preset_names():  # every rule set, one line each
+        assert label(f"record_rules_money_{preset}", lang) in listed

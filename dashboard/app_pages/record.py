@@ -33,12 +33,13 @@ from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_in
 from dashboard.record_players import seat_inputs, substitute_form
 from dashboard.record_session import deal_number, show_saved, show_totals
 from dashboard.safe_text import md
-from dashboard.term_labels import code_label, pattern_label, reason_label
+from dashboard.term_labels import code_label, pattern_label, reason_label, rules_label
 from dashboard.upload_file import not_stored
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
 from engine.rules import Rules, RulesError, load_rules, preset_names
 from engine.settlement import Transfer
+from engine.vocabulary import PRESET_NAMES, term
 from ingest.sheets.record import (
     DealFacts,
     EndFact,
@@ -109,11 +110,16 @@ def start_form(warehouse: Any) -> None:
         st.session_state["record_club"] = visitor.club()
     club = st.text_input(page_kit.t("record_club"), key="record_club", disabled=visitor.club() is not None)
     table = st.text_input(page_kit.t("record_table"), key="record_table")
-    presets = [*preset_names(), CUSTOM]
+    presets = [*PRESET_ORDER, *(p for p in preset_names() if p not in PRESET_ORDER), CUSTOM]
+    names = {p: preset_name(p, LANG) for p in presets}  # format_func reads no state
     chosen_rules = st.segmented_control(
         page_kit.t("record_rules"), presets, default="standard", key="record_rules",
-        format_func=lambda p: word("record_custom") if p == CUSTOM else p,
+        format_func=names.__getitem__,
     )  # fmt: skip
+    if chosen_rules:
+        st.caption(f"{page_kit.t('record_rules_money')}: {page_kit.t(f'record_rules_money_{chosen_rules}')}")
+    with st.expander(page_kit.t("record_rules_all")):
+        st.markdown("\n".join(f"- **{names[p]}**: {page_kit.t(f'record_rules_money_{p}')}" for p in presets))
     override = ""
     if chosen_rules == CUSTOM:
         override = st.text_area(
@@ -160,6 +166,17 @@ def start_form(warehouse: Any) -> None:
     save_draft(warehouse, draft)
     st.session_state[SID_KEY] = session.session_id
     st.rerun()
+
+
+#: the rule sets in the order a club looks for them: the usual first
+PRESET_ORDER = ("standard", "chengdu", "hongzhong", "online", "sanren", "duangouka", "novikov")
+
+
+def preset_name(preset: str, lang: str) -> str:
+    """A rule set by its name in the page's language (成都麻将 / Chengdu), never its bare id."""
+    if preset == CUSTOM:
+        return label("record_custom", "zh" if lang == "zh" else "en")
+    return term(PRESET_NAMES, preset, lang) if preset in PRESET_NAMES else preset
 
 
 def table_seats(chosen: str, override: str) -> int:
@@ -442,7 +459,8 @@ else:
         st.stop()
     where = " · ".join(md(v) for v in (session.club, session.table) if v)
     st.caption(
-        f"{md(session.session_id)} · {where} · {md(rules.name)} · {page_kit.t('record_base')} {session.base}"
+        f"{md(session.session_id)} · {where} · {md(rules_label(rules.name, LANG))} · "
+        f"{page_kit.t('record_base')} {session.base}"
     )
     note = st.session_state.get(NOTE_KEY)
     if note is not None and note[2] == session.session_id:
