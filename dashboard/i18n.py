@@ -904,6 +904,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "以某个规则为底，用 JSON 改几项（如封顶番数）",
         "a rule set changed by a few knobs in JSON (e.g. the cap)",
     ),
+    # the Record page on a phone: the event just added, the saved deals' actions
+    "record_just_added": ("刚记下：", "Just recorded:"),
+    "record_saved_actions": ("更正或删除一局", "Correct or delete a deal"),
+    "record_saved_pick": ("哪一局", "Which deal"),
     # === record-phone END
 }
 

@@ -140,3 +140,39 @@ def test_rule_sets_are_offered_by_name_with_what_changes_the_money(
     listed = " ".join(m.value for m in at.markdown)
     for preset in preset_names():  # every rule set, one line each
         assert label(f"record_rules_money_{preset}", lang) in listed
+
+
+# ------------------------------------------------------------------ recording on a phone
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_deal_on_a_phone_confirms_each_event_and_keeps_the_save_apart(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    at = open_record(tmp_path / "wh", lang, monkeypatch)
+    begin(at, "standard", HONGZHONG.players)
+    assert not [
+        c for c in at.caption if c.value == label("record_help", lang)
+    ]  # the first screen is the deal's
+    pick_win(at, 0, 1, -1, ["qingyise"])  # 李娜 自摸 清一色: 3 fan, 4 from each
+    at.button(key="record_win_add_0").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    shown = " ".join(m.value for m in at.markdown if label("record_just_added", lang) in m.value)
+    assert shown, "the event just added is confirmed"
+    assert "李娜" in shown and ("张伟 → 李娜 4" in shown) and ("王强 → 李娜 4" in shown)
+    save = at.button(key="record_save_1")
+    assert save.proto.type != "primary"  # not the look of 记胡
+    keys = [b.key for b in at.button]
+    assert keys.index("record_save_1") - keys.index("record_win_add_1") > 0
+    assert at.divider, "a divider stands between 记胡 and 保存本局"
+
+    at.button(key="record_save_1").click().run()
+    buttons = len(at.button)
+    for step in (2, 4):  # two more deals, each a 自摸 and a save
+        pick_win(at, step, 0, -1, [])
+        at.button(key=f"record_win_add_{step}").click().run()
+        at.button(key=f"record_save_{step + 1}").click().run()
+        assert not at.exception, [e.value for e in at.exception]
+    assert len(at.button) == buttons  # a saved deal adds a line, not buttons
+    lines = [m.value for m in at.markdown if label("record_deal", lang).format(n="01") in m.value]
+    assert lines and lines[0].count("\n") == 2  # three deals, one line each
+    assert [t.key for t in at.button if t.key and t.key.startswith("record_correct_")] == ["record_correct_2"]
+    assert at.button(key="record_close")  # still there, right after the list

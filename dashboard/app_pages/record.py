@@ -23,6 +23,7 @@ from datetime import date, datetime
 from typing import Any
 
 import streamlit as st
+import streamlit.components.v1 as components
 
 from dashboard import page_kit, visitor
 from dashboard.findings_view import finding_said
@@ -56,11 +57,30 @@ URL_RECORD = "record"
 SID_KEY = "record_sid"
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
 EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
+LAST_KEY = "record_last"  # (deal id, revision, event number) of the event just added
+SCROLL_KEY = "record_scroll"  # the run after an Add scrolls the confirmation into view, once
+#: a phone keeps its scroll position over a rerun, so the list that grew above pushes the
+#: confirmation down: this brings it (and the next event's chips under it) into view
+SCROLL_SCRIPT = (
+    "<script>const box = window.parent.document.querySelector('.st-key-record_last');"
+    "if (box) box.scrollIntoView({block: 'start', behavior: 'instant'});</script>"
+)
 CUSTOM = "custom"
 LANG = page_kit.lang()
 
 st.markdown(
-    "<style>div[data-testid='stButton'] button{min-height:3rem}</style>", unsafe_allow_html=True
+    "<style>div[data-testid='stButton'] button{min-height:3rem}"
+    # a phone's first screen: a smaller title, the totals in one row (Streamlit stacks
+    # columns below 640px), the last event's confirmation and the save kept apart
+    "h1{font-size:1.6rem !important;padding-top:0 !important}"
+    ".st-key-record_totals [data-testid='stHorizontalBlock']{flex-wrap:nowrap;gap:.3rem}"
+    ".st-key-record_totals [data-testid='stColumn']{min-width:0 !important;width:auto !important;flex:1 1 0 !important}"
+    ".st-key-record_totals [data-testid='stMetricValue']{font-size:1.15rem}"
+    ".st-key-record_totals [data-testid='stMetricLabel'] p{font-size:.8rem}"
+    ".st-key-record_totals [data-testid='stMetric']{padding:0}"
+    ".st-key-record_last{scroll-margin-top:4.5rem}"  # clear of the app's top bar once scrolled to
+    "</style>",
+    unsafe_allow_html=True,
 )  # big tap targets on a phone
 
 
@@ -300,8 +320,8 @@ def add_event(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) 
 
 def save_button(warehouse: Any, draft: Draft, deal: DealFacts, final: DealFacts, allowed: bool) -> None:
     """Save; a deal with nothing in it (no kong, no win, no 查叫 payment) asks first."""
-    if st.button(page_kit.t("record_save"), type="primary", disabled=not allowed, key=step_key("save"),
-                 use_container_width=True):  # fmt: skip
+    if st.button(page_kit.t("record_save"), disabled=not allowed, key=step_key("save"),
+                 icon=":material/save:", use_container_width=True):  # fmt: skip
         if deal.events or price(draft.session, final).settlement:
             save(warehouse, draft, final)
         else:
@@ -316,6 +336,29 @@ def save_button(warehouse: Any, draft: Draft, deal: DealFacts, final: DealFacts,
     if st.button(page_kit.t("record_empty_no"), key=step_key("save_empty_no"), use_container_width=True):
         st.session_state.pop(EMPTY_KEY, None)
         st.rerun()
+
+
+def confirm_last(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> None:
+    """The event just added and its payments, above the next event's chips and scrolled
+    into view once (on a phone the event list is out of view by then): the recorder sees
+    what was charged to whom, and taps on."""
+    last = st.session_state.get(LAST_KEY)
+    if last is None or last[:2] != (deal.deal_id, deal.revision) or last[2] >= len(deal.events):
+        return
+    number = last[2]
+    fact = deal.events[number]
+    written = priced.patterns[number]
+    shown = WinFact(fact.seat, fact.from_seat, written) if isinstance(fact, WinFact) and written else fact
+    lines = [f"{number + 1}. {event_text(shown, priced.fans[number], players)}"]
+    lines += [f"- {line}" for line in payment_lines(priced.payments[number], players)]
+    if isinstance(fact, KongFact) and fact.kind == "added" and not priced.payments[number]:
+        lines.append(f"- _{page_kit.t('record_pending')}_")
+    with st.container(border=True, key="record_last"):  # not a success box: those say what was saved
+        st.markdown(
+            f":green[:material/check_circle: **{page_kit.t('record_just_added')}**] " + "\n".join(lines)
+        )
+    if st.session_state.pop(SCROLL_KEY, False):
+        components.html(SCROLL_SCRIPT, height=0)
 
 
 def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
@@ -356,6 +399,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
             key=step_key("wall_open"),
         )
     )
+    confirm_last(deal, priced, players)  # the event just added, the next one's chips right under it
     changed: DealFacts | None = None
     if editing is not None:
         changed = edit_event(draft, deal, editing, rules)
@@ -364,6 +408,9 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         st.success(page_kit.t("record_deal_over_rest" if rest else "record_deal_over"))
     elif not wall_end:
         changed = add_event(draft, deal, still_in, rules)
+        if changed is not None:  # confirmed on the next run, scrolled to once
+            st.session_state[LAST_KEY] = (deal.deal_id, deal.revision, len(changed.events) - 1)
+            st.session_state[SCROLL_KEY] = True
     if changed is not None:
         keep(warehouse, draft, changed)
         next_step()
@@ -377,6 +424,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         deal = keep(warehouse, draft, replace(deal, end=entered))
     final = replace(deal, end=end)
     closing = price(session, final)
+    st.divider()  # the save stands apart from 记胡: another look, not the next tap down
     if closing.settlement:
         st.markdown(f"**{page_kit.t('record_settlement')}**")
         st.markdown("\n".join(f"- {line}" for line in payment_lines(closing.settlement, players)))
@@ -438,7 +486,6 @@ def session_link(session_id: str) -> None:
 
 
 st.title(page_kit.t("page_record"))
-st.caption(page_kit.t("record_help"))
 warehouse = warehouse_path()
 if not may_write(
     page_kit.t("record_token"),
@@ -449,6 +496,7 @@ if not may_write(
     st.stop()  # the Upload page's rule: drafts and saves are writes
 draft = open_draft(warehouse)
 if draft is None:
+    st.caption(page_kit.t("record_help"))  # a session under way needs the first screen for its totals
     start_form(warehouse)
 else:
     session = draft.session
