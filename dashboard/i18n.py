@@ -908,6 +908,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_just_added": ("刚记下：", "Just recorded:"),
     "record_saved_actions": ("更正或删除一局", "Correct or delete a deal"),
     "record_saved_pick": ("哪一局", "Which deal"),
+    # the Session result on a phone: short deal labels, seats counted from 1
+    "live_deal_n": ("第 {n} 局", "Deal {n}"),
+    "session_replay_link": ("回放", "Replay"),
     # === record-phone END
 }
 

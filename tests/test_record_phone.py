@@ -176,3 +176,42 @@ def test_a_deal_on_a_phone_confirms_each_event_and_keeps_the_save_apart(
     assert lines and lines[0].count("\n") == 2  # three deals, one line each
     assert [t.key for t in at.button if t.key and t.key.startswith("record_correct_")] == ["record_correct_2"]
     assert at.button(key="record_close")  # still there, right after the list
+
+
+# ------------------------------------------------------------------ the session result
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_session_result_reads_on_a_phone(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Short deal labels instead of ids, the players' columns first, seats counted from 1,
+    statuses in the page's language."""
+    from dashboard.record_draft import save_deal
+    from dashboard.session_result import deal_label
+
+    warehouse = tmp_path / "wh"
+    session = SessionFacts("club-2026-12-07-long-table-name", HONGZHONG.players, "standard", 1, "club", "t1")
+    for n in (1, 2):
+        save_deal(
+            warehouse,
+            session,
+            DealFacts(f"{session.session_id}-{n:02d}", 0, (WinFact(n, None, ("pinghu",)),), EndFact()),
+        )
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.query_params["session"] = session.session_id
+    at.run()
+    at.switch_page("app_pages/session.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    frames = [t.value for t in at.dataframe]
+    deals = next(f for f in frames if "short" in f.columns)
+    assert deals["short"].tolist() == [label("live_deal_n", lang).format(n=n) for n in (1, 2)]
+    assert list(deals.columns[:5]) == ["short", "net_0", "net_1", "net_2", "net_3"]  # players first
+    assert set(deals["status"]) == {label("status_ok", lang)}
+    totals = next(f for f in frames if "seat" in f.columns)
+    assert sorted(totals["seat"]) == [1, 2, 3, 4]
+    payments = next(f for f in frames if "reason_label" in f.columns)
+    assert set(payments["deal_id"]) == {label("live_deal_n", lang).format(n=n) for n in (1, 2)}
+    assert deal_label(f"{session.session_id}-03~rev2", session.session_id, lang) == label(
+        "live_deal_n", lang
+    ).format(n=3)

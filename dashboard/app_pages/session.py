@@ -21,10 +21,12 @@ from dashboard.session_result import (
     build_result,
     chat_text,
     csv_bytes,
+    deal_label,
     file_stem,
     money_frame,
     money_lines,
     payments_frame,
+    status_label,
     totals_frame,
     transfer_lines,
     transfers_frame,
@@ -61,6 +63,10 @@ PRINT_CSS = """
 .cm-print th, .cm-print td { border-bottom: 1px solid #ccc; padding: 2pt 6pt; text-align: left; }
 .cm-print td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .cm-print tr { break-inside: avoid; }
+/* a table's toolbar (search, download, full screen) sits above its top edge: room for it,
+   so it never covers the widget above (the 取整 select on a phone) */
+.st-key-session_money, .st-key-session_totals, .st-key-session_deals, .st-key-session_payments,
+.st-key-session_transfers, .st-key-session_findings { margin-top: 2.25rem; }
 </style>
 """
 
@@ -110,7 +116,7 @@ def show_totals(result: SessionResult) -> None:
     if "recorded" in totals and (totals["recorded"] != totals["total"]).any():
         st.warning(page_kit.t("session_recorded_differs"))
     page_kit.dataframe(
-        totals,
+        totals.assign(seat=totals["seat"] + 1),  # seats as people count them: 1 to 4
         hide_index=True,
         column_config={
             "place": page_kit.t("session_place"),
@@ -221,13 +227,22 @@ def show_chat(result: SessionResult, money: MoneyResult | None) -> None:
 
 def show_deals(result: SessionResult) -> None:
     st.subheader(page_kit.t("session_deals"))
-    deals = result.deals.assign(replay=[page_kit.replay_url(d) for d in result.deals["deal_id"]])
+    lang = page_kit.lang()
+    ids = [str(d) for d in result.deals["deal_id"]]
+    deals = result.deals.assign(
+        replay=[page_kit.replay_url(d) for d in ids],
+        short=[deal_label(d, result.session_id, lang) for d in ids],  # not the id: it takes the width
+        status=[status_label(str(s), lang) for s in result.deals["status"]],
+    )
     nets = {f"net_{seat}": name for seat, name in enumerate(result.players)}
     page_kit.dataframe(
-        deals[["replay", "status", "findings", *nets]],
+        deals[["short", *nets, "status", "findings", "replay"]],
         hide_index=True,
         column_config={
-            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
+            "short": st.column_config.TextColumn(page_kit.t("deal"), pinned=True),
+            "replay": st.column_config.LinkColumn(
+                page_kit.t("session_replay_link"), display_text=page_kit.t("session_replay_link")
+            ),
             "status": page_kit.t("status"),
             "findings": page_kit.t("findings"),
             **nets,
@@ -236,8 +251,11 @@ def show_deals(result: SessionResult) -> None:
     )
     st.subheader(page_kit.t("session_payments"))
     payments = payments_frame(result, page_kit.lang())
+    payments = payments.assign(
+        deal_id=[deal_label(str(d), result.session_id, lang) for d in payments["deal_id"]]
+    )
     page_kit.dataframe(
-        payments[["deal_id", "line", "reason_label", "payer", "payee", "amount"]],
+        payments[["deal_id", "reason_label", "payer", "payee", "amount", "line"]],
         hide_index=True,
         column_config={
             "deal_id": page_kit.t("deal"),
