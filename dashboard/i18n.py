@@ -911,6 +911,30 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     # the Session result on a phone: short deal labels, seats counted from 1
     "live_deal_n": ("第 {n} 局", "Deal {n}"),
     "session_replay_link": ("回放", "Replay"),
+    # the table's live view (app_pages/live.py) and its link on the Record page
+    "live_title": ("牌桌直播", "Live table"),
+    "live_share": ("牌桌直播：扫码看分", "Live table: scan to follow"),
+    "live_share_help": (
+        "同桌的人用手机扫这个二维码（或打开下面的链接），就能看到本场的累计分数和每局付分，自动刷新，只能看不能改。"
+        "链接本身就是钥匙：只发给同桌的人。",
+        "Everyone at the table scans this code (or opens the link below) to follow the running totals and "
+        "each deal's payments on their own phone: it refreshes itself and is read-only. The link is its own "
+        "key: share it with the table only.",
+    ),
+    "live_money_help": (
+        "填入每分价值，直播页同时按元显示（结束本场时也从这里开始）。",
+        "With a value of a point, the live view shows 元 too (and the close starts from these settings).",
+    ),
+    "live_points": ("分", "Points"),
+    "live_money_rule": ("每分 {point} 元", "{point} 元 a point"),
+    "live_updated": ("{at} 更新，每 {s} 秒自动刷新", "updated {at}, refreshes every {s} s"),
+    "live_under_way": ("第 {n} 局（进行中）", "Deal {n} (under way)"),
+    "live_last_deals": ("最近几局", "The last deals"),
+    "live_closed": ("本场已于 {at} 结束。", "The session was closed at {at}."),
+    "live_unknown": (
+        "这个链接打不开任何牌桌：请向记分的人要新的链接或二维码。",
+        "This link opens no table: ask whoever keeps the score for the link or the QR code again.",
+    ),
     # === record-phone END
 }
 

@@ -54,6 +54,7 @@ PAGES: Final = {
     "search": "app_pages/search.py",
     "patterns": "app_pages/patterns.py",
     "record": "app_pages/record.py",
+    "live": "app_pages/live.py",  # the table's live view, by its link only (dashboard/live_link.py)
 }
 
 

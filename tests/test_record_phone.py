@@ -215,3 +215,58 @@ def test_the_session_result_reads_on_a_phone(
     assert deal_label(f"{session.session_id}-03~rev2", session.session_id, lang) == label(
         "live_deal_n", lang
     ).format(n=3)
+
+
+# ------------------------------------------------------------------ the table on every phone
+def live_page(warehouse: Path, token: str, lang: Lang, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The live view as a player's phone opens it: a new browser session with the link."""
+    monkeypatch.setenv(WAREHOUSE_ENV, str(warehouse))
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.query_params["t"] = token
+    at.run()
+    at.switch_page("app_pages/live.py").run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_table_follows_the_session_by_its_link(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import segno
+
+    from dashboard.access import add_grant
+    from dashboard.live_link import TOKEN_SHAPE, index_path, live_url, qr_svg
+    from dashboard.record_draft import load_draft
+
+    warehouse = tmp_path / "wh"
+    at = open_record(warehouse, lang, monkeypatch)
+    begin(at, "standard", HONGZHONG.players)
+    draft = load_draft(warehouse, "night")
+    assert draft is not None and draft.live_token is not None and TOKEN_SHAPE.fullmatch(draft.live_token)
+    token = draft.live_token
+    assert index_path(warehouse, token).is_file() and token not in index_path(warehouse, token).name
+    link = " ".join(c.value for c in at.code)
+    assert f"live?t={token}" in link
+    shown = " ".join(str(h.proto.body) for h in at.get("html"))
+    assert qr_svg(live_url("", token, lang)) in shown and segno.make(live_url("", token, lang)).version >= 1
+    at.number_input(key="record_live_money_point").set_value(0.5).run()
+    kept = load_draft(warehouse, "night")
+    assert kept is not None and kept.money is not None and kept.money["fen_per_point"] == 50
+    pick_win(at, 0, 1, -1, ["qingyise"])  # 李娜 自摸 清一色: 4 from each
+    at.button(key="record_win_add_0").click().run()
+
+    add_grant(warehouse, "club", "viewer")  # club tokens on: every other page asks for one
+    live = live_page(warehouse, token, lang, monkeypatch)
+    text = " ".join(m.value for m in live.markdown)
+    assert "**+12**" in text and "**-4**" in text and "+6" in text and "-2" in text  # points and 元
+    assert "张伟 → 李娜 4" in text  # the deal under way, with its payments
+    assert not live.text_input  # no token asked
+    assert live.title[0].value == label("live_title", lang)
+
+    wrong = live_page(warehouse, token[:-1] + ("A" if token[-1] != "A" else "B"), lang, monkeypatch)
+    assert wrong.warning and wrong.warning[0].value == label("live_unknown", lang)
+    assert "李娜" not in " ".join(m.value for m in wrong.markdown)
+    by_id = live_page(warehouse, "night", lang, monkeypatch)  # the session's id is no key
+    assert by_id.warning and "李娜" not in " ".join(m.value for m in by_id.markdown)

@@ -16,30 +16,34 @@ or deleted as a revision) :mod:`dashboard.record_session`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import streamlit as st
 import streamlit.components.v1 as components
 
-from dashboard import page_kit, visitor
+from dashboard import money_view, page_kit, visitor
 from dashboard.findings_view import finding_said
 from dashboard.i18n import label
+from dashboard.live_link import live_token, live_url, qr_svg
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
 from dashboard.record_players import seat_inputs, substitute_form
 from dashboard.record_session import deal_number, show_saved, show_totals
+from dashboard.record_text import event_text, payment_lines
 from dashboard.safe_text import md
-from dashboard.term_labels import code_label, pattern_label, reason_label, rules_label
+from dashboard.term_labels import code_label, rules_label
 from dashboard.upload_file import not_stored
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
+from engine.money import MoneyError, MoneyRule
 from engine.rules import Rules, RulesError, load_rules, preset_names
-from engine.settlement import Transfer
 from engine.vocabulary import PRESET_NAMES, term
 from ingest.sheets.record import (
     DealFacts,
@@ -210,39 +214,6 @@ def table_seats(chosen: str, override: str) -> int:
 
 
 # ------------------------------------------------------------------ one deal
-def payment_lines(transfers: list[Transfer], names: tuple[str, ...]) -> list[str]:
-    players = tuple(md(name) for name in names)
-    return [
-        page_kit.t(
-            "record_pays", payer=players[t.payer], payee=players[t.payee], amount=t.amount,
-            reason=reason_label(t.reason, page_kit.lang()),
-        )
-        for t in transfers
-    ]  # fmt: skip
-
-
-def event_text(fact: KongFact | WinFact, fan: int | None, names: tuple[str, ...]) -> str:
-    players = tuple(md(name) for name in names)
-    if isinstance(fact, KongFact):
-        kind = page_kit.t(f"kong_kind_{fact.kind}")
-        if fact.kind == "added" and not fact.same_turn:
-            kind += page_kit.t("record_late_mark")
-        if fact.kind == "exposed" and fact.from_seat is not None:
-            return page_kit.t(
-                "record_kong_from", who=players[fact.seat], kind=kind, source=players[fact.from_seat]
-            )
-        return page_kit.t("record_kong_line", who=players[fact.seat], kind=kind)
-    source = (
-        page_kit.t("record_win_self")
-        if fact.from_seat is None
-        else page_kit.t("record_win_from", source=players[fact.from_seat])
-    )
-    patterns = " + ".join(pattern_label(p, page_kit.lang()) for p in fact.patterns)
-    return page_kit.t(
-        "record_win_line", who=players[fact.seat], source=source, patterns=patterns, fan=fan or "?"
-    )
-
-
 def show_events(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> None:
     st.subheader(page_kit.t("record_events"))
     if not deal.events:
@@ -479,6 +450,39 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
     st.rerun()
 
 
+def page_base() -> str:
+    """The dashboard's address as this browser reached it (scheme, host, path prefix), for
+    a link another phone opens; "" where it cannot be told (the link is then relative)."""
+    url = str(st.context.url or "")
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return ""
+    path = parts.path.rstrip("/")
+    path = path[: -len("/record")] if path.endswith("/record") else path
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def live_block(warehouse: Any, draft: Draft) -> None:
+    """The table's live view for every player: its QR code and link (made the first time
+    this is drawn), and the money settings it shows 元 with (kept in the draft)."""
+    with st.expander(page_kit.t("live_share"), icon=":material/qr_code_2:"):
+        token = live_token(warehouse, draft)
+        link = live_url(page_base(), token, LANG)
+        st.caption(page_kit.t("live_share_help"))
+        with st.container(key="record_live_qr"):
+            st.html(f'<div style="background:#fff;display:inline-block">{qr_svg(link)}</div>')
+        st.code(link, language=None)
+        if draft.money is not None:
+            with contextlib.suppress(TypeError, MoneyError):
+                money_view.seed("record_live_money", money_view.values_of(MoneyRule(**draft.money)))
+        st.caption(page_kit.t("live_money_help"))
+        rule = money_view.money_widgets("record_live_money")
+        wanted = None if rule is None else asdict(rule)
+        if wanted != draft.money:
+            draft.money = wanted
+            save_draft(warehouse, draft)
+
+
 def session_link(session_id: str) -> None:
     page_kit.page_link(
         "session", page_kit.t("record_see_session"), ":material/receipt_long:", {"session": session_id}
@@ -518,6 +522,7 @@ else:
     if draft.resume_held():  # a correction was saved: the deal under way comes back
         save_draft(warehouse, draft)
     totals_box = st.container()  # filled after the deal, so a 查叫 just entered counts
+    live_block(warehouse, draft)
     record_deal(warehouse, draft, rules)
     substitute_form(warehouse, draft)
     with totals_box:
