@@ -926,6 +926,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "With a value of a point, the live view shows 元 too (and the close starts from these settings).",
     ),
     "live_points": ("分", "Points"),
+    "live_scan": ("用手机相机扫码", "Scan with a phone's camera"),
     "live_money_rule": ("每分 {point} 元", "{point} 元 a point"),
     "live_updated": ("{at} 更新，每 {s} 秒自动刷新", "updated {at}, refreshes every {s} s"),
     "live_under_way": ("第 {n} 局（进行中）", "Deal {n} (under way)"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import io
 import json
 import os
 import re
@@ -73,9 +74,10 @@ def live_url(base: str, token: str, lang: str) -> str:
     return f"{base.rstrip('/')}/{LIVE_PATH}?{urlencode(params)}"
 
 
-def qr_svg(link: str) -> str:
-    """The link as a QR code (SVG, black on white, a quiet zone), for a phone's camera."""
+def qr_png(link: str) -> bytes:
+    """The link as a QR code (PNG, black on white, a quiet zone), for a phone's camera."""
     import segno
 
-    svg: str = segno.make(link, error="m").svg_inline(scale=6, border=4, dark="#000", light="#fff")
-    return svg
+    out = io.BytesIO()
+    segno.make(link, error="m").save(out, kind="png", scale=6, border=4, dark="#000", light="#fff")
+    return out.getvalue()

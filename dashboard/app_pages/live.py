@@ -120,9 +120,9 @@ def live_body(token: str | None) -> None:
         rules = rules_label(session.rule_set().name, page_kit.lang())
     except ValueError:
         rules = "?"
-    where = " · ".join(md(v) for v in (session.club, session.table) if v)
     stamp = datetime.now().strftime("%H:%M:%S")
-    st.caption(f"{where} · {md(rules)} · {page_kit.t('live_updated', at=stamp, s=REFRESH_SECONDS)}")
+    parts = [md(v) for v in (session.club, session.table, rules) if v]
+    st.caption(" · ".join([*parts, page_kit.t("live_updated", at=stamp, s=REFRESH_SECONDS)]))
     if draft.closed_at is not None:
         st.info(page_kit.t("live_closed", at=draft.closed_at), icon=":material/flag:")
     show_totals(draft)

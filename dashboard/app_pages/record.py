@@ -30,7 +30,7 @@ import streamlit.components.v1 as components
 from dashboard import money_view, page_kit, visitor
 from dashboard.findings_view import finding_said
 from dashboard.i18n import label
-from dashboard.live_link import live_token, live_url, qr_svg
+from dashboard.live_link import live_token, live_url, qr_png
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
@@ -470,7 +470,7 @@ def live_block(warehouse: Any, draft: Draft) -> None:
         link = live_url(page_base(), token, LANG)
         st.caption(page_kit.t("live_share_help"))
         with st.container(key="record_live_qr"):
-            st.html(f'<div style="background:#fff;display:inline-block">{qr_svg(link)}</div>')
+            st.image(qr_png(link), width=222, caption=page_kit.t("live_scan"))
         st.code(link, language=None)
         if draft.money is not None:
             with contextlib.suppress(TypeError, MoneyError):
@@ -509,11 +509,8 @@ else:
     except RulesError as error:
         st.error(page_kit.t("record_bad_rules", error=error))
         st.stop()
-    where = " · ".join(md(v) for v in (session.club, session.table) if v)
-    st.caption(
-        f"{md(session.session_id)} · {where} · {md(rules_label(rules.name, LANG))} · "
-        f"{page_kit.t('record_base')} {session.base}"
-    )
+    parts = [session.session_id, session.club, session.table, rules_label(rules.name, LANG)]
+    st.caption(" · ".join([*(md(v) for v in parts if v), f"{page_kit.t('record_base')} {session.base}"]))
     note = st.session_state.get(NOTE_KEY)
     if note is not None and note[2] == session.session_id:
         gone = any(d.deal_id == note[0] and d.deleted for d in draft.saved)
