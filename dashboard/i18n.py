@@ -936,6 +936,18 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "这个链接打不开任何牌桌：请向记分的人要新的链接或二维码。",
         "This link opens no table: ask whoever keeps the score for the link or the QR code again.",
     ),
+    # quick entry: a deal as each player's net points only
+    "record_mode": ("记法", "How to record"),
+    "record_mode_events": ("逐项记（杠、胡）", "Each kong and win"),
+    "record_mode_nets": ("只记净分", "Nets only (quick)"),
+    "record_quick_help": (
+        "只记每家本局的输赢分（加起来为 0）：审计只能核对合计为零和总分，查不了谁怎么胡的，报告会注明这一点。",
+        "Each player's points for the deal, adding up to zero: the audit can check only the zero sum and "
+        "the totals, not who won how, and its report says so (net_only).",
+    ),
+    "record_quick_sum": ("合计 {sum}，应为 0。", "They add up to {sum}: they must add up to 0."),
+    "record_quick_save": ("保存本局（只记净分）", "Save deal (nets only)"),
+    "record_quick_line": ("只记净分", "nets only"),
     # === record-phone END
 }
 

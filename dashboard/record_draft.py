@@ -111,6 +111,7 @@ def _deal_json(deal: DealFacts) -> dict[str, Any]:
         "events": [_fact_json(fact) for fact in deal.events],
         "end": None if deal.end is None else asdict(deal.end),
         "deleted": deal.deleted,
+        **({"nets": list(deal.nets)} if deal.nets is not None else {}),  # quick entry only
     }
 
 
@@ -130,6 +131,7 @@ def _deal(data: dict[str, Any]) -> DealFacts:
         None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),
         int(data.get("revision", 1)),
         bool(data.get("deleted", False)),
+        None if data.get("nets") is None else tuple(int(n) for n in data["nets"]),
     )
 
 

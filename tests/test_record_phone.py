@@ -270,3 +270,66 @@ def test_the_table_follows_the_session_by_its_link(
     assert "李娜" not in " ".join(m.value for m in wrong.markdown)
     by_id = live_page(warehouse, "night", lang, monkeypatch)  # the session's id is no key
     assert by_id.warning and "李娜" not in " ".join(m.value for m in by_id.markdown)
+
+
+# ------------------------------------------------------------------ quick entry (nets only)
+def test_a_quick_deal_is_a_net_only_sheet_deal_the_audit_warns_of(tmp_path: Path) -> None:
+    from ingest.sheets.record import deal_lines, log_text
+
+    deal = DealFacts("hz-01", 0, (), EndFact(), nets=(8, -4, -4, 0))
+    records = [json.loads(line) for line in deal_lines(HONGZHONG, deal)]
+    assert records == [
+        {"type": "deal", "deal_id": "hz-01", "record": "sheet", "dealer": 0},
+        {"type": "deal_end", "reason": "net_only", "scores": [8, -4, -4, 0]},
+    ]
+    assert price(HONGZHONG, deal).scores == (8, -4, -4, 0)
+    log = tmp_path / "quick.jsonl"
+    log.write_text(log_text(HONGZHONG, [deal]), encoding="utf-8")
+    report = validate_paths([log])
+    assert not list(report.all_findings())  # nothing wrong: only what could not be checked
+    [dealt] = report.deals
+    assert [w.code for w in dealt.warnings] == ["net_only"] and dealt.scores == (8, -4, -4, 0)
+    with pytest.raises(ValueError, match="add up to zero"):
+        deal_lines(HONGZHONG, DealFacts("hz-02", 0, (), EndFact(), nets=(8, -4, -4, 1)))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_quick_entry_on_the_page_counts_everywhere(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from analytics.queries import Analytics
+    from dashboard.record_draft import load_draft
+
+    warehouse = tmp_path / "wh"
+    at = open_record(warehouse, lang, monkeypatch)
+    begin(at, "standard", HONGZHONG.players)
+    at.button_group(key="record_mode").set_value("nets").run()
+    for seat, points in enumerate((8, -4, -4, 1)):
+        at.number_input(key=f"record_net_{seat}_0").set_value(points).run()
+    assert at.warning and "+1" in at.warning[0].value
+    assert at.button(key="record_net_save_0").disabled  # not zero: not saved
+    at.number_input(key="record_net_3_0").set_value(0).run()
+    at.button(key="record_net_save_0").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.success and at.success[0].value.startswith(label("record_saved", lang).split("{")[0])
+    assert at.button_group(key="record_mode").value == "nets"  # the next deal too
+    pick = {str(m.label): str(m.value) for m in at.metric}
+    assert pick == {"张伟": "+8", "李娜": "-4", "王强": "-4", "陈静": "+0"}
+    draft = load_draft(warehouse, "night")
+    assert draft is not None and draft.saved[0].nets == (8, -4, -4, 0)
+
+    api = Analytics(warehouse)
+    try:
+        deals = api.sql("select status, end_reason, scores from stg_deals")
+        assert deals["end_reason"].tolist() == ["net_only"] and list(deals["scores"].iloc[0]) == [
+            8,
+            -4,
+            -4,
+            0,
+        ]
+        warned = api.sql("select code, severity from stg_findings")
+        assert ("net_only", "warning") in set(zip(warned["code"], warned["severity"], strict=True))
+        board = api.query("player_stats").set_index("player")
+        assert board.loc["张伟", "net"] == 8 and board.loc["李娜", "net"] == -4
+    finally:
+        api.close()

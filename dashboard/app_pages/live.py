@@ -74,6 +74,8 @@ def deal_lines(draft: Draft, deal: DealFacts) -> list[str]:
     """Each event of a deal with its payments, and the 查叫 once entered."""
     session = draft.session_for(deal.deal_id)
     players = session.players
+    if deal.nets is not None:  # quick entry: nothing but the nets
+        return [f"- _{page_kit.t('record_quick_line')}_"]
     priced = price(session, deal)
     lines = []
     for number, fact in enumerate(deal.events):

@@ -62,6 +62,7 @@ SID_KEY = "record_sid"
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
 EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
 LAST_KEY = "record_last"  # (deal id, revision, event number) of the event just added
+MODE_KEY = "record_mode"  # "events" (tap each kong and win) or "nets" (quick entry), kept for the next deals
 SCROLL_KEY = "record_scroll"  # the run after an Add scrolls the confirmation into view, once
 #: a phone keeps its scroll position over a rerun, so the list that grew above pushes the
 #: confirmation down: this brings it (and the next event's chips under it) into view
@@ -332,6 +333,45 @@ def confirm_last(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> N
         components.html(SCROLL_SCRIPT, height=0)
 
 
+def quick_mode(deal: DealFacts) -> bool:
+    """Whether this deal is entered as nets only (quick entry): the recorder's choice, kept
+    for the next deals; a saved quick deal being corrected opens as one."""
+    modes = {"events": page_kit.t("record_mode_events"), "nets": page_kit.t("record_mode_nets")}
+    if deal.nets is not None:
+        st.session_state[MODE_KEY] = "nets"
+    mode = st.segmented_control(
+        page_kit.t("record_mode"), list(modes), key=MODE_KEY, format_func=modes.__getitem__,
+        default="events", label_visibility="collapsed",
+    )  # fmt: skip
+    return mode == "nets"
+
+
+def quick_entry(warehouse: Any, draft: Draft, deal: DealFacts, players: tuple[str, ...]) -> None:
+    """Each player's points for the deal, adding up to zero, saved as a net-only sheet deal:
+    the audit can check only the zero sum and the totals, and its report says so (the
+    ``net_only`` warning)."""
+    st.caption(page_kit.t("record_quick_help"))
+    was = deal.nets or (0,) * len(players)
+    nets = [
+        int(st.number_input(md(name), value=int(was[seat]), step=1, key=step_key(f"net_{seat}")))
+        for seat, name in enumerate(players)
+    ]
+    total = sum(nets)
+    if total:
+        st.warning(page_kit.t("record_quick_sum", sum=f"{total:+d}"), icon=":material/calculate:")
+    st.divider()
+    if st.button(
+        page_kit.t("record_quick_save"), key=step_key("net_save"), icon=":material/save:",
+        disabled=bool(total) or not any(nets), use_container_width=True,
+    ):  # fmt: skip
+        save(warehouse, draft, replace(deal, events=(), end=EndFact(), nets=tuple(nets)))
+    if deal.revision > 1 and st.button(page_kit.t("record_cancel"), key=step_key("cancel")):
+        draft.current, draft.held = draft.held or draft.fresh_deal(), None
+        save_draft(warehouse, draft)
+        next_step()
+        st.rerun()
+
+
 def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     deal = draft.current or draft.fresh_deal()
     session = draft.session_for(deal.deal_id)  # a correction: who played that deal
@@ -350,6 +390,9 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     )  # fmt: skip
     if dealer is not None and dealer != deal.dealer:
         deal = keep(warehouse, draft, replace(deal, dealer=int(dealer)))
+    if not deal.events and quick_mode(deal):  # a table that keeps only the nets
+        quick_entry(warehouse, draft, deal, players)
+        return
     priced = price(session, replace(deal, end=None))  # the events; 查叫 below
     show_events(deal, priced, players)
     if deal.events and st.button(page_kit.t("record_undo"), key=step_key("undo"), use_container_width=True):
