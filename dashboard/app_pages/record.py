@@ -136,15 +136,15 @@ def start_form(warehouse: Any) -> None:
     club = st.text_input(page_kit.t("record_club"), key="record_club", disabled=visitor.club() is not None)
     table = st.text_input(page_kit.t("record_table"), key="record_table")
     presets = [*PRESET_ORDER, *(p for p in preset_names() if p not in PRESET_ORDER), CUSTOM]
-    names = {p: preset_name(p, LANG) for p in presets}  # format_func reads no state
+    shown = {p: preset_name(p, LANG) for p in presets}  # format_func reads no state
     chosen_rules = st.segmented_control(
         page_kit.t("record_rules"), presets, default="standard", key="record_rules",
-        format_func=names.__getitem__,
+        format_func=shown.__getitem__,
     )  # fmt: skip
     if chosen_rules:
         st.caption(f"{page_kit.t('record_rules_money')}: {page_kit.t(f'record_rules_money_{chosen_rules}')}")
     with st.expander(page_kit.t("record_rules_all")):
-        st.markdown("\n".join(f"- **{names[p]}**: {page_kit.t(f'record_rules_money_{p}')}" for p in presets))
+        st.markdown("\n".join(f"- **{shown[p]}**: {page_kit.t(f'record_rules_money_{p}')}" for p in presets))
     override = ""
     if chosen_rules == CUSTOM:
         override = st.text_area(

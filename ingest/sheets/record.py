@@ -277,10 +277,15 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
         priced = price(session, deal)
         if priced.findings:
             raise ValueError(f"deal {deal.deal_id} cannot be recorded: {priced.findings[0].message}")
-        head = {"type": "deal", "deal_id": deal.deal_id, "record": "sheet", "dealer": deal.dealer}
+        quick: dict[str, Any] = {
+            "type": "deal",
+            "deal_id": deal.deal_id,
+            "record": "sheet",
+            "dealer": deal.dealer,
+        }
         if deal.revision > 1:
-            head["revision"] = deal.revision
-        return [_dump(head), _dump({"type": "deal_end", "reason": NET_ONLY, "scores": list(priced.scores)})]
+            quick["revision"] = deal.revision
+        return [_dump(quick), _dump({"type": "deal_end", "reason": NET_ONLY, "scores": list(priced.scores)})]
     if deal.end is None:
         raise ValueError(f"deal {deal.deal_id} has not ended: record the wall's end first")
     priced = price(session, deal)
