@@ -65,8 +65,11 @@ PRINT_CSS = """
 .cm-print tr { break-inside: avoid; }
 /* a table's toolbar (search, download, full screen) sits above its top edge: room for it,
    so it never covers the widget above (the 取整 select on a phone) */
-.st-key-session_money, .st-key-session_totals, .st-key-session_deals, .st-key-session_payments,
-.st-key-session_transfers, .st-key-session_findings { margin-top: 2.25rem; }
+.st-key-session_money_box, .st-key-session_deals_box { padding-top: 2.25rem; }
+/* the totals in one row on a phone (Streamlit stacks columns below 640px) */
+.st-key-session_totals_row [data-testid='stHorizontalBlock'] { flex-wrap: nowrap; gap: .3rem; }
+.st-key-session_totals_row [data-testid='stColumn'] { min-width: 0 !important; width: auto !important; flex: 1 1 0 !important; }
+.st-key-session_totals_row [data-testid='stMetricValue'] { font-size: 1.3rem; }
 </style>
 """
 
@@ -107,9 +110,10 @@ def load(src: cached_queries.Source, session_id: str) -> SessionResult | None:
 
 def show_totals(result: SessionResult) -> None:
     st.subheader(page_kit.t("session_totals"))
-    cols = st.columns(len(result.players))
-    for col, seat in zip(cols, result.ranking(), strict=True):
-        col.metric(result.players[seat], f"{result.totals[seat]:+,}" if result.totals[seat] else "0")
+    with st.container(key="session_totals_row"):  # one row on a phone too (see PRINT_CSS)
+        cols = st.columns(len(result.players))
+        for col, seat in zip(cols, result.ranking(), strict=True):
+            col.metric(result.players[seat], f"{result.totals[seat]:+,}" if result.totals[seat] else "0")
     if result.invalid_deals:
         st.warning(page_kit.t("session_invalid", n=result.invalid_deals))
     totals = totals_frame(result, page_kit.lang())
@@ -200,8 +204,10 @@ def show_money(src: cached_queries.Source, result: SessionResult) -> MoneyResult
     if rule is None or result.problem is not None:
         return None
     money = settle_money(result.totals, rule)
-    page_kit.dataframe(
+    box = st.container(key="session_money_box")  # room above the table for its toolbar
+    box.dataframe(
         money_frame(result, money),
+        placeholder=page_kit.MISSING,
         hide_index=True,
         column_config={
             "place": page_kit.t("session_place"),
@@ -235,8 +241,9 @@ def show_deals(result: SessionResult) -> None:
         status=[status_label(str(s), lang) for s in result.deals["status"]],
     )
     nets = {f"net_{seat}": name for seat, name in enumerate(result.players)}
-    page_kit.dataframe(
+    st.container(key="session_deals_box").dataframe(  # room above the table for its toolbar
         deals[["short", *nets, "status", "findings", "replay"]],
+        placeholder=page_kit.MISSING,
         hide_index=True,
         column_config={
             "short": st.column_config.TextColumn(page_kit.t("deal"), pinned=True),
