@@ -256,6 +256,9 @@ def test_the_table_follows_the_session_by_its_link(
     assert kept is not None and kept.money is not None and kept.money["fen_per_point"] == 50
     pick_win(at, 0, 1, -1, ["qingyise"])  # 李娜 自摸 清一色: 4 from each
     at.button(key="record_win_add_0").click().run()
+    at.button(key="record_close").click().run()  # the close starts from the live view's money
+    assert at.number_input(key="record_money_point").value == 0.5
+    at.button(key="record_close_no").click().run()
 
     add_grant(warehouse, "club", "viewer")  # club tokens on: every other page asks for one
     live = live_page(warehouse, token, lang, monkeypatch)
