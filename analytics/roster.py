@@ -199,6 +199,22 @@ def add_alias(warehouse: str | Path, club: str, alias: str, name: str) -> Player
     return player
 
 
+def rename_player(warehouse: str | Path, club: str, name: str, new_name: str) -> Player:
+    """Give a player a new name (a typo fixed, 小张 now 张伟): the old name becomes an alias,
+    so every deal recorded under it still counts for them. A name the club has is refused."""
+    new_name = _clean(new_name, "name")
+    players, found = _change(warehouse, club, name)
+    if found.forgotten is not None:
+        raise RosterError(f"{name!r} of club {club!r} was forgotten and cannot be renamed")
+    other = find_player(players, found.club, new_name)
+    if other is not None:
+        raise RosterError(f"club {found.club!r} already has {new_name!r} (player {other.name!r})")
+    aliases = tuple(a for a in (found.name, *found.aliases) if a != new_name)
+    player = replace(found, name=new_name, aliases=aliases)
+    save_roster(warehouse, [*players, player])
+    return player
+
+
 def set_guest(warehouse: str | Path, club: str, name: str, *, guest: bool = True) -> Player:
     """Mark a player a guest (listed apart from the club's leaderboards), or a member again."""
     players, found = _change(warehouse, club, name)

@@ -58,8 +58,13 @@ pages = [
         st.Page(page_kit.PAGES[key], title=page_kit.t(f"page_{key}"), icon=icon, url_path=path)
         for key, icon, path in LISTED
     ),
+    # the table's live view: by its link only (dashboard/live_link.py), not in the sidebar
+    st.Page(page_kit.PAGES["live"], title=page_kit.t("live_title"), url_path="live", visibility="hidden"),
 ]
 page = st.navigation(pages)
+if page.url_path == "live":  # its link's token is its only key: no gate, no filters, one session
+    page.run()
+    st.stop()
 close_sidebar_after_navigation(page.url_path)
 access_gate.gate()  # with club tokens: a token first (the page chosen stays chosen), then its club only
 source = cached_queries.source()

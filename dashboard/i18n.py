@@ -608,16 +608,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_sub_button": ("从下一局起换人", "Change the seat from the next deal"),
     "record_sub_refused": ("没有换人：{error}", "The seat was not changed: {error}"),
     "record_roster_pick": ("从名册中选择", "Pick from the roster"),
-    "record_roster_add": ("名册里没有？加入名册", "Not on the roster? Add a player"),
-    "record_roster_new": ("新玩家的名字", "The new player's name"),
-    "record_roster_add_button": ("加入名册", "Add to the roster"),
     "record_roster_added": ("{name} 已加入 {club} 的名册。", "{name} is on {club}'s roster now."),
     "record_roster_refused": ("没有加入名册：{error}", "Not added to the roster: {error}"),
     "record_roster_bad": ("名册无法读取：{error}", "The roster cannot be read: {error}"),
-    "record_roster_none": (
-        "{club} 还没有名册：请输入名字（`chuanma roster add` 可建立名册，之后从名册选择）。",
-        "{club} has no roster yet: type the names (`chuanma roster add` makes one; then they are picked from it).",
-    ),
     "record_rules": ("规则", "Rule set"),
     "record_override": ("自定义规则（JSON）", "Override (JSON)"),
     "record_override_help": (
@@ -915,6 +908,114 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_delete_no": ("不删", "No, keep it"),
     "record_deleted": ("已删除 {deal}（第 {rev} 版）。", "Deleted {deal} (revision {rev})."),
     "revision_deleted": ("已删除", "Deleted"),
+    # === record-phone: the Record page on a phone. BEGIN (record_* and live_* keys below)
+    "record_roster_none_page": (
+        "{club} 还没有名册：可以直接输入名字，也可以在下面的「名册」里添加球员，之后从名册选择。",
+        '{club} has no roster yet: type the names, or add the players under "Roster" below; '
+        "then they are picked from it.",
+    ),
+    "record_roster_title": (
+        "{club} 的名册：添加、改名、别名、移除",
+        "{club}'s roster: add, rename, alias, remove",
+    ),
+    "record_roster_add_typed": ("把 {names} 加入名册", "Put {names} on the roster"),
+    "record_roster_what": ("做什么", "What to do"),
+    "record_roster_do_add": ("添加", "Add"),
+    "record_roster_do_rename": ("改名", "Rename"),
+    "record_roster_do_alias": ("别名", "Alias"),
+    "record_roster_do_remove": ("移除", "Remove"),
+    "record_roster_which": ("哪位球员", "Which player"),
+    "record_roster_new_add": ("新球员的名字", "The new player's name"),
+    "record_roster_new_rename": ("新名字（旧名字留作别名）", "The new name (the old one stays an alias)"),
+    "record_roster_new_alias": ("别名（如 老张）", "The other name (e.g. 老张)"),
+    "record_roster_button_add": ("加入名册", "Add to the roster"),
+    "record_roster_button_rename": ("改名", "Rename"),
+    "record_roster_button_alias": ("加别名", "Add the alias"),
+    "record_roster_button_remove": ("从名册移除", "Take off the roster"),
+    "record_roster_renamed": ("{name} 已改名为 {new}。", "{name} is {new} now."),
+    "record_roster_aliased": ("{alias} 现在就是 {name}。", "{alias} is {name} now."),
+    "record_roster_removed": ("{name} 已从 {club} 的名册移除。", "{name} is off {club}'s roster."),
+    # the rule sets the Record page offers, each with what changes the money (docs/presets.md)
+    "record_rules_money": ("会改变输赢的地方", "What changes the money"),
+    "record_rules_all": ("各规则的区别（一行一个）", "How the rule sets differ (one line each)"),
+    "record_rules_money_standard": (
+        "不封顶；自摸不加；直杠放杠者付 1；花猪赔 16",
+        "no cap; no 自摸 bonus; 直杠 paid 1 by the discarder; 花猪 pays 16",
+    ),
+    "record_rules_money_chengdu": (
+        "封顶 4 番（满格 ×8）；自摸加底；直杠付 2；弯杠只算当巡；花猪赔满格",
+        "4-fan cap (×8); 自摸 adds a base; 直杠 paid 2; an added kong pays only in its draw's turn; 花猪 pays the cap",
+    ),
+    "record_rules_money_online": (
+        "定缺；封顶 7 番；自摸加底；直杠放杠者付 2、另两家各付 1",
+        "定缺; 7-fan cap; 自摸 adds a base; 直杠: the discarder pays 2, each other seat 1",
+    ),
+    "record_rules_money_novikov": (
+        "定缺、换三张；番数相加；封顶 4 番；自摸加底；直杠付 2；不退税；缺门没打完赔每家 16",
+        "定缺 and 换三张; patterns add up; 4-fan cap; 自摸 adds a base; 直杠 paid 2; no 退税; "
+        "a seat holding its void suit pays 16 to each",
+    ),
+    "record_rules_money_hongzhong": (
+        "标准川麻加 4 张红中赖子；起手4红中直接胡（6 番）",
+        "standard with 4 wild 红中; 起手4红中 wins at once (6 fan)",
+    ),
+    "record_rules_money_sanren": (
+        "三人，只打筒、条（不查花猪）；其余同标准川麻",
+        "three players, 筒 and 条 only (no 花猪); otherwise standard",
+    ),
+    "record_rules_money_duangouka": (
+        "三人，只打筒、条，十张牌（不查花猪）；其余同标准川麻",
+        "three players, 筒 and 条 only, ten-tile hands (no 花猪); otherwise standard",
+    ),
+    "record_rules_money_custom": (
+        "以某个规则为底，用 JSON 改几项（如封顶番数）",
+        "a rule set changed by a few knobs in JSON (e.g. the cap)",
+    ),
+    # the Record page on a phone: the event just added, the saved deals' actions
+    "record_just_added": ("刚记下：", "Just recorded:"),
+    "record_saved_actions": ("更正或删除一局", "Correct or delete a deal"),
+    "record_saved_pick": ("哪一局", "Which deal"),
+    # the Session result on a phone: short deal labels, seats counted from 1
+    "live_deal_n": ("第 {n} 局", "Deal {n}"),
+    "session_replay_link": ("回放", "Replay"),
+    # the table's live view (app_pages/live.py) and its link on the Record page
+    "live_title": ("牌桌直播", "Live table"),
+    "live_share": ("牌桌直播：扫码看分", "Live table: scan to follow"),
+    "live_share_help": (
+        "同桌的人用手机扫这个二维码（或打开下面的链接），就能看到本场的累计分数和每局付分，自动刷新，只能看不能改。"
+        "链接本身就是钥匙：只发给同桌的人。",
+        "Everyone at the table scans this code (or opens the link below) to follow the running totals and "
+        "each deal's payments on their own phone: it refreshes itself and is read-only. The link is its own "
+        "key: share it with the table only.",
+    ),
+    "live_money_help": (
+        "填入每分价值，直播页同时按元显示（结束本场时也从这里开始）。",
+        "With a value of a point, the live view shows 元 too (and the close starts from these settings).",
+    ),
+    "live_points": ("分", "Points"),
+    "live_scan": ("用手机相机扫码", "Scan with a phone's camera"),
+    "live_money_rule": ("每分 {point} 元", "{point} 元 a point"),
+    "live_updated": ("{at} 更新，每 {s} 秒自动刷新", "updated {at}, refreshes every {s} s"),
+    "live_under_way": ("第 {n} 局（进行中）", "Deal {n} (under way)"),
+    "live_last_deals": ("最近几局", "The last deals"),
+    "live_closed": ("本场已于 {at} 结束。", "The session was closed at {at}."),
+    "live_unknown": (
+        "这个链接打不开任何牌桌：请向记分的人要新的链接或二维码。",
+        "This link opens no table: ask whoever keeps the score for the link or the QR code again.",
+    ),
+    # quick entry: a deal as each player's net points only
+    "record_mode": ("记法", "How to record"),
+    "record_mode_events": ("逐项记（杠、胡）", "Each kong and win"),
+    "record_mode_nets": ("只记净分", "Nets only (quick)"),
+    "record_quick_help": (
+        "只记每家本局的输赢分（加起来为 0）：审计只能核对合计为零和总分，查不了谁怎么胡的，报告会注明这一点。",
+        "Each player's points for the deal, adding up to zero: the audit can check only the zero sum and "
+        "the totals, not who won how, and its report says so (net_only).",
+    ),
+    "record_quick_sum": ("合计 {sum}，应为 0。", "They add up to {sum}: they must add up to 0."),
+    "record_quick_save": ("保存本局（只记净分）", "Save deal (nets only)"),
+    "record_quick_line": ("只记净分", "nets only"),
+    # === record-phone END
 }
 
 

@@ -55,6 +55,7 @@ PAGES: Final = {
     "patterns": "app_pages/patterns.py",
     "record": "app_pages/record.py",
     "night": "app_pages/night.py",  # 今晚结算: a club's night settled at once
+    "live": "app_pages/live.py",  # the table's live view, by its link only (dashboard/live_link.py)
 }
 
 

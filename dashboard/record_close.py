@@ -16,6 +16,7 @@ from dashboard.closing import write_closing
 from dashboard.record_draft import Draft, save_draft
 from dashboard.record_session import deal_number, player_totals, session_totals
 from dashboard.safe_text import md
+from engine.money import MoneyError, MoneyRule
 
 ASK_KEY: Final = "record_close_ask"  # the session whose close waits for a yes
 CLOSED_KEY: Final = "record_closed"  # the session just closed, for the start form's note
@@ -43,6 +44,9 @@ def close_block(warehouse: Any, draft: Draft) -> bool:
         if under_way is not None:
             st.info(page_kit.t("record_close_unsaved", n=deal_number(under_way.deal_id, session.session_id)))
         st.caption(page_kit.t("money_help"))
+        if draft.money is not None:  # the settings the live view showed 元 with, to start from
+            with contextlib.suppress(TypeError, MoneyError):
+                money_view.seed("record_money", money_view.values_of(MoneyRule(**draft.money)))
         rule = money_view.money_widgets("record_money")
         yes, no = st.columns(2)
         if no.button(page_kit.t("record_close_no"), key="record_close_no", use_container_width=True):

@@ -4,7 +4,8 @@ whole after every tap (temp file + ``os.replace``). The page's URL carries the s
 id (``?record=SESSION_ID``), which names the file. Saved deals stay in the draft with
 their revision number, so a correction is written as the next revision. A deal under way
 while a saved one is corrected is kept aside (``held``) and comes back once the correction
-is saved or cancelled; a draft written before ``held`` existed reads with none.
+is saved or cancelled; a draft written before ``held`` existed reads with none, and one
+written before the live view (``live_token``, ``money``) with neither.
 """
 
 from __future__ import annotations
@@ -29,6 +30,12 @@ class Draft:
     #: who sat at each saved deal, when the seats changed since (a player left, a substitute
     #: took the seat); a deal not listed was played by ``session.players``
     deal_players: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the table's live view (dashboard/live_link.py): the unguessable token of its link,
+    #: made when the Record page first shows the link; None before
+    live_token: str | None = None
+    #: the money settings set while recording (``engine.money.MoneyRule`` as a dict), so
+    #: the live view shows 元 before the close; None: none set
+    money: dict[str, Any] | None = None
 
     def session_for(self, deal_id: str) -> SessionFacts:
         """The session as a deal was (or is being) played: its own players (one a seat)."""
@@ -104,6 +111,7 @@ def _deal_json(deal: DealFacts) -> dict[str, Any]:
         "events": [_fact_json(fact) for fact in deal.events],
         "end": None if deal.end is None else asdict(deal.end),
         "deleted": deal.deleted,
+        **({"nets": list(deal.nets)} if deal.nets is not None else {}),  # quick entry only
     }
 
 
@@ -123,6 +131,7 @@ def _deal(data: dict[str, Any]) -> DealFacts:
         None if end is None else EndFact(tuple(end["ready"]), tuple(end["flower_pigs"])),
         int(data.get("revision", 1)),
         bool(data.get("deleted", False)),
+        None if data.get("nets") is None else tuple(int(n) for n in data["nets"]),
     )
 
 
@@ -137,6 +146,8 @@ def to_json(draft: Draft) -> dict[str, Any]:
         "held": None if draft.held is None else _deal_json(draft.held),
         "closed_at": draft.closed_at,
         "deal_players": {deal_id: list(players) for deal_id, players in draft.deal_players.items()},
+        "live_token": draft.live_token,
+        "money": draft.money,
     }
 
 
@@ -154,6 +165,8 @@ def from_json(data: dict[str, Any]) -> Draft:
         None if held is None else _deal(held),
         None if data.get("closed_at") is None else str(data["closed_at"]),
         {str(k): tuple(str(n) for n in v) for k, v in (data.get("deal_players") or {}).items()},
+        None if data.get("live_token") is None else str(data["live_token"]),
+        data["money"] if isinstance(data.get("money"), dict) else None,
     )
 
 

@@ -17,7 +17,9 @@ from dashboard.i18n import Lang, label
 from dashboard.safe_text import md
 from dashboard.term_labels import pattern_label, win_kind_label
 from engine.fan import PATTERNS
+from engine.moves import flower_pigs_possible
 from engine.rules import Rules
+from engine.sheet import AT_ONCE
 from engine.vocabulary import EXTRAS
 from ingest.sheets.record import (
     KONG_KINDS,
@@ -61,6 +63,14 @@ def pattern_options(rules: Rules) -> list[str]:
     bases = [p.id for p in PATTERNS if p.id != "pinghu" and rules.pattern_fan(p.id) is not None]
     extras = [e for e in PICKED_EXTRAS if (e != "haidi" or rules.haidi) and rules.pattern_fan(e) is not None]
     return bases + extras
+
+
+def at_once_open(before: DealFacts, source: int | None) -> bool:
+    """Whether a win at once (起手4红中) can still be: self-drawn, before play begins (no
+    kong and no win but another win at once before it), as the sheet audit rules."""
+    if source != SELF:
+        return False
+    return all(isinstance(f, WinFact) and AT_ONCE.intersection(f.patterns) for f in before.events)
 
 
 def kong_input(players: tuple[str, ...], seats: list[int], prefix: str, old: KongFact | None, lang: Lang) -> KongFact | None:  # fmt: skip
@@ -113,7 +123,7 @@ def win_input(
         format_func=lambda s: win_kind_label("self_draw", lang) if s == SELF else md(players[s]),
         default=was if was in sources else None,
     )  # fmt: skip
-    options = pattern_options(rules)
+    options = [p for p in pattern_options(rules) if p != "sihongzhong" or at_once_open(before, source)]
     chips = [p for p in (old.patterns if old else ()) if p in options]
     picked = st.pills(
         page_kit.t("record_patterns"), options, selection_mode="multi", key=step_key(f"{prefix}win_patterns"),
@@ -165,10 +175,12 @@ def wall_end_input(
     st.subheader(page_kit.t("record_wall_end"))
     cap = rules.max_fan or 6
     was = stored or EndFact()
-    pigs = st.pills(
-        page_kit.t("record_pigs"), still_in, selection_mode="multi", format_func=lambda s: md(players[s]),
-        key=step_key("end_pigs"), default=[s for s in was.flower_pigs if s in still_in],
-    )  # fmt: skip
+    pigs: list[int] | None = []
+    if flower_pigs_possible(rules):  # 三人两房's two suits: no hand is a 花猪, none offered
+        pigs = st.pills(
+            page_kit.t("record_pigs"), still_in, selection_mode="multi", format_func=lambda s: md(players[s]),
+            key=step_key("end_pigs"), default=[s for s in was.flower_pigs if s in still_in],
+        )  # fmt: skip
     fans = [0, *range(1, cap + 1)]
     ready: list[int | None] = [None] * len(players)  # one a seat of the table
     was_ready = was.fitted(len(players))

@@ -60,33 +60,52 @@ def player_totals(draft: Draft, *, saved_only: bool = False) -> dict[str, int]:
 
 
 def show_totals(draft: Draft) -> None:
-    st.subheader(page_kit.t("record_totals"))
+    """The running totals in one row (a phone's first screen keeps room for the deal)."""
     totals = list(player_totals(draft).items())  # per player: the seats may have changed
-    for row in range(0, len(totals), 2):
-        cols = st.columns(2)
-        for offset, (name, points) in enumerate(totals[row : row + 2]):
-            cols[offset].metric(md(name), f"{points:+d}")
+    with st.container(key="record_totals"):
+        for column, (name, points) in zip(st.columns(len(totals)), totals, strict=True):
+            column.metric(md(name), f"{points:+d}")
+
+
+def saved_line(draft: Draft, deal: DealFacts) -> str:
+    """One saved deal on one line: its short number, then each player's points."""
+    number = deal_number(deal.deal_id, draft.session.session_id)
+    revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
+    title = f"**{page_kit.t('record_deal', n=number)}**{revision}"
+    if deal.deleted:
+        return f"{title}: _{page_kit.t('revision_deleted')}_"
+    session = draft.session_for(deal.deal_id)
+    scores = price(session, deal).scores
+    return f"{title}: " + " · ".join(f"{md(name)} {scores[s]:+d}" for s, name in enumerate(session.players))
 
 
 def show_saved(warehouse: Any, draft: Draft, save: Save) -> None:
-    """The saved deals, each to correct or delete (both saved as its next revision)."""
+    """The saved deals, one line each, newest first; correcting or deleting one (both
+    saved as its next revision) is picked in one place below, so a night of twenty deals
+    does not push the close off the phone's screen."""
     if not draft.saved:
         return
     st.subheader(page_kit.t("record_saved_deals"))
-    for index, deal in enumerate(draft.saved):
-        players = draft.session_for(deal.deal_id).players
-        number = deal_number(deal.deal_id, draft.session.session_id)
-        revision = f" ({page_kit.t('revision')} {deal.revision})" if deal.revision > 1 else ""
-        title = f"**{page_kit.t('record_deal', n=number)}**{revision}"
-        if deal.deleted:
-            st.markdown(f"{title}: _{page_kit.t('revision_deleted')}_")
-            continue
-        scores = price(draft.session_for(deal.deal_id), deal).scores
-        text = " · ".join(f"{md(players[s])} {scores[s]:+d}" for s in range(len(players)))
-        cols = st.columns([3, 1, 1])
-        cols[0].markdown(f"{title}: {text}")
-        busy = draft.correcting()  # one correction at a time
-        if cols[1].button(
+    st.markdown("  \n".join(saved_line(draft, deal) for deal in reversed(draft.saved)))
+    live = [index for index, deal in enumerate(draft.saved) if not deal.deleted]
+    if not live:
+        return
+    session_id = draft.session.session_id
+    numbers = {i: page_kit.t("record_deal", n=deal_number(draft.saved[i].deal_id, session_id)) for i in live}
+    busy = draft.correcting()  # one correction at a time
+    with st.expander(
+        page_kit.t("record_saved_actions"), expanded=st.session_state.get(DELETE_KEY) is not None
+    ):
+        index = st.selectbox(
+            page_kit.t("record_saved_pick"), live, index=len(live) - 1, key=f"record_saved_pick_{len(draft.saved)}",
+            format_func=numbers.__getitem__,
+        )  # fmt: skip
+        if index is None:
+            return
+        deal = draft.saved[index]
+        number = deal_number(deal.deal_id, session_id)
+        cols = st.columns(2)
+        if cols[0].button(
             page_kit.t("record_correct"),
             key=f"record_correct_{index}",
             use_container_width=True,
@@ -97,7 +116,7 @@ def show_saved(warehouse: Any, draft: Draft, save: Save) -> None:
             save_draft(warehouse, draft)
             next_step()
             st.rerun()
-        if cols[2].button(
+        if cols[1].button(
             page_kit.t("record_delete"), key=f"record_delete_{index}", use_container_width=True, disabled=busy
         ):
             st.session_state[DELETE_KEY] = deal.deal_id

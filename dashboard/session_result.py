@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import pandas as pd  # type: ignore[import-untyped]
 
-from dashboard.i18n import Lang, label
+from dashboard.i18n import LABELS, Lang, label
 from dashboard.term_labels import reason_label
 from engine.money import MoneyResult, MoneyRule, settle_money, yuan
 from engine.settle_up import Payoff, fewest_transfers
@@ -331,3 +331,20 @@ def session_url(session_id: str) -> str:
     from urllib.parse import quote
 
     return f"session?session={quote(session_id)}"
+
+
+def deal_label(deal_id: str, session_id: str, lang: Lang) -> str:
+    """A deal as people name it on a phone: 第 3 局 / Deal 3 (its number after the
+    session's id), else the id's last part, so a long id never takes the table's width."""
+    from ingest.logs.revisions import split_revision
+
+    rest = split_revision(deal_id)[0].removeprefix(f"{session_id}-")
+    number = rest.rsplit("-", 1)[-1]  # a revision's suffix and a prefix of the id left out
+    if number.isdigit():
+        return label("live_deal_n", lang).format(n=int(number))
+    return rest
+
+
+def status_label(status: str, lang: Lang) -> str:
+    """A deal's status (ok, findings, invalid) in the page's language; the stored value stays."""
+    return label(f"status_{status}", lang) if f"status_{status}" in LABELS else status

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 from engine.read_templates import READ_TEMPLATES, ROW_TWINS
 from engine.rules import Rules
 from engine.settlement import Transfer, multiplier
-from engine.vocabulary import ACTIONS, PATTERNS, PAYMENT_REASONS
+from engine.vocabulary import ACTIONS, PATTERNS, PAYMENT_REASONS, SUITS
 from engine.voice import DEFAULT, Lang, Voice
 
 Values = dict[str, Any]
@@ -417,6 +417,14 @@ def sheet_ready_fan(seat_: int, fan: int, rules: Rules) -> Text:
 
 def sheet_ready_low(seat_: int, fan: int) -> Text:
     return say("sheet_ready_low", seat=seat(seat_), fan=fan)
+
+
+def sheet_pig_impossible(seat_: int, rules: Rules) -> Text:
+    """A 花猪 written where no hand can be one: the suits (三人两房) or ``flower_pig: none``."""
+    if rules.flower_pig == "none":
+        return say("sheet_pig_none", seat=seat(seat_), rules=rules.name)
+    suits = "".join(SUITS[s][0] if s in SUITS else s for s in rules.suits)  # 筒条: the game's own words
+    return say("sheet_pig_impossible", seat=seat(seat_), suits=suits, rules=rules.name)
 
 
 def sheet_cha_jiao_not_due(reason: str) -> Text:
@@ -930,6 +938,16 @@ TEMPLATES.update(
             "'{what}' names {seat}, which is not still in at the wall's end: ready values and 花猪 "
             "are for seats that have not won, at an empty wall",
         ),
+        "sheet_pig_impossible": (
+            "{seat}记为花猪，但规则 {rules} 只打 {suits}、不缺一门：没有手牌会多出一门，这张桌上没有花猪，不查花猪",
+            "{seat} is recorded as a 花猪, but {rules} plays only {suits} with no 缺一门: no hand holds a suit "
+            "too many, so there is no 花猪 (查花猪) at this table",
+        ),
+        "sheet_pig_none": (
+            "{seat}记为花猪，但规则 {rules} 不查花猪（flower_pig: none）：没听牌的家只按未听牌查叫",
+            "{seat} is recorded as a 花猪, but {rules} has no 查花猪 (flower_pig: none): a hand that is not "
+            "ready pays as not ready",
+        ),
         "sheet_pig_ready": (
             "{seat}既记为花猪又记为听牌：三门牌不可能听牌",
             "{seat} is recorded both as a 花猪 (three suits) and as ready: a hand of three suits is never ready",
@@ -956,6 +974,11 @@ TEMPLATES.update(
         "rule_tianhu": (
             "天胡是庄家起手十四张自摸，在任何其他动作之前",
             "天胡 is the dealer's self-drawn win on its first 14 tiles, before any other move",
+        ),
+        "rule_sihongzhong": (
+            "起手4红中是起手就有四张红中、立即自摸胡牌，在行牌开始之前（之前没有杠，也没有其他胡牌）",
+            "起手4红中 is a self-drawn win at once on four 红中 dealt, before play begins (no kong and no "
+            "other win before it)",
         ),
         "rule_dihu": (
             "地胡是闲家第一次摸牌自摸，之前本局没有杠",

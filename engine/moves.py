@@ -397,6 +397,14 @@ def flower_pig(held: Sequence[int], suit: int | None, rules: Rules) -> bool:
     return rules.flower_pig == "holds_void" and holds_void(held, suit, rules)
 
 
+def flower_pigs_possible(rules: Rules) -> bool:
+    """Whether a seat can be a 花猪 at all at this table: a 花猪 holds a suit more than a
+    win may (three suits where three are played, both where a two-suit table plays 缺一门),
+    so a two-suit table without ``two_suit_void`` (三人两房) has none, nor ``flower_pig:
+    none``. The Record page offers no 花猪 there and the sheet audit refuses one."""
+    return rules.flower_pig != "none" and suit_limit(rules) < len(rules.suits)
+
+
 def ready_waits(
     hand: list[int], pongs: list[int], kongs: list[int], suit: int | None, rules: Rules, wilds: int = 0
 ) -> int:

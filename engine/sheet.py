@@ -6,8 +6,9 @@ won makes no more kongs and wins no second time (under 血流成河 it plays on 
 again), a winner's 根 count covers its kongs,
 no seven pairs after a kong, one base pattern scored by the rule set (under
 ``fan_combination = "sum"`` several that add up: :func:`engine.fan.adds_up`), ``ready`` and
-``flower_pigs`` only for seats still in at the wall's end, and a pattern that names how
-the win happened (天胡, 地胡, 杠上花, 杠上炮) only where the sheet's order of events allows
+``flower_pigs`` only for seats still in at the wall's end and only where a 花猪 can be
+(:func:`engine.moves.flower_pigs_possible`: not at 三人两房's two suits), and a pattern
+that names how the win happened (天胡, 地胡, 起手4红中, 杠上花, 杠上炮) only where the sheet's order of events allows
 it (``impossible_pattern``, :meth:`SheetAudit.check_situation`): the Record page shows the
 same finding before a win is added, so the two checks are one rule.
 
@@ -39,6 +40,7 @@ from engine.messages import (
     sheet_from_won,
     sheet_impossible_pattern,
     sheet_not_scored,
+    sheet_pig_impossible,
     sheet_pig_ready,
     sheet_play_event,
     sheet_ready_fan,
@@ -52,7 +54,7 @@ from engine.messages import (
     sheet_width,
     sheet_won_already,
 )
-from engine.moves import cha_jiao_due
+from engine.moves import cha_jiao_due, flower_pigs_possible
 from engine.replay_options import ReplayOptions
 from engine.report import NO_TILE, DealReport, FindingSink
 from engine.rules import Rules
@@ -60,6 +62,9 @@ from engine.settle import Settler, fan_of
 from engine.settlement import deltas, seat_deltas
 from engine.state import KongMade, Win
 from engine.vocabulary import EXTRAS, PATTERNS
+
+#: wins at once, before play begins (天胡, 起手4红中): after them a 起手4红中 may still come
+AT_ONCE: frozenset[str] = frozenset({"tianhu", "sihongzhong"})
 
 SEVEN_PAIRS = frozenset({"qidui", "longqidui", "qingqidui", "qinglongqidui"})
 
@@ -90,6 +95,7 @@ class SheetAudit:
         self.rules = rules
         self.dealer = dealer
         self.moves = 0  # kongs and wins audited so far (天胡 comes before any)
+        self.at_once = 0  # of them, wins at once (天胡, 起手4红中): play has not begun after them
         self.sink = sink
         self.settler = Settler(rules, base)
         self.wins: list[Win] = []
@@ -218,6 +224,11 @@ class SheetAudit:
                 return "tianhu", "on_discard", "a self-draw"
             if self.moves:
                 return "tianhu", "not_first", "the deal's first move"
+        if "sihongzhong" in declared:  # four 红中 dealt: a win at once, self-drawn
+            if source is not None:
+                return "sihongzhong", "on_discard", "a self-draw"
+            if self.moves > self.at_once:
+                return "sihongzhong", "not_first", "a win before play begins"
         if "dihu" in declared:
             if seat == self.dealer:
                 return "dihu", "dealer", "a non-dealer"
@@ -397,7 +408,10 @@ class SheetAudit:
             return
         pigs: set[int] = set()
         for seat in end.flower_pigs or ():
-            if won[seat]:
+            if not flower_pigs_possible(self.rules):  # two suits, no 缺一门: nobody is a 花猪
+                text = sheet_pig_impossible(seat, self.rules)
+                finding("bad_record", line, seat, text, sink, recorded=seat, rule="flower_pig")
+            elif won[seat]:
                 text = sheet_ready_not_in(seat, "flower_pigs")
                 finding("bad_record", line, seat, text, sink, recorded=seat, rule="cha_jiao")
             else:
@@ -450,6 +464,8 @@ def audit_sheet(
                 audit.kong(ev)
             else:
                 audit.hu(ev)
+                if AT_ONCE.intersection(ev.patterns):  # a win at once: play has not begun
+                    audit.at_once += 1
         if end is None:
             finding("wrong_end", start.line, None, NO_DEAL_END, sink, expected="deal_end")
             audit.complete = False

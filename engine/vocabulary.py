@@ -206,6 +206,9 @@ PRESET_NAMES: Final[dict[str, Term]] = {
     "chengdu": ("成都麻将", "Chengdu"),
     "online": ("手机版规则", "phone-app rules"),
     "novikov": ("四川血战规则 (Novikov)", "Sichuan Bloody Rules (Novikov)"),
+    "hongzhong": ("红中血战", "红中 wild tiles"),
+    "sanren": ("三人两房", "three players, two suits"),
+    "duangouka": ("十张牌", "ten tiles, three players"),
 }
 
 #: every table of terms by what it names (the tests hold each to both languages)

@@ -87,7 +87,7 @@ def test_record_a_session_on_a_phone_then_download_its_png(
         tap(page, "record_kong_kind_0", "直杠")
         tap(page, "record_kong_from_0", "Bo")
         page.locator(".st-key-record_kong_add_0 button").click()
-        page.get_by_text("Bo → Chen 1 (直杠 exposed kong)").wait_for()
+        page.get_by_text("Bo → Chen 1 (直杠 exposed kong)").first.wait_for()
 
         # Chen 自摸 对对胡 (+ 根 of his kong): 3 fan, 4 from each
         tap(page, "record_win_who_1", "Chen")
@@ -95,7 +95,7 @@ def test_record_a_session_on_a_phone_then_download_its_png(
         tap(page, "record_win_patterns_1", "对对胡")
         page.get_by_role("heading", name="3 fan").wait_for()
         page.locator(".st-key-record_win_add_1 button").click()
-        page.get_by_text("Ann → Chen 4 (自摸 self-draw win)").wait_for()
+        page.get_by_text("Ann → Chen 4 (自摸 self-draw win)").first.wait_for()
         expect(page.get_by_test_id("stMetric").filter(has_text="Chen")).to_contain_text("+13")
         page.screenshot(path=ARTIFACTS / "record_phone.png", full_page=True)
 
@@ -157,13 +157,13 @@ def test_check_and_correct_on_a_phone_in_chinese(chromium: Path, server: str) ->
         chip("record_win_patterns_0", "清一色")  # 3 fan: 4 from each
         page.get_by_role("heading", name="3 番").wait_for()
         page.locator(".st-key-record_win_add_0 button").click()
-        page.get_by_text("Ann → Bo 4（自摸）").wait_for()
+        page.get_by_text("Ann → Bo 4（自摸）").first.wait_for()
 
         # it was a 清对: open event 1 as recorded, one more chip, replace (4 fan: 8 from each)
         chip("record_edit_pick_1", "1")
         chip("record_edit0_win_patterns_1", "对对胡")
         page.locator(".st-key-record_edit_replace_1 button").click()
-        page.get_by_text("Ann → Bo 8（自摸）").wait_for()
+        page.get_by_text("Ann → Bo 8（自摸）").first.wait_for()
         expect(page.get_by_test_id("stMetric").filter(has_text="Bo")).to_contain_text("+24")
         page.locator(".st-key-record_save_2 button").click()
         page.get_by_text("已保存 phone-fix-01（第 1 版）。").wait_for()
@@ -205,16 +205,16 @@ def test_record_a_three_player_deal_on_a_phone(chromium: Path, server: str) -> N
         tap(page, "record_kong_who_0", "Bo")
         tap(page, "record_kong_kind_0", "暗杠")
         page.locator(".st-key-record_kong_add_0 button").click()
-        page.get_by_text("Ann → Bo 2 (暗杠 concealed kong)").wait_for()
-        page.get_by_text("Chen → Bo 2 (暗杠 concealed kong)").wait_for()
+        page.get_by_text("Ann → Bo 2 (暗杠 concealed kong)").first.wait_for()
+        page.get_by_text("Chen → Bo 2 (暗杠 concealed kong)").first.wait_for()
 
         tap(page, "record_win_who_1", "Chen")
         tap(page, "record_win_from_1", "自摸")
         tap(page, "record_win_patterns_1", "清一色")
         page.get_by_role("heading", name="3 fan").wait_for()
         page.locator(".st-key-record_win_add_1 button").click()
-        page.get_by_text("Ann → Chen 4 (自摸 self-draw win)").wait_for()
-        page.get_by_text("Bo → Chen 4 (自摸 self-draw win)").wait_for()
+        page.get_by_text("Ann → Chen 4 (自摸 self-draw win)").first.wait_for()
+        page.get_by_text("Bo → Chen 4 (自摸 self-draw win)").first.wait_for()
 
         tap(page, "record_win_who_2", "Ann")
         tap(page, "record_win_from_2", "Bo")

@@ -161,3 +161,53 @@ def test_a_substitute_takes_a_seat_between_deals(tmp_path: Path, monkeypatch: py
     record = read_closing(warehouse, "sub")
     assert record is not None and record["player_totals"]["Ann"] == won[0]
     assert record["totals"] == [2 * won[0], 2 * won[1], 2 * won[2], 2 * won[3]]  # by seat, as before
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_new_club_makes_and_edits_its_roster_on_the_page(
+    lang: Lang, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first night needs no laptop. A club with no roster is told so without
+    the CLI, puts the typed names on a roster in one tap, then renames (the old name stays an
+    alias), gives an alias and removes a player, all on the page."""
+    from analytics.roster import find_player
+
+    warehouse = tmp_path / "wh"
+    at = open_page(warehouse, lang, monkeypatch)
+    at.text_input(key="record_club").input("新会").run()
+    notes = " ".join(c.value for c in at.caption)
+    assert "chuanma" not in notes and label("record_roster_none_page", lang).format(club="新会") in notes
+    for seat, name in enumerate(("张伟", "李娜", "王强", "陈静")):
+        at.text_input(key=f"record_player_{seat}").input(name)
+    at.run()
+    at.button(key="record_roster_add_typed").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert club_names(load_roster(warehouse), "新会") == sorted(["张伟", "李娜", "王强", "陈静"])
+    assert list(at.selectbox(key="record_pick_0").options) == sorted(["张伟", "李娜", "王强", "陈静"])
+
+    at.button_group(key="record_roster_action").set_value("rename").run()
+    at.selectbox(key="record_roster_who").select("王强")
+    at.text_input(key="record_roster_to").input("王小强").run()
+    at.button(key="record_roster_do").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    renamed = find_player(load_roster(warehouse), "新会", "王强")
+    assert renamed is not None and renamed.name == "王小强" and renamed.aliases == ("王强",)
+
+    at.button_group(key="record_roster_action").set_value("alias").run()
+    at.selectbox(key="record_roster_who").select("张伟")
+    at.text_input(key="record_roster_to").input("老张").run()
+    at.button(key="record_roster_do").click().run()
+    player = find_player(load_roster(warehouse), "新会", "老张")
+    assert player is not None and player.name == "张伟"
+
+    at.button_group(key="record_roster_action").set_value("rename").run()  # a name the club has
+    at.selectbox(key="record_roster_who").select("李娜")
+    at.text_input(key="record_roster_to").input("老张").run()
+    at.button(key="record_roster_do").click().run()
+    assert at.error and at.error[0].value.startswith(label("record_roster_refused", lang).split("{")[0])
+
+    at.button_group(key="record_roster_action").set_value("remove").run()
+    at.selectbox(key="record_roster_who").select("陈静").run()
+    at.button(key="record_roster_do").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert club_names(load_roster(warehouse), "新会") == sorted(["张伟", "李娜", "王小强"])

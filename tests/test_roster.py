@@ -190,6 +190,10 @@ def test_roster_command(tmp_path: Path) -> None:
     text = _chuanma("roster", "list", "--warehouse", tmp_path).stdout
     assert "老王" not in text and "张伟 (also 老张)" in text
     assert _chuanma("roster", "remove", "nobody", *where).returncode == 2
+    renamed = _chuanma("roster", "rename", "张伟", "张大伟", *where, "--json")
+    assert json.loads(renamed.stdout)["aliases"] == ["张伟", "老张"]  # the old name stays an alias
+    assert _chuanma("roster", "rename", "张大伟", "老张", *where).returncode == 0  # an alias of theirs
+    assert _chuanma("roster", "rename", "nobody", "x", *where).returncode == 2
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

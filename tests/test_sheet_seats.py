@@ -375,7 +375,10 @@ def recorded_deals(draw: st.DrawFn) -> tuple[int, list[Any]]:
     over = price(session, DealFacts("p-01", 0, tuple(events))).end_reason != "wall_exhausted"
     if over or len(never_won) < 2:  # no 查叫: the page records the end as it is
         never_won = []
-    pigs = tuple(sorted(draw(st.sets(st.sampled_from(never_won))))) if never_won else ()
+    from engine.moves import flower_pigs_possible
+
+    may_pig = never_won and flower_pigs_possible(rules)  # a one-suit table has no 花猪
+    pigs = tuple(sorted(draw(st.sets(st.sampled_from(never_won))))) if may_pig else ()
     ready: list[int | None] = [None] * seats
     for seat in never_won:
         if seat not in pigs and draw(st.booleans()):

@@ -109,8 +109,11 @@ def test_the_main_pages_at_three_and_four_seats(chromium: Path, server: str) -> 
             names = [
                 m.split("\n")[0] for m in page.locator("[data-testid='stMetricLabel']").all_inner_texts()
             ]
-            # the metrics by place, the net columns by seat: the same three names, no fourth
-            assert len(names) == 3 and sorted(nets[nets.index("Findings") + 1 :]) == sorted(names)
+            # the metrics by place, the net columns by seat (right after the short deal label):
+            # the same three names, no fourth
+            assert len(names) == 3 and sorted(nets[nets.index("Deal") + 1 : nets.index("Status")]) == sorted(
+                names
+            )
             text = page.locator("[data-testid='stMain']").first.inner_text() + grid_text(page)
             assert "seat 3" not in text
             page.screenshot(path=ARTIFACTS / "sizes_session.png", full_page=True)

@@ -16,29 +16,35 @@ or deleted as a revision) :mod:`dashboard.record_session`.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from dataclasses import replace
+from dataclasses import asdict, replace
 from datetime import date, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import streamlit as st
+import streamlit.components.v1 as components
 
-from dashboard import page_kit, visitor
+from dashboard import money_view, page_kit, visitor
 from dashboard.findings_view import finding_said
 from dashboard.i18n import label
+from dashboard.live_link import live_token, live_url, qr_png
 from dashboard.record_close import close_block, closed_note
 from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
 from dashboard.record_players import seat_inputs, substitute_form
 from dashboard.record_session import deal_number, show_saved, show_totals
+from dashboard.record_text import event_text, payment_lines
 from dashboard.safe_text import md
-from dashboard.term_labels import code_label, pattern_label, reason_label
+from dashboard.term_labels import code_label, rules_label
 from dashboard.upload_file import not_stored
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
+from engine.money import MoneyError, MoneyRule
 from engine.rules import Rules, RulesError, load_rules, preset_names
-from engine.settlement import Transfer
+from engine.vocabulary import PRESET_NAMES, term
 from ingest.sheets.record import (
     DealFacts,
     EndFact,
@@ -55,11 +61,31 @@ URL_RECORD = "record"
 SID_KEY = "record_sid"
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
 EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
+LAST_KEY = "record_last"  # (deal id, revision, event number) of the event just added
+MODE_KEY = "record_mode"  # "events" (tap each kong and win) or "nets" (quick entry), kept for the next deals
+SCROLL_KEY = "record_scroll"  # the run after an Add scrolls the confirmation into view, once
+#: a phone keeps its scroll position over a rerun, so the list that grew above pushes the
+#: confirmation down: this brings it (and the next event's chips under it) into view
+SCROLL_SCRIPT = (
+    "<script>const box = window.parent.document.querySelector('.st-key-record_last');"
+    "if (box) box.scrollIntoView({block: 'start', behavior: 'instant'});</script>"
+)
 CUSTOM = "custom"
 LANG = page_kit.lang()
 
 st.markdown(
-    "<style>div[data-testid='stButton'] button{min-height:3rem}</style>", unsafe_allow_html=True
+    "<style>div[data-testid='stButton'] button{min-height:3rem}"
+    # a phone's first screen: a smaller title, the totals in one row (Streamlit stacks
+    # columns below 640px), the last event's confirmation and the save kept apart
+    "h1{font-size:1.6rem !important;padding-top:0 !important}"
+    ".st-key-record_totals [data-testid='stHorizontalBlock']{flex-wrap:nowrap;gap:.3rem}"
+    ".st-key-record_totals [data-testid='stColumn']{min-width:0 !important;width:auto !important;flex:1 1 0 !important}"
+    ".st-key-record_totals [data-testid='stMetricValue']{font-size:1.15rem}"
+    ".st-key-record_totals [data-testid='stMetricLabel'] p{font-size:.8rem}"
+    ".st-key-record_totals [data-testid='stMetric']{padding:0}"
+    ".st-key-record_last{scroll-margin-top:4.5rem}"  # clear of the app's top bar once scrolled to
+    "</style>",
+    unsafe_allow_html=True,
 )  # big tap targets on a phone
 
 
@@ -109,11 +135,16 @@ def start_form(warehouse: Any) -> None:
         st.session_state["record_club"] = visitor.club()
     club = st.text_input(page_kit.t("record_club"), key="record_club", disabled=visitor.club() is not None)
     table = st.text_input(page_kit.t("record_table"), key="record_table")
-    presets = [*preset_names(), CUSTOM]
+    presets = [*PRESET_ORDER, *(p for p in preset_names() if p not in PRESET_ORDER), CUSTOM]
+    shown = {p: preset_name(p, LANG) for p in presets}  # format_func reads no state
     chosen_rules = st.segmented_control(
         page_kit.t("record_rules"), presets, default="standard", key="record_rules",
-        format_func=lambda p: word("record_custom") if p == CUSTOM else p,
+        format_func=shown.__getitem__,
     )  # fmt: skip
+    if chosen_rules:
+        st.caption(f"{page_kit.t('record_rules_money')}: {page_kit.t(f'record_rules_money_{chosen_rules}')}")
+    with st.expander(page_kit.t("record_rules_all")):
+        st.markdown("\n".join(f"- **{shown[p]}**: {page_kit.t(f'record_rules_money_{p}')}" for p in presets))
     override = ""
     if chosen_rules == CUSTOM:
         override = st.text_area(
@@ -162,6 +193,17 @@ def start_form(warehouse: Any) -> None:
     st.rerun()
 
 
+#: the rule sets in the order a club looks for them: the usual first
+PRESET_ORDER = ("standard", "chengdu", "hongzhong", "online", "sanren", "duangouka", "novikov")
+
+
+def preset_name(preset: str, lang: str) -> str:
+    """A rule set by its name in the page's language (成都麻将 / Chengdu), never its bare id."""
+    if preset == CUSTOM:
+        return label("record_custom", "zh" if lang == "zh" else "en")
+    return term(PRESET_NAMES, preset, lang) if preset in PRESET_NAMES else preset
+
+
 def table_seats(chosen: str, override: str) -> int:
     """The seats of the rule set being picked (its players' inputs follow them): four
     where the rules cannot be read yet (the Begin button then says why)."""
@@ -173,39 +215,6 @@ def table_seats(chosen: str, override: str) -> int:
 
 
 # ------------------------------------------------------------------ one deal
-def payment_lines(transfers: list[Transfer], names: tuple[str, ...]) -> list[str]:
-    players = tuple(md(name) for name in names)
-    return [
-        page_kit.t(
-            "record_pays", payer=players[t.payer], payee=players[t.payee], amount=t.amount,
-            reason=reason_label(t.reason, page_kit.lang()),
-        )
-        for t in transfers
-    ]  # fmt: skip
-
-
-def event_text(fact: KongFact | WinFact, fan: int | None, names: tuple[str, ...]) -> str:
-    players = tuple(md(name) for name in names)
-    if isinstance(fact, KongFact):
-        kind = page_kit.t(f"kong_kind_{fact.kind}")
-        if fact.kind == "added" and not fact.same_turn:
-            kind += page_kit.t("record_late_mark")
-        if fact.kind == "exposed" and fact.from_seat is not None:
-            return page_kit.t(
-                "record_kong_from", who=players[fact.seat], kind=kind, source=players[fact.from_seat]
-            )
-        return page_kit.t("record_kong_line", who=players[fact.seat], kind=kind)
-    source = (
-        page_kit.t("record_win_self")
-        if fact.from_seat is None
-        else page_kit.t("record_win_from", source=players[fact.from_seat])
-    )
-    patterns = " + ".join(pattern_label(p, page_kit.lang()) for p in fact.patterns)
-    return page_kit.t(
-        "record_win_line", who=players[fact.seat], source=source, patterns=patterns, fan=fan or "?"
-    )
-
-
 def show_events(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> None:
     st.subheader(page_kit.t("record_events"))
     if not deal.events:
@@ -283,8 +292,8 @@ def add_event(draft: Draft, deal: DealFacts, still_in: list[int], rules: Rules) 
 
 def save_button(warehouse: Any, draft: Draft, deal: DealFacts, final: DealFacts, allowed: bool) -> None:
     """Save; a deal with nothing in it (no kong, no win, no 查叫 payment) asks first."""
-    if st.button(page_kit.t("record_save"), type="primary", disabled=not allowed, key=step_key("save"),
-                 use_container_width=True):  # fmt: skip
+    if st.button(page_kit.t("record_save"), disabled=not allowed, key=step_key("save"),
+                 icon=":material/save:", use_container_width=True):  # fmt: skip
         if deal.events or price(draft.session, final).settlement:
             save(warehouse, draft, final)
         else:
@@ -298,6 +307,68 @@ def save_button(warehouse: Any, draft: Draft, deal: DealFacts, final: DealFacts,
         save(warehouse, draft, final)
     if st.button(page_kit.t("record_empty_no"), key=step_key("save_empty_no"), use_container_width=True):
         st.session_state.pop(EMPTY_KEY, None)
+        st.rerun()
+
+
+def confirm_last(deal: DealFacts, priced: Priced, players: tuple[str, ...]) -> None:
+    """The event just added and its payments, above the next event's chips and scrolled
+    into view once (on a phone the event list is out of view by then): the recorder sees
+    what was charged to whom, and taps on."""
+    last = st.session_state.get(LAST_KEY)
+    if last is None or last[:2] != (deal.deal_id, deal.revision) or last[2] >= len(deal.events):
+        return
+    number = last[2]
+    fact = deal.events[number]
+    written = priced.patterns[number]
+    shown = WinFact(fact.seat, fact.from_seat, written) if isinstance(fact, WinFact) and written else fact
+    lines = [f"{number + 1}. {event_text(shown, priced.fans[number], players)}"]
+    lines += [f"- {line}" for line in payment_lines(priced.payments[number], players)]
+    if isinstance(fact, KongFact) and fact.kind == "added" and not priced.payments[number]:
+        lines.append(f"- _{page_kit.t('record_pending')}_")
+    with st.container(border=True, key="record_last"):  # not a success box: those say what was saved
+        st.markdown(
+            f":green[:material/check_circle: **{page_kit.t('record_just_added')}**] " + "\n".join(lines)
+        )
+    if st.session_state.pop(SCROLL_KEY, False):
+        components.html(SCROLL_SCRIPT, height=0)
+
+
+def quick_mode(deal: DealFacts) -> bool:
+    """Whether this deal is entered as nets only (quick entry): the recorder's choice, kept
+    for the next deals; a saved quick deal being corrected opens as one."""
+    modes = {"events": page_kit.t("record_mode_events"), "nets": page_kit.t("record_mode_nets")}
+    if deal.nets is not None:
+        st.session_state[MODE_KEY] = "nets"
+    mode = st.segmented_control(
+        page_kit.t("record_mode"), list(modes), key=MODE_KEY, format_func=modes.__getitem__,
+        default="events", label_visibility="collapsed",
+    )  # fmt: skip
+    return mode == "nets"
+
+
+def quick_entry(warehouse: Any, draft: Draft, deal: DealFacts, players: tuple[str, ...]) -> None:
+    """Each player's points for the deal, adding up to zero, saved as a net-only sheet deal:
+    the audit can check only the zero sum and the totals, and its report says so (the
+    ``net_only`` warning)."""
+    st.caption(page_kit.t("record_quick_help"))
+    was = deal.nets or (0,) * len(players)
+    nets = [
+        int(st.number_input(md(name), value=int(was[seat]), step=1, key=step_key(f"net_{seat}")))
+        for seat, name in enumerate(players)
+    ]
+    total = sum(nets)
+    if total:
+        st.warning(page_kit.t("record_quick_sum", sum=f"{total:+d}"), icon=":material/calculate:")
+    st.divider()
+    if st.button(
+        page_kit.t("record_quick_save"), key=step_key("net_save"), icon=":material/save:",
+        disabled=bool(total) or not any(nets), use_container_width=True,
+    ):  # fmt: skip
+        save(warehouse, draft, replace(deal, events=(), end=EndFact(), nets=tuple(nets)))
+    if deal.revision > 1 and st.button(page_kit.t("record_cancel"), key=step_key("cancel")):
+        draft.current, draft.held = draft.held or draft.fresh_deal(), None
+        save_draft(warehouse, draft)
+        next_step()
         st.rerun()
 
 
@@ -319,6 +390,9 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
     )  # fmt: skip
     if dealer is not None and dealer != deal.dealer:
         deal = keep(warehouse, draft, replace(deal, dealer=int(dealer)))
+    if not deal.events and quick_mode(deal):  # a table that keeps only the nets
+        quick_entry(warehouse, draft, deal, players)
+        return
     priced = price(session, replace(deal, end=None))  # the events; 查叫 below
     show_events(deal, priced, players)
     if deal.events and st.button(page_kit.t("record_undo"), key=step_key("undo"), use_container_width=True):
@@ -339,6 +413,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
             key=step_key("wall_open"),
         )
     )
+    confirm_last(deal, priced, players)  # the event just added, the next one's chips right under it
     changed: DealFacts | None = None
     if editing is not None:
         changed = edit_event(draft, deal, editing, rules)
@@ -347,6 +422,9 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         st.success(page_kit.t("record_deal_over_rest" if rest else "record_deal_over"))
     elif not wall_end:
         changed = add_event(draft, deal, still_in, rules)
+        if changed is not None:  # confirmed on the next run, scrolled to once
+            st.session_state[LAST_KEY] = (deal.deal_id, deal.revision, len(changed.events) - 1)
+            st.session_state[SCROLL_KEY] = True
     if changed is not None:
         keep(warehouse, draft, changed)
         next_step()
@@ -360,6 +438,7 @@ def record_deal(warehouse: Any, draft: Draft, rules: Rules) -> None:
         deal = keep(warehouse, draft, replace(deal, end=entered))
     final = replace(deal, end=end)
     closing = price(session, final)
+    st.divider()  # the save stands apart from 记胡: another look, not the next tap down
     if closing.settlement:
         st.markdown(f"**{page_kit.t('record_settlement')}**")
         st.markdown("\n".join(f"- {line}" for line in payment_lines(closing.settlement, players)))
@@ -414,6 +493,39 @@ def save(warehouse: Any, draft: Draft, deal: DealFacts) -> None:
     st.rerun()
 
 
+def page_base() -> str:
+    """The dashboard's address as this browser reached it (scheme, host, path prefix), for
+    a link another phone opens; "" where it cannot be told (the link is then relative)."""
+    url = str(st.context.url or "")
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return ""
+    path = parts.path.rstrip("/")
+    path = path[: -len("/record")] if path.endswith("/record") else path
+    return f"{parts.scheme}://{parts.netloc}{path}"
+
+
+def live_block(warehouse: Any, draft: Draft) -> None:
+    """The table's live view for every player: its QR code and link (made the first time
+    this is drawn), and the money settings it shows 元 with (kept in the draft)."""
+    with st.expander(page_kit.t("live_share"), icon=":material/qr_code_2:"):
+        token = live_token(warehouse, draft)
+        link = live_url(page_base(), token, LANG)
+        st.caption(page_kit.t("live_share_help"))
+        with st.container(key="record_live_qr"):
+            st.image(qr_png(link), width=222, caption=page_kit.t("live_scan"))
+        st.code(link, language=None)
+        if draft.money is not None:
+            with contextlib.suppress(TypeError, MoneyError):
+                money_view.seed("record_live_money", money_view.values_of(MoneyRule(**draft.money)))
+        st.caption(page_kit.t("live_money_help"))
+        rule = money_view.money_widgets("record_live_money")
+        wanted = None if rule is None else asdict(rule)
+        if wanted != draft.money:
+            draft.money = wanted
+            save_draft(warehouse, draft)
+
+
 def session_link(session_id: str) -> None:
     page_kit.page_link(
         "session", page_kit.t("record_see_session"), ":material/receipt_long:", {"session": session_id}
@@ -421,7 +533,6 @@ def session_link(session_id: str) -> None:
 
 
 st.title(page_kit.t("page_record"))
-st.caption(page_kit.t("record_help"))
 warehouse = warehouse_path()
 if not may_write(
     page_kit.t("record_token"),
@@ -432,6 +543,7 @@ if not may_write(
     st.stop()  # the Upload page's rule: drafts and saves are writes
 draft = open_draft(warehouse)
 if draft is None:
+    st.caption(page_kit.t("record_help"))  # a session under way needs the first screen for its totals
     start_form(warehouse)
 else:
     session = draft.session
@@ -440,10 +552,8 @@ else:
     except RulesError as error:
         st.error(page_kit.t("record_bad_rules", error=error))
         st.stop()
-    where = " · ".join(md(v) for v in (session.club, session.table) if v)
-    st.caption(
-        f"{md(session.session_id)} · {where} · {md(rules.name)} · {page_kit.t('record_base')} {session.base}"
-    )
+    parts = [session.session_id, session.club, session.table, rules_label(rules.name, LANG)]
+    st.caption(" · ".join([*(md(v) for v in parts if v), f"{page_kit.t('record_base')} {session.base}"]))
     note = st.session_state.get(NOTE_KEY)
     if note is not None and note[2] == session.session_id:
         gone = any(d.deal_id == note[0] and d.deleted for d in draft.saved)
@@ -452,6 +562,7 @@ else:
     if draft.resume_held():  # a correction was saved: the deal under way comes back
         save_draft(warehouse, draft)
     totals_box = st.container()  # filled after the deal, so a 查叫 just entered counts
+    live_block(warehouse, draft)
     record_deal(warehouse, draft, rules)
     substitute_form(warehouse, draft)
     with totals_box:

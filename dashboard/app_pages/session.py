@@ -22,12 +22,14 @@ from dashboard.session_result import (
     build_result,
     chat_text,
     csv_bytes,
+    deal_label,
     file_stem,
     localised,
     money_frame,
     money_lines,
     payments_frame,
     session_money,
+    status_label,
     totals_frame,
     transfer_lines,
     transfers_frame,
@@ -64,6 +66,13 @@ PRINT_CSS = """
 .cm-print th, .cm-print td { border-bottom: 1px solid #ccc; padding: 2pt 6pt; text-align: left; }
 .cm-print td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .cm-print tr { break-inside: avoid; }
+/* a table's toolbar (search, download, full screen) sits above its top edge: room for it,
+   so it never covers the widget above (the 取整 select on a phone) */
+.st-key-session_money_box, .st-key-session_deals_box { padding-top: 2.25rem; }
+/* the totals in one row on a phone (Streamlit stacks columns below 640px) */
+.st-key-session_totals_row [data-testid='stHorizontalBlock'] { flex-wrap: nowrap; gap: .3rem; }
+.st-key-session_totals_row [data-testid='stColumn'] { min-width: 0 !important; width: auto !important; flex: 1 1 0 !important; }
+.st-key-session_totals_row [data-testid='stMetricValue'] { font-size: 1.3rem; }
 </style>
 """
 
@@ -104,16 +113,17 @@ def load(src: cached_queries.Source, session_id: str) -> SessionResult | None:
 
 def show_totals(result: SessionResult) -> None:
     st.subheader(page_kit.t("session_totals"))
-    cols = st.columns(len(result.players))
-    for col, seat in zip(cols, result.ranking(), strict=True):
-        col.metric(result.players[seat], f"{result.totals[seat]:+,}" if result.totals[seat] else "0")
+    with st.container(key="session_totals_row"):  # one row on a phone too (see PRINT_CSS)
+        cols = st.columns(len(result.players))
+        for col, seat in zip(cols, result.ranking(), strict=True):
+            col.metric(result.players[seat], f"{result.totals[seat]:+,}" if result.totals[seat] else "0")
     if result.invalid_deals:
         st.warning(page_kit.t("session_invalid", n=result.invalid_deals))
     totals = totals_frame(result, page_kit.lang())
     if "recorded" in totals and (totals["recorded"] != totals["total"]).any():
         st.warning(page_kit.t("session_recorded_differs"))
     page_kit.dataframe(
-        totals,
+        totals.assign(seat=totals["seat"] + 1),  # seats as people count them: 1 to 4
         hide_index=True,
         column_config={
             "place": page_kit.t("session_place"),
@@ -197,8 +207,10 @@ def show_money(src: cached_queries.Source, result: SessionResult) -> SessionMone
     money = session_money(result, money_inputs(src, result.session_id))
     if money is None:
         return None
-    page_kit.dataframe(
+    box = st.container(key="session_money_box")  # room above the table for its toolbar
+    box.dataframe(
         money_frame(result, money),
+        placeholder=page_kit.MISSING,
         hide_index=True,
         column_config={
             "place": page_kit.t("session_place"),
@@ -225,13 +237,23 @@ def show_chat(result: SessionResult, money: SessionMoney | None) -> None:
 
 def show_deals(result: SessionResult) -> None:
     st.subheader(page_kit.t("session_deals"))
-    deals = result.deals.assign(replay=[page_kit.replay_url(d) for d in result.deals["deal_id"]])
+    lang = page_kit.lang()
+    ids = [str(d) for d in result.deals["deal_id"]]
+    deals = result.deals.assign(
+        replay=[page_kit.replay_url(d) for d in ids],
+        short=[deal_label(d, result.session_id, lang) for d in ids],  # not the id: it takes the width
+        status=[status_label(str(s), lang) for s in result.deals["status"]],
+    )
     nets = {f"net_{seat}": name for seat, name in enumerate(result.players)}
-    page_kit.dataframe(
-        deals[["replay", "status", "findings", *nets]],
+    st.container(key="session_deals_box").dataframe(  # room above the table for its toolbar
+        deals[["short", *nets, "status", "findings", "replay"]],
+        placeholder=page_kit.MISSING,
         hide_index=True,
         column_config={
-            "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
+            "short": st.column_config.TextColumn(page_kit.t("deal"), pinned=True),
+            "replay": st.column_config.LinkColumn(
+                page_kit.t("session_replay_link"), display_text=page_kit.t("session_replay_link")
+            ),
             "status": page_kit.t("status"),
             "findings": page_kit.t("findings"),
             **nets,
@@ -240,8 +262,11 @@ def show_deals(result: SessionResult) -> None:
     )
     st.subheader(page_kit.t("session_payments"))
     payments = payments_frame(result, page_kit.lang())
+    payments = payments.assign(
+        deal_id=[deal_label(str(d), result.session_id, lang) for d in payments["deal_id"]]
+    )
     page_kit.dataframe(
-        payments[["deal_id", "line", "reason_label", "payer", "payee", "amount"]],
+        payments[["deal_id", "reason_label", "payer", "payee", "amount", "line"]],
         hide_index=True,
         column_config={
             "deal_id": page_kit.t("deal"),

@@ -1,4 +1,4 @@
-"""``chuanma roster``: a club's players (球员名册): add, list, alias, guest, forget, remove;
+"""``chuanma roster``: a club's players (球员名册): add, list, rename, alias, guest, forget, remove;
 kept in ``<warehouse>/roster.json`` (``analytics/roster.py``) and applied to every table
 the next time the warehouse is read."""
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from analytics.roster import Player
 
 roster_app = typer.Typer(
-    help="A club's players (球员名册): add, list, alias, guest, forget, remove. The Record page "
+    help="A club's players (球员名册): add, list, rename, alias, guest, forget, remove. The Record page "
     "picks players from it; every statistic shows a player under their roster name.",
     no_args_is_help=True,
     rich_markup_mode=None,
@@ -101,6 +101,22 @@ def roster_alias(
     from analytics.roster import add_alias
 
     _run(lambda: add_alias(warehouse, club, alias, name), as_json, f"{alias} is now {name} (club {club})")
+
+
+@roster_app.command("rename")
+def roster_rename(
+    name: NameArgument,
+    new_name: Annotated[str, typer.Argument(help="The player's new name.")],
+    club: ClubOption,
+    warehouse: WarehouseOption = Path("data/warehouse"),
+    as_json: JsonOption = False,
+) -> None:
+    """Give a player a new name; the old one becomes an alias, so their recorded deals
+    still count for them. Exit 2 when the club already has NEW_NAME."""
+    from analytics.roster import rename_player
+
+    said = f"{name} is now {new_name} (club {club})"
+    _run(lambda: rename_player(warehouse, club, name, new_name), as_json, said)
 
 
 @roster_app.command("guest")

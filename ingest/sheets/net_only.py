@@ -46,7 +46,7 @@ def net_only_report(
         return DealReport(  # no nets: nothing was scored, so the deal is not complete
             start.deal_id, session_id, sink.file, start.line, rules_name,
             sink.findings[before:], sink.warnings[warned:], (0, 0, 0, 0), [], [], [], (0, 0, 0, 0), NET_ONLY, False,
-            replayed=False,
+            record="sheet", replayed=False,
         )  # fmt: skip
     elif sum(scores) != 0:
         message = say("net_only_sum", sum=f"{sum(scores):+d}")
@@ -59,6 +59,7 @@ def net_only_report(
     return DealReport(
         start.deal_id, session_id, sink.file, start.line, rules_name,
         sink.findings[before:], sink.warnings[warned:], scores, [], [], [], (0, 0, 0, 0), NET_ONLY, True,
+        record="sheet",  # a score sheet's: stored with its seats, its lines not set aside as unreplayed
     )  # fmt: skip
 
 

@@ -23,6 +23,7 @@ from engine.settle import Settler
 from engine.settlement import Transfer, seat_deltas
 from engine.sheet import audit_sheet
 from ingest.sheets.deleted import DELETED
+from ingest.sheets.net_only import NET_ONLY
 from ingest.sheets.terms import BASE_IDS, COMBINED_BASES
 
 SEATS = (0, 1, 2, 3)  # a four-seat table's; a session's own are ``SessionFacts.seats``
@@ -95,6 +96,9 @@ class DealFacts:
     end: EndFact | None = None  # None: the deal goes on
     revision: int = 1
     deleted: bool = False  # a revision that removes the deal (ingest/sheets/deleted.py)
+    #: quick entry: each seat's net points only (no events), for a table that keeps only the
+    #: net; written as a ``net_only`` sheet deal (ingest/sheets/net_only.py), None otherwise
+    nets: tuple[int, ...] | None = None
 
 
 @dataclass
@@ -131,10 +135,38 @@ def _audit(deal: DealFacts, rules: Rules, base: int, end: DealEnd | None) -> Dea
     )
 
 
+def net_findings(seats: int, nets: Sequence[int], line: int) -> list[Finding]:
+    """What a net-only deal cannot be: one net a seat, adding up to zero."""
+    if len(nets) != seats:
+        text = f"a net-only deal has one net a seat ({seats}), not {len(nets)}"
+        return [
+            Finding("bad_record", line, None, text, expected=seats, recorded=list(nets), rule="score sheet")
+        ]
+    if sum(nets) != 0:
+        text = f"the nets of a deal add up to zero; these add up to {sum(nets):+d}"
+        return [
+            Finding(
+                "score_mismatch",
+                line,
+                None,
+                text,
+                expected="a sum of 0",
+                recorded=list(nets),
+                rule="zero sum",
+            )
+        ]
+    return []
+
+
 def price(session: SessionFacts, deal: DealFacts) -> Priced:
     """Every payment of the deal so far, by the engine (an added kong is paid once the next
-    move shows nobody robbed it, as the rules say; 查叫 only once ``deal.end`` is set)."""
+    move shows nobody robbed it, as the rules say; 查叫 only once ``deal.end`` is set). A
+    quick-entry deal (``nets``) has no payments: its scores are its nets, as written."""
     rules = session.rule_set()
+    if deal.nets is not None:
+        nets = tuple(int(n) for n in deal.nets)
+        found = net_findings(rules.seats, nets, 2)
+        return Priced([], [], [], [], nets if not found else (0,) * rules.seats, NET_ONLY, found, not found)
     end_line = len(deal.events) + 2
     # how the deal ends so far (three won, first_hu, or the wall) is the audit's to say
     trial = _audit(deal, rules, session.base, DealEnd(reason="wall_exhausted", line=end_line))
@@ -241,6 +273,19 @@ def deal_lines(session: SessionFacts, deal: DealFacts) -> list[str]:
             )
         gone = {"type": "deal", "deal_id": deal.deal_id, "record": "sheet", "dealer": deal.dealer}
         return [_dump({**gone, "revision": deal.revision}), _dump({"type": "deal_end", "reason": DELETED})]
+    if deal.nets is not None:  # quick entry: the nets alone, a net_only sheet deal
+        priced = price(session, deal)
+        if priced.findings:
+            raise ValueError(f"deal {deal.deal_id} cannot be recorded: {priced.findings[0].message}")
+        quick: dict[str, Any] = {
+            "type": "deal",
+            "deal_id": deal.deal_id,
+            "record": "sheet",
+            "dealer": deal.dealer,
+        }
+        if deal.revision > 1:
+            quick["revision"] = deal.revision
+        return [_dump(quick), _dump({"type": "deal_end", "reason": NET_ONLY, "scores": list(priced.scores)})]
     if deal.end is None:
         raise ValueError(f"deal {deal.deal_id} has not ended: record the wall's end first")
     priced = price(session, deal)
