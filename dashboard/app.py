@@ -61,7 +61,7 @@ pages = [
     # the table's live view: by its link only (dashboard/live_link.py), not in the sidebar
     st.Page(page_kit.PAGES["live"], title=page_kit.t("live_title"), url_path="live", visibility="hidden"),
 ]
-page = st.navigation(pages)
+page = st.navigation(pages, expanded=True)  # every page listed: no "View N more" (English on a 中文 page)
 if page.url_path == "live":  # its link's token is its only key: no gate, no filters, one session
     page.run()
     st.stop()

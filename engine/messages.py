@@ -423,7 +423,9 @@ def sheet_pig_impossible(seat_: int, rules: Rules) -> Text:
     """A 花猪 written where no hand can be one: the suits (三人两房) or ``flower_pig: none``."""
     if rules.flower_pig == "none":
         return say("sheet_pig_none", seat=seat(seat_), rules=rules.name)
-    suits = "".join(SUITS[s][0] if s in SUITS else s for s in rules.suits)  # 筒条: the game's own words
+    suits = "".join(
+        SUITS[s][0] if s in SUITS else s for s in str(rules.suits)
+    )  # 筒条: mypyc iterates a str, not a Literal
     return say("sheet_pig_impossible", seat=seat(seat_), suits=suits, rules=rules.name)
 
 
@@ -725,13 +727,17 @@ TEMPLATES: dict[str, tuple[str, str]] = {
         "{seat} wins holding three suits: 缺一门 (two suits at most)",
     ),
     "no_shape": (
-        "{seat}记胡 {tile}，但牌型不成胡：胡牌须{need}",
-        "{seat} claims a win on {tile}, but its tiles are no winning shape: 胡 (a win) needs {need}",
+        "{seat}记胡 {tile}，但牌型不成胡：胡牌须四组加一对，或七对",
+        "{seat} claims a win on {tile}, but its tiles are no winning shape: 胡 (a win) needs four sets and "
+        "a pair, or 七对 (seven pairs)",
     ),
-    # what a win needs, by the table's hand size (rules.hand_size)
-    "shape_13": ("四组加一对，或七对", "four sets and a pair, or 七对 (seven pairs)"),
-    "shape_10": ("三组加一对", "three sets and a pair"),
-    "shape_7": ("两组加一对", "two sets and a pair"),
+    # the same at a table of shorter hands (rules.hand_size 10 or 7: no 七对 there); stored
+    # findings of "no_shape" keep rendering as written
+    "no_shape_short": (
+        "{seat}记胡 {tile}，但牌型不成胡：{size} 张的牌桌胡牌须{sets}组加一对",
+        "{seat} claims a win on {tile}, but its tiles are no winning shape: at a {size}-tile table 胡 "
+        "(a win) needs {sets} sets and a pair",
+    ),
     # the end
     "end_before_replacement": (
         "本局在弯杠补牌之前就结束：杠后要补牌",

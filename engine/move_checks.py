@@ -11,10 +11,11 @@ are the movers' own. A breach is a finding code and its message's key and values
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engine.fan import FanResult, WinContext, score_win
 from engine.hand import held_counts, wait_mask
-from engine.messages import Said, doing, play
+from engine.messages import Said, doing, play, words
 from engine.moves import (
     IllegalEvent,
     OpenTile,
@@ -261,6 +262,10 @@ def check_claim_win(rules: Rules, seat: int, source: int | None, tile: int, open
         raise IllegalEvent("illegal_hu", play("second_winner", seat=seat), seat, rule="multiple_hu")
 
 
+#: the sets a win needs beside its pair at a table of shorter hands, in both languages
+SETS_NEEDED: Final[dict[int, tuple[str, str]]] = {10: ("三", "three"), 7: ("两", "two")}
+
+
 def legal_win(
     rules: Rules, seat: int, counts: list[int], pongs: list[int], kongs: list[int], concealed_kongs: int,
     suit: int | None, context: WinContext, tile: int, wilds: int = 0,
@@ -279,8 +284,12 @@ def legal_win(
         raise IllegalEvent("illegal_hu", play("three_suits", seat=seat), seat)
     result = score_win(counts, pongs, kongs, rules, context, tile, concealed_kongs, wilds)
     if result is None:
-        need = play(f"shape_{rules.hand_size}")
-        raise IllegalEvent("illegal_hu", play("no_shape", seat=seat, tile=tile_name(tile), need=need), seat)
+        name = tile_name(tile)
+        if rules.hand_size == 13:
+            raise IllegalEvent("illegal_hu", play("no_shape", seat=seat, tile=name), seat)
+        sets = words(*SETS_NEEDED[rules.hand_size])
+        said = play("no_shape_short", seat=seat, tile=name, size=rules.hand_size, sets=sets)
+        raise IllegalEvent("illegal_hu", said, seat)
     return result
 
 

@@ -200,6 +200,12 @@ def bloom_rules(rules: Rules, fed: bool) -> Rules | None:
     return None
 
 
+def haidi_on_any_discard(rules: Rules) -> bool:
+    """海底 on any discard win once the wall is empty (``haidi_any_discard``), not only on
+    the discard right after the wall's last draw."""
+    return rules.haidi_any_discard
+
+
 def discard_context(after_kong: bool, rob: bool, last_tile: bool) -> WinContext:
     """How a win on a discard or a robbed kong counts (杠上炮, 抢杠胡, 海底)."""
     if after_kong or rob or last_tile:

@@ -32,6 +32,7 @@ from engine.moves import (
     OpenTile,
     PassRecord,
     exchanges,
+    haidi_on_any_discard,
     holds_void,
     live_waits,
     opening_phase,
@@ -139,7 +140,7 @@ class DealState:
         #: 红中 (docs/decisions.md, "红中"): a table with them checks this one flag before
         #: any 红中 path, so a table without them pays nothing more
         self.wild_table: bool = table.wild_copies > 0
-        self.haidi_any: bool = rules.haidi_any_discard  # 海底 on any discard once the wall is empty
+        self.haidi_any: bool = haidi_on_any_discard(rules)  # 海底 on any discard once the wall is empty
         self.wild_copies: int = table.wild_copies  # 红中 in the set
         self.wilds: list[int] = [0, 0, 0, 0]  # 红中 among each seat's concealed tiles
         self.wilds_out = 0  # 红中 out of the wall (dealt or drawn)

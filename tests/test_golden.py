@@ -627,8 +627,9 @@ def test_golden_session_totals() -> None:
 
 
 def test_chuanma_validate_reports_every_golden_deal_ok() -> None:
+    logs = [str(path) for path in sorted(GOLDEN.glob("*.jsonl"))]  # the folder also holds platforms/
     run = subprocess.run(
-        [str(CHUANMA), "validate", str(GOLDEN), "--json"], capture_output=True, text=True, check=False
+        [str(CHUANMA), "validate", *logs, "--json"], capture_output=True, text=True, check=False
     )
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
     report = json.loads(run.stdout)

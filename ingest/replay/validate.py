@@ -140,6 +140,8 @@ def _is_dcmshi(path: Path) -> bool:
     """Whether the file is a dcmshi replay export (told by its first bytes, as the reader does)."""
     from ingest.platforms.detect import HEAD, platform_of
 
+    if not path.is_file():
+        return False  # a FIFO or a device would block: the reader says why it is not read
     try:
         with path.open("rb") as handle:
             return platform_of(handle.read(HEAD)) == "dcmshi"
