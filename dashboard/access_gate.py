@@ -38,7 +38,10 @@ def gate() -> None:
         st.stop()
     if not active(grants):
         return
-    known = lambda typed: grant_of(grants, typed) is not None  # noqa: E731
+
+    def known(typed: str) -> bool:
+        return grant_of(grants, typed) is not None
+
     given = st.session_state.get(KEPT_KEY) or st.query_params.get(PARAM) or ""
     if not given or grant_of(grants, given) is None:
         st.session_state.pop(KEPT_KEY, None)

@@ -48,8 +48,12 @@ def may_write(token_label: str, token_help: str, read_only: str, key: str) -> bo
         return decided
     token = upload_token()
     if token is not None:
-        right = lambda typed: hmac.compare_digest(typed.encode(), token.encode())  # noqa: E731
-        kept = st.session_state.get(KEPT_KEY) or st.query_params.get(WRITE_PARAM) or ""
+        expected = token
+
+        def right(typed: str) -> bool:
+            return hmac.compare_digest(typed.encode(), expected.encode())
+
+        kept = str(st.session_state.get(KEPT_KEY) or st.query_params.get(WRITE_PARAM) or "")
         if not (kept and right(kept)):
             kept = st.text_input(token_label, type="password", key=key, help=token_help)
             if not kept or not token_accepted(kept, right, key):

@@ -43,7 +43,7 @@ DOCS_ASSETS = "/docs-assets"
 
 def _serve_docs(app: FastAPI) -> None:
     """``/docs``: the Swagger UI page, its script and style from this server."""
-    from swagger_ui_bundle import swagger_ui_path
+    from swagger_ui_bundle import swagger_ui_path  # type: ignore[import-untyped]
 
     app.mount(DOCS_ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
 
