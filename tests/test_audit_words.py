@@ -53,3 +53,22 @@ def test_counts_step_by_whole_numbers() -> None:
         axes = [enc[axis]["axis"] for enc in encodings for axis in ("x", "y") if "axis" in enc.get(axis, {})]
         counted = [axis for axis in axes if axis.get("format") == "d"]
         assert counted and all(axis["tickMinStep"] == 1 for axis in counted), axes
+
+
+def test_a_rescore_names_the_rule_set_in_the_pages_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """中文: "按 成都麻将 chengdu 规则…", the preset's Chinese name before its id."""
+    log = tmp_path / "tiles.jsonl"
+    write_lines(log_lines(simulate_club(ClubPlan(players=4, sessions=1, deals_per_session=3, seed=6))), log)
+    ingest([log], tmp_path / "warehouse", workers=0)
+    monkeypatch.setenv(WAREHOUSE_ENV, str(tmp_path / "warehouse"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.query_params["lang"] = "zh"
+    at.run()
+    at.switch_page("app_pages/audit.py").run()
+    at.selectbox(key="rescore_session").set_value(at.selectbox(key="rescore_session").options[0])
+    at.selectbox(key="rescore_rules").set_value("chengdu").run()
+    assert not at.exception, [e.value for e in at.exception]
+    said = [m.value for m in at.markdown if "规则" in m.value and "chengdu" in m.value]
+    assert said and all("成都麻将 chengdu" in line for line in said), said

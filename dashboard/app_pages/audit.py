@@ -16,7 +16,7 @@ from dashboard.rescore import Rescore, presets_for
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
-from dashboard.term_labels import code_label, rule_label
+from dashboard.term_labels import code_label, rule_label, rules_label
 from dashboard.tiles_view import CSS
 
 CODE_KEY = "audit_code"
@@ -56,8 +56,9 @@ def show_rescore(result: Rescore) -> None:
         )
     if len(skipped) == len(result.deals):
         return  # nothing re-scored: no "unchanged" for anyone, no table of zeros
+    named = md(rules_label(result.rules, page_kit.lang()))  # 中文: 成都麻将 chengdu, not the id alone
     for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), md(result.rules))}")
+        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), named)}")
     left, right = st.columns([3, 2])
     with left:
         page_kit.dataframe(
