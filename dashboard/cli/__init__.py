@@ -12,6 +12,7 @@ from dashboard.cli.access import access_app
 from dashboard.cli.audit import replay, validate
 from dashboard.cli.backup import warehouse_backup, warehouse_restore
 from dashboard.cli.hand import hand
+from dashboard.cli.review import review
 from dashboard.cli.roster import roster_app
 from dashboard.cli.season import season_app
 from dashboard.cli.serve import dashboard, serve
@@ -33,7 +34,7 @@ def root() -> None:
 
 
 # the order of ``chuanma --help``
-for command in (hand, validate, replay, simulate, ingest, stats, dashboard, serve):
+for command in (hand, validate, replay, review, simulate, ingest, stats, dashboard, serve):
     app.command()(command)
 warehouse_app.command("backup")(warehouse_backup)
 warehouse_app.command("restore")(warehouse_restore)

@@ -1,0 +1,181 @@
+"""复盘 (``chuanma review``): logs read as ``chuanma validate`` reads them, every tile deal
+replayed by the engine with :class:`ingest.review.deal_review.DealJudge` on its steps, and
+each player's summary. The JSON (:meth:`ReviewReport.to_json`) is the contract the CLI
+prints and the dashboard's page and the API will serve (docs/cli.md, ``chuanma review``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.rules import Rules
+from ingest.review.deal_review import MONEY_KEYS, DealJudge, DealReview, money_of
+
+__all__ = ["ReviewReport", "review_paths"]
+
+
+@dataclass
+class PlayerTally:
+    """One player's running sums over the deals reviewed."""
+
+    deals: int = 0
+    tile_deals: int = 0
+    discards: int = 0
+    best: int = 0
+    loss: int = 0
+    backward: int = 0
+    voids: int = 0
+    void_agree: int = 0
+    start_shanten: int = 0
+    starts: int = 0
+    deal_ins: int = 0
+    deal_ins_not_ready: int = 0
+    forced_deal_ins: int = 0
+    passes: int = 0
+    passed_fan: int = 0
+    passed_then_won: int = 0
+    passed_then_won_fan: int = 0
+    money: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MONEY_KEYS, 0))
+    dates: set[str] = field(default_factory=set)
+
+    def summary(self) -> dict[str, Any]:
+        def pct(part: int, whole: int) -> float | None:
+            return round(100 * part / whole, 1) if whole else None
+
+        return {
+            "deals": self.deals,
+            "tile_deals": self.tile_deals,
+            "period": [min(self.dates), max(self.dates)] if self.dates else None,
+            "discards": self.discards,
+            "best_pct": pct(self.best, self.discards),
+            "average_loss": round(self.loss / self.discards, 2) if self.discards else None,
+            "backward_pct": pct(self.backward, self.discards),
+            "void_agreement_pct": pct(self.void_agree, self.voids),
+            "average_start_shanten": round(self.start_shanten / self.starts, 2) if self.starts else None,
+            "deal_ins": self.deal_ins,
+            "deal_ins_not_ready": self.deal_ins_not_ready,
+            "forced_deal_ins": self.forced_deal_ins,
+            "passes": self.passes,
+            "passed_fan": self.passed_fan,
+            "passed_then_won": self.passed_then_won,
+            "passed_then_won_fan": self.passed_then_won_fan,
+            "money": dict(self.money),
+        }
+
+
+@dataclass
+class ReviewReport:
+    deals: list[dict[str, Any]] = field(default_factory=list)
+    players: dict[str, PlayerTally] = field(default_factory=dict)
+    files: list[str] = field(default_factory=list)
+
+    def club_start_shanten(self) -> float | None:
+        total = sum(t.start_shanten for t in self.players.values())
+        count = sum(t.starts for t in self.players.values())
+        return round(total / count, 2) if count else None
+
+    def to_json(self, player: str | None = None) -> dict[str, Any]:
+        deals = self.deals
+        if player is not None:
+            deals = [d for d in deals if player in d["players"]]
+        players = {
+            name: tally.summary() for name, tally in sorted(self.players.items()) if player in (None, name)
+        }
+        return {
+            "files": self.files,
+            "deals": deals,
+            "players": players,
+            "club": {"average_start_shanten": self.club_start_shanten()},
+        }
+
+
+def review_paths(paths: Iterable[str | Path], rules: Rules | None = None) -> ReviewReport:
+    """Review every deal of the logs under ``paths`` (``rules`` replaces the logs' own)."""
+    from ingest.replay.files import read_log
+    from ingest.replay.session_replay import SessionReplay
+    from ingest.replay.validate import find_logs
+
+    report = ReviewReport()
+    for path in find_logs(paths):
+        log = read_log(path)
+        report.files.append(log.path)
+        for session in log.sessions:
+            driver = SessionReplay.of_log(session, rules, path=log.path)
+            players = list(driver.players or ())
+            start = session.session
+            date = (start.started_at or "")[:10] if start is not None else ""
+            for deal_log in session.deals:
+                report.deals.append(_review_deal(driver, deal_log, players, date, report))
+    return report
+
+
+def _review_deal(
+    driver: Any, deal_log: Any, players: list[str], date: str, report: ReviewReport
+) -> dict[str, Any]:
+    start = deal_log.deal
+    review = DealReview(start.deal_id)
+    judge = DealJudge(review)
+    if driver.rules is None:
+        return {
+            "deal_id": start.deal_id,
+            "players": players,
+            "tiles": False,
+            "why": driver.rules_error,
+            "rows": [],
+            "money": [],
+        }
+    if start.record == "sheet":
+        deal_report = driver.replay(deal_log)
+        review.tiles = False
+        review.why_no_tiles = "score_sheet"
+    else:
+        deal_report = driver.replay(deal_log, keep_state=True, on_step=judge)
+    seats = driver.rules.seats
+    review.money = money_of(deal_report.ledger, seats)
+    names = players if len(players) == seats else [f"seat {s}" for s in range(seats)]
+    for seat, name in enumerate(names):
+        tally = report.players.setdefault(name, PlayerTally())
+        tally.deals += 1
+        if date:
+            tally.dates.add(date)
+        for key, value in review.money[seat].items():
+            tally.money[key] += value
+        if review.tiles:
+            tally.tile_deals += 1
+    first_discard: set[int] = set()
+    for row in review.rows:
+        tally = report.players[names[row["seat"]]]
+        kind = row["kind"]
+        if kind == "discard":
+            tally.discards += 1
+            tally.best += row["loss"] == 0 and row["shanten"] == row["best_shanten"]
+            tally.loss += row["loss"]
+            tally.backward += row["backward"]
+            if row["seat"] not in first_discard:
+                first_discard.add(row["seat"])
+                tally.start_shanten += row["shanten_before"]
+                tally.starts += 1
+        elif kind == "void":
+            tally.voids += 1
+            tally.void_agree += row["agrees"]
+        elif kind == "deal_in":
+            tally.deal_ins += 1
+            tally.deal_ins_not_ready += row["ready"] is False
+            tally.forced_deal_ins += row["forced"]
+        elif kind == "pass":
+            tally.passes += 1
+            tally.passed_fan += row["fan"]
+            if row.get("won_later") is not None:
+                tally.passed_then_won += 1
+                tally.passed_then_won_fan += row["won_later"]
+    return {
+        "deal_id": start.deal_id,
+        "players": names,
+        "tiles": review.tiles,
+        "why": review.why_no_tiles,
+        "status": deal_report.status,
+        "rows": review.rows,
+        "money": review.money,
+    }
