@@ -179,6 +179,92 @@ class Option:
         return sum(left for _, left in self.effective)
 
 
+#: (table id, suit key, entries) -> the ranks one more of which lowers some entry (bit r),
+#: and the ranks one fewer of which keeps some entry; suit keys repeat from hand to hand
+_LOWER: dict[tuple[int, int, tuple[int, ...]], int] = {}
+_KEEP: dict[tuple[int, int, tuple[int, ...]], int] = {}
+
+
+def _suit_lowering(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -> int:
+    memo = (wild, key, entries)
+    known = _LOWER.get(memo)
+    if known is not None:
+        return known
+    mask = 0
+    here = key * 10
+    rest = key
+    for rank in range(9):
+        if rest % 5 < COPIES:
+            there = here + _STEP[rank] * 10
+            for index in entries:
+                if table[there + index] < table[here + index]:
+                    mask |= 1 << rank
+                    break
+        rest //= 5
+    if len(_LOWER) > 1_000_000:
+        _LOWER.clear()
+    _LOWER[memo] = mask
+    return mask
+
+
+#: (table id, two suit keys, sets) -> the best readings over the two suits
+_PAIRS: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+
+
+def _pair_readings(table: bytes, wild: int, k0: int, k1: int, n: int) -> list[tuple[int, int, int]]:
+    """The best readings of ``n`` sets and a pair over two suits: (cost, entry of the
+    first suit, entry of the second), all of the lowest cost; the same two suits come
+    back from hand to hand (a discard changes one suit)."""
+    memo = (wild, k0, k1, n)
+    known = _PAIRS.get(memo)
+    if known is not None:
+        return known
+    a = k0 * 10
+    b = k1 * 10
+    best = _FAR
+    found: list[tuple[int, int, int]] = []
+    for j in range(n + 1):
+        k = n - j
+        one = table[a + 2 * j + 1] + table[b + 2 * k]
+        two = table[a + 2 * j] + table[b + 2 * k + 1]
+        if one < best:
+            best = one
+            found = []
+        if one == best:
+            found.append((one, 2 * j + 1, 2 * k))
+        if two < best:
+            best = two
+            found = []
+        if two == best:
+            found.append((two, 2 * j, 2 * k + 1))
+    if len(_PAIRS) > 1_000_000:
+        _PAIRS.clear()
+    _PAIRS[memo] = found
+    return found
+
+
+def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -> int:
+    memo = (wild, key, entries)
+    known = _KEEP.get(memo)
+    if known is not None:
+        return known
+    mask = 0
+    here = key * 10
+    rest = key
+    for rank in range(9):
+        if rest % 5:
+            there = here - _STEP[rank] * 10
+            for index in entries:
+                if table[there + index] == table[here + index]:
+                    mask |= 1 << rank
+                    break
+        rest //= 5
+    if len(_KEEP) > 1_000_000:
+        _KEEP.clear()
+    _KEEP[memo] = mask
+    return mask
+
+
 class Hand13:
     """A hand's counts with its suit keys and pair counts kept, so that trying a tile in
     or out is a few additions (the review tries every one)."""
@@ -208,22 +294,157 @@ class Hand13:
     def shanten(self) -> int:
         return _from_missing(_missing(self.table, self.keys, self.pairs, self.sit), self.wilds)
 
+    def tight(self) -> tuple[int, list[list[int]], list[tuple[int, ...]], list[bool]]:
+        """The hand's missing count, and what holds it there: per suit, the table entries
+        (``2j + p``) some best reading takes from it, and the suit choices whose seven
+        pairs are a best reading. One tile in lowers a suit's entry by at most one, one out
+        raises it by at most one, so a tile changes the count only through these: the
+        effective tiles and the discards' shanten are a look-up or two each. Last, per
+        suit: whether some best regular reading keeps none of it (a tile of it out then
+        changes nothing)."""
+        table, keys, sit = self.table, self.keys, self.sit
+        n = sit.sets
+        best = _FAR
+        # (cost, suit, entry, suit, entry, suit, entry) a reading, -1 for a suit not used
+        entries: list[tuple[int, int, int, int, int, int, int]] = []
+        wild = 1 if sit.wild else 0
+        for choice in sit.choices:
+            if len(choice) == 1:
+                s0 = choice[0]
+                entries.append((table[keys[s0] * 10 + 2 * n + 1], s0, 2 * n + 1, -1, 0, -1, 0))
+            elif len(choice) == 2:
+                s0, s1 = choice[0], choice[1]
+                for cost, i0, i1 in _pair_readings(table, wild, keys[s0], keys[s1], n):
+                    if cost <= best:
+                        best = cost
+                        entries.append((cost, s0, i0, s1, i1, -1, 0))
+            else:
+                s0, s1, s2 = choice[0], choice[1], choice[2]
+                a, b, c = keys[s0] * 10, keys[s1] * 10, keys[s2] * 10
+                for j in range(n + 1):
+                    for k in range(n - j + 1):
+                        m = n - j - k
+                        for p0, p1, p2 in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
+                            cost = table[a + 2 * j + p0] + table[b + 2 * k + p1] + table[c + 2 * m + p2]
+                            entries.append((cost, s0, 2 * j + p0, s1, 2 * k + p1, s2, 2 * m + p2))
+        for entry in entries:
+            if entry[0] < best:
+                best = entry[0]
+        sevens: list[tuple[int, ...]] = []
+        if sit.seven_pairs:
+            for choice in sit.choices:
+                seven = _seven(self.pairs, choice)
+                if seven < best:
+                    best = seven
+                    sevens = []
+                    entries = []
+                if seven == best:
+                    sevens.append(choice)
+        per_suit: list[list[int]] = [[], [], []]
+        free = [False, False, False]
+        for cost, s0, i0, s1, i1, s2, i2 in entries:
+            if cost != best:
+                continue
+            used = 1 << s0
+            if i0 not in per_suit[s0]:
+                per_suit[s0].append(i0)
+            if s1 >= 0:
+                used |= 1 << s1
+                if i1 not in per_suit[s1]:
+                    per_suit[s1].append(i1)
+            if s2 >= 0:
+                used |= 1 << s2
+                if i2 not in per_suit[s2]:
+                    per_suit[s2].append(i2)
+            for suit in range(3):
+                if not used >> suit & 1:
+                    free[suit] = True
+        return best, per_suit, sevens, free
+
+    def _seven_moves(self, sevens: list[tuple[int, ...]], tile: int, delta: int, best: int) -> bool:
+        """Whether a tile in (out) lowers (keeps) some best seven-pairs reading."""
+        suit = _SUIT[tile]
+        count = self.counts[tile]
+        pairs = list(self.pairs)
+        after = count + delta
+        pairs[2 * suit] += (after >> 1) - (count >> 1)
+        pairs[2 * suit + 1] += (after & 1) - (count & 1)
+        for choice in sevens:
+            if suit not in choice:
+                if delta < 0:
+                    return True  # a reading without the tile's suit keeps its count
+                continue
+            seven = _seven(pairs, choice)
+            if (seven < best) if delta > 0 else (seven == best):
+                return True
+        return False
+
     def effective(
         self, left: Sequence[int], wild_left: int = 0, base: int | None = None
     ) -> list[tuple[int, int]]:
         """The kinds whose draw lowers the shanten of this hand (waiting to draw), each
         with ``left[tile]`` (copies the seat cannot see, never below 0); a 红中 (when
         ``wild_left`` is above 0) last. A kind the seat holds four of is never one."""
-        if base is None:
-            base = self.shanten()
+        best, per_suit, sevens, _ = self.tight()
+        now = _from_missing(best, self.wilds)
+        lower = _from_missing(best - 1, self.wilds) < now  # one tile fewer missing helps
         out: list[tuple[int, int]] = []
-        counts = self.counts
-        kept = 0
-        for choice in self.sit.choices:
-            for suit in choice:
-                kept |= 1 << suit
+        counts, keys, table = self.counts, self.keys, self.table
+        wild = 1 if self.sit.wild else 0
+        if lower:
+            mask = 0
+            for suit in range(3):
+                if per_suit[suit]:
+                    entries = tuple(sorted(per_suit[suit]))
+                    mask |= _suit_lowering(table, wild, keys[suit], entries) << (9 * suit)
+            for choice in sevens:  # a best seven-pairs reading: a single paired, or a new single
+                held = 0
+                single = 0
+                for suit in choice:
+                    held += self.pairs[2 * suit]
+                    single += self.pairs[2 * suit + 1]
+                lack = 7 - held
+                if lack <= 0:
+                    continue
+                for suit in choice:
+                    for tile in range(9 * suit, 9 * suit + 9):
+                        count = counts[tile]
+                        if count < COPIES and (count & 1 or single < lack):
+                            mask |= 1 << tile
+            for tile in range(NUM_KINDS):
+                if mask >> tile & 1:
+                    out.append((tile, max(left[tile], 0)))
+        if wild_left > 0 and _from_missing(best, self.wilds + 1) < now:
+            out.append((WILD, wild_left))
+        return out
+
+    def discard_shantens(self) -> dict[int, int]:
+        """For a hand that must discard: the shanten after each distinct tile held."""
+        best, per_suit, sevens, free = self.tight()
+        counts, keys, table = self.counts, self.keys, self.table
+        wild = 1 if self.sit.wild else 0
+        out: dict[int, int] = {}
         for tile in range(NUM_KINDS):
-            if not kept >> _SUIT[tile] & 1 or counts[tile] >= COPIES or left[tile] < 0:
+            if not counts[tile]:
+                continue
+            suit = _SUIT[tile]
+            same = free[suit]  # a best reading keeps none of this suit
+            if not same and per_suit[suit]:
+                keeping = _suit_keeping(table, wild, keys[suit], tuple(sorted(per_suit[suit])))
+                same = bool(keeping >> (tile - 9 * suit) & 1)
+            if not same and sevens:
+                same = self._seven_moves(sevens, tile, -1, best)
+            out[tile] = _from_missing(best if same else best + 1, self.wilds)
+        if self.wilds:
+            out[WILD] = _from_missing(best, self.wilds - 1)
+        return out
+
+    def _effective_plain(self, left: Sequence[int], wild_left: int = 0) -> list[tuple[int, int]]:
+        """:meth:`effective` by trying each draw in full (the tests hold the two together)."""
+        base = self.shanten()
+        out: list[tuple[int, int]] = []
+        for tile in range(NUM_KINDS):
+            if self.counts[tile] >= COPIES:
                 continue
             self.add(tile, 1)
             if self.shanten() < base:
@@ -239,14 +460,10 @@ class Hand13:
     def options(self, left: Sequence[int], wild_left: int = 0) -> list[Option]:
         """For a hand that must discard: one :class:`Option` per distinct tile held, best
         first (lowest shanten, then most effective tiles, then tile order)."""
-        held = [tile for tile in range(NUM_KINDS) if self.counts[tile]]
-        if self.wilds:
-            held.append(WILD)
         out: list[Option] = []
-        for tile in held:
+        for tile, after in self.discard_shantens().items():
             self.add(tile, -1)
-            after = self.shanten()
-            out.append(Option(tile, after, tuple(self.effective(left, wild_left, after))))
+            out.append(Option(tile, after, tuple(self.effective(left, wild_left))))
             self.add(tile, 1)
         out.sort(key=lambda option: (option.shanten, -option.effective_count, option.tile))
         return out

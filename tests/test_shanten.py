@@ -122,3 +122,24 @@ def test_the_best_discard_is_never_worse_than_another(tiles: list[int], void: in
     )
     # the hand's own shanten is the best discard's (a win: -1, its discards ready or better)
     assert shanten(counts, situation(void=void)) in (best.shanten, -1)
+
+
+def test_the_quick_effective_tiles_and_discards_are_the_plain_ones() -> None:
+    """Hand13.effective and discard_shantens read the best readings' table entries; trying
+    every draw and every discard in full gives the same, over seeded hands of every kind."""
+    rng = random.Random(SEED + 1)
+    for _ in range(300):
+        case = make_case(rng)
+        sit = situation(case.rules, case.pongs, case.void, wild=bool(case.rules.wild_tiles))
+        hand = Hand13(case.counts, sit, case.wilds)
+        left = unseen_alone(case.counts, case.pongs)
+        wild_left = case.rules.wild_tiles - case.wilds
+        assert hand.effective(left, wild_left) == hand._effective_plain(left, wild_left), case.text()
+        drawn = rng.choice([t for t in case.kinds() if case.counts[t] < 4])
+        hand.add(drawn, 1)
+        plain = {}
+        for tile in [t for t in range(27) if hand.counts[t]] + ([WILD] if hand.wilds else []):
+            hand.add(tile, -1)
+            plain[tile] = hand.shanten()
+            hand.add(tile, 1)
+        assert hand.discard_shantens() == plain, case.text()

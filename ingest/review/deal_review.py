@@ -154,18 +154,14 @@ class DealJudge:
         left, wild_left = self.left(deal, seat, counts, wilds)
         hand = self.hand(deal, seat, counts, wilds, deal.void[seat])
         before = hand.shanten()
-        shantens: dict[int, int] = {}
-        held = [t for t in range(NUM_KINDS) if counts[t]] + ([WILD] if wilds else [])
-        for option in held:
-            hand.add(option, -1)
-            shantens[option] = hand.shanten()
-            hand.add(option, 1)
+        shantens = hand.discard_shantens()
+        held = list(shantens)
         low = min(shantens.values())
         counted: dict[int, int] = {}
         for option in held:
             if shantens[option] == low or option == tile:
                 hand.add(option, -1)
-                counted[option] = _effective_count(hand.effective(left, wild_left, shantens[option]))
+                counted[option] = _effective_count(hand.effective(left, wild_left))
                 hand.add(option, 1)
         best_effective = max(counted[t] for t in held if shantens[t] == low)
         best = [t for t in held if shantens[t] == low and counted[t] == best_effective]
