@@ -1,0 +1,100 @@
+"""复盘 (ingest/review, ``chuanma review``): a hand-written deal whose every decision was
+worked out on paper (tests/golden/review/forced_deal_in.jsonl, online rules: 定缺 required,
+定缺 tiles first, 一炮多响, 过水不胡 until the seat's own draw)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from ingest.review import review_paths
+
+GOLDEN = Path(__file__).parent / "golden" / "review" / "forced_deal_in.jsonl"
+
+# The deal (dealer Ann, seat 0):
+#   Ann  12345678m 11p 234p 5s     定缺 s   Bo   123456m 99m 345s 55s   定缺 p
+#   Chen 123456789p 1236s          定缺 m   Du   11s 234s 678s 999s 78m 定缺 p
+# Ann throws 5s (her only 条, thrown first); Bo could win it (123456m 99m 345s 5555s:
+# 平胡 1 + 根 1 = 2 番) and passes; Bo draws 9p and throws it (定缺 first); Chen draws 9m
+# and must throw it (定缺 first, her only 万: 被迫点炮); Du, Ann and Bo all win it (平胡 1
+# each, Chen pays 3).
+
+
+def _rows(kind: str, seat: int | None = None) -> list[dict[str, Any]]:
+    deal = review_paths([GOLDEN]).to_json()["deals"][0]
+    return [r for r in deal["rows"] if r["kind"] == kind and (seat is None or r["seat"] == seat)]
+
+
+def test_discards_by_hand() -> None:
+    # Ann after 5s: 12345678m 11p 234p waits 3m (123 45 678), 6m and 9m (123 456 78):
+    # 3m 4-1 = 3, 6m 4-1 = 3, 9m 4 (Bo's 9m are hidden): 10; any other tile out leaves the
+    # 5s she must throw: not ready. The only best, loss 0, ready before and after.
+    (ann,) = _rows("discard", 0)
+    assert (ann["tile"], ann["shanten_before"], ann["shanten"], ann["effective"]) == ("5s", 0, 0, 10)
+    assert (ann["best"], ann["best_effective"], ann["loss"], ann["backward"]) == (["5s"], 10, 0, False)
+    # Bo after 9p: 123456m 99m 345s 55s waits 9m (4 - 2 held = 2), 5s (4 - 3 held - Ann's 5s
+    # on the table = 0) and 2s (34s + 555s: 4 unseen): 6
+    (bo,) = _rows("discard", 1)
+    assert (bo["tile"], bo["shanten"], bo["effective"], bo["best"], bo["loss"]) == ("9p", 0, 6, ["9p"], 0)
+    # Chen after 9m: 123p 456p 789p 123s 6s waits 6s only (4 - 1 held = 3)
+    (chen,) = _rows("discard", 2)
+    assert (chen["tile"], chen["shanten"], chen["effective"], chen["best"]) == ("9m", 0, 3, ["9m"])
+
+
+def test_voids_by_hand() -> None:
+    # Ann's 14 tiles: giving up 条 leaves her ready after 5s with 10 tiles (above); giving
+    # up 万 or 筒 leaves eight or five tiles to throw: the one best suit is s, as chosen
+    rows = {r["seat"]: r for r in _rows("void")}
+    assert rows[0]["best"] == ["s"] and rows[0]["agrees"] and rows[0]["best_effective"] == 10
+    assert all(row["agrees"] for row in rows.values())
+
+
+def test_a_passed_win_and_a_forced_deal_in() -> None:
+    (passed,) = _rows("pass")
+    assert passed == {
+        "line": 7,
+        "seat": 1,
+        "kind": "pass",
+        "tile": "5s",
+        "on": "discard",
+        "fan": 2,
+        "won_later": 1,
+    }
+    deal_ins = _rows("deal_in")
+    assert [(r["seat"], r["winner"], r["paid"], r["ready"], r["forced"]) for r in deal_ins] == [
+        (2, 3, 1, True, True),
+        (2, 0, 1, True, True),
+        (2, 1, 1, True, True),
+    ]
+
+
+def test_summary_and_money() -> None:
+    data = review_paths([GOLDEN]).to_json()
+    chen = data["players"]["Chen"]
+    assert (chen["deal_ins"], chen["forced_deal_ins"], chen["deal_ins_not_ready"]) == (3, 3, 0)
+    assert chen["money"]["deal_ins"] == -3 and chen["period"] == ["2026-12-01", "2026-12-01"]
+    bo = data["players"]["Bo"]
+    assert (bo["passes"], bo["passed_fan"], bo["passed_then_won"], bo["passed_then_won_fan"]) == (1, 2, 1, 1)
+    assert bo["money"]["wins"] == 1 and bo["void_agreement_pct"] == 100.0
+    assert data["club"]["average_start_shanten"] == 0.0  # every first discard from a ready hand
+
+
+def test_the_command_in_both_languages() -> None:
+    command = [sys.executable, "-m", "dashboard.cli", "review"]
+    done = subprocess.run(
+        [*command, str(GOLDEN), "--json", "--player", "Chen"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert list(data["players"]) == ["Chen"]
+    zh = subprocess.run([*command, str(GOLDEN), "--lang", "zh"], capture_output=True, text=True, check=False)
+    assert "点炮 3 次（未听牌 0，被迫 3）" in zh.stdout
+    en = subprocess.run([*command, str(GOLDEN)], capture_output=True, text=True, check=False)
+    assert "deal-ins 3 (0 not ready, 3 forced)" in en.stdout
+    missing = subprocess.run(
+        [*command, str(GOLDEN), "--player", "Nobody"], capture_output=True, text=True, check=False
+    )
+    assert missing.returncode == 2
