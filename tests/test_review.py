@@ -98,3 +98,40 @@ def test_the_command_in_both_languages() -> None:
         [*command, str(GOLDEN), "--player", "Nobody"], capture_output=True, text=True, check=False
     )
     assert missing.returncode == 2
+
+
+def test_exchange_by_hand() -> None:
+    """tests/golden/exchange_three.jsonl: Bo (seat 1) holds 123456789m 7s 159p and passes
+    159p, keeping 123456789m 7s: three sets and a single, which lack a pair and a set: 7s
+    paired (1) and a set from nothing (3), or 7s in a set (2) and a pair (2): 4 missing,
+    shanten 3; his only three of one suit (筒), so the best. Ann (the dealer) keeps
+    1133557799m 5s after 666s: five pairs and a single lack two pairs for seven pairs, the
+    single paired (1) and a new pair (2): 3 missing, shanten 2."""
+    rows = review_paths([Path(__file__).parent / "golden" / "exchange_three.jsonl"]).to_json()["deals"][0][
+        "rows"
+    ]
+    exchange = {r["seat"]: r for r in rows if r["kind"] == "exchange"}
+    bo = exchange[1]
+    assert (bo["tiles"], bo["shanten"], bo["best"], bo["best_shanten"]) == (
+        ["1p", "5p", "9p"],
+        3,
+        ["1p", "5p", "9p"],
+        3,
+    )
+    assert exchange[0]["shanten"] == 2
+
+
+def test_wall_end_by_hand() -> None:
+    """tests/golden/cha_jiao.jsonl, worked in tests/test_golden.py: at the empty wall seats 0
+    and 1 are ready (settled +21, +26), seat 2 is not (0: 16 from the 花猪, -10 查大叫, -6
+    退税), seat 3 is a 花猪 (-47)."""
+    data = review_paths([Path(__file__).parent / "golden" / "cha_jiao.jsonl"]).to_json()
+    rows = [r for r in data["deals"][0]["rows"] if r["kind"] == "wall_end"]
+    assert [(r["seat"], r["ready"], r["flower_pig"], r["cha_jiao"]) for r in rows] == [
+        (0, True, False, 21),
+        (1, True, False, 26),
+        (2, False, False, 0),
+        (3, False, True, -47),
+    ]
+    money = data["deals"][0]["money"]
+    assert money[3]["flower_pig"] == -48 and money[2]["cha_jiao"] == -10 and money[0]["cha_jiao"] == 2

@@ -221,6 +221,14 @@ class DealJudge:
         best = hand.options(left, wild_left)[0]
         return best.shanten, best.effective_count
 
+    def judge_kept(self, deal: Deal, seat: int, kept: Sequence[int], wilds: int) -> tuple[int, int]:
+        """(shanten, effective count) of the tiles a seat keeps at 换三张 (10, the dealer's
+        11), as a hand that still lacks the three to come: the distance of those tiles
+        to a win, and the kinds whose arrival lowers it. 定缺 is not declared yet: 缺一门."""
+        left, wild_left = self.left(deal, seat, kept, wilds)
+        hand = self.hand(deal, seat, kept, wilds, None)
+        return hand.shanten(), _effective_count(hand.effective(left, wild_left))
+
     def exchange(self, event: Any, deal: Deal) -> None:
         step = EXCHANGE_STEP[event.direction]
         players = deal.players
@@ -237,7 +245,7 @@ class DealJudge:
             for tile in given:
                 kept[tile] -= 1
             wilds = deal.wilds[seat]
-            chosen = self.judge_tiles(deal, seat, kept, wilds, None)
+            chosen = self.judge_kept(deal, seat, kept, wilds)
             best_value = chosen
             best_three: tuple[int, ...] = tuple(given)
             for suit in range(3):
@@ -245,7 +253,7 @@ class DealJudge:
                 for three in sorted(set(combinations(pool, 3))):
                     for t in three:
                         before[t] -= 1
-                    value = self.judge_tiles(deal, seat, before, wilds, None)
+                    value = self.judge_kept(deal, seat, before, wilds)
                     for t in three:
                         before[t] += 1
                     if (value[0], -value[1]) < (best_value[0], -best_value[1]):
