@@ -135,3 +135,17 @@ def test_wall_end_by_hand() -> None:
     ]
     money = data["deals"][0]["money"]
     assert money[3]["flower_pig"] == -48 and money[2]["cha_jiao"] == -10 and money[0]["cha_jiao"] == 2
+
+
+def test_a_score_sheet_gets_the_money_part_only() -> None:
+    """tests/golden/review/sheet.jsonl (the priced sheet of tests/test_sheets.py,
+    "standard_kong_bloom_pig"): seat 2 kongs off seat 1 (1 from it),
+    self-draws 3 fan (4 from each), at the empty wall seat 3 is 花猪 (16 to seats 0 and 1),
+    seat 1 not ready pays seat 0 (ready, 2 fan) 2. No tiles: no decision, and it says why."""
+    data = review_paths([Path(__file__).parent / "golden" / "review" / "sheet.jsonl"]).to_json()
+    deal = data["deals"][0]
+    assert (deal["tiles"], deal["why"], deal["rows"]) == (False, "score_sheet", [])
+    assert [sum(seat.values()) for seat in deal["money"]] == [14, 9, 13, -36]
+    assert deal["money"][2]["self_draws"] == 12 and deal["money"][2]["kongs"] == 1
+    assert deal["money"][3]["flower_pig"] == -32 and deal["money"][0]["cha_jiao"] == 2
+    assert data["players"]["Du"]["tile_deals"] == 0 and data["players"]["Du"]["best_pct"] is None
