@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).resolve().parent]
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
-from validate_floor import corpus  # noqa: E402
+from bench.validate_floor import corpus  # noqa: E402
 
 from engine.shanten_table import suit_table  # noqa: E402
 from ingest.replay.validate import validate_paths  # noqa: E402

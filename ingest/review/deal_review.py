@@ -119,7 +119,7 @@ class DealJudge:
         if not self.pending:
             return
         if event.type == "hu":
-            seat = event.seat  # type: ignore[union-attr]
+            seat = event.seat
             if seat in self.pending:
                 del self.pending[seat]
                 return
