@@ -20,7 +20,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [str(ROOT), *(p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench")]
 
 from bench.validate_floor import corpus  # noqa: E402
-
 from engine.shanten_table import suit_table  # noqa: E402
 from ingest.replay.validate import validate_paths  # noqa: E402
 from ingest.review import review_paths  # noqa: E402

@@ -63,7 +63,9 @@ def main() -> None:
             Hand13(counts, sit).effective(unseen_alone(counts, []))
         effective.append((time.perf_counter() - start) / len(waiting))
     a, b, e = statistics.median(ours), statistics.median(theirs), statistics.median(effective)
-    print(f"shanten, engine:          {a * 1e6:8.1f} us a hand (median of {args.rounds} rounds, {len(sample)} hands)")
+    print(
+        f"shanten, engine:          {a * 1e6:8.1f} us a hand (median of {args.rounds} rounds, {len(sample)} hands)"
+    )
     print(f"shanten, mahjong library: {b * 1e6:8.1f} us a hand")
     print(f"ratio library / engine:   {b / a:8.1f}x")
     print(f"effective tiles (27 draws tried), engine: {e * 1e6:8.1f} us a hand")
