@@ -55,12 +55,23 @@ class Situation:
         return suit_table(8 if self.wild else 4)
 
 
+_SITUATIONS: dict[tuple[str, tuple[int, ...], int, bool], Situation] = {}
+
+
 def situation(
     rules: Rules | None = None, melds: Sequence[int] = (), void: int | None = None, wild: bool = False
 ) -> Situation:
     """The :class:`Situation` of a seat with ``melds`` (one tile per pong or kong) and
     ``void`` (its 定缺 suit, or None) at the ``rules`` table (default: today's, 13 tiles,
     three suits, 缺一门). ``wild``: the seat holds or may draw 红中."""
+    memo = ("" if rules is None else rules.name, tuple(sorted(melds)), -1 if void is None else void, wild)
+    known = _SITUATIONS.get(memo)
+    if known is None:
+        known = _SITUATIONS[memo] = _situation(rules, melds, void, wild)
+    return known
+
+
+def _situation(rules: Rules | None, melds: Sequence[int], void: int | None, wild: bool) -> Situation:
     hand_size = 13 if rules is None else rules.hand_size
     table_suits = [0, 1, 2] if rules is None else [SUITS.index(letter) for letter in rules.suits]
     if rules is None:
@@ -208,12 +219,14 @@ def _suit_lowering(table: bytes, wild: int, key: int, entries: tuple[int, ...]) 
 
 
 #: (table id, two suit keys, sets) -> the best readings over the two suits
-_PAIRS: dict[tuple[int, int, int, int], list[tuple[int, int, int]]] = {}
+_PAIRS: dict[tuple[int, int, int, int], tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
 
 
-def _pair_readings(table: bytes, wild: int, k0: int, k1: int, n: int) -> list[tuple[int, int, int]]:
-    """The best readings of ``n`` sets and a pair over two suits: (cost, entry of the
-    first suit, entry of the second), all of the lowest cost; the same two suits come
+def _pair_readings(
+    table: bytes, wild: int, k0: int, k1: int, n: int
+) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
+    """The best readings of ``n`` sets and a pair over two suits: their cost, and the table
+    entries they take from the first suit and from the second; the same two suits come
     back from hand to hand (a discard changes one suit)."""
     memo = (wild, k0, k1, n)
     known = _PAIRS.get(memo)
@@ -222,7 +235,7 @@ def _pair_readings(table: bytes, wild: int, k0: int, k1: int, n: int) -> list[tu
     a = k0 * 10
     b = k1 * 10
     best = _FAR
-    found: list[tuple[int, int, int]] = []
+    found: list[tuple[int, int]] = []
     for j in range(n + 1):
         k = n - j
         one = table[a + 2 * j + 1] + table[b + 2 * k]
@@ -231,16 +244,17 @@ def _pair_readings(table: bytes, wild: int, k0: int, k1: int, n: int) -> list[tu
             best = one
             found = []
         if one == best:
-            found.append((one, 2 * j + 1, 2 * k))
+            found.append((2 * j + 1, 2 * k))
         if two < best:
             best = two
             found = []
         if two == best:
-            found.append((two, 2 * j, 2 * k + 1))
+            found.append((2 * j, 2 * k + 1))
+    result = (best, tuple(sorted({e for e, _ in found})), tuple(sorted({e for _, e in found})))
     if len(_PAIRS) > 1_000_000:
         _PAIRS.clear()
-    _PAIRS[memo] = found
-    return found
+    _PAIRS[memo] = result
+    return result
 
 
 def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -> int:
@@ -305,31 +319,35 @@ class Hand13:
         table, keys, sit = self.table, self.keys, self.sit
         n = sit.sets
         best = _FAR
-        # (cost, suit, entry, suit, entry, suit, entry) a reading, -1 for a suit not used
-        entries: list[tuple[int, int, int, int, int, int, int]] = []
         wild = 1 if sit.wild else 0
+        # (cost, then per suit the entries a best reading of the choice takes, () unused)
+        readings: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
         for choice in sit.choices:
+            parts: list[tuple[int, ...]] = [(), (), ()]
             if len(choice) == 1:
-                s0 = choice[0]
-                entries.append((table[keys[s0] * 10 + 2 * n + 1], s0, 2 * n + 1, -1, 0, -1, 0))
+                cost = table[keys[choice[0]] * 10 + 2 * n + 1]
+                parts[choice[0]] = (2 * n + 1,)
             elif len(choice) == 2:
-                s0, s1 = choice[0], choice[1]
-                for cost, i0, i1 in _pair_readings(table, wild, keys[s0], keys[s1], n):
-                    if cost <= best:
-                        best = cost
-                        entries.append((cost, s0, i0, s1, i1, -1, 0))
-            else:
-                s0, s1, s2 = choice[0], choice[1], choice[2]
-                a, b, c = keys[s0] * 10, keys[s1] * 10, keys[s2] * 10
+                cost, first, second = _pair_readings(table, wild, keys[choice[0]], keys[choice[1]], n)
+                parts[choice[0]] = first
+                parts[choice[1]] = second
+            else:  # three suits kept (no table plays it today): every split in full
+                cost = _regular(table, keys, n, choice)
+                found: list[list[int]] = [[], [], []]
+                a, b, c = keys[choice[0]] * 10, keys[choice[1]] * 10, keys[choice[2]] * 10
                 for j in range(n + 1):
                     for k in range(n - j + 1):
                         m = n - j - k
                         for p0, p1, p2 in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
-                            cost = table[a + 2 * j + p0] + table[b + 2 * k + p1] + table[c + 2 * m + p2]
-                            entries.append((cost, s0, 2 * j + p0, s1, 2 * k + p1, s2, 2 * m + p2))
-        for entry in entries:
-            if entry[0] < best:
-                best = entry[0]
+                            if table[a + 2 * j + p0] + table[b + 2 * k + p1] + table[c + 2 * m + p2] == cost:
+                                found[choice[0]].append(2 * j + p0)
+                                found[choice[1]].append(2 * k + p1)
+                                found[choice[2]].append(2 * m + p2)
+                for suit in choice:
+                    parts[suit] = tuple(sorted(set(found[suit])))
+            if cost < best:
+                best = cost
+            readings.append((cost, parts[0], parts[1], parts[2]))
         sevens: list[tuple[int, ...]] = []
         if sit.seven_pairs:
             for choice in sit.choices:
@@ -337,28 +355,21 @@ class Hand13:
                 if seven < best:
                     best = seven
                     sevens = []
-                    entries = []
                 if seven == best:
                     sevens.append(choice)
         per_suit: list[list[int]] = [[], [], []]
         free = [False, False, False]
-        for cost, s0, i0, s1, i1, s2, i2 in entries:
+        for cost, e0, e1, e2 in readings:
             if cost != best:
                 continue
-            used = 1 << s0
-            if i0 not in per_suit[s0]:
-                per_suit[s0].append(i0)
-            if s1 >= 0:
-                used |= 1 << s1
-                if i1 not in per_suit[s1]:
-                    per_suit[s1].append(i1)
-            if s2 >= 0:
-                used |= 1 << s2
-                if i2 not in per_suit[s2]:
-                    per_suit[s2].append(i2)
-            for suit in range(3):
-                if not used >> suit & 1:
+            for suit, entries in ((0, e0), (1, e1), (2, e2)):
+                if not entries:
                     free[suit] = True
+                    continue
+                known = per_suit[suit]
+                for entry in entries:
+                    if entry not in known:
+                        known.append(entry)
         return best, per_suit, sevens, free
 
     def _seven_moves(self, sevens: list[tuple[int, ...]], tile: int, delta: int, best: int) -> bool:
@@ -379,24 +390,20 @@ class Hand13:
                 return True
         return False
 
-    def effective(
-        self, left: Sequence[int], wild_left: int = 0, base: int | None = None
-    ) -> list[tuple[int, int]]:
-        """The kinds whose draw lowers the shanten of this hand (waiting to draw), each
-        with ``left[tile]`` (copies the seat cannot see, never below 0); a 红中 (when
-        ``wild_left`` is above 0) last. A kind the seat holds four of is never one."""
+    def effective_mask(self) -> tuple[int, bool]:
+        """The kinds whose draw lowers the shanten of this hand (waiting to draw) as a
+        27-bit mask, and whether a drawn 红中 does; a kind held four times never is."""
         best, per_suit, sevens, _ = self.tight()
         now = _from_missing(best, self.wilds)
-        lower = _from_missing(best - 1, self.wilds) < now  # one tile fewer missing helps
-        out: list[tuple[int, int]] = []
-        counts, keys, table = self.counts, self.keys, self.table
-        wild = 1 if self.sit.wild else 0
-        if lower:
-            mask = 0
+        mask = 0
+        if _from_missing(best - 1, self.wilds) < now:  # one tile fewer missing helps
+            counts, keys, table = self.counts, self.keys, self.table
+            wild = 1 if self.sit.wild else 0
             for suit in range(3):
-                if per_suit[suit]:
-                    entries = tuple(sorted(per_suit[suit]))
-                    mask |= _suit_lowering(table, wild, keys[suit], entries) << (9 * suit)
+                entries = per_suit[suit]
+                if entries:
+                    key = tuple(entries) if len(entries) == 1 else tuple(sorted(entries))
+                    mask |= _suit_lowering(table, wild, keys[suit], key) << (9 * suit)
             for choice in sevens:  # a best seven-pairs reading: a single paired, or a new single
                 held = 0
                 single = 0
@@ -411,10 +418,27 @@ class Hand13:
                         count = counts[tile]
                         if count < COPIES and (count & 1 or single < lack):
                             mask |= 1 << tile
-            for tile in range(NUM_KINDS):
-                if mask >> tile & 1:
-                    out.append((tile, max(left[tile], 0)))
-        if wild_left > 0 and _from_missing(best, self.wilds + 1) < now:
+        return mask, _from_missing(best, self.wilds + 1) < now
+
+    def effective_count(self, left: Sequence[int], wild_left: int = 0) -> int:
+        """The copies left (``left``, each at least 0) of :meth:`effective`'s kinds."""
+        mask, wild = self.effective_mask()
+        total = wild_left if wild and wild_left > 0 else 0
+        while mask:
+            low = mask & -mask
+            total += left[low.bit_length() - 1]
+            mask ^= low
+        return total
+
+    def effective(
+        self, left: Sequence[int], wild_left: int = 0, base: int | None = None
+    ) -> list[tuple[int, int]]:
+        """The kinds whose draw lowers the shanten of this hand (waiting to draw), each
+        with ``left[tile]`` (copies the seat cannot see, never below 0); a 红中 (when
+        ``wild_left`` is above 0) last. A kind the seat holds four of is never one."""
+        mask, wild = self.effective_mask()
+        out = [(tile, max(left[tile], 0)) for tile in range(NUM_KINDS) if mask >> tile & 1]
+        if wild and wild_left > 0:
             out.append((WILD, wild_left))
         return out
 

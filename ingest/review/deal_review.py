@@ -33,10 +33,6 @@ from engine.tiles import COPIES, NUM_KINDS, WILD, tile_name
 Row = dict[str, Any]
 
 
-def _effective_count(effective: Sequence[tuple[int, int]]) -> int:
-    return sum(left for _, left in effective)
-
-
 @dataclass
 class DealReview:
     """The decisions of one deal, in the order played, and the seats' money by source."""
@@ -161,7 +157,7 @@ class DealJudge:
         for option in held:
             if shantens[option] == low or option == tile:
                 hand.add(option, -1)
-                counted[option] = _effective_count(hand.effective(left, wild_left))
+                counted[option] = hand.effective_count(left, wild_left)
                 hand.add(option, 1)
         best_effective = max(counted[t] for t in held if shantens[t] == low)
         best = [t for t in held if shantens[t] == low and counted[t] == best_effective]
@@ -217,7 +213,7 @@ class DealJudge:
         hand = self.hand(deal, seat, counts, wilds, void)
         if (sum(counts) + wilds) % 3 == 1:
             now = hand.shanten()
-            return now, _effective_count(hand.effective(left, wild_left, now))
+            return now, hand.effective_count(left, wild_left)
         best = hand.options(left, wild_left)[0]
         return best.shanten, best.effective_count
 
@@ -227,7 +223,7 @@ class DealJudge:
         to a win, and the kinds whose arrival lowers it. 定缺 is not declared yet: 缺一门."""
         left, wild_left = self.left(deal, seat, kept, wilds)
         hand = self.hand(deal, seat, kept, wilds, None)
-        return hand.shanten(), _effective_count(hand.effective(left, wild_left))
+        return hand.shanten(), hand.effective_count(left, wild_left)
 
     def exchange(self, event: Any, deal: Deal) -> None:
         step = EXCHANGE_STEP[event.direction]
