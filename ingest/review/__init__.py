@@ -111,6 +111,25 @@ def review_paths(paths: Iterable[str | Path], rules: Rules | None = None) -> Rev
     return report
 
 
+def _dealt_shanten(start: Any, rules: Rules, names: list[str], report: ReviewReport) -> None:
+    """The luck of the deal: each seat's shanten as dealt (before 换三张 and 定缺)."""
+    from engine.shanten import Hand13, situation
+    from engine.tiles import NUM_KINDS, WILD
+
+    sit = situation(rules, (), None, wild=bool(rules.wild_tiles))
+    for seat, tiles in enumerate(start.hands[: len(names)]):
+        counts = [0] * NUM_KINDS
+        wilds = 0
+        for tile in tiles:
+            if tile == WILD:
+                wilds += 1
+            else:
+                counts[tile] += 1
+        tally = report.players[names[seat]]
+        tally.start_shanten += Hand13(counts, sit, wilds).shanten()
+        tally.starts += 1
+
+
 def _review_deal(
     driver: Any, deal_log: Any, players: list[str], date: str, report: ReviewReport
 ) -> dict[str, Any]:
@@ -144,7 +163,8 @@ def _review_deal(
             tally.money[key] += value
         if review.tiles:
             tally.tile_deals += 1
-    first_discard: set[int] = set()
+    if review.tiles and deal_report.replayed:
+        _dealt_shanten(start, driver.rules, names, report)
     for row in review.rows:
         tally = report.players[names[row["seat"]]]
         kind = row["kind"]
@@ -153,10 +173,6 @@ def _review_deal(
             tally.best += row["loss"] == 0 and row["shanten"] == row["best_shanten"]
             tally.loss += row["loss"]
             tally.backward += row["backward"]
-            if row["seat"] not in first_discard:
-                first_discard.add(row["seat"])
-                tally.start_shanten += row["shanten_before"]
-                tally.starts += 1
         elif kind == "void":
             tally.voids += 1
             tally.void_agree += row["agrees"]
