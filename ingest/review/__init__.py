@@ -151,6 +151,7 @@ def _review_deal(
         review.why_no_tiles = "score_sheet"
     else:
         deal_report = driver.replay(deal_log, keep_state=True, on_step=judge)
+        judge.finish(deal_report.complete)
     seats = driver.rules.seats
     review.money = money_of(deal_report.ledger, seats)
     names = players if len(players) == seats else [f"seat {s}" for s in range(seats)]

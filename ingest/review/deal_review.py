@@ -55,6 +55,7 @@ class DealJudge:
         self.last_discard: dict[int, Row] = {}  # seat -> its last discard row
         self.passes: list[Row] = []
         self.seen_wins = 0
+        self.held_back: list[Row] = []  # the rows of the last step (see ``__call__``)
 
     # -- what a seat sees
     def visible(self, deal: Deal, seat: int) -> list[int]:
@@ -89,6 +90,25 @@ class DealJudge:
 
     # -- the hook
     def __call__(self, event: PlayEvent | DealEnd, deal: Deal, sink: FindingSink) -> None:
+        """One step, after the engine applied it. The rows of a step are kept back until
+        the next step shows the engine went on: the step an illegal event stops the replay
+        at is handed over too, on a state that never took it, and is not judged."""
+        self.review.rows.extend(self.held_back)
+        self.held_back = []
+        rows = self.review.rows
+        self.review.rows = self.held_back
+        try:
+            self.step(event, deal)
+        finally:
+            self.review.rows = rows
+
+    def finish(self, complete: bool) -> None:
+        """The replay's end: the last step's rows stand if the deal was replayed to its end."""
+        if complete:
+            self.review.rows.extend(self.held_back)
+        self.held_back = []
+
+    def step(self, event: PlayEvent | DealEnd, deal: Deal) -> None:
         kind = event.type
         self.resolve_passes(event, deal)
         if kind == "discard":
