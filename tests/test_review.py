@@ -79,6 +79,7 @@ def test_summary_and_money() -> None:
     bo = data["players"]["Bo"]
     assert (bo["passes"], bo["passed_fan"], bo["passed_then_won"], bo["passed_then_won_fan"]) == (1, 2, 1, 1)
     assert bo["money"]["wins"] == 1 and bo["void_agreement_pct"] == 100.0
+    assert bo["by_period"]["2026-12"]["passes"] == 1  # the session's month (started_at)
     assert data["club"]["average_start_shanten"] == 0.0  # every seat was dealt a ready hand (above)
 
 

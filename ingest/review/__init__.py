@@ -40,6 +40,28 @@ class PlayerTally:
     money: dict[str, int] = field(default_factory=lambda: dict.fromkeys(MONEY_KEYS, 0))
     dates: set[str] = field(default_factory=set)
 
+    def count(self, row: dict[str, Any]) -> None:
+        """One decision row of this player's."""
+        kind = row["kind"]
+        if kind == "discard":
+            self.discards += 1
+            self.best += row["loss"] == 0 and row["shanten"] == row["best_shanten"]
+            self.loss += row["loss"]
+            self.backward += row["backward"]
+        elif kind == "void":
+            self.voids += 1
+            self.void_agree += row["agrees"]
+        elif kind == "deal_in":
+            self.deal_ins += 1
+            self.deal_ins_not_ready += row["ready"] is False
+            self.forced_deal_ins += row["forced"]
+        elif kind == "pass":
+            self.passes += 1
+            self.passed_fan += row["fan"]
+            if row.get("won_later") is not None:
+                self.passed_then_won += 1
+                self.passed_then_won_fan += row["won_later"]
+
     def summary(self) -> dict[str, Any]:
         def pct(part: int, whole: int) -> float | None:
             return round(100 * part / whole, 1) if whole else None
@@ -69,6 +91,8 @@ class PlayerTally:
 class ReviewReport:
     deals: list[dict[str, Any]] = field(default_factory=list)
     players: dict[str, PlayerTally] = field(default_factory=dict)
+    #: player -> month (``YYYY-MM`` of the sessions' ``started_at``) -> the same sums
+    periods: dict[str, dict[str, PlayerTally]] = field(default_factory=dict)
     files: list[str] = field(default_factory=list)
 
     def club_start_shanten(self) -> float | None:
@@ -80,9 +104,14 @@ class ReviewReport:
         deals = self.deals
         if player is not None:
             deals = [d for d in deals if player in d["players"]]
-        players = {
-            name: tally.summary() for name, tally in sorted(self.players.items()) if player in (None, name)
-        }
+        players: dict[str, Any] = {}
+        for name, tally in sorted(self.players.items()):
+            if player in (None, name):
+                months = self.periods.get(name, {})
+                players[name] = {
+                    **tally.summary(),
+                    "by_period": {month: months[month].summary() for month in sorted(months)},
+                }
         return {
             "files": self.files,
             "deals": deals,
@@ -111,13 +140,13 @@ def review_paths(paths: Iterable[str | Path], rules: Rules | None = None) -> Rev
     return report
 
 
-def _dealt_shanten(start: Any, rules: Rules, names: list[str], report: ReviewReport) -> None:
+def _dealt_shanten(start: Any, rules: Rules, seat_tallies: list[list[PlayerTally]]) -> None:
     """The luck of the deal: each seat's shanten as dealt (before 换三张 and 定缺)."""
     from engine.shanten import Hand13, situation
     from engine.tiles import NUM_KINDS, WILD
 
     sit = situation(rules, (), None, wild=bool(rules.wild_tiles))
-    for seat, tiles in enumerate(start.hands[: len(names)]):
+    for seat, tiles in enumerate(start.hands[: len(seat_tallies)]):
         counts = [0] * NUM_KINDS
         wilds = 0
         for tile in tiles:
@@ -125,9 +154,10 @@ def _dealt_shanten(start: Any, rules: Rules, names: list[str], report: ReviewRep
                 wilds += 1
             else:
                 counts[tile] += 1
-        tally = report.players[names[seat]]
-        tally.start_shanten += Hand13(counts, sit, wilds).shanten()
-        tally.starts += 1
+        dealt = Hand13(counts, sit, wilds).shanten()
+        for tally in seat_tallies[seat]:
+            tally.start_shanten += dealt
+            tally.starts += 1
 
 
 def _review_deal(
@@ -155,38 +185,28 @@ def _review_deal(
     seats = driver.rules.seats
     review.money = money_of(deal_report.ledger, seats)
     names = players if len(players) == seats else [f"seat {s}" for s in range(seats)]
-    for seat, name in enumerate(names):
-        tally = report.players.setdefault(name, PlayerTally())
-        tally.deals += 1
+    # each seat's player, overall and in the month of the session's date (the period)
+    seat_tallies: list[list[PlayerTally]] = []
+    for name in names:
+        tallies = [report.players.setdefault(name, PlayerTally())]
         if date:
-            tally.dates.add(date)
-        for key, value in review.money[seat].items():
-            tally.money[key] += value
-        if review.tiles:
-            tally.tile_deals += 1
+            by_month = report.periods.setdefault(name, {})
+            tallies.append(by_month.setdefault(date[:7], PlayerTally()))
+        seat_tallies.append(tallies)
+    for seat, tallies in enumerate(seat_tallies):
+        for tally in tallies:
+            tally.deals += 1
+            if date:
+                tally.dates.add(date)
+            for key, value in review.money[seat].items():
+                tally.money[key] += value
+            if review.tiles:
+                tally.tile_deals += 1
     if review.tiles and deal_report.replayed:
-        _dealt_shanten(start, driver.rules, names, report)
+        _dealt_shanten(start, driver.rules, seat_tallies)
     for row in review.rows:
-        tally = report.players[names[row["seat"]]]
-        kind = row["kind"]
-        if kind == "discard":
-            tally.discards += 1
-            tally.best += row["loss"] == 0 and row["shanten"] == row["best_shanten"]
-            tally.loss += row["loss"]
-            tally.backward += row["backward"]
-        elif kind == "void":
-            tally.voids += 1
-            tally.void_agree += row["agrees"]
-        elif kind == "deal_in":
-            tally.deal_ins += 1
-            tally.deal_ins_not_ready += row["ready"] is False
-            tally.forced_deal_ins += row["forced"]
-        elif kind == "pass":
-            tally.passes += 1
-            tally.passed_fan += row["fan"]
-            if row.get("won_later") is not None:
-                tally.passed_then_won += 1
-                tally.passed_then_won_fan += row["won_later"]
+        for tally in seat_tallies[row["seat"]]:
+            tally.count(row)
     return {
         "deal_id": start.deal_id,
         "players": names,
