@@ -122,22 +122,30 @@ class ReviewReport:
 
 def review_paths(paths: Iterable[str | Path], rules: Rules | None = None) -> ReviewReport:
     """Review every deal of the logs under ``paths`` (``rules`` replaces the logs' own)."""
+    from ingest.logs.gcpause import gc_paused
     from ingest.replay.files import read_log
     from ingest.replay.session_replay import SessionReplay
     from ingest.replay.validate import find_logs
 
     report = ReviewReport()
-    for path in find_logs(paths):
+    with gc_paused():  # as validation does: the rows kept are many small objects, no cycles
+        _review_files(find_logs(paths), rules, report, read_log, SessionReplay)
+    return report
+
+
+def _review_files(
+    paths: list[Path], rules: Rules | None, report: ReviewReport, read_log: Any, replay: Any
+) -> None:
+    for path in paths:
         log = read_log(path)
         report.files.append(log.path)
         for session in log.sessions:
-            driver = SessionReplay.of_log(session, rules, path=log.path)
+            driver = replay.of_log(session, rules, path=log.path)
             players = list(driver.players or ())
             start = session.session
             date = (start.started_at or "")[:10] if start is not None else ""
             for deal_log in session.deals:
                 report.deals.append(_review_deal(driver, deal_log, players, date, report))
-    return report
 
 
 def _dealt_shanten(start: Any, rules: Rules, seat_tallies: list[list[PlayerTally]]) -> None:
