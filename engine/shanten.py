@@ -279,6 +279,10 @@ def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -
     return mask
 
 
+#: (three suit keys, 红中, situation) -> :meth:`Hand13.effective_mask`
+_MASKS: dict[tuple[int, int, int, int, Situation], tuple[int, bool]] = {}
+
+
 class Hand13:
     """A hand's counts with its suit keys and pair counts kept, so that trying a tile in
     or out is a few additions (the review tries every one)."""
@@ -290,9 +294,11 @@ class Hand13:
         self.keys = suit_keys(counts)
         self.pairs = _pairs(counts)
         self.table = sit.table()
+        self.missing = -1  # set by :meth:`discard_shantens`
 
     def add(self, tile: int, delta: int) -> None:
         """One tile in (``delta`` 1) or out (-1); a 红中 is :data:`engine.tiles.WILD`."""
+        self.missing = -1
         if tile == WILD:
             self.wilds += delta
             return
@@ -306,6 +312,8 @@ class Hand13:
         self.pairs[2 * suit + 1] += (after & 1) - (before & 1)
 
     def shanten(self) -> int:
+        if self.missing >= 0:
+            return _from_missing(self.missing, self.wilds)
         return _from_missing(_missing(self.table, self.keys, self.pairs, self.sit), self.wilds)
 
     def tight(self) -> tuple[int, list[list[int]], list[tuple[int, ...]], list[bool]]:
@@ -392,7 +400,19 @@ class Hand13:
 
     def effective_mask(self) -> tuple[int, bool]:
         """The kinds whose draw lowers the shanten of this hand (waiting to draw) as a
-        27-bit mask, and whether a drawn 红中 does; a kind held four times never is."""
+        27-bit mask, and whether a drawn 红中 does; a kind held four times never is. Kept
+        a while by hand: the hand a discard leaves comes back as a candidate next turn."""
+        keys = self.keys
+        memo = (keys[0], keys[1], keys[2], self.wilds, self.sit)
+        known = _MASKS.get(memo)
+        if known is None:
+            known = self._effective_mask()
+            if len(_MASKS) > 200_000:
+                _MASKS.clear()
+            _MASKS[memo] = known
+        return known
+
+    def _effective_mask(self) -> tuple[int, bool]:
         best, per_suit, sevens, _ = self.tight()
         now = _from_missing(best, self.wilds)
         mask = 0
@@ -445,6 +465,7 @@ class Hand13:
     def discard_shantens(self) -> dict[int, int]:
         """For a hand that must discard: the shanten after each distinct tile held."""
         best, per_suit, sevens, free = self.tight()
+        self.missing = best  # the hand's own count, for a caller that wants its shanten too
         counts, keys, table = self.counts, self.keys, self.table
         wild = 1 if self.sit.wild else 0
         out: dict[int, int] = {}

@@ -41,23 +41,27 @@ def _build(cap: int) -> bytes:
 
     inf = UNREACHABLE
     # states: (x, y) = runs started at the rank before (they need this rank and the next) and
-    # two ranks before (they need this rank only); x + y <= 4 (at most four sets)
-    states = [(x, y) for x in range(5) for y in range(5) if x + y <= MAX_SETS]
-    index = {state: i for i, state in enumerate(states)}
+    # two ranks before (they need this rank only); x + y <= 4 (at most four sets). Rank 1
+    # (index 0) is reached in state (0, 0) only, rank 2 in (x, 0): the big arrays hold those.
+    every = [(x, y) for x in range(5) for y in range(5) if x + y <= MAX_SETS]
+
+    def reachable(rank: int) -> list[tuple[int, int]]:
+        return [(0, 0)] if rank == 0 else [(x, 0) for x in range(5)] if rank == 1 else every
+
     sets = MAX_SETS + 1
     # after the ninth rank: only the empty state, j = p = 0, costs nothing. Layout (state,
     # j, p, suffix key) keeps each slab contiguous; uint8 sums never pass 255 (99 + 9 * 9)
-    child: Any = np.full((len(states), sets, 2, 1), inf, dtype=np.uint8)
-    child[index[(0, 0)], 0, 0, 0] = 0
-    held: Any = np.arange(5, dtype=np.uint8)
+    child_states = {state: i for i, state in enumerate(every)}
+    child: Any = np.full((len(every), sets, 2, 1), inf, dtype=np.uint8)
+    child[child_states[(0, 0)], 0, 0, 0] = 0
+    held: Any = np.arange(5, dtype=np.int16)
     for rank in range(8, -1, -1):
         rest = 5 ** (8 - rank)
-        reachable = [(0, 0)] if rank == 0 else [(x, 0) for x in range(5)] if rank == 1 else states
+        states = reachable(rank)
         here: Any = np.full((len(states), sets, 2, rest, 5), inf, dtype=np.uint8)
-        for x, y in reachable:
-            s = index[(x, y)]
+        for s, (x, y) in enumerate(states):
             for a in range(1 if rank >= 7 else 5):  # a run starting here needs two ranks above
-                nxt = index.get((a, x))
+                nxt = child_states.get((a, x))
                 if nxt is None:
                     continue
                 for t in (0, 1):
@@ -66,12 +70,13 @@ def _build(cap: int) -> bytes:
                         if used > cap:
                             continue
                         added = a + t
-                        miss: Any = np.maximum(used - held.astype(np.int16), 0).astype(np.uint8)
+                        miss: Any = np.maximum(used - held, 0).astype(np.uint8)
                         for p in range(2 - q):
                             for j in range(sets - added):
                                 cost = child[nxt, j, p][:, None] + miss[None, :]  # (rest, 5)
                                 view = here[s, j + added, p + q]
                                 np.minimum(view, cost, out=view)
         child = here.reshape(len(states), sets, 2, rest * 5)
-    table = np.minimum(child[index[(0, 0)]], inf)  # (j, p, key)
+        child_states = {state: i for i, state in enumerate(states)}
+    table = np.minimum(child[child_states[(0, 0)]], inf)  # (j, p, key)
     return bytes(np.ascontiguousarray(table.transpose(2, 0, 1)).tobytes())

@@ -169,8 +169,8 @@ class DealJudge:
             counts[tile] += 1
         left, wild_left = self.left(deal, seat, counts, wilds)
         hand = self.hand(deal, seat, counts, wilds, deal.void[seat])
-        before = hand.shanten()
         shantens = hand.discard_shantens()
+        before = hand.shanten()  # (the count discard_shantens worked out)
         held = list(shantens)
         low = min(shantens.values())
         counted: dict[int, int] = {}
