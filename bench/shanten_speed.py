@@ -20,6 +20,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from mahjong.shanten import Shanten  # noqa: E402
 
+import engine.shanten as shanten_module  # noqa: E402
 from engine.shanten import Hand13, shanten, situation, unseen_alone  # noqa: E402
 from engine.shanten_table import suit_table  # noqa: E402
 from engine.tiles import to_counts  # noqa: E402
@@ -58,6 +59,7 @@ def main() -> None:
         theirs.append((time.perf_counter() - start) / len(sample))
         assert mine == other  # two suits, no void, no four of a kind: the same count
         waiting = [c for c in sample if sum(c) == 13]
+        shanten_module._MASKS.clear()  # a hand's own mask is kept: each round starts without
         start = time.perf_counter()
         for counts in waiting:
             Hand13(counts, sit).effective(unseen_alone(counts, []))
@@ -68,7 +70,7 @@ def main() -> None:
     )
     print(f"shanten, mahjong library: {b * 1e6:8.1f} us a hand")
     print(f"ratio library / engine:   {b / a:8.1f}x")
-    print(f"effective tiles (27 draws tried), engine: {e * 1e6:8.1f} us a hand")
+    print(f"effective tiles of a 13-tile hand, engine: {e * 1e6:8.1f} us a hand")
 
 
 if __name__ == "__main__":
