@@ -287,12 +287,16 @@ class Hand13:
     """A hand's counts with its suit keys and pair counts kept, so that trying a tile in
     or out is a few additions (the review tries every one)."""
 
-    def __init__(self, counts: Sequence[int], sit: Situation, wilds: int = 0) -> None:
+    def __init__(
+        self, counts: Sequence[int], sit: Situation, wilds: int = 0, keys: Sequence[int] | None = None
+    ) -> None:
+        """``keys``: the counts' three suit keys where the caller keeps them (the engine's
+        deal state does); the pairs are counted only where seven pairs may be read."""
         self.counts = list(counts)
         self.sit = sit
         self.wilds = wilds
-        self.keys = suit_keys(counts)
-        self.pairs = _pairs(counts)
+        self.keys = suit_keys(counts) if keys is None else list(keys)
+        self.pairs = _pairs(counts) if sit.seven_pairs else [0, 0, 0, 0, 0, 0]
         self.table = sit.table()
         self.missing = -1  # set by :meth:`discard_shantens`
 

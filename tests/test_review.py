@@ -150,3 +150,14 @@ def test_a_score_sheet_gets_the_money_part_only() -> None:
     assert deal["money"][2]["self_draws"] == 12 and deal["money"][2]["kongs"] == 1
     assert deal["money"][3]["flower_pig"] == -32 and deal["money"][0]["cha_jiao"] == 2
     assert data["players"]["Du"]["tile_deals"] == 0 and data["players"]["Du"]["best_pct"] is None
+
+
+def test_the_engine_keeps_the_suit_keys_the_shanten_reads() -> None:
+    """The review hands the engine's base-5 suit keys (engine/state.py) to the shanten
+    (engine/shanten.py): the same weights, one tile's step apart."""
+    from engine.shanten import suit_keys
+    from engine.shapes import suit_keys as shape_keys
+    from engine.tiles import parse_tiles, to_counts
+
+    counts = to_counts(parse_tiles("1123456789m4599p"))
+    assert suit_keys(counts) == list(shape_keys(counts))

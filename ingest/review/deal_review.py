@@ -84,9 +84,17 @@ class DealJudge:
         wild_left = max(deal.wild_copies - wilds - seen[WILD], 0) if deal.wild_table else 0
         return left, wild_left
 
-    def hand(self, deal: Deal, seat: int, counts: Sequence[int], wilds: int, void: int | None) -> Hand13:
+    def hand(
+        self,
+        deal: Deal,
+        seat: int,
+        counts: Sequence[int],
+        wilds: int,
+        void: int | None,
+        keys: Sequence[int] | None = None,
+    ) -> Hand13:
         melds = [*deal.ponged[seat], *deal.konged[seat]]
-        return Hand13(counts, situation(deal.rules, melds, void, wild=deal.wild_table), wilds)
+        return Hand13(counts, situation(deal.rules, melds, void, wild=deal.wild_table), wilds, keys)
 
     # -- the hook
     def __call__(self, event: PlayEvent | DealEnd, deal: Deal, sink: FindingSink) -> None:
@@ -168,7 +176,10 @@ class DealJudge:
         else:
             counts[tile] += 1
         left, wild_left = self.left(deal, seat, counts, wilds)
-        hand = self.hand(deal, seat, counts, wilds, deal.void[seat])
+        keys = deal.keys[3 * seat : 3 * seat + 3]  # the engine's suit keys (engine.shapes)
+        if tile != WILD:
+            keys[tile // 9] += 5 ** (tile % 9)
+        hand = self.hand(deal, seat, counts, wilds, deal.void[seat], keys)
         shantens = hand.discard_shantens()
         before = hand.shanten()  # (the count discard_shantens worked out)
         held = list(shantens)
