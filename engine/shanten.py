@@ -190,6 +190,9 @@ class Option:
         return sum(left for _, left in self.effective)
 
 
+#: entries a memo keeps before it starts again (a few hundred bytes each: a long-running
+#: server's memory stays bounded)
+_MEMO_LIMIT: Final = 400_000
 #: (table id, suit key, entries) -> the ranks one more of which lowers some entry (bit r),
 #: and the ranks one fewer of which keeps some entry; suit keys repeat from hand to hand
 _LOWER: dict[tuple[int, int, tuple[int, ...]], int] = {}
@@ -212,7 +215,7 @@ def _suit_lowering(table: bytes, wild: int, key: int, entries: tuple[int, ...]) 
                     mask |= 1 << rank
                     break
         rest //= 5
-    if len(_LOWER) > 1_000_000:
+    if len(_LOWER) > _MEMO_LIMIT:
         _LOWER.clear()
     _LOWER[memo] = mask
     return mask
@@ -251,7 +254,7 @@ def _pair_readings(
         if two == best:
             found.append((2 * j, 2 * k + 1))
     result = (best, tuple(sorted({e for e, _ in found})), tuple(sorted({e for _, e in found})))
-    if len(_PAIRS) > 1_000_000:
+    if len(_PAIRS) > _MEMO_LIMIT:
         _PAIRS.clear()
     _PAIRS[memo] = result
     return result
@@ -273,7 +276,7 @@ def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -
                     mask |= 1 << rank
                     break
         rest //= 5
-    if len(_KEEP) > 1_000_000:
+    if len(_KEEP) > _MEMO_LIMIT:
         _KEEP.clear()
     _KEEP[memo] = mask
     return mask
