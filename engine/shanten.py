@@ -238,22 +238,28 @@ def _pair_readings(
     a = k0 * 10
     b = k1 * 10
     best = _FAR
-    found: list[tuple[int, int]] = []
+    costs: list[int] = []
     for j in range(n + 1):
         k = n - j
         one = table[a + 2 * j + 1] + table[b + 2 * k]
         two = table[a + 2 * j] + table[b + 2 * k + 1]
+        costs.append(one)
+        costs.append(two)
         if one < best:
             best = one
-            found = []
-        if one == best:
-            found.append((2 * j + 1, 2 * k))
         if two < best:
             best = two
-            found = []
-        if two == best:
-            found.append((2 * j, 2 * k + 1))
-    result = (best, tuple(sorted({e for e, _ in found})), tuple(sorted({e for _, e in found})))
+    first: list[int] = []
+    second: list[int] = []
+    for j in range(n + 1):  # entries in rising order, each once
+        k = n - j
+        if costs[2 * j + 1] == best:  # the pair in the second suit
+            first.append(2 * j)
+            second.append(2 * k + 1)
+        if costs[2 * j] == best:  # the pair in the first suit
+            first.append(2 * j + 1)
+            second.append(2 * k)
+    result = (best, tuple(sorted(set(first))), tuple(sorted(set(second))))
     if len(_PAIRS) > _MEMO_LIMIT:
         _PAIRS.clear()
     _PAIRS[memo] = result
