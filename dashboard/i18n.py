@@ -411,6 +411,27 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "deal {deal} under {rules}; dealer seat {dealer}",
     ),
     "cli_seats": ("座位：{seats}", "seats: {seats}"),
+    "cli_review_head": ("复盘：{deals} 局，{files} 个文件", "review: {deals} deals in {files} files"),
+    "cli_review_player": (
+        "{name}：{deals} 局（有牌 {tile_deals} 局）{period}",
+        "{name}: {deals} deals ({tile_deals} with tiles){period}",
+    ),
+    "cli_review_discards": (
+        "  打牌 {discards} 张：最佳 {best}%，平均损失 {loss} 张有效牌，退向听 {backward}%",
+        "  discards {discards}: best {best}%, average loss {loss} effective tiles, backward {backward}%",
+    ),
+    "cli_review_luck": (
+        "  定缺一致 {void}%；起手平均向听 {start}（全俱乐部 {club}）",
+        "  void agreement {void}%; average starting shanten {start} (club {club})",
+    ),
+    "cli_review_risk": (
+        "  点炮 {deal_ins} 次（未听牌 {not_ready}，被迫 {forced}）；过胡 {passes} 次（{fan} 番），之后胡 {won} 次（{won_fan} 番）",
+        "  deal-ins {deal_ins} ({not_ready} not ready, {forced} forced); wins passed {passes} ({fan} fan), won later {won} ({won_fan} fan)",
+    ),
+    "cli_review_money": (
+        "  得失：胡 {wins}，点炮 {deal_ins}，自摸 {self_draws}，杠 {kongs}，呼叫转移 {call_transfer}，查叫 {cha_jiao}，花猪 {flower_pig}，退税 {refunds}",
+        "  points: wins {wins}, deal-ins {deal_ins}, self-draws {self_draws}, kongs {kongs}, call transfer {call_transfer}, 查叫 {cha_jiao}, flower pig {flower_pig}, refunds {refunds}",
+    ),
     "cli_net": ("净得分 [{scores}]；{status}（{n} 个问题）", "net [{scores}]; {status} ({n} findings)"),
     "cli_audit": (
         "问题 {findings} 个（含场次总分的 {session} 个），涉及 {deals} 个牌局、{sessions} 个场次",

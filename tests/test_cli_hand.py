@@ -41,7 +41,8 @@ def run_json(*args: str) -> list[dict[str, Any]]:
     lines = done.stdout.splitlines()
     objects = [json.loads(line) for line in lines]
     for obj in objects:
-        assert list(obj) == KEYS
+        assert list(obj)[:6] == KEYS  # the contract's keys first, as ever; then the shanten's
+        assert list(obj)[6:] in (["shanten", "effective"], ["shanten", "discards"])
     return objects
 
 
@@ -62,7 +63,7 @@ def test_json_contract_one_object_per_hand_in_input_order() -> None:
     ]
     objects = run_json(*hands)
     assert [o["hand"] for o in objects] == hands
-    assert objects == [
+    assert [{key: o[key] for key in KEYS} for o in objects] == [
         {
             "hand": hands[0],
             "is_win": False,
@@ -304,3 +305,30 @@ def test_hongzhong_and_other_tables_through_the_command() -> None:
     assert done.returncode == 2 and "中" in done.stderr
     text = run("--rules", rules, "123456789m111p7z")
     assert text.returncode == 0 and "waits 1m" in text.stdout and "7z;" in text.stdout
+
+
+def test_shanten_effective_and_discards() -> None:
+    """向听数 and 有效牌 worked by hand: 九莲 waits on every 万 (1m and 9m: one left, the
+    hand holds three); a void 万 hand of thirteen 万 is 13 from ready; 11122233399955m is a
+    win (-1) whose best discard 1m leaves 1122233399955m... ready on 1m (1 left), 4m (4),
+    5m (2): 7 tiles; a kong seen by the hand alone."""
+    ready = one("1112345678999m")
+    assert ready["shanten"] == 0
+    assert ready["effective"] == [{"tile": f"{r}m", "left": 1 if r in (1, 9) else 3} for r in range(1, 10)]
+    # 定缺 万: every 万 must go, 13 of them: 13 from ready
+    assert one("--void", "m", "1112345678999m")["shanten"] == 13
+    # a win of 14 tiles is -1; its best discard keeps it ready with the most tiles
+    win = one("11122233399955m")
+    assert win["shanten"] == -1
+    first = win["discards"][0]
+    assert (first["tile"], first["shanten"], first["effective_count"]) == ("1m", 0, 7)
+    # melds: alone, a hand sees its own kong (1m: 4 - 4 = 0 left, so none listed)
+    kong = one("2345677895p 1111s")
+    assert kong["shanten"] == 0
+    assert [e["tile"] for e in kong["effective"]] == ["2p", "5p", "8p"]
+    assert [e["left"] for e in kong["effective"]] == [3, 2, 3]  # 5p: two held
+
+
+def test_void_option_must_be_a_suit_of_the_table() -> None:
+    done = run("--void", "z", "1112345678999m")
+    assert done.returncode == 2 and "--void" in done.stderr

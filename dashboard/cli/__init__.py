@@ -13,6 +13,7 @@ from dashboard.cli.audit import replay, validate
 from dashboard.cli.backup import warehouse_backup, warehouse_restore
 from dashboard.cli.hand import hand
 from dashboard.cli.night import night
+from dashboard.cli.review import review
 from dashboard.cli.roster import roster_app
 from dashboard.cli.season import season_app
 from dashboard.cli.serve import dashboard, serve
@@ -34,7 +35,7 @@ def root() -> None:
 
 
 # the order of ``chuanma --help``
-for command in (hand, validate, replay, simulate, ingest, stats, night, dashboard, serve):
+for command in (hand, validate, replay, review, simulate, ingest, stats, night, dashboard, serve):
     app.command()(command)
 warehouse_app.command("backup")(warehouse_backup)
 warehouse_app.command("restore")(warehouse_restore)

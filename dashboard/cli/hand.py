@@ -48,6 +48,14 @@ FirstTurnOption = Annotated[
         help="天胡 with --dealer, else 地胡: won on the first tiles (implies --self-draw).",
     ),
 ]
+VoidOption = Annotated[
+    str | None,
+    typer.Option(
+        "--void",
+        help="定缺: the suit the hand gives up (m, p or s); its tiles are never kept toward "
+        "the shanten and effective tiles.",
+    ),
+]
 DealerOption = Annotated[
     bool, typer.Option("--dealer", help="The winner is the dealer (庄), for --first-turn.")
 ]
@@ -64,14 +72,17 @@ def hand(
     last_tile: LastTileOption = False,
     first_turn: FirstTurnOption = False,
     dealer: DealerOption = False,
+    void: VoidOption = None,
 ) -> None:
     """Analyse hands: a 14-tile hand's win and fan (番), a 13-tile hand's waits (听牌) and
     its 查大叫 value (at the --rules table: 11 and 10, or 8 and 7 tiles, with 红中 wild
-    tiles). Exit 2 when a hand cannot be read."""
-    from dashboard.cli.hand_report import describe_report, report_json
+    tiles); for each, its 向听数 (shanten) and 有效牌 (effective tiles), or for a hand that
+    must discard, each discard's. Exit 2 when a hand cannot be read."""
+    from dashboard.cli.hand_report import describe_report, describe_shanten, report_json
     from engine.fan import WinContext
-    from engine.hand import analyse_hand
+    from engine.hand import analyse_hand, parse_hand
     from engine.rules import RulesError, load_rules
+    from engine.shanten import analyse_shanten
     from engine.tiles import parse_tile
 
     try:
@@ -90,15 +101,21 @@ def hand(
         win = parse_tile(win_tile, wild=True) if win_tile is not None else None
     except ValueError as error:
         raise fail(str(error)) from None
+    if void is not None and (void not in ("m", "p", "s") or void not in rule_set.suits):
+        raise fail(f"--void {void!r}: give a suit of the table, one of {', '.join(rule_set.suits)}")
+    void_suit = "mps".index(void) if void is not None else None
     out = []
     for text in hands:
         try:
             report = analyse_hand(text, rule_set, context, win)
+            tiles = parse_hand(text, rule_set)
         except ValueError as error:
             raise fail(f"hand {text!r}: {error}") from None
-        out.append(
-            json.dumps(report_json(report), ensure_ascii=False) if as_json else describe_report(report)
-        )
+        view = analyse_shanten(tiles.counts(), tiles.pongs, tiles.kongs, tiles.wilds, rule_set, void_suit)
+        if as_json:
+            out.append(json.dumps(report_json(report, view), ensure_ascii=False))
+        else:
+            out.append(describe_report(report) + describe_shanten(view, report.hand_size))
     if not as_json:
         out.insert(0, f"rules: {rule_set.name}")
     typer.echo("\n".join(out))

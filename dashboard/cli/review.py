@@ -1,0 +1,72 @@
+"""``chuanma review``: 复盘, how each player played (docs/cli.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from dashboard.cli.options import LangOption, fail, language_or_fail, rules_or_fail
+
+
+def review(
+    paths: Annotated[list[Path], typer.Argument(help="Logs (.jsonl, .jsonl.gz), score sheets or folders.")],
+    player: Annotated[
+        str | None, typer.Option("--player", help="Only this player's deals and summary.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Every decision and each player's summary as JSON.")
+    ] = False,
+    rules: Annotated[str | None, typer.Option(help="Replay under these rules instead of the logs'.")] = None,
+    lang: LangOption = "en",
+) -> None:
+    """Review every decision of every tile deal: each discard against the best (shanten,
+    effective tiles), 定缺, 换三张, wins passed, deal-ins, the wall's end; and each player's
+    summary with where its points came from (score sheets: the points only). Exit 2 for a
+    path that cannot be read."""
+    from dashboard.cli.reports import say
+    from ingest.review import review_paths
+
+    language = language_or_fail(lang)
+    override = rules_or_fail(rules)
+    try:
+        report = review_paths(paths, override)
+    except FileNotFoundError as error:
+        raise fail(str(error)) from None
+    data = report.to_json(player)
+    if player is not None and player not in data["players"]:
+        raise fail(f"no player {player!r} in these logs ({', '.join(sorted(report.players)) or 'none'})")
+    if as_json:
+        typer.echo(json.dumps(data, ensure_ascii=False))
+        return
+    lines = [say("cli_review_head", language, deals=len(data["deals"]), files=len(data["files"]))]
+    club = data["club"]["average_start_shanten"]
+    for name, summary in data["players"].items():
+        lines.extend(_player_lines(name, summary, club, language))
+    typer.echo("\n".join(lines))
+
+
+def _show(value: Any) -> str:
+    return "-" if value is None else str(value)
+
+
+def _player_lines(name: str, s: dict[str, Any], club: float | None, language: Any) -> list[str]:
+    from dashboard.cli.reports import say
+
+    period = f" {s['period'][0]}..{s['period'][1]}" if s["period"] else ""
+    return [
+        say("cli_review_player", language, name=name, deals=s["deals"], tile_deals=s["tile_deals"], period=period),
+        say(
+            "cli_review_discards", language, discards=s["discards"], best=_show(s["best_pct"]),
+            loss=_show(s["average_loss"]), backward=_show(s["backward_pct"]),
+        ),
+        say("cli_review_luck", language, void=_show(s["void_agreement_pct"]), start=_show(s["average_start_shanten"]), club=_show(club)),
+        say(
+            "cli_review_risk", language, deal_ins=s["deal_ins"], not_ready=s["deal_ins_not_ready"],
+            forced=s["forced_deal_ins"], passes=s["passes"], fan=s["passed_fan"], won=s["passed_then_won"],
+            won_fan=s["passed_then_won_fan"],
+        ),
+        say("cli_review_money", language, **s["money"]),
+    ]  # fmt: skip
