@@ -147,6 +147,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "no_flows": ("这两位玩家之间没有分数流动。", "No points flowed between these two players."),
     # replay
     "session": ("场次", "Session"),
+    "recent_nights": ("最近的场次", "Recent sessions"),
+    "best_nights": ("最好的三场", "Best nights"),
+    "worst_nights": ("最差的三场", "Worst nights"),
     "deal": ("牌局", "Deal"),
     "deal_id": ("牌局编号", "Deal id"),
     "only_findings": ("只看有问题的场次", "Only sessions with findings"),

@@ -4,7 +4,7 @@ It knows nothing of the per-suit distance table. A hand waiting to draw is 0 fro
 when some tile it may draw completes it (``engine.hand.wait_mask`` at its table, or a
 drawn 红中, the win holding no tile of its 定缺 suit), 1 when some one tile out and one
 tile in make it ready, 2 when some two out and two in do; beyond that the brute force says
-"more than 2" (None). The waits it leans on are proved on their own (tests/test_hand.py,
+"more than 2" (None). The waits it leans on are proved on their own (tests/test_hand_properties.py,
 tests/wild_brute.py). Hands are seeded: random wins with 0-3 tiles replaced (so most are
 within reach of the brute force), pure random hands, seven pairs with four of a kind, at
 tables of 13, 10 and 7 tiles, with pongs, a declared void suit and 红中.

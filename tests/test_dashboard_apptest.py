@@ -186,6 +186,22 @@ def test_filters_apply_to_every_page(app: AppTest, api: Analytics) -> None:
     assert sorted(board["player"]) == sorted(api.player_stats(Filters(club="east"))["player"])
 
 
+def test_a_players_page_lists_their_nights(app: AppTest, api: Analytics) -> None:
+    """The player page (shareable by ``?player=``) lists the player's latest sessions and
+    their best and worst nights, each net as the session's deals add it up."""
+    stats = api.player_stats()
+    player = str(stats.sort_values("deals", ascending=False)["player"].iloc[0])
+    app.query_params["player"] = player
+    at = open_page(app, "players")
+    nights = api.query("player_sessions", Filters(player=player))
+    assert len(nights) >= 2 and int(nights["net"].sum()) == int(stats.set_index("player").loc[player, "net"])
+    shown = frame(at, "link", "net", "deals")
+    assert shown["net"].tolist() == nights["net"].head(10).tolist()
+    assert all(link.startswith("session?session=") for link in shown["link"])
+    best = [t for t in at.dataframe if "link" in t.value.columns][1].value
+    assert best["net"].tolist() == sorted(nights["net"], reverse=True)[:3]
+
+
 def test_players_leaderboard_and_card(app: AppTest, api: Analytics) -> None:
     at = open_page(app, "players")
     stats = api.player_stats()

@@ -14,6 +14,7 @@ from analytics.roster import guests_split
 from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit, table_size
 from dashboard.safe_text import md
+from dashboard.session_result import session_url
 from dashboard.term_labels import win_kind_label
 
 PLAYER_KEY = "player_choice"
@@ -76,6 +77,35 @@ def club_value(stats: pd.DataFrame, column: str, weight: str) -> float | None:
     if total == 0:
         return None
     return float((known[column] * known[weight]).sum()) / total
+
+
+def show_nights(nights: pd.DataFrame) -> None:
+    """A player's sessions: the latest ten, and the best and the worst three by net, each
+    linked to its result (the player page a member shares by its address)."""
+    if nights.empty:
+        return
+    shown = nights.assign(link=[session_url(str(s)) for s in nights["session_id"]])
+    config = {
+        "session_id": None,
+        "link": st.column_config.LinkColumn(page_kit.t("session"), display_text=r"session=(.*)$"),
+        "played_date": page_kit.date_column(page_kit.t("day")),
+        "club": page_kit.t("club"),
+        "rules": page_kit.t("rules"),
+        "deals": page_kit.t("deals"),
+        "net": page_kit.t("net"),
+    }
+    order = ["link", "played_date", "club", "rules", "deals", "net", "session_id"]
+    recent, best, worst = st.tabs(
+        [page_kit.t("recent_nights"), page_kit.t("best_nights"), page_kit.t("worst_nights")]
+    )
+    ranked = shown.sort_values(["net", "played_date"], ascending=[False, False])
+    for tab, rows, key in (
+        (recent, shown.head(10), "player_recent"),
+        (best, ranked.head(3), "player_best"),
+        (worst, ranked.tail(3).iloc[::-1], "player_worst"),
+    ):
+        with tab:
+            page_kit.dataframe(rows[order], hide_index=True, column_config=config, key=key)
 
 
 def comparison(stats: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
@@ -165,6 +195,7 @@ if src is not None:
             deals_won, every, again = int(row["wins"]), int(row["all_wins"]), int(row["repeat_wins"])
             st.caption(page_kit.t("repeat_wins_card", deals=deals_won, wins=every, repeat=again))
         export.download_card(chosen, row)
+        show_nights(cached_queries.query("player_sessions", replace(filters, player=chosen), src=src))
 
         left, right = st.columns([2, 3])
         with left:

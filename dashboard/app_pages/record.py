@@ -17,10 +17,8 @@ or deleted as a revision) :mod:`dashboard.record_session`.
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 from dataclasses import asdict, replace
-from datetime import date, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,11 +29,12 @@ from dashboard import money_view, page_kit, visitor
 from dashboard.findings_view import finding_said
 from dashboard.i18n import label
 from dashboard.live_link import live_token, live_url, qr_png
-from dashboard.record_close import close_block, closed_note
-from dashboard.record_draft import Draft, list_drafts, load_draft, safe_name, save_deal, save_draft
+from dashboard.record_close import close_block
+from dashboard.record_draft import Draft, load_draft, safe_name, save_deal, save_draft
 from dashboard.record_inputs import fact_input, next_step, step_key, wall_end_input
-from dashboard.record_players import seat_inputs, substitute_form
+from dashboard.record_players import substitute_form
 from dashboard.record_session import deal_number, show_saved, show_totals
+from dashboard.record_start import SID_KEY, start_form
 from dashboard.record_text import event_text, payment_lines
 from dashboard.safe_text import md
 from dashboard.term_labels import code_label, rules_label
@@ -43,14 +42,12 @@ from dashboard.upload_file import not_stored
 from dashboard.warehouse_location import warehouse_path
 from dashboard.write_access import may_write
 from engine.money import MoneyError, MoneyRule
-from engine.rules import Rules, RulesError, load_rules, preset_names
-from engine.vocabulary import PRESET_NAMES, term
+from engine.rules import Rules, RulesError
 from ingest.sheets.record import (
     DealFacts,
     EndFact,
     KongFact,
     Priced,
-    SessionFacts,
     WinFact,
     price,
     seats_after,
@@ -58,7 +55,6 @@ from ingest.sheets.record import (
 from ingest.warehouse import WarehouseError
 
 URL_RECORD = "record"
-SID_KEY = "record_sid"
 NOTE_KEY = "record_note"  # (deal id, revision, session id) of the last save
 EMPTY_KEY = "record_empty"  # the deal id whose save as an empty 流局 waits for a yes
 LAST_KEY = "record_last"  # (deal id, revision, event number) of the event just added
@@ -70,7 +66,6 @@ SCROLL_SCRIPT = (
     "<script>const box = window.parent.document.querySelector('.st-key-record_last');"
     "if (box) box.scrollIntoView({block: 'start', behavior: 'instant'});</script>"
 )
-CUSTOM = "custom"
 LANG = page_kit.lang()
 
 st.markdown(
@@ -111,107 +106,6 @@ def open_draft(warehouse: Any) -> Draft | None:
     if st.query_params.get(URL_RECORD) != sid:
         st.query_params[URL_RECORD] = sid
     return draft
-
-
-def owned_draft(warehouse: Any, session_id: str) -> bool:
-    draft = load_draft(warehouse, session_id)
-    return draft is not None and visitor.shows(draft.session.club)
-
-
-# ------------------------------------------------------------------ start
-def start_form(warehouse: Any) -> None:
-    closed_note()
-    kept = [sid for sid in list_drafts(warehouse) if visitor.club() is None or owned_draft(warehouse, sid)]
-    if kept:
-        st.subheader(page_kit.t("record_continue"))
-        chosen = st.pills(
-            page_kit.t("record_session_id"), kept, key="record_resume", label_visibility="collapsed"
-        )
-        if chosen:
-            st.session_state[SID_KEY] = chosen
-            st.rerun()
-    st.subheader(page_kit.t("record_start"))
-    if visitor.club() is not None:  # a club's recorder records for its club
-        st.session_state["record_club"] = visitor.club()
-    club = st.text_input(page_kit.t("record_club"), key="record_club", disabled=visitor.club() is not None)
-    table = st.text_input(page_kit.t("record_table"), key="record_table")
-    presets = [*PRESET_ORDER, *(p for p in preset_names() if p not in PRESET_ORDER), CUSTOM]
-    shown = {p: preset_name(p, LANG) for p in presets}  # format_func reads no state
-    chosen_rules = st.segmented_control(
-        page_kit.t("record_rules"), presets, default="standard", key="record_rules",
-        format_func=shown.__getitem__,
-    )  # fmt: skip
-    if chosen_rules:
-        st.caption(f"{page_kit.t('record_rules_money')}: {page_kit.t(f'record_rules_money_{chosen_rules}')}")
-    with st.expander(page_kit.t("record_rules_all")):
-        st.markdown("\n".join(f"- **{shown[p]}**: {page_kit.t(f'record_rules_money_{p}')}" for p in presets))
-    override = ""
-    if chosen_rules == CUSTOM:
-        override = st.text_area(
-            page_kit.t("record_override"),
-            key="record_override",
-            placeholder=page_kit.t("record_override_help"),
-        )
-    seats = table_seats(chosen_rules or "standard", override)
-    names = seat_inputs(warehouse, club, seats)  # one a seat: no empty fourth at three
-    base = st.number_input(page_kit.t("record_base"), min_value=1, value=1, step=1, key="record_base")
-    default_id = "-".join(p for p in (club.strip(), date.today().isoformat(), table.strip()) if p)
-    session_id = st.text_input(
-        page_kit.t("record_session_id"), placeholder=default_id, key="record_sid_input"
-    )
-    if not st.button(
-        page_kit.t("record_begin"), type="primary", key="record_begin", use_container_width=True
-    ):
-        return
-    players = [name.strip() for name in names]
-    if any(not name for name in players) or len(set(players)) != seats:
-        st.error(page_kit.t("record_bad_players" if seats == 4 else "record_bad_players_n", n=seats))
-        return
-    rules: str | dict[str, Any] = chosen_rules or "standard"
-    try:
-        if chosen_rules == CUSTOM:
-            spec = json.loads(override or "{}")
-            if not isinstance(spec, dict):
-                raise RulesError("rules must be a JSON object")
-            rules = spec
-        load_rules(rules)
-    except (ValueError, RulesError) as error:
-        st.error(page_kit.t("record_bad_rules", error=error))
-        return
-    chosen_id = session_id.strip() or default_id or "session"
-    if load_draft(warehouse, chosen_id) is not None:  # never start over a session in progress
-        st.error(page_kit.t("record_exists", session=md(chosen_id)))
-        return
-    session = SessionFacts(
-        chosen_id, tuple(players), rules, int(base),
-        club.strip() or None, table.strip() or None, datetime.now().strftime("%Y-%m-%dT%H:%M"),
-    )  # fmt: skip
-    draft = Draft(session)
-    draft.current = draft.fresh_deal()
-    save_draft(warehouse, draft)
-    st.session_state[SID_KEY] = session.session_id
-    st.rerun()
-
-
-#: the rule sets in the order a club looks for them: the usual first
-PRESET_ORDER = ("standard", "chengdu", "hongzhong", "online", "sanren", "duangouka", "novikov")
-
-
-def preset_name(preset: str, lang: str) -> str:
-    """A rule set by its name in the page's language (成都麻将 / Chengdu), never its bare id."""
-    if preset == CUSTOM:
-        return label("record_custom", "zh" if lang == "zh" else "en")
-    return term(PRESET_NAMES, preset, lang) if preset in PRESET_NAMES else preset
-
-
-def table_seats(chosen: str, override: str) -> int:
-    """The seats of the rule set being picked (its players' inputs follow them): four
-    where the rules cannot be read yet (the Begin button then says why)."""
-    try:
-        spec: Any = json.loads(override or "{}") if chosen == CUSTOM else chosen
-        return load_rules(spec).seats if isinstance(spec, dict | str) else 4
-    except (ValueError, RulesError):
-        return 4
 
 
 # ------------------------------------------------------------------ one deal
