@@ -73,7 +73,7 @@ def situation(
 
 def _situation(rules: Rules | None, melds: Sequence[int], void: int | None, wild: bool) -> Situation:
     hand_size = 13 if rules is None else rules.hand_size
-    table_suits = [0, 1, 2] if rules is None else [SUITS.index(letter) for letter in rules.suits]
+    table_suits = [0, 1, 2] if rules is None else [SUITS.index(letter) for letter in str(rules.suits)]
     if rules is None:
         limit = 2
     else:
