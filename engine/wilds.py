@@ -141,7 +141,7 @@ def _features_any(
     )  # fmt: skip
 
 
-#: substituted hand (its counts four bits a kind: :func:`_held_key`) and situation -> (its
+#: substituted hand (each suit's counts as one integer: :func:`_suit_key`) and situation -> (its
 #: rules, its fan or None): the readings a 查叫 over many waits shares (the same tiles come
 #: from another wait and other 红中); the rules are kept beside the id they are keyed by, so
 #: an id is never mistaken
@@ -157,12 +157,13 @@ _NEEDS_BY_KEY: Final[dict[int, dict[int, tuple[int, int]]]] = {_COUNT_BITS: {}, 
 _KINDS: Final[dict[int, list[int]]] = {}
 
 
-def _held_key(held: Sequence[int], bits: int) -> int:
-    """The 27 counts as one integer, ``bits`` a kind: a dictionary key that one addition
-    keeps up to date as a 红中 turns into a tile (no tuple of the hand a reading)."""
+def _suit_key(held: Sequence[int], suit: int, bits: int) -> int:
+    """A suit's nine counts as one integer, ``bits`` a rank: a dictionary key that one
+    addition keeps up to date as a 红中 turns into a tile (no tuple of the hand a step),
+    and small enough (36 bits) for mypyc's unboxed integers."""
     key = 0
-    for tile in range(NUM_KINDS - 1, -1, -1):
-        key = (key << bits) | held[tile]
+    for rank in range(8, -1, -1):
+        key = (key << bits) | held[suit * 9 + rank]
     return key
 
 
@@ -219,10 +220,8 @@ class _WildSearch:
         self.regular = regular
         self.pairs = pairs
         self.bits = bits
-        self.suit_bits = 9 * bits
-        self.suit_mask = (1 << (9 * bits)) - 1
         self.known_needs = _NEEDS_BY_KEY[bits]
-        self.key = _held_key(held, bits)
+        self.keys: list[int] = [_suit_key(held, suit, bits) for suit in range(3)]
         self.sets: list[int] = [0, 0, 0]
         self.pair: list[int] = [0, 0, 0]
         for suit in range(3):
@@ -234,9 +233,7 @@ class _WildSearch:
         self.best: FanResult | None = None
 
     def suit_needs(self, suit: int) -> tuple[int, int]:
-        return _suit_needs(
-            (self.key >> (self.suit_bits * suit)) & self.suit_mask, self.bits, self.known_needs
-        )
+        return _suit_needs(self.keys[suit], self.bits, self.known_needs)
 
     def completes(self, left: int) -> bool:
         """``engine.shapes.wild_win`` of the counts and ``left`` 红中, from the suits' needs."""
@@ -253,20 +250,20 @@ class _WildSearch:
         if not left:
             self.reading()
             return
-        kinds, held, sets, pair = self.kinds, self.held, self.sets, self.pair
+        kinds, held, keys, sets, pair = self.kinds, self.held, self.keys, self.sets, self.pair
         for index in range(start, len(kinds)):
             tile = kinds[index]
             suit = tile // 9
             before_sets, before_pair = sets[suit], pair[suit]
-            step = 1 << (self.bits * tile)
+            step = 1 << (self.bits * (tile - suit * 9))
             held[tile] += 1
-            self.key += step
+            keys[suit] += step
             self.odd += 1 if held[tile] & 1 else -1
             sets[suit], pair[suit] = self.suit_needs(suit)
             if self.completes(left - 1):
                 self.substitute(index, left - 1)
             held[tile] -= 1
-            self.key -= step
+            keys[suit] -= step
             self.odd += 1 if held[tile] & 1 else -1
             sets[suit], pair[suit] = before_sets, before_pair
 
@@ -274,7 +271,8 @@ class _WildSearch:
         """Score the counts as substituted (a reading shared through ``_READINGS``); the best
         so far stays unless this one is higher: the first in tile order of equals."""
         rules = self.rules
-        key = (self.key, self.situation)
+        keys = self.keys
+        key = (keys[0], keys[1], keys[2], self.situation)
         cached = _READINGS.get(key)
         if cached is not None and cached[0] is rules:
             result = cached[1]
