@@ -147,33 +147,38 @@ def _features_any(
 #: an id is never mistaken
 _READINGS: Final[dict[tuple[object, ...], tuple[Rules, FanResult | None]]] = {}
 _READINGS_LIMIT: Final = 200_000
-#: bits a kind's count takes in a hand's key: four copies and eight 红中 fit in four; a
-#: wider field (8) where a count could pass 15 (no legal hand: never a fifth copy)
-_COUNT_BITS: Final = 4
-_WIDE_BITS: Final = 8
-#: by the bits a count takes: a suit's nine counts as its key -> ``engine.shapes.wild_needs``
-_NEEDS_BY_KEY: Final[dict[int, dict[int, tuple[int, int]]]] = {_COUNT_BITS: {}, _WIDE_BITS: {}}
+#: the radix of a suit's key: a count is at most four copies and eight 红中, 12; a wider
+#: radix where a count could pass that (no legal hand: never a fifth copy). Not a power of
+#: two: an integer's hash is itself, and keys packed four bits a rank share their low bits
+#: (the first ranks), which made long probe chains in the dictionaries below
+_RADIX: Final = 13
+_WIDE_RADIX: Final = 128
+#: by the radix: a suit's nine counts as its key -> ``engine.shapes.wild_needs``
+_NEEDS_BY_KEY: Final[dict[int, dict[int, tuple[int, int]]]] = {_RADIX: {}, _WIDE_RADIX: {}}
 #: the kinds a substitution may take, by their 27-bit mask
 _KINDS: Final[dict[int, list[int]]] = {}
 
 
-def _suit_key(held: Sequence[int], suit: int, bits: int) -> int:
-    """A suit's nine counts as one integer, ``bits`` a rank: a dictionary key that one
+def _suit_key(held: Sequence[int], suit: int, radix: int) -> int:
+    """A suit's nine counts as one integer, digits in ``radix``: a dictionary key that one
     addition keeps up to date as a 红中 turns into a tile (no tuple of the hand a step),
-    and small enough (36 bits) for mypyc's unboxed integers."""
+    and small enough (13**9 < 2**34) for mypyc's unboxed integers."""
     key = 0
     for rank in range(8, -1, -1):
-        key = (key << bits) | held[suit * 9 + rank]
+        key = key * radix + held[suit * 9 + rank]
     return key
 
 
-def _suit_needs(suit_key: int, bits: int, known: dict[int, tuple[int, int]]) -> tuple[int, int]:
-    """``engine.shapes.wild_needs`` of one suit given as its key (``bits`` a rank)."""
+def _suit_needs(suit_key: int, radix: int, known: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """``engine.shapes.wild_needs`` of one suit given as its key (digits in ``radix``)."""
     needs = known.get(suit_key)
     if needs is None:
-        mask = (1 << bits) - 1
-        ranks = tuple((suit_key >> (bits * rank)) & mask for rank in range(9))
-        needs = known[suit_key] = wild_needs(ranks)
+        digits: list[int] = []
+        rest = suit_key
+        for _ in range(9):
+            digits.append(rest % radix)
+            rest //= radix
+        needs = known[suit_key] = wild_needs(tuple(digits))
     return needs
 
 
@@ -205,7 +210,7 @@ class _WildSearch:
         situation: tuple[object, ...],
         regular: bool,
         pairs: bool,
-        bits: int,
+        radix: int,
     ) -> None:
         self.held = held
         self.kinds = kinds
@@ -219,9 +224,10 @@ class _WildSearch:
         self.situation = situation
         self.regular = regular
         self.pairs = pairs
-        self.bits = bits
-        self.known_needs = _NEEDS_BY_KEY[bits]
-        self.keys: list[int] = [_suit_key(held, suit, bits) for suit in range(3)]
+        self.radix = radix
+        self.steps: list[int] = [radix**rank for rank in range(9)]
+        self.known_needs = _NEEDS_BY_KEY[radix]
+        self.keys: list[int] = [_suit_key(held, suit, radix) for suit in range(3)]
         self.sets: list[int] = [0, 0, 0]
         self.pair: list[int] = [0, 0, 0]
         for suit in range(3):
@@ -233,7 +239,7 @@ class _WildSearch:
         self.best: FanResult | None = None
 
     def suit_needs(self, suit: int) -> tuple[int, int]:
-        return _suit_needs(self.keys[suit], self.bits, self.known_needs)
+        return _suit_needs(self.keys[suit], self.radix, self.known_needs)
 
     def completes(self, left: int) -> bool:
         """``engine.shapes.wild_win`` of the counts and ``left`` 红中, from the suits' needs."""
@@ -255,7 +261,7 @@ class _WildSearch:
             tile = kinds[index]
             suit = tile // 9
             before_sets, before_pair = sets[suit], pair[suit]
-            step = 1 << (self.bits * (tile - suit * 9))
+            step = self.steps[tile - suit * 9]
             held[tile] += 1
             keys[suit] += step
             self.odd += 1 if held[tile] & 1 else -1
@@ -368,13 +374,13 @@ def score_wild_win(
         context.dealer,
         context.wilds_dealt,
     )
-    bits = _COUNT_BITS if max(concealed) + wilds < 1 << _COUNT_BITS else _WIDE_BITS
-    # (the key's width in the situation: keys of two widths are never mistaken)
-    situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits, bits)
+    radix = _RADIX if max(concealed) + wilds < _RADIX else _WIDE_RADIX
+    # (the keys' radix in the situation: keys of two radixes are never mistaken)
+    situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits, radix)
     total = sum(concealed) + wilds  # a 红中 substituted turns into a tile: the total stays
     search = _WildSearch(
         list(concealed), _kinds_of(kinds_mask), pongs, kongs, rules, context, known_tile,
-        concealed_kongs, extra_bits, situation, total % 3 == 2, seven and total == 14, bits,
+        concealed_kongs, extra_bits, situation, total % 3 == 2, seven and total == 14, radix,
     )  # fmt: skip
     if search.completes(wilds):
         search.substitute(0, wilds)
