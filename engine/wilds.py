@@ -24,7 +24,7 @@ from engine.fan import (
     shape_features,
 )
 from engine.rules import Rules
-from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, wild_needs
+from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, concealed_wait_mask, wild_needs
 from engine.table import table_of
 from engine.tiles import NUM_KINDS, WILD
 
@@ -257,9 +257,25 @@ class _WildSearch:
             self.reading()
             return
         kinds, held, keys, sets, pair = self.kinds, self.held, self.keys, self.sets, self.pair
+        # The last 红中: the kinds that complete the counts are their waits (the plain
+        # tables: three look-ups, not a suit's needs for each kind), where no kind is held
+        # more than four times; a kind held four times still goes the long road (a fifth
+        # copy may complete a hand, as no plain table says). The same leaves, in order.
+        waits = -1
+        if left == 1 and max(held) <= 4:
+            waits = concealed_wait_mask(held, seven_pairs=self.pairs)
         for index in range(start, len(kinds)):
             tile = kinds[index]
             suit = tile // 9
+            if waits >= 0 and held[tile] < 4:
+                if waits >> tile & 1:
+                    step = self.steps[tile - suit * 9]
+                    held[tile] += 1
+                    keys[suit] += step
+                    self.reading()
+                    held[tile] -= 1
+                    keys[suit] -= step
+                continue
             before_sets, before_pair = sets[suit], pair[suit]
             step = self.steps[tile - suit * 9]
             held[tile] += 1
