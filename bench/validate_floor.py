@@ -18,7 +18,9 @@ for every build). ``--against CHECKOUT`` pairs this build with another one built
 (its own ``.venv`` and ``make compile``, e.g. ``git worktree add`` of the commit before):
 each round also times that build's validation in process (a subprocess that validates the
 file once to warm up, then times a second run, as this process does) and its command, so
-before and after share the rounds' machine noise and the floor.
+before and after share the rounds' machine noise and the floor; this build is then timed
+the same way too (``after``: its own warm subprocess), so the two in-process figures differ
+only by the build, not by the process they ran in (this one has run every round before).
 
     .venv/bin/python bench/validate_floor.py [--deals 5000] [--rounds 5] [--tamper 0.03] [--rules standard]
         [--corpus DIR] [--against CHECKOUT] [--read] [--no-validate] [--no-cli] [--json]
@@ -123,10 +125,15 @@ print(time.perf_counter() - wall, time.process_time() - cpu)
 """
 
 
+#: this checkout (the build this process imports)
+HERE = Path(__file__).resolve().parents[1]
+
+
 def validate_elsewhere(checkout: Path, path: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one warm ``validate_paths`` in ``checkout``'s build."""
+    python = sys.executable if checkout == HERE else str(checkout / ".venv" / "bin" / "python")
     done = subprocess.run(
-        [str(checkout / ".venv" / "bin" / "python"), "-c", TIMED_VALIDATE, str(path)],
+        [python, "-c", TIMED_VALIDATE, str(path)],
         cwd=checkout,
         capture_output=True,
         check=True,
@@ -205,6 +212,7 @@ def main() -> None:
                 if not args.no_validate:
                     runs.setdefault("validate", []).append(seconds(lambda p=path: validate_in_process(p)))  # type: ignore[misc]
                 if against is not None and not args.no_validate:
+                    runs.setdefault("after", []).append(validate_elsewhere(HERE, path))
                     runs.setdefault("before", []).append(validate_elsewhere(against, path))
                 if not args.no_cli and not args.no_validate:
                     runs.setdefault("cli", []).append(seconds(lambda p=path: validate_cli(p)))  # type: ignore[misc]
@@ -231,7 +239,7 @@ def main() -> None:
         print(f"before: the build in {against} (validate in process and its command), in the same rounds")
     kinds = [
         kind
-        for kind in ("read", "validate", "before", "cli", "before_cli")
+        for kind in ("read", "validate", "after", "before", "cli", "before_cli")
         if f"{kind}_s" in next(iter(results.values()))
     ]
     header = "".join(f" {kind + ' s':>12} {'ratio':>7}" for kind in kinds)
