@@ -6,7 +6,7 @@ the hand holds one (a wild is no copy of a tile; docs/decisions.md, "红中"). A
 红中 scores its **best reading**: of every substitution of its 红中 by tiles, the one
 with the highest fan under the rule set (``fan_combination`` included), its roots
 counted on the substituted hand. The shape test itself is ``engine.shapes.wild_win``;
-this module is the slow part, run only for a hand that holds a 红中, so it is not compiled.
+this module is the slow part, run only for a hand that holds a 红中 (compiled with mypyc).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from engine.fan import (
     shape_features,
 )
 from engine.rules import Rules
-from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, wild_needs
+from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, concealed_wait_mask, wild_needs
 from engine.table import table_of
 from engine.tiles import NUM_KINDS, WILD
 
@@ -141,11 +141,203 @@ def _features_any(
     )  # fmt: skip
 
 
-#: substituted hand and situation -> (its rules, its fan or None): the readings a 查叫
-#: over many waits shares (the same tiles come from another wait and other 红中); the
-#: rules are kept beside the id they are keyed by, so an id is never mistaken
+#: substituted hand (each suit's counts as one integer: :func:`_suit_key`) and situation -> (its
+#: rules, its fan or None): the readings a 查叫 over many waits shares (the same tiles come
+#: from another wait and other 红中); the rules are kept beside the id they are keyed by, so
+#: an id is never mistaken
 _READINGS: Final[dict[tuple[object, ...], tuple[Rules, FanResult | None]]] = {}
 _READINGS_LIMIT: Final = 200_000
+#: the radix of a suit's key: a count is at most four copies and eight 红中, 12; a wider
+#: radix where a count could pass that (no legal hand: never a fifth copy). Not a power of
+#: two: an integer's hash is itself, and keys packed four bits a rank share their low bits
+#: (the first ranks), which made long probe chains in the dictionaries below
+_RADIX: Final = 13
+_WIDE_RADIX: Final = 128
+#: by the radix: a suit's nine counts as its key -> ``engine.shapes.wild_needs``
+_NEEDS_BY_KEY: Final[dict[int, dict[int, tuple[int, int]]]] = {_RADIX: {}, _WIDE_RADIX: {}}
+#: the kinds a substitution may take, by their 27-bit mask
+_KINDS: Final[dict[int, list[int]]] = {}
+
+
+def _suit_key(held: Sequence[int], suit: int, radix: int) -> int:
+    """A suit's nine counts as one integer, digits in ``radix``: a dictionary key that one
+    addition keeps up to date as a 红中 turns into a tile (no tuple of the hand a step),
+    and small enough (13**9 < 2**34) for mypyc's unboxed integers."""
+    key = 0
+    for rank in range(8, -1, -1):
+        key = key * radix + held[suit * 9 + rank]
+    return key
+
+
+def _suit_needs(suit_key: int, radix: int, known: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """``engine.shapes.wild_needs`` of one suit given as its key (digits in ``radix``)."""
+    needs = known.get(suit_key)
+    if needs is None:
+        digits: list[int] = []
+        rest = suit_key
+        for _ in range(9):
+            digits.append(rest % radix)
+            rest //= radix
+        needs = known[suit_key] = wild_needs(tuple(digits))
+    return needs
+
+
+def _kinds_of(kinds_mask: int) -> list[int]:
+    kinds = _KINDS.get(kinds_mask)
+    if kinds is None:
+        kinds = _KINDS[kinds_mask] = [tile for tile in range(NUM_KINDS) if kinds_mask >> tile & 1]
+    return kinds
+
+
+class _WildSearch:
+    """One win's substitutions, tried depth first in tile order: the counts as substituted
+    so far, each suit's needs (``engine.shapes.wild_needs``) and the odd kinds kept up to
+    date one 红中 at a time, and the best reading found. A class, not closures: under mypyc
+    its methods are direct calls, and nothing of it forms a reference cycle (closures and
+    their environment did, one garbage cycle a win left for the collector)."""
+
+    def __init__(
+        self,
+        held: list[int],
+        kinds: list[int],
+        pongs: Sequence[int],
+        kongs: Sequence[int],
+        rules: Rules,
+        context: WinContext,
+        known_tile: int,
+        concealed_kongs: int,
+        extra_bits: int,
+        situation: tuple[object, ...],
+        regular: bool,
+        pairs: bool,
+        radix: int,
+    ) -> None:
+        self.held = held
+        self.kinds = kinds
+        self.pongs = pongs
+        self.kongs = kongs
+        self.rules = rules
+        self.context = context
+        self.known_tile = known_tile
+        self.concealed_kongs = concealed_kongs
+        self.extra_bits = extra_bits
+        self.situation = situation
+        self.regular = regular
+        self.pairs = pairs
+        self.radix = radix
+        self.steps: list[int] = [radix**rank for rank in range(9)]
+        self.known_needs = _NEEDS_BY_KEY[radix]
+        self.keys: list[int] = [_suit_key(held, suit, radix) for suit in range(3)]
+        self.sets: list[int] = [0, 0, 0]
+        self.pair: list[int] = [0, 0, 0]
+        for suit in range(3):
+            self.sets[suit], self.pair[suit] = self.suit_needs(suit)
+        odd = 0
+        for count in held:
+            odd += count & 1
+        self.odd = odd
+        self.best: FanResult | None = None
+
+    def suit_needs(self, suit: int) -> tuple[int, int]:
+        return _suit_needs(self.keys[suit], self.radix, self.known_needs)
+
+    def completes(self, left: int) -> bool:
+        """``engine.shapes.wild_win`` of the counts and ``left`` 红中, from the suits' needs."""
+        sets, pair = self.sets, self.pair
+        if self.regular:
+            s0, s1, s2 = sets[0], sets[1], sets[2]
+            if s0 + s1 + s2 + min(pair[0] - s0, pair[1] - s1, pair[2] - s2) <= left:
+                return True
+        return self.pairs and self.odd <= left
+
+    def substitute(self, start: int, left: int) -> None:
+        """Every multiset of ``left`` kinds from ``kinds[start:]`` for the 红中 left, pruned
+        as soon as the 红中 then left cannot complete the hand."""
+        if not left:
+            self.reading()
+            return
+        kinds, held, keys, sets, pair = self.kinds, self.held, self.keys, self.sets, self.pair
+        # The last 红中: the kinds that complete the counts are their waits (the plain
+        # tables: three look-ups, not a suit's needs for each kind), where no kind is held
+        # more than four times; a kind held four times still goes the long road (a fifth
+        # copy may complete a hand, as no plain table says). The same leaves, in order.
+        waits = -1
+        if left == 1 and max(held) <= 4:
+            waits = concealed_wait_mask(held, seven_pairs=self.pairs)
+        for index in range(start, len(kinds)):
+            tile = kinds[index]
+            suit = tile // 9
+            if waits >= 0 and held[tile] < 4:
+                if waits >> tile & 1:
+                    step = self.steps[tile - suit * 9]
+                    held[tile] += 1
+                    keys[suit] += step
+                    self.reading()
+                    held[tile] -= 1
+                    keys[suit] -= step
+                continue
+            before_sets, before_pair = sets[suit], pair[suit]
+            step = self.steps[tile - suit * 9]
+            held[tile] += 1
+            keys[suit] += step
+            self.odd += 1 if held[tile] & 1 else -1
+            sets[suit], pair[suit] = self.suit_needs(suit)
+            if self.completes(left - 1):
+                self.substitute(index, left - 1)
+            held[tile] -= 1
+            keys[suit] -= step
+            self.odd += 1 if held[tile] & 1 else -1
+            sets[suit], pair[suit] = before_sets, before_pair
+
+    def reading(self) -> None:
+        """Score the counts as substituted (a reading shared through ``_READINGS``); the best
+        so far stays unless this one is higher: the first in tile order of equals."""
+        rules = self.rules
+        keys = self.keys
+        key = (keys[0], keys[1], keys[2], self.situation)
+        cached = _READINGS.get(key)
+        if cached is not None and cached[0] is rules:
+            result = cached[1]
+        else:
+            result = self.price()
+            if len(_READINGS) >= _READINGS_LIMIT:
+                _READINGS.clear()
+            _READINGS[key] = (rules, result)
+        if result is not None:
+            best = self.best
+            if best is None or result.uncapped > best.uncapped:
+                self.best = result
+
+    def price(self) -> FanResult | None:
+        held, pongs, kongs, rules, context = self.held, self.pongs, self.kongs, self.rules, self.context
+        if max(held) <= 4:
+            features = feature_bits(
+                held,
+                pongs,
+                kongs,
+                context,
+                self.known_tile,
+                self.concealed_kongs,
+                rules.jingoudiao_needs_four_melds,
+            )
+        else:
+            features = _features_any(
+                held, pongs, kongs, context, self.known_tile, self.concealed_kongs, rules
+            )
+        # a kind held four times or more, melds included, is one 根 (a 红中 beside a kong or
+        # a pong and its fourth copy makes a fifth: still one root, not none)
+        total = list(held)
+        for tile in pongs:
+            total[tile] += 3
+        for tile in kongs:
+            total[tile] += 4
+        roots = 0
+        for count in total:
+            if count >= 4:
+                roots += 1
+        if not features or (rules.two_suit_void and not features & _ONE_SUIT):
+            return None
+        return price_features(features | self.extra_bits, roots, rules, context)
 
 
 def score_wild_win(
@@ -185,12 +377,9 @@ def score_wild_win(
             if suits >> suit & 1:
                 kinds_mask |= SUIT_MASKS[suit]
         kinds_mask &= table
-    kinds = [tile for tile in range(NUM_KINDS) if kinds_mask >> tile & 1]
     seven = not pongs and not kongs and rules.hand_size == 13
     known_tile = -1 if win_tile == WILD else win_tile
     extra_bits = _FOUR_WILDS if four else 0
-    held = list(concealed)
-    best: list[FanResult] = []
     # the context by its fields: a compiled WinContext (engine/fan.py under mypyc) has no hash
     how = (
         context.self_draw,
@@ -201,75 +390,18 @@ def score_wild_win(
         context.dealer,
         context.wilds_dealt,
     )
-    situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits)
-
-    def reading() -> None:
-        key = (tuple(held), situation)
-        cached = _READINGS.get(key)
-        if cached is not None and cached[0] is rules:
-            result = cached[1]
-        else:
-            result = _reading()
-            if len(_READINGS) >= _READINGS_LIMIT:
-                _READINGS.clear()
-            _READINGS[key] = (rules, result)
-        if result is not None and (not best or result.uncapped > best[0].uncapped):
-            best[:] = [result]
-
-    def _reading() -> FanResult | None:
-        if max(held) <= 4:
-            features = feature_bits(
-                held, pongs, kongs, context, known_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
-            )
-        else:
-            features = _features_any(held, pongs, kongs, context, known_tile, concealed_kongs, rules)
-        # a kind held four times or more, melds included, is one 根 (a 红中 beside a kong or
-        # a pong and its fourth copy makes a fifth: still one root, not none)
-        total = list(held)
-        for tile in pongs:
-            total[tile] += 3
-        for tile in kongs:
-            total[tile] += 4
-        roots = sum(1 for count in total if count >= 4)
-        if not features or (rules.two_suit_void and not features & _ONE_SUIT):
-            return None
-        return price_features(features | extra_bits, roots, rules, context)
-
-    total = sum(held) + wilds  # a 红中 substituted turns into a tile: the total stays
-    regular = total % 3 == 2
-    pairs = seven and total == 14
-    needs = [wild_needs(tuple(held[base : base + 9])) for base in (0, 9, 18)]
-    odd = [sum(count & 1 for count in held)]
-
-    def completes(left: int) -> bool:
-        """``engine.shapes.wild_win`` of ``held`` and ``left`` 红中, from the suits' needs
-        kept up to date one substitution at a time."""
-        (s0, p0), (s1, p1), (s2, p2) = needs
-        if regular and s0 + s1 + s2 + min(p0 - s0, p1 - s1, p2 - s2) <= left:
-            return True
-        return pairs and odd[0] <= left
-
-    def substitute(start: int, left: int) -> None:
-        if not left:
-            reading()
-            return
-        for index in range(start, len(kinds)):
-            tile = kinds[index]
-            suit = tile // 9
-            before = needs[suit]
-            held[tile] += 1
-            odd[0] += 1 if held[tile] & 1 else -1
-            needs[suit] = wild_needs(tuple(held[suit * 9 : suit * 9 + 9]))
-            if completes(left - 1):
-                substitute(index, left - 1)
-            held[tile] -= 1
-            odd[0] += 1 if held[tile] & 1 else -1
-            needs[suit] = before
-
-    if completes(wilds):
-        substitute(0, wilds)
-    if best:
-        return best[0]
+    radix = _RADIX if max(concealed) + wilds < _RADIX else _WIDE_RADIX
+    # (the keys' radix in the situation: keys of two radixes are never mistaken)
+    situation = (tuple(pongs), tuple(kongs), id(rules), how, known_tile, concealed_kongs, extra_bits, radix)
+    total = sum(concealed) + wilds  # a 红中 substituted turns into a tile: the total stays
+    search = _WildSearch(
+        list(concealed), _kinds_of(kinds_mask), pongs, kongs, rules, context, known_tile,
+        concealed_kongs, extra_bits, situation, total % 3 == 2, seven and total == 14, radix,
+    )  # fmt: skip
+    if search.completes(wilds):
+        search.substitute(0, wilds)
+    if search.best is not None:
+        return search.best
     if four:  # 起手胡: four 红中 win whatever the other tiles are
         return _four_wilds(concealed, pongs, kongs, rules, context, concealed_kongs)
     return None

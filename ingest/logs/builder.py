@@ -71,7 +71,7 @@ from ingest.logs.line_parser import (
     record_event,
     show_value,
 )
-from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW
 from ingest.logs.records import DiscardRec, DrawRec, PlayRecord
 
 #: a fast-read record's tile by name: the 27 kinds and the 红中 (``7z``, ``中``; whether
@@ -265,8 +265,8 @@ def _events_of(records: list[PlayRecord], first: int) -> list[PlayEvent]:
     events: list[PlayEvent] = []
     n = first
     for rec in records:
-        if isinstance(rec, int):
-            kind, seat, tile = code_kind(rec), code_seat(rec), code_tile(rec)
+        if isinstance(rec, int):  # code_kind, code_seat, code_tile inline (play_lines is not compiled)
+            kind, seat, tile = rec & 3, (rec >> 2) & 3, rec >> 4
             if kind == KIND_DRAW:
                 events.append(Draw(seat, tile, n))
             elif kind == KIND_DISCARD:

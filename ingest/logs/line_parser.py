@@ -39,7 +39,7 @@ from engine.events import (
     Void,
 )
 from engine.messages import Text, article, in_rows, say, words
-from engine.tiles import ALL_TILES, SUITS, TileError, parse_tile, parse_tiles, tile_name
+from engine.tiles import ALL_TILES, SUITS, WILD, WILD_NAMES, TileError, parse_tile, parse_tiles, tile_name
 from ingest.logs.records import (
     FIELD_MEANINGS,
     KNOWN_BY_CLASS,
@@ -82,6 +82,9 @@ __all__ = [
 # --- tiles -----------------------------------------------------------------------------
 
 TILE_IDS: Final[dict[str, int]] = {tile_name(t): t for t in ALL_TILES}
+#: a list of tile names as ``parse_tiles(names, wild=True)`` reads it: a 红中 is one too
+#: (a 红中 table's wall holds them: every such wall went the slow road, name by name)
+_LIST_IDS: Final[dict[str, int]] = {**TILE_IDS, **dict.fromkeys(WILD_NAMES, WILD)}
 
 
 class _BadTile(Exception):
@@ -99,15 +102,28 @@ _SUIT_BASE: Final[dict[str, int]] = {suit: 9 * index for index, suit in enumerat
 
 
 def _compact(text: str) -> tuple[int, ...]:
-    """``parse_tiles`` of a compact tile list, on a shorter road: every deal line has four
-    hands. Anything that is not digits then their suit goes to ``parse_tiles``, which reads
-    a 红中 (``7z``, ``中``) or says what is wrong; whether the table has 红中 is the
-    engine's to say (``engine/state.py``)."""
+    """``parse_tiles(text, wild=True)`` of a compact tile list, on a shorter road: every
+    deal line has four hands. A 红中 reads as ``parse_tiles`` reads it (``7z``, ``77z``: 7s
+    alone before ``z``; ``中`` where no digit waits); anything else that is not digits then
+    their suit goes to ``parse_tiles``, which says what is wrong. Whether the table has
+    红中 is the engine's to say (``engine/state.py``)."""
     tiles: list[int] = []
     start = 0  # the first digit of the group being read
     for index in range(len(text)):
-        base = _SUIT_BASE.get(text[index], -1)
+        char = text[index]
+        base = _SUIT_BASE.get(char, -1)
         if base < 0:
+            if char == "z":
+                if start == index:
+                    return tuple(parse_tiles(text, wild=True))  # no digits before it: the error
+                for at in range(start, index):
+                    if text[at] != "7":
+                        return tuple(parse_tiles(text, wild=True))  # not 7s: the error
+                    tiles.append(WILD)
+                start = index + 1
+            elif char == "中" and start == index:
+                tiles.append(WILD)
+                start = index + 1
             continue
         if start == index:
             return tuple(parse_tiles(text, wild=True))  # a suit letter with no digits: the error
@@ -141,7 +157,7 @@ def _tiles(value: str | list[str], where: str) -> tuple[int, ...]:
     try:
         if isinstance(value, str):
             return _short_compact(value) if len(value) <= _SHORT else _compact(value)
-        return tuple([TILE_IDS[name] for name in value])
+        return tuple([_LIST_IDS[name] for name in value])
     except KeyError:
         try:
             return tuple(parse_tiles(value, wild=True))

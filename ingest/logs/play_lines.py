@@ -37,6 +37,7 @@ def play_code(kind: int, seat: int, tile: int) -> int:
     return tile * 16 + seat * 4 + kind
 
 
+# (ingest/replay/fast_check.py and ingest/logs/builder.py, compiled, unpack a code inline)
 def code_kind(code: int) -> int:
     return code & 3
 

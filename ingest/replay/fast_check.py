@@ -45,7 +45,7 @@ from engine.state import ENDED
 from engine.table import replay_refusal
 from engine.tiles import WILD, WILD_NAMES, parse_tiles
 from ingest.logs.line_parser import TILE_IDS
-from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, code_kind, code_seat, code_tile
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW
 from ingest.logs.records import (
     DiscardRec,
     DrawRec,
@@ -132,7 +132,9 @@ class FastDeal(FastState):
             if self.stage == ENDED:
                 raise HandOff
             if isinstance(rec, int):  # a plain play line (ingest.logs.play_lines)
-                kind, seat, tile = code_kind(rec), code_seat(rec), code_tile(rec)
+                # its code_kind, code_seat and code_tile, inline: play_lines is not compiled,
+                # and a call into it from here cost more than the move it unpacks
+                kind, seat, tile = rec & 3, (rec >> 2) & 3, rec >> 4
                 if kind == KIND_DRAW:
                     self.draw(seat, tile)
                 elif kind == KIND_DISCARD:
