@@ -105,7 +105,14 @@ def test_the_main_pages_at_three_and_four_seats(chromium: Path, server: str) -> 
             page.locator("[data-testid='stMetric']").first.wait_for()
             assert page.locator("[data-testid='stMetric']").count() == 3
             cell(page, "Status")  # the deals' table: its net columns are the three players
-            nets = next(columns for columns in headers(page) if "Status" in columns)
+            # the grid fills its hidden header text after the cell is attached: read it settled
+            nets: list[str] = []
+            for _ in range(40):
+                nets = next((columns for columns in headers(page) if "Status" in columns), [])
+                if nets:
+                    break
+                page.wait_for_timeout(250)
+            assert nets, headers(page)
             names = [
                 m.split("\n")[0] for m in page.locator("[data-testid='stMetricLabel']").all_inner_texts()
             ]
