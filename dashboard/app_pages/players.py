@@ -87,7 +87,7 @@ def show_nights(nights: pd.DataFrame) -> None:
     shown = nights.assign(link=[session_url(str(s)) for s in nights["session_id"]])
     config = {
         "session_id": None,
-        "link": st.column_config.LinkColumn(page_kit.t("session"), display_text=r"session=(.*)$"),
+        "link": st.column_config.LinkColumn(page_kit.t("session"), display_text=r"session\?session=([^&]*)"),
         "played_date": page_kit.date_column(page_kit.t("day")),
         "club": page_kit.t("club"),
         "rules": page_kit.t("rules"),
