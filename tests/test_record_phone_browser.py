@@ -200,5 +200,7 @@ def test_taps_per_deal_and_the_close_within_reach(
         }
         (ARTIFACTS / f"record_taps_{lang}_{viewport['width']}.json").write_text(json.dumps(counts))
         assert not wrong, (wrong, counts)
-        assert per_deal["taps"] == 17 and per_deal["swipes"] <= 4, counts
+        # the swipes depend on whether the scroll to the confirmation has ended before the
+        # next tap (3-5 seen under load); before the phone layout: 8 at 390 px in English
+        assert per_deal["taps"] == 17 and per_deal["swipes"] <= 6, counts
         assert down < 2.6 * viewport["height"], counts
