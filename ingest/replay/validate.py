@@ -124,9 +124,10 @@ def validate_paths(
     with gc_paused():  # between files too: the reports kept so far are many small objects
         files = find_logs(paths)
         matches = [path for path in files if _is_dcmshi(path)]
+        exports = set(matches)
         for path in files:
-            if path in matches:  # read together at the first: a match's rounds span files
-                if path is matches[0]:
+            if path in exports:  # read together at the first: a match's rounds span files
+                if path == matches[0]:
                     _validate_dcmshi(matches, rules, report, strict)
                 continue
             if strict:  # the first finding must be the whole file's first: its stray lines come first
@@ -175,11 +176,13 @@ def validate_members(
     from ingest.platforms.detect import HEAD, platform_of
 
     report = report if report is not None else ValidationReport()
-    exports = [(data, name) for name, data in members if platform_of(data[:HEAD]) == "dcmshi"]
-    for name, data in members:
-        if exports and data is exports[0][0]:
+    dcmshi = [platform_of(data[:HEAD]) == "dcmshi" for _, data in members]
+    exports = [(data, name) for (name, data), match in zip(members, dcmshi, strict=True) if match]
+    first = dcmshi.index(True) if exports else -1
+    for index, ((name, data), match) in enumerate(zip(members, dcmshi, strict=True)):
+        if index == first:
             validate_dcmshi_bytes(exports, rules, report)
-        elif platform_of(data[:HEAD]) != "dcmshi":
+        elif not match:
             validate_log(read_log_bytes(data, name), rules, report=report)
     return report
 
