@@ -46,7 +46,7 @@ def finding(
 def log_of(converted: Converted) -> LogFile:
     """Feed the lines to the reader, then hand each finding to its deal (or the file)."""
     builder = LogBuilder(converted.name)
-    encode = msgspec.json.Encoder().encode  # the lines as text: json.dumps was a tenth of a record's read (a profile)
+    encode = msgspec.json.Encoder().encode  # json.dumps was a tenth of a record's read (profiled)
     for line, obj in converted.lines:
         builder.feed(line, encode(obj).decode())
     log = builder.finish()
