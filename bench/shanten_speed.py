@@ -59,7 +59,7 @@ def main() -> None:
         theirs.append((time.perf_counter() - start) / len(sample))
         assert mine == other  # two suits, no void, no four of a kind: the same count
         waiting = [c for c in sample if sum(c) == 13]
-        shanten_module._MASKS.clear()  # a hand's own mask is kept: each round starts without
+        shanten_module.forget_masks()  # a hand's own mask is kept: each round starts without
         start = time.perf_counter()
         for counts in waiting:
             Hand13(counts, sit).effective(unseen_alone(counts, []))

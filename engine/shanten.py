@@ -21,7 +21,7 @@ Plain typed Python for mypyc.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Final
 
@@ -50,6 +50,9 @@ class Situation:
     choices: tuple[tuple[int, ...], ...]
     seven_pairs: bool
     wild: bool = False
+    #: :meth:`Hand13.effective_mask` of the hands seen in this situation (suit keys and
+    #: 红中 as one int -> the mask), its own so that the key needs no situation in it
+    masks: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def table(self) -> bytes:
         return suit_table(8 if self.wild else 4)
@@ -190,17 +193,30 @@ class Option:
         return sum(left for _, left in self.effective)
 
 
-#: entries a memo keeps before it starts again (a few hundred bytes each: a long-running
+#: entries a memo keeps before it starts again (a few dozen bytes each: a long-running
 #: server's memory stays bounded)
 _MEMO_LIMIT: Final = 400_000
-#: (table id, suit key, entries) -> the ranks one more of which lowers some entry (bit r),
-#: and the ranks one fewer of which keeps some entry; suit keys repeat from hand to hand
-_LOWER: dict[tuple[int, int, tuple[int, ...]], int] = {}
-_KEEP: dict[tuple[int, int, tuple[int, ...]], int] = {}
+#: one int a memo entry: (suit key, a mask of table entries ``2j + p``, the table: 1 for
+#: the 红中 one) -> the ranks one more of which lowers some entry (bit r), and the ranks one
+#: fewer of which keeps some entry; suit keys repeat from hand to hand, and an int key
+#: hashes with no tuple built
+_LOWER: dict[int, int] = {}
+_KEEP: dict[int, int] = {}
+#: a 13-tile hand's suit keys and 红中 as one int (:meth:`Hand13.effective_mask`'s memo)
+_KEY_BASE: Final = 5**9
+#: the 27 kinds' bits of a mask (bit 27 is a drawn 红中)
+_KINDS_MASK: Final = (1 << NUM_KINDS) - 1
 
 
-def _suit_lowering(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -> int:
-    memo = (wild, key, entries)
+def forget_masks() -> None:
+    """Empty the situations' memos of effective tiles (bench/shanten_speed.py: each round
+    starts without)."""
+    for sit in _SITUATIONS.values():
+        sit.masks.clear()
+
+
+def _suit_lowering(table: bytes, wild: int, key: int, entries: int) -> int:
+    memo = (key << 11) | (entries << 1) | wild
     known = _LOWER.get(memo)
     if known is not None:
         return known
@@ -210,10 +226,14 @@ def _suit_lowering(table: bytes, wild: int, key: int, entries: tuple[int, ...]) 
     for rank in range(9):
         if rest % 5 < COPIES:
             there = here + _STEP[rank] * 10
-            for index in entries:
-                if table[there + index] < table[here + index]:
+            left = entries
+            index = 0
+            while left:
+                if left & 1 and table[there + index] < table[here + index]:
                     mask |= 1 << rank
                     break
+                left >>= 1
+                index += 1
         rest //= 5
     if len(_LOWER) > _MEMO_LIMIT:
         _LOWER.clear()
@@ -221,53 +241,8 @@ def _suit_lowering(table: bytes, wild: int, key: int, entries: tuple[int, ...]) 
     return mask
 
 
-#: (table id, two suit keys, sets) -> the best readings over the two suits
-_PAIRS: dict[tuple[int, int, int, int], tuple[int, tuple[int, ...], tuple[int, ...]]] = {}
-
-
-def _pair_readings(
-    table: bytes, wild: int, k0: int, k1: int, n: int
-) -> tuple[int, tuple[int, ...], tuple[int, ...]]:
-    """The best readings of ``n`` sets and a pair over two suits: their cost, and the table
-    entries they take from the first suit and from the second; the same two suits come
-    back from hand to hand (a discard changes one suit)."""
-    memo = (wild, k0, k1, n)
-    known = _PAIRS.get(memo)
-    if known is not None:
-        return known
-    a = k0 * 10
-    b = k1 * 10
-    best = _FAR
-    costs: list[int] = []
-    for j in range(n + 1):
-        k = n - j
-        one = table[a + 2 * j + 1] + table[b + 2 * k]
-        two = table[a + 2 * j] + table[b + 2 * k + 1]
-        costs.append(one)
-        costs.append(two)
-        if one < best:
-            best = one
-        if two < best:
-            best = two
-    first: list[int] = []
-    second: list[int] = []
-    for j in range(n + 1):  # entries in rising order, each once
-        k = n - j
-        if costs[2 * j + 1] == best:  # the pair in the second suit
-            first.append(2 * j)
-            second.append(2 * k + 1)
-        if costs[2 * j] == best:  # the pair in the first suit
-            first.append(2 * j + 1)
-            second.append(2 * k)
-    result = (best, tuple(sorted(set(first))), tuple(sorted(set(second))))
-    if len(_PAIRS) > _MEMO_LIMIT:
-        _PAIRS.clear()
-    _PAIRS[memo] = result
-    return result
-
-
-def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -> int:
-    memo = (wild, key, entries)
+def _suit_keeping(table: bytes, wild: int, key: int, entries: int) -> int:
+    memo = (key << 11) | (entries << 1) | wild
     known = _KEEP.get(memo)
     if known is not None:
         return known
@@ -277,10 +252,14 @@ def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -
     for rank in range(9):
         if rest % 5:
             there = here - _STEP[rank] * 10
-            for index in entries:
-                if table[there + index] == table[here + index]:
+            left = entries
+            index = 0
+            while left:
+                if left & 1 and table[there + index] == table[here + index]:
                     mask |= 1 << rank
                     break
+                left >>= 1
+                index += 1
         rest //= 5
     if len(_KEEP) > _MEMO_LIMIT:
         _KEEP.clear()
@@ -288,8 +267,8 @@ def _suit_keeping(table: bytes, wild: int, key: int, entries: tuple[int, ...]) -
     return mask
 
 
-#: (three suit keys, 红中, situation) -> :meth:`Hand13.effective_mask`
-_MASKS: dict[tuple[int, int, int, int, Situation], tuple[int, bool]] = {}
+def _entry_list(entries: int) -> list[int]:
+    return [index for index in range(10) if entries >> index & 1]
 
 
 class Hand13:
@@ -321,8 +300,9 @@ class Hand13:
         after = before + delta
         counts[tile] = after
         self.keys[suit] += delta * _STEP[tile]
-        self.pairs[2 * suit] += (after >> 1) - (before >> 1)
-        self.pairs[2 * suit + 1] += (after & 1) - (before & 1)
+        if self.sit.seven_pairs:
+            self.pairs[2 * suit] += (after >> 1) - (before >> 1)
+            self.pairs[2 * suit + 1] += (after & 1) - (before & 1)
 
     def shanten(self) -> int:
         if self.missing >= 0:
@@ -337,61 +317,76 @@ class Hand13:
         effective tiles and the discards' shanten are a look-up or two each. Last, per
         suit: whether some best regular reading keeps none of it (a tile of it out then
         changes nothing)."""
+        best, e0, e1, e2, sevens, free = self._tight()
+        per_suit = [_entry_list(e0), _entry_list(e1), _entry_list(e2)]
+        return best, per_suit, sevens, [bool(free & 1), bool(free & 2), bool(free & 4)]
+
+    def _tight(self) -> tuple[int, int, int, int, list[tuple[int, ...]], int]:
+        """:meth:`tight` with each suit's entries as a mask (bit ``2j + p``) and the free
+        suits as a mask (bit ``suit``): no list built."""
         table, keys, sit = self.table, self.keys, self.sit
         n = sit.sets
         best = _FAR
-        wild = 1 if sit.wild else 0
-        # (cost, then per suit the entries a best reading of the choice takes, () unused)
-        readings: list[tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = []
+        e0 = e1 = e2 = 0
+        free = 0
         for choice in sit.choices:
-            parts: list[tuple[int, ...]] = [(), (), ()]
+            # the choice's cost (never above _FAR) and the entries its best readings take
+            # from each suit (bit ``2j + p``)
+            parts = [0, 0, 0]
             if len(choice) == 1:
                 cost = table[keys[choice[0]] * 10 + 2 * n + 1]
-                parts[choice[0]] = (2 * n + 1,)
+                parts[choice[0]] = 1 << (2 * n + 1)
             elif len(choice) == 2:
-                cost, first, second = _pair_readings(table, wild, keys[choice[0]], keys[choice[1]], n)
+                a = keys[choice[0]] * 10
+                b = keys[choice[1]] * 10
+                cost = _FAR
+                first = second = 0
+                for j in range(n + 1):
+                    k = n - j
+                    one = table[a + 2 * j + 1] + table[b + 2 * k]  # the pair in the first suit
+                    two = table[a + 2 * j] + table[b + 2 * k + 1]
+                    if one < cost:
+                        cost, first, second = one, 0, 0
+                    if one == cost:
+                        first |= 1 << (2 * j + 1)
+                        second |= 1 << (2 * k)
+                    if two < cost:
+                        cost, first, second = two, 0, 0
+                    if two == cost:
+                        first |= 1 << (2 * j)
+                        second |= 1 << (2 * k + 1)
                 parts[choice[0]] = first
                 parts[choice[1]] = second
             else:  # three suits kept (no table plays it today): every split in full
                 cost = _regular(table, keys, n, choice)
-                found: list[list[int]] = [[], [], []]
                 a, b, c = keys[choice[0]] * 10, keys[choice[1]] * 10, keys[choice[2]] * 10
                 for j in range(n + 1):
                     for k in range(n - j + 1):
                         m = n - j - k
                         for p0, p1, p2 in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
                             if table[a + 2 * j + p0] + table[b + 2 * k + p1] + table[c + 2 * m + p2] == cost:
-                                found[choice[0]].append(2 * j + p0)
-                                found[choice[1]].append(2 * k + p1)
-                                found[choice[2]].append(2 * m + p2)
-                for suit in choice:
-                    parts[suit] = tuple(sorted(set(found[suit])))
+                                parts[choice[0]] |= 1 << (2 * j + p0)
+                                parts[choice[1]] |= 1 << (2 * k + p1)
+                                parts[choice[2]] |= 1 << (2 * m + p2)
+            if cost > best:
+                continue
             if cost < best:
-                best = cost
-            readings.append((cost, parts[0], parts[1], parts[2]))
+                best, e0, e1, e2, free = cost, 0, 0, 0, 0
+            e0 |= parts[0]
+            e1 |= parts[1]
+            e2 |= parts[2]
+            # a suit no best reading of this choice takes from: a tile of it out changes nothing
+            free |= (0 if parts[0] else 1) | (0 if parts[1] else 2) | (0 if parts[2] else 4)
         sevens: list[tuple[int, ...]] = []
         if sit.seven_pairs:
             for choice in sit.choices:
                 seven = _seven(self.pairs, choice)
                 if seven < best:
-                    best = seven
+                    best, e0, e1, e2, free = seven, 0, 0, 0, 0
                     sevens = []
                 if seven == best:
                     sevens.append(choice)
-        per_suit: list[list[int]] = [[], [], []]
-        free = [False, False, False]
-        for cost, e0, e1, e2 in readings:
-            if cost != best:
-                continue
-            for suit, entries in ((0, e0), (1, e1), (2, e2)):
-                if not entries:
-                    free[suit] = True
-                    continue
-                known = per_suit[suit]
-                for entry in entries:
-                    if entry not in known:
-                        known.append(entry)
-        return best, per_suit, sevens, free
+        return best, e0, e1, e2, sevens, free
 
     def _seven_moves(self, sevens: list[tuple[int, ...]], tile: int, delta: int, best: int) -> bool:
         """Whether a tile in (out) lowers (keeps) some best seven-pairs reading."""
@@ -413,30 +408,41 @@ class Hand13:
 
     def effective_mask(self) -> tuple[int, bool]:
         """The kinds whose draw lowers the shanten of this hand (waiting to draw) as a
-        27-bit mask, and whether a drawn 红中 does; a kind held four times never is. Kept
-        a while by hand: the hand a discard leaves comes back as a candidate next turn."""
+        27-bit mask, and whether a drawn 红中 does; a kind held four times never is."""
+        known = self._mask()
+        return known & _KINDS_MASK, bool(known >> NUM_KINDS)
+
+    def _mask(self) -> int:
+        """:meth:`effective_mask` as one int (bit 27: a 红中). Kept a while by hand, in the
+        situation's own memo under one int: the hand a discard leaves comes back as a
+        candidate next turn."""
         keys = self.keys
-        memo = (keys[0], keys[1], keys[2], self.wilds, self.sit)
-        known = _MASKS.get(memo)
+        wilds = self.wilds
+        if wilds >= 16:  # no table has that many 红中: not kept
+            return self._effective_mask()
+        memo = ((keys[0] * _KEY_BASE + keys[1]) * _KEY_BASE + keys[2]) * 16 + wilds
+        masks = self.sit.masks
+        known = masks.get(memo)
         if known is None:
             known = self._effective_mask()
-            if len(_MASKS) > 200_000:
-                _MASKS.clear()
-            _MASKS[memo] = known
+            if len(masks) > 200_000:
+                masks.clear()
+            masks[memo] = known
         return known
 
-    def _effective_mask(self) -> tuple[int, bool]:
-        best, per_suit, sevens, _ = self.tight()
+    def _effective_mask(self) -> int:
+        best, e0, e1, e2, sevens, _ = self._tight()
         now = _from_missing(best, self.wilds)
         mask = 0
         if _from_missing(best - 1, self.wilds) < now:  # one tile fewer missing helps
             counts, keys, table = self.counts, self.keys, self.table
             wild = 1 if self.sit.wild else 0
-            for suit in range(3):
-                entries = per_suit[suit]
-                if entries:
-                    key = tuple(entries) if len(entries) == 1 else tuple(sorted(entries))
-                    mask |= _suit_lowering(table, wild, keys[suit], key) << (9 * suit)
+            if e0:
+                mask |= _suit_lowering(table, wild, keys[0], e0)
+            if e1:
+                mask |= _suit_lowering(table, wild, keys[1], e1) << 9
+            if e2:
+                mask |= _suit_lowering(table, wild, keys[2], e2) << 18
             for choice in sevens:  # a best seven-pairs reading: a single paired, or a new single
                 held = 0
                 single = 0
@@ -451,12 +457,15 @@ class Hand13:
                         count = counts[tile]
                         if count < COPIES and (count & 1 or single < lack):
                             mask |= 1 << tile
-        return mask, _from_missing(best, self.wilds + 1) < now
+        if _from_missing(best, self.wilds + 1) < now:
+            mask |= 1 << NUM_KINDS
+        return mask
 
     def effective_count(self, left: Sequence[int], wild_left: int = 0) -> int:
         """The copies left (``left``, each at least 0) of :meth:`effective`'s kinds."""
-        mask, wild = self.effective_mask()
-        total = wild_left if wild and wild_left > 0 else 0
+        mask = self._mask()
+        total = wild_left if mask >> NUM_KINDS and wild_left > 0 else 0
+        mask &= _KINDS_MASK
         while mask:
             low = mask & -mask
             total += left[low.bit_length() - 1]
@@ -477,24 +486,29 @@ class Hand13:
 
     def discard_shantens(self) -> dict[int, int]:
         """For a hand that must discard: the shanten after each distinct tile held."""
-        best, per_suit, sevens, free = self.tight()
+        best, e0, e1, e2, sevens, free = self._tight()
         self.missing = best  # the hand's own count, for a caller that wants its shanten too
         counts, keys, table = self.counts, self.keys, self.table
         wild = 1 if self.sit.wild else 0
+        wilds = self.wilds
+        # per suit, the ranks one fewer of which keeps the count (all where a best reading
+        # keeps none of the suit)
+        keep0 = 511 if free & 1 else _suit_keeping(table, wild, keys[0], e0) if e0 else 0
+        keep1 = 511 if free & 2 else _suit_keeping(table, wild, keys[1], e1) if e1 else 0
+        keep2 = 511 if free & 4 else _suit_keeping(table, wild, keys[2], e2) if e2 else 0
+        keeps = keep0 | keep1 << 9 | keep2 << 18
+        same_shanten = _from_missing(best, wilds)
+        worse = _from_missing(best + 1, wilds)
         out: dict[int, int] = {}
         for tile in range(NUM_KINDS):
             if not counts[tile]:
                 continue
-            suit = _SUIT[tile]
-            same = free[suit]  # a best reading keeps none of this suit
-            if not same and per_suit[suit]:
-                keeping = _suit_keeping(table, wild, keys[suit], tuple(sorted(per_suit[suit])))
-                same = bool(keeping >> (tile - 9 * suit) & 1)
+            same = bool(keeps >> tile & 1)
             if not same and sevens:
                 same = self._seven_moves(sevens, tile, -1, best)
-            out[tile] = _from_missing(best if same else best + 1, self.wilds)
-        if self.wilds:
-            out[WILD] = _from_missing(best, self.wilds - 1)
+            out[tile] = same_shanten if same else worse
+        if wilds:
+            out[WILD] = _from_missing(best, wilds - 1)
         return out
 
     def _effective_plain(self, left: Sequence[int], wild_left: int = 0) -> list[tuple[int, int]]:
