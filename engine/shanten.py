@@ -59,6 +59,7 @@ class Situation:
 
 
 _SITUATIONS: dict[tuple[str, tuple[int, ...], int, bool], Situation] = {}
+_EQUAL: dict[Situation, Situation] = {}
 
 
 def situation(
@@ -70,7 +71,10 @@ def situation(
     memo = ("" if rules is None else rules.name, tuple(sorted(melds)), -1 if void is None else void, wild)
     known = _SITUATIONS.get(memo)
     if known is None:
-        known = _SITUATIONS[memo] = _situation(rules, melds, void, wild)
+        made = _situation(rules, melds, void, wild)
+        # one object for equal situations (melds of other tiles in the same suits): they
+        # share the memo of effective tiles
+        known = _SITUATIONS[memo] = _EQUAL.setdefault(made, made)
     return known
 
 
@@ -196,12 +200,8 @@ class Option:
 #: entries a memo keeps before it starts again (a few dozen bytes each: a long-running
 #: server's memory stays bounded)
 _MEMO_LIMIT: Final = 400_000
-#: one int a memo entry: (suit key, a mask of table entries ``2j + p``, the table: 1 for
-#: the 红中 one) -> the ranks one more of which lowers some entry (bit r), and the ranks one
-#: fewer of which keeps some entry; suit keys repeat from hand to hand, and an int key
-#: hashes with no tuple built
-_LOWER: dict[int, int] = {}
-_KEEP: dict[int, int] = {}
+#: (suit key, the table: 1 for the 红中 one) as one int -> :func:`_suit_moves`
+_MOVES: dict[int, list[int]] = {}
 #: a 13-tile hand's suit keys and 红中 as one int (:meth:`Hand13.effective_mask`'s memo)
 _KEY_BASE: Final = 5**9
 #: the 27 kinds' bits of a mask (bit 27 is a drawn 红中)
@@ -211,59 +211,64 @@ _KINDS_MASK: Final = (1 << NUM_KINDS) - 1
 def forget_masks() -> None:
     """Empty the situations' memos of effective tiles (bench/shanten_speed.py: each round
     starts without)."""
-    for sit in _SITUATIONS.values():
+    for sit in _EQUAL.values():
         sit.masks.clear()
 
 
-def _suit_lowering(table: bytes, wild: int, key: int, entries: int) -> int:
-    memo = (key << 11) | (entries << 1) | wild
-    known = _LOWER.get(memo)
+def _suit_moves(table: bytes, wild: int, key: int) -> list[int]:
+    """A suit key's moves, worked out once (suit keys repeat from hand to hand): for each
+    table entry ``e`` (``2j + p``), the ranks one more of which lowers it (item ``e``) and
+    the ranks one fewer of which keeps it (item ``10 + e``), each as bits 0-8."""
+    memo = key * 2 + wild
+    known = _MOVES.get(memo)
     if known is not None:
         return known
-    mask = 0
+    moves = [0] * 20
     here = key * 10
     rest = key
     for rank in range(9):
-        if rest % 5 < COPIES:
+        count = rest % 5
+        bit = 1 << rank
+        if count < COPIES:
             there = here + _STEP[rank] * 10
-            left = entries
-            index = 0
-            while left:
-                if left & 1 and table[there + index] < table[here + index]:
-                    mask |= 1 << rank
-                    break
-                left >>= 1
-                index += 1
+            for index in range(10):
+                if table[there + index] < table[here + index]:
+                    moves[index] |= bit
+        if count:
+            there = here - _STEP[rank] * 10
+            for index in range(10):
+                if table[there + index] == table[here + index]:
+                    moves[10 + index] |= bit
         rest //= 5
-    if len(_LOWER) > _MEMO_LIMIT:
-        _LOWER.clear()
-    _LOWER[memo] = mask
+    if len(_MOVES) > _MEMO_LIMIT // 4:
+        _MOVES.clear()
+    _MOVES[memo] = moves
+    return moves
+
+
+def _suit_lowering(table: bytes, wild: int, key: int, entries: int) -> int:
+    """The ranks one more of which lowers some of the ``entries`` (bit ``2j + p``)."""
+    moves = _suit_moves(table, wild, key)
+    mask = 0
+    index = 0
+    while entries:
+        if entries & 1:
+            mask |= moves[index]
+        entries >>= 1
+        index += 1
     return mask
 
 
 def _suit_keeping(table: bytes, wild: int, key: int, entries: int) -> int:
-    memo = (key << 11) | (entries << 1) | wild
-    known = _KEEP.get(memo)
-    if known is not None:
-        return known
+    """The ranks one fewer of which keeps some of the ``entries`` (bit ``2j + p``)."""
+    moves = _suit_moves(table, wild, key)
     mask = 0
-    here = key * 10
-    rest = key
-    for rank in range(9):
-        if rest % 5:
-            there = here - _STEP[rank] * 10
-            left = entries
-            index = 0
-            while left:
-                if left & 1 and table[there + index] == table[here + index]:
-                    mask |= 1 << rank
-                    break
-                left >>= 1
-                index += 1
-        rest //= 5
-    if len(_KEEP) > _MEMO_LIMIT:
-        _KEEP.clear()
-    _KEEP[memo] = mask
+    index = 10
+    while entries:
+        if entries & 1:
+            mask |= moves[index]
+        entries >>= 1
+        index += 1
     return mask
 
 
