@@ -204,6 +204,7 @@ _MEMO_LIMIT: Final = 400_000
 _MOVES: dict[int, list[int]] = {}
 #: a 13-tile hand's suit keys and 红中 as one int (:meth:`Hand13.effective_mask`'s memo)
 _KEY_BASE: Final = 5**9
+_NO_SEVENS: Final[list[tuple[int, ...]]] = []
 #: the 27 kinds' bits of a mask (bit 27 is a drawn 红中)
 _KINDS_MASK: Final = (1 << NUM_KINDS) - 1
 
@@ -337,13 +338,12 @@ class Hand13:
         for choice in sit.choices:
             # the choice's cost (never above _FAR) and the entries its best readings take
             # from each suit (bit ``2j + p``)
-            parts = [0, 0, 0]
-            if len(choice) == 1:
-                cost = table[keys[choice[0]] * 10 + 2 * n + 1]
-                parts[choice[0]] = 1 << (2 * n + 1)
-            elif len(choice) == 2:
-                a = keys[choice[0]] * 10
-                b = keys[choice[1]] * 10
+            size = len(choice)
+            if size == 2:
+                x = choice[0]
+                y = choice[1]
+                a = keys[x] * 10
+                b = keys[y] * 10
                 cost = _FAR
                 first = second = 0
                 for j in range(n + 1):
@@ -351,19 +351,30 @@ class Hand13:
                     one = table[a + 2 * j + 1] + table[b + 2 * k]  # the pair in the first suit
                     two = table[a + 2 * j] + table[b + 2 * k + 1]
                     if one < cost:
-                        cost, first, second = one, 0, 0
+                        cost = one
+                        first = second = 0
                     if one == cost:
                         first |= 1 << (2 * j + 1)
                         second |= 1 << (2 * k)
                     if two < cost:
-                        cost, first, second = two, 0, 0
+                        cost = two
+                        first = second = 0
                     if two == cost:
                         first |= 1 << (2 * j)
                         second |= 1 << (2 * k + 1)
-                parts[choice[0]] = first
-                parts[choice[1]] = second
+                m0 = (first if x == 0 else 0) | (second if y == 0 else 0)
+                m1 = (first if x == 1 else 0) | (second if y == 1 else 0)
+                m2 = (first if x == 2 else 0) | (second if y == 2 else 0)
+            elif size == 1:
+                x = choice[0]
+                cost = table[keys[x] * 10 + 2 * n + 1]
+                only = 1 << (2 * n + 1)
+                m0 = only if x == 0 else 0
+                m1 = only if x == 1 else 0
+                m2 = only if x == 2 else 0
             else:  # three suits kept (no table plays it today): every split in full
                 cost = _regular(table, keys, n, choice)
+                parts = [0, 0, 0]
                 a, b, c = keys[choice[0]] * 10, keys[choice[1]] * 10, keys[choice[2]] * 10
                 for j in range(n + 1):
                     for k in range(n - j + 1):
@@ -373,21 +384,25 @@ class Hand13:
                                 parts[choice[0]] |= 1 << (2 * j + p0)
                                 parts[choice[1]] |= 1 << (2 * k + p1)
                                 parts[choice[2]] |= 1 << (2 * m + p2)
+                m0, m1, m2 = parts[0], parts[1], parts[2]
             if cost > best:
                 continue
             if cost < best:
-                best, e0, e1, e2, free = cost, 0, 0, 0, 0
-            e0 |= parts[0]
-            e1 |= parts[1]
-            e2 |= parts[2]
+                best = cost
+                e0 = e1 = e2 = free = 0
+            e0 |= m0
+            e1 |= m1
+            e2 |= m2
             # a suit no best reading of this choice takes from: a tile of it out changes nothing
-            free |= (0 if parts[0] else 1) | (0 if parts[1] else 2) | (0 if parts[2] else 4)
-        sevens: list[tuple[int, ...]] = []
+            free |= (0 if m0 else 1) | (0 if m1 else 2) | (0 if m2 else 4)
+        sevens = _NO_SEVENS  # never added to: a list of its own once seven pairs count
         if sit.seven_pairs:
+            sevens = []
             for choice in sit.choices:
                 seven = _seven(self.pairs, choice)
                 if seven < best:
-                    best, e0, e1, e2, free = seven, 0, 0, 0, 0
+                    best = seven
+                    e0 = e1 = e2 = free = 0
                     sevens = []
                 if seven == best:
                     sevens.append(choice)
@@ -425,7 +440,9 @@ class Hand13:
         wilds = self.wilds
         if wilds >= 16:  # no table has that many 红中: not kept
             return self._effective_mask()
-        memo = ((keys[0] * _KEY_BASE + keys[1]) * _KEY_BASE + keys[2]) * 16 + wilds
+        memo = (keys[0] * _KEY_BASE + keys[1]) * _KEY_BASE + keys[2]  # mostly within 62 bits
+        if wilds:
+            memo = -(memo * 16 + wilds)  # below every key of a hand without 红中
         masks = self.sit.masks
         known = masks.get(memo)
         if known is None:

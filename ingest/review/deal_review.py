@@ -60,29 +60,39 @@ class DealJudge:
     # -- what a seat sees
     def visible(self, deal: Deal, seat: int) -> list[int]:
         seen = [0] * (NUM_KINDS + 1)
-        for other in deal.order:
-            for tile in deal.discards[other]:
-                seen[tile] += 1
-            for tile in deal.laid[other]:
-                seen[tile] += 1
-            for tile in deal.ponged[other]:
-                seen[tile] += 3
-            for tile in deal.konged[other]:
-                seen[tile] += 4
-            if other != seat and deal.left[other]:  # a winner who left laid its hand down
-                for tile in range(NUM_KINDS):
-                    seen[tile] += deal.hands[other][tile]
-                seen[WILD] += deal.wilds[other]
-        if self.exchanged:
-            for tile in self.exchanged[seat]:
-                seen[tile] += 1
+        self.see(deal, seat, seen, 1)
         return seen
 
+    def see(self, deal: Deal, seat: int, seen: list[int], sign: int) -> None:
+        """Add what ``seat`` sees on the table to ``seen`` (28 counts, the last 红中), each
+        tile ``sign`` times (-1: take it off what is left)."""
+        for other in deal.order:
+            for tile in deal.discards[other]:
+                seen[tile] += sign
+            for tile in deal.laid[other]:
+                seen[tile] += sign
+            for tile in deal.ponged[other]:
+                seen[tile] += 3 * sign
+            for tile in deal.konged[other]:
+                seen[tile] += 4 * sign
+            if other != seat and deal.left[other]:  # a winner who left laid its hand down
+                held = deal.hands[other]
+                for tile in range(NUM_KINDS):
+                    seen[tile] += held[tile] * sign
+                seen[WILD] += deal.wilds[other] * sign
+        if self.exchanged:
+            for tile in self.exchanged[seat]:
+                seen[tile] += sign
+
     def left(self, deal: Deal, seat: int, counts: Sequence[int], wilds: int) -> tuple[list[int], int]:
-        seen = self.visible(deal, seat)
-        left = [max(COPIES - counts[tile] - seen[tile], 0) for tile in range(NUM_KINDS)]
-        wild_left = max(deal.wild_copies - wilds - seen[WILD], 0) if deal.wild_table else 0
-        return left, wild_left
+        left = [COPIES - count for count in counts]
+        left.append(deal.wild_copies - wilds)
+        self.see(deal, seat, left, -1)
+        wild_left = left.pop()
+        for tile in range(NUM_KINDS):
+            if left[tile] < 0:
+                left[tile] = 0
+        return left, (wild_left if wild_left > 0 else 0) if deal.wild_table else 0
 
     def hand(
         self,
@@ -169,29 +179,31 @@ class DealJudge:
                 self.exchanged[giver].remove(tile)
         if deal.stays and deal.won[seat]:
             return  # 胡后不改牌: the drawn tile goes, no choice
-        counts = list(deal.hands[seat])
-        wilds = deal.wilds[seat]
-        if tile == WILD:
-            wilds += 1
-        else:
-            counts[tile] += 1
-        left, wild_left = self.left(deal, seat, counts, wilds)
-        keys = deal.keys[3 * seat : 3 * seat + 3]  # the engine's suit keys (engine.shapes)
-        if tile != WILD:
-            keys[tile // 9] += 5 ** (tile % 9)
-        hand = self.hand(deal, seat, counts, wilds, deal.void[seat], keys)
+        # the 14 tiles before the discard: the engine's counts and suit keys (engine.shapes)
+        # with the tile back
+        hand = self.hand(
+            deal,
+            seat,
+            deal.hands[seat],
+            deal.wilds[seat],
+            deal.void[seat],
+            deal.keys[3 * seat : 3 * seat + 3],
+        )
+        hand.add(tile, 1)
+        left, wild_left = self.left(deal, seat, hand.counts, hand.wilds)
         shantens = hand.discard_shantens()
         before = hand.shanten()  # (the count discard_shantens worked out)
-        held = list(shantens)
         low = min(shantens.values())
         counted: dict[int, int] = {}
-        for option in held:
-            if shantens[option] == low or option == tile:
+        best_effective = -1
+        for option, after in shantens.items():
+            if after == low or option == tile:
                 hand.add(option, -1)
-                counted[option] = hand.effective_count(left, wild_left)
+                count = counted[option] = hand.effective_count(left, wild_left)
                 hand.add(option, 1)
-        best_effective = max(counted[t] for t in held if shantens[t] == low)
-        best = [t for t in held if shantens[t] == low and counted[t] == best_effective]
+                if after == low and count > best_effective:
+                    best_effective = count
+        best = [t for t, after in shantens.items() if after == low and counted[t] == best_effective]
         chosen = counted[tile]
         # a discard that leaves the hand further than the best: none of its tiles bring it
         # to the best's count, so all the best's effective tiles are lost
