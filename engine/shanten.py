@@ -21,7 +21,7 @@ Plain typed Python for mypyc.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Final
 
@@ -50,16 +50,12 @@ class Situation:
     choices: tuple[tuple[int, ...], ...]
     seven_pairs: bool
     wild: bool = False
-    #: :meth:`Hand13.effective_mask` of the hands seen in this situation (suit keys and
-    #: 红中 as one int -> the mask), its own so that the key needs no situation in it
-    masks: dict[int, int] = field(default_factory=dict, compare=False, repr=False)
 
     def table(self) -> bytes:
         return suit_table(8 if self.wild else 4)
 
 
 _SITUATIONS: dict[tuple[str, tuple[int, ...], int, bool], Situation] = {}
-_EQUAL: dict[Situation, Situation] = {}
 
 
 def situation(
@@ -71,10 +67,7 @@ def situation(
     memo = ("" if rules is None else rules.name, tuple(sorted(melds)), -1 if void is None else void, wild)
     known = _SITUATIONS.get(memo)
     if known is None:
-        made = _situation(rules, melds, void, wild)
-        # one object for equal situations (melds of other tiles in the same suits): they
-        # share the memo of effective tiles
-        known = _SITUATIONS[memo] = _EQUAL.setdefault(made, made)
+        known = _SITUATIONS[memo] = _situation(rules, melds, void, wild)
     return known
 
 
@@ -202,18 +195,9 @@ class Option:
 _MEMO_LIMIT: Final = 400_000
 #: (suit key, the table: 1 for the 红中 one) as one int -> :func:`_suit_moves`
 _MOVES: dict[int, list[int]] = {}
-#: a 13-tile hand's suit keys and 红中 as one int (:meth:`Hand13.effective_mask`'s memo)
-_KEY_BASE: Final = 5**9
 _NO_SEVENS: Final[list[tuple[int, ...]]] = []
 #: the 27 kinds' bits of a mask (bit 27 is a drawn 红中)
 _KINDS_MASK: Final = (1 << NUM_KINDS) - 1
-
-
-def forget_masks() -> None:
-    """Empty the situations' memos of effective tiles (bench/shanten_speed.py: each round
-    starts without)."""
-    for sit in _EQUAL.values():
-        sit.masks.clear()
 
 
 def _suit_moves(table: bytes, wild: int, key: int) -> list[int]:
@@ -247,9 +231,9 @@ def _suit_moves(table: bytes, wild: int, key: int) -> list[int]:
     return moves
 
 
-def _suit_lowering(table: bytes, wild: int, key: int, entries: int) -> int:
-    """The ranks one more of which lowers some of the ``entries`` (bit ``2j + p``)."""
-    moves = _suit_moves(table, wild, key)
+def _suit_lowering(moves: list[int], entries: int) -> int:
+    """The ranks one more of which lowers some of the ``entries`` (bit ``2j + p``) of the
+    suit whose :func:`_suit_moves` are ``moves``."""
     mask = 0
     index = 0
     while entries:
@@ -260,9 +244,8 @@ def _suit_lowering(table: bytes, wild: int, key: int, entries: int) -> int:
     return mask
 
 
-def _suit_keeping(table: bytes, wild: int, key: int, entries: int) -> int:
+def _suit_keeping(moves: list[int], entries: int) -> int:
     """The ranks one fewer of which keeps some of the ``entries`` (bit ``2j + p``)."""
-    moves = _suit_moves(table, wild, key)
     mask = 0
     index = 10
     while entries:
@@ -293,6 +276,18 @@ class Hand13:
         self.pairs = _pairs(counts) if sit.seven_pairs else [0, 0, 0, 0, 0, 0]
         self.table = sit.table()
         self.missing = -1  # set by :meth:`discard_shantens`
+        # the last :func:`_suit_moves` fetched a suit and its key: trying the discards of a
+        # hand changes one suit at a time, the others' moves are reused
+        self.move_keys = [-1, -1, -1]
+        self.moves: list[list[int]] = [[], [], []]
+
+    def suit_moves(self, suit: int) -> list[int]:
+        """:func:`_suit_moves` of the suit's key now."""
+        key = self.keys[suit]
+        if self.move_keys[suit] != key:
+            self.moves[suit] = _suit_moves(self.table, 1 if self.sit.wild else 0, key)
+            self.move_keys[suit] = key
+        return self.moves[suit]
 
     def add(self, tile: int, delta: int) -> None:
         """One tile in (``delta`` 1) or out (-1); a 红中 is :data:`engine.tiles.WILD`."""
@@ -429,42 +424,23 @@ class Hand13:
     def effective_mask(self) -> tuple[int, bool]:
         """The kinds whose draw lowers the shanten of this hand (waiting to draw) as a
         27-bit mask, and whether a drawn 红中 does; a kind held four times never is."""
-        known = self._mask()
+        known = self._effective_mask()
         return known & _KINDS_MASK, bool(known >> NUM_KINDS)
 
-    def _mask(self) -> int:
-        """:meth:`effective_mask` as one int (bit 27: a 红中). Kept a while by hand, in the
-        situation's own memo under one int: the hand a discard leaves comes back as a
-        candidate next turn."""
-        keys = self.keys
-        wilds = self.wilds
-        if wilds >= 16:  # no table has that many 红中: not kept
-            return self._effective_mask()
-        memo = (keys[0] * _KEY_BASE + keys[1]) * _KEY_BASE + keys[2]  # mostly within 62 bits
-        if wilds:
-            memo = -(memo * 16 + wilds)  # below every key of a hand without 红中
-        masks = self.sit.masks
-        known = masks.get(memo)
-        if known is None:
-            known = self._effective_mask()
-            if len(masks) > 200_000:
-                masks.clear()
-            masks[memo] = known
-        return known
-
     def _effective_mask(self) -> int:
+        """:meth:`effective_mask` as one int (bit 27: a 红中), worked out each time: a
+        memo of whole hands missed more than it found and cost more than the work."""
         best, e0, e1, e2, sevens, _ = self._tight()
         now = _from_missing(best, self.wilds)
         mask = 0
         if _from_missing(best - 1, self.wilds) < now:  # one tile fewer missing helps
-            counts, keys, table = self.counts, self.keys, self.table
-            wild = 1 if self.sit.wild else 0
+            counts = self.counts
             if e0:
-                mask |= _suit_lowering(table, wild, keys[0], e0)
+                mask |= _suit_lowering(self.suit_moves(0), e0)
             if e1:
-                mask |= _suit_lowering(table, wild, keys[1], e1) << 9
+                mask |= _suit_lowering(self.suit_moves(1), e1) << 9
             if e2:
-                mask |= _suit_lowering(table, wild, keys[2], e2) << 18
+                mask |= _suit_lowering(self.suit_moves(2), e2) << 18
             for choice in sevens:  # a best seven-pairs reading: a single paired, or a new single
                 held = 0
                 single = 0
@@ -485,7 +461,7 @@ class Hand13:
 
     def effective_count(self, left: Sequence[int], wild_left: int = 0) -> int:
         """The copies left (``left``, each at least 0) of :meth:`effective`'s kinds."""
-        mask = self._mask()
+        mask = self._effective_mask()
         total = wild_left if mask >> NUM_KINDS and wild_left > 0 else 0
         mask &= _KINDS_MASK
         while mask:
@@ -510,14 +486,13 @@ class Hand13:
         """For a hand that must discard: the shanten after each distinct tile held."""
         best, e0, e1, e2, sevens, free = self._tight()
         self.missing = best  # the hand's own count, for a caller that wants its shanten too
-        counts, keys, table = self.counts, self.keys, self.table
-        wild = 1 if self.sit.wild else 0
+        counts = self.counts
         wilds = self.wilds
         # per suit, the ranks one fewer of which keeps the count (all where a best reading
         # keeps none of the suit)
-        keep0 = 511 if free & 1 else _suit_keeping(table, wild, keys[0], e0) if e0 else 0
-        keep1 = 511 if free & 2 else _suit_keeping(table, wild, keys[1], e1) if e1 else 0
-        keep2 = 511 if free & 4 else _suit_keeping(table, wild, keys[2], e2) if e2 else 0
+        keep0 = 511 if free & 1 else _suit_keeping(self.suit_moves(0), e0) if e0 else 0
+        keep1 = 511 if free & 2 else _suit_keeping(self.suit_moves(1), e1) if e1 else 0
+        keep2 = 511 if free & 4 else _suit_keeping(self.suit_moves(2), e2) if e2 else 0
         keeps = keep0 | keep1 << 9 | keep2 << 18
         same_shanten = _from_missing(best, wilds)
         worse = _from_missing(best + 1, wilds)
