@@ -52,7 +52,20 @@ class Situation:
     wild: bool = False
 
     def table(self) -> bytes:
-        return suit_table(8 if self.wild else 4)
+        return _table(self.wild)
+
+
+#: the two tables once fetched, each when first asked for (a call into
+#: engine.shanten_table, not compiled, a hand cost more than the hand's shanten)
+_FETCHED: list[bytes] = [b"", b""]
+
+
+def _table(wild: bool) -> bytes:
+    index = 1 if wild else 0
+    table = _FETCHED[index]
+    if not table:
+        table = _FETCHED[index] = suit_table(8 if wild else 4)
+    return table
 
 
 _SITUATIONS: dict[tuple[str, tuple[int, ...], int, bool], Situation] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -161,3 +162,30 @@ def test_the_engine_keeps_the_suit_keys_the_shanten_reads() -> None:
 
     counts = to_counts(parse_tiles("1123456789m4599p"))
     assert suit_keys(counts) == list(shape_keys(counts))
+
+
+def test_a_deals_sums_are_its_rows_counted_one_by_one() -> None:
+    """The review adds a deal's rows up per seat in compiled code (deal_review.seat_sums,
+    PlayerTally.add_sums): the same tallies as PlayerTally.count a row at a time, over a
+    simulated club's deals (every kind of row) and the hand-written deal."""
+    from bench.validate_floor import corpus
+    from ingest.review import PlayerTally
+    from ingest.review.deal_review import ROW_SUMS, seat_sums
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = corpus(40, 0.0, Path(folder), "online")
+        deals = review_paths([path, GOLDEN]).deals
+    kinds = {row["kind"] for deal in deals for row in deal["rows"]}
+    assert {"discard", "void", "deal_in", "pass"} <= kinds
+    for deal in deals:
+        seats = len(deal["players"])
+        one_by_one = [PlayerTally() for _ in range(seats)]
+        for row in deal["rows"]:
+            one_by_one[row["seat"]].count(row)
+        for seat, sums in enumerate(seat_sums(deal["rows"], seats)):
+            at_once = PlayerTally()
+            at_once.add_sums(sums)
+            assert [getattr(at_once, name) for name in ROW_SUMS] == [
+                getattr(one_by_one[seat], name) for name in ROW_SUMS
+            ]
+            assert at_once.summary() == one_by_one[seat].summary()

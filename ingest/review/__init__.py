@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from engine.rules import Rules
-from ingest.review.deal_review import MONEY_KEYS, DealJudge, DealReview, money_of
+from ingest.review.deal_review import (
+    MONEY_KEYS,
+    DealJudge,
+    DealReview,
+    dealt_shantens,
+    money_of,
+    seat_sums,
+)
 
 __all__ = ["ReviewReport", "review_paths"]
 
@@ -61,6 +68,23 @@ class PlayerTally:
             if row.get("won_later") is not None:
                 self.passed_then_won += 1
                 self.passed_then_won_fan += row["won_later"]
+
+    def add_sums(self, sums: list[int]) -> None:
+        """A deal's rows of this player's at once, as :func:`ingest.review.deal_review.seat_sums`
+        adds them up (the same as :meth:`count` a row at a time)."""
+        self.discards += sums[0]
+        self.best += sums[1]
+        self.loss += sums[2]
+        self.backward += sums[3]
+        self.voids += sums[4]
+        self.void_agree += sums[5]
+        self.deal_ins += sums[6]
+        self.deal_ins_not_ready += sums[7]
+        self.forced_deal_ins += sums[8]
+        self.passes += sums[9]
+        self.passed_fan += sums[10]
+        self.passed_then_won += sums[11]
+        self.passed_then_won_fan += sums[12]
 
     def summary(self) -> dict[str, Any]:
         def pct(part: int, whole: int) -> float | None:
@@ -150,19 +174,8 @@ def _review_files(
 
 def _dealt_shanten(start: Any, rules: Rules, seat_tallies: list[list[PlayerTally]]) -> None:
     """The luck of the deal: each seat's shanten as dealt (before 换三张 and 定缺)."""
-    from engine.shanten import Hand13, situation
-    from engine.tiles import NUM_KINDS, WILD
-
-    sit = situation(rules, (), None, wild=bool(rules.wild_tiles))
-    for seat, tiles in enumerate(start.hands[: len(seat_tallies)]):
-        counts = [0] * NUM_KINDS
-        wilds = 0
-        for tile in tiles:
-            if tile == WILD:
-                wilds += 1
-            else:
-                counts[tile] += 1
-        dealt = Hand13(counts, sit, wilds).shanten()
+    hands = start.hands[: len(seat_tallies)]
+    for seat, dealt in enumerate(dealt_shantens(hands, rules)):
         for tally in seat_tallies[seat]:
             tally.start_shanten += dealt
             tally.starts += 1
@@ -212,9 +225,9 @@ def _review_deal(
                 tally.tile_deals += 1
     if review.tiles and deal_report.replayed:
         _dealt_shanten(start, driver.rules, seat_tallies)
-    for row in review.rows:
-        for tally in seat_tallies[row["seat"]]:
-            tally.count(row)
+    for seat, sums in enumerate(seat_sums(review.rows, len(seat_tallies))):
+        for tally in seat_tallies[seat]:
+            tally.add_sums(sums)
     return {
         "deal_id": start.deal_id,
         "players": names,

@@ -26,6 +26,7 @@ from typing import Any
 from engine.deal import Deal
 from engine.events import DealEnd, PlayEvent
 from engine.report import FindingSink
+from engine.rules import Rules
 from engine.shanten import Hand13, situation
 from engine.state import CLAIM, EXCHANGE_STEP, ROB
 from engine.tiles import COPIES, NUM_KINDS, WILD, tile_name
@@ -384,4 +385,58 @@ def money_of(ledger: Sequence[Any], seats: int) -> list[dict[str, int]]:
         source = SOURCES.get(transfer.reason, "kongs" if transfer.reason.startswith("kong_") else "refunds")
         out[transfer.payee][source] += transfer.amount
         out[transfer.payer][source] -= transfer.amount
+    return out
+
+
+#: what a player's tally sums over its decision rows, in :func:`seat_sums`'s order (the
+#: fields of :class:`ingest.review.PlayerTally`)
+ROW_SUMS = (
+    "discards", "best", "loss", "backward", "voids", "void_agree", "deal_ins", "deal_ins_not_ready",
+    "forced_deal_ins", "passes", "passed_fan", "passed_then_won", "passed_then_won_fan",
+)  # fmt: skip
+
+
+def seat_sums(rows: Sequence[Row], seats: int) -> list[list[int]]:
+    """Per seat, the sums of its rows in :data:`ROW_SUMS` order (what
+    :meth:`ingest.review.PlayerTally.count` adds a row at a time), here compiled: a
+    review's rows are many."""
+    out = [[0] * len(ROW_SUMS) for _ in range(seats)]
+    for row in rows:
+        sums = out[row["seat"]]
+        kind = row["kind"]
+        if kind == "discard":
+            sums[0] += 1
+            sums[1] += 1 if row["loss"] == 0 and row["shanten"] == row["best_shanten"] else 0
+            sums[2] += row["loss"]
+            sums[3] += 1 if row["backward"] else 0
+        elif kind == "void":
+            sums[4] += 1
+            sums[5] += 1 if row["agrees"] else 0
+        elif kind == "deal_in":
+            sums[6] += 1
+            sums[7] += 1 if row["ready"] is False else 0
+            sums[8] += 1 if row["forced"] else 0
+        elif kind == "pass":
+            sums[9] += 1
+            sums[10] += row["fan"]
+            later = row.get("won_later")
+            if later is not None:
+                sums[11] += 1
+                sums[12] += later
+    return out
+
+
+def dealt_shantens(hands: Sequence[Sequence[int]], rules: Rules) -> list[int]:
+    """Each hand's shanten as dealt (before 换三张 and 定缺), 红中 among its tiles."""
+    sit = situation(rules, (), None, wild=bool(rules.wild_tiles))
+    out: list[int] = []
+    for tiles in hands:
+        counts = [0] * NUM_KINDS
+        wilds = 0
+        for tile in tiles:
+            if tile == WILD:
+                wilds += 1
+            else:
+                counts[tile] += 1
+        out.append(Hand13(counts, sit, wilds).shanten())
     return out
