@@ -28,6 +28,7 @@ from typing import Any, Final
 from engine.messages import Text, say
 from engine.messages import tile as tile_value
 from ingest.logs.builder import LogFile
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, KIND_PONG, play_code
 from ingest.platforms.dcmshi_rng import Dealt, deal_wall, seed_hash
 from ingest.platforms.dcmshi_rules import config_of, rules_of
 from ingest.platforms.emit import Converted, finding, log_of, parse_document
@@ -126,7 +127,7 @@ class _Round:
         self.tail = len(self.wall) - 1
         self.pongs: list[set[int]] = [set() for _ in range(4)]
         self.kongs = [0, 0, 0, 0]
-        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.events: list[tuple[int, dict[str, Any] | int]] = []  # an int: a play code
         self.huan: dict[int, list[int]] = {}
         self.first: dict[int, int] = {}  # the face-down first discard set aside at 定缺
         self.void: dict[int, str] = {}
@@ -146,6 +147,10 @@ class _Round:
     def emit(self, line: int, obj: dict[str, Any]) -> dict[str, Any]:
         self.events.append((line, obj))
         return obj
+
+    def play(self, line: int, kind: int, seat: int, tile: int) -> None:
+        """A draw, discard or pong (app seat, tile id) as its play code: read with no JSON."""
+        self.events.append((line, play_code(kind, chuanma_seat(seat), tile // 4)))
 
     def take(self, seat: int, tile: int) -> None:
         if tile in self.hands[seat]:
@@ -170,7 +175,7 @@ class _Round:
         self.wall_end = self.head > self.tail  # the wall's last tile: the next discard is 海底
         self.hands[seat].append(tile)
         self.drawn[seat] = tile
-        self.emit(line, {"type": "draw", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
+        self.play(line, KIND_DRAW, seat, tile)
 
     # -- the actions -------------------------------------------------------------
 
@@ -248,12 +253,12 @@ class _Round:
         self.wall_end = self.head > self.tail
         self.hands[seat].append(tile)
         self.drawn[seat] = tile
-        self.emit(line, {"type": "draw", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
+        self.play(line, KIND_DRAW, seat, tile)
 
     def discard(self, seat: int, tile: int, line: int) -> None:
         self.take(seat, tile)
         self.drawn.pop(seat, None)
-        self.emit(line, {"type": "discard", "seat": chuanma_seat(seat), "tile": tile_name(tile)})
+        self.play(line, KIND_DISCARD, seat, tile)
         self.window = Window(tile, seat, line)
 
     def kong_on_turn(self, seat: int, kind: int, line: int) -> None:
@@ -305,9 +310,7 @@ class _Round:
                 if how == "pung":
                     self.take_kind(seat, kind, 2)
                     self.pongs[seat].add(kind)
-                    self.emit(
-                        at, {"type": "pong", "seat": chuanma_seat(seat), "tile": tile_name(window.tile)}
-                    )
+                    self.play(at, KIND_PONG, seat, window.tile)
                 else:
                     self.take_kind(seat, kind, 3)
                     self.kongs[seat] += 1

@@ -18,7 +18,10 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from engine.messages import Text, say, words
+from engine.tiles import tile_name as kind_name
 from ingest.logs.builder import LogFile
+from ingest.logs.line_parser import TILE_IDS
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, KIND_PONG, code_tile, play_code
 from ingest.platforms.emit import Converted, finding, log_of, parse_document
 from ingest.platforms.open_mahjong_rules import KNOBS, SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
@@ -98,7 +101,7 @@ class _Round:
         self.deal_id = deal_id
         self.base = number * ROUND_LINES
         self.bloody = bloody
-        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.events: list[tuple[int, dict[str, Any] | int]] = []  # an int: a play code
         self.won: list[int] = []
         self.hu_lines: list[dict[str, Any]] = []
         self.settled: dict[int, list[int]] = {}  # winner -> settle_hu changes
@@ -127,23 +130,36 @@ class _Round:
         self.events.append((line, obj))
         return obj
 
+    def play(self, line: int, kind: int, seat: int, tile: object) -> None:
+        """A draw, discard or pong as its play code: read with no JSON in between."""
+        name = tile_name(tile)
+        self.events.append((line, play_code(kind, seat, TILE_IDS[name])))
+
+    def last_tile(self) -> str | None:
+        """The tile of the last event (a self-drawn win's, where its tick names none)."""
+        last = self.events[-1][1]
+        if isinstance(last, int):
+            return kind_name(code_tile(last))
+        tile = last.get("tile")
+        return tile if isinstance(tile, str) else None
+
     def tick(self, line: int, tick: list[Any]) -> None:
         code = tick[0]
         if code in ("d", "gd"):
             seat = self.turn if code == "gd" else self.next_seat(self.after)
             self.turn = seat
             self.draws.append((code == "gd", len(self.events)))
-            self.emit(line, {"type": "draw", "seat": seat, "tile": tile_name(tick[1])})
+            self.play(line, KIND_DRAW, seat, tick[1])
             if code == "d":
                 self.last_kong = None
         elif code == "c":
             tile = tile_name(tick[1])
-            self.emit(line, {"type": "discard", "seat": self.turn, "tile": tile})
+            self.play(line, KIND_DISCARD, self.turn, tick[1])
             self.last_discard = (self.turn, tile)
             self.after = self.turn
         elif code == "p":
             self.turn = seat_of(tick[2])
-            self.emit(line, {"type": "pong", "seat": self.turn, "tile": tile_name(tick[1])})
+            self.play(line, KIND_PONG, self.turn, tick[1])
         elif code in ("g", "ag", "jg"):
             if code == "g":
                 self.turn = seat_of(tick[2])
@@ -174,7 +190,7 @@ class _Round:
         changes = four_ints(tick[4], "the win's point changes") if len(tick) > 4 else [0, 0, 0, 0]
         win: dict[str, Any] = {"type": "hu", "seat": winner}
         if code == "hu_self":
-            win["tile"] = tile_name(tick[5]) if len(tick) > 5 else self.events[-1][1].get("tile")
+            win["tile"] = tile_name(tick[5]) if len(tick) > 5 else self.last_tile()
             win["from"] = None
         else:
             robbed = (
@@ -336,7 +352,7 @@ def _convert_round(
         text = say("open_mahjong_wall", round=key, left=len(wall), wall=WALL)
         out.note(deal_id, finding("bad_record", base, out.name, text))
     out.add(base, deal)
-    events = [obj for _, obj in rnd.events]
+    events = [obj for _, obj in rnd.events]  # dicts and play codes
     for seat in range(4):
         guess = infer_void(seat, hands[seat], events, discard_first=KNOBS["void_discard_first"])
         out.add(base, {"type": "void", "seat": seat, "suit": guess.suit})

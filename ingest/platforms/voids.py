@@ -15,7 +15,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.tiles import tile_name as kind_name
+from ingest.logs.play_lines import KINDS, code_kind, code_seat, code_tile
+
 SUITS = "mps"
+
+
+def play_object(code: int) -> dict[str, Any]:
+    """A play code (:mod:`ingest.logs.play_lines`) as the object its line holds."""
+    return {"type": KINDS[code_kind(code)], "seat": code_seat(code), "tile": kind_name(code_tile(code))}
 
 
 @dataclass(frozen=True)
@@ -31,7 +39,7 @@ class Inferred:
 
 
 def infer_void(
-    seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]], discard_first: bool = False
+    seat: int, hand: Sequence[str], events: Sequence[dict[str, Any] | int], discard_first: bool = False
 ) -> Inferred:
     """The void suit of ``seat`` given its dealt ``hand`` and the deal's events in order;
     ``discard_first``: the seat could not discard another suit while it held its void.
@@ -51,7 +59,8 @@ def infer_void(
 
     banned: set[str] = set()
     first_discard: dict[str, int] = {}
-    for i, event in enumerate(events):
+    for i, item in enumerate(events):
+        event = play_object(item) if isinstance(item, int) else item
         if event.get("seat") != seat:
             continue
         tile = event.get("tile")
