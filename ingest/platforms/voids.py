@@ -13,17 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from engine.tiles import tile_name as kind_name
-from ingest.logs.play_lines import KINDS, code_kind, code_seat, code_tile
+from ingest.logs.play_lines import KINDS
 
 SUITS = "mps"
 
 
-def play_object(code: int) -> dict[str, Any]:
-    """A play code (:mod:`ingest.logs.play_lines`) as the object its line holds."""
-    return {"type": KINDS[code_kind(code)], "seat": code_seat(code), "tile": kind_name(code_tile(code))}
+_NAMES: Final = tuple(kind_name(t) for t in range(27))
 
 
 @dataclass(frozen=True)
@@ -59,14 +57,20 @@ def infer_void(
 
     banned: set[str] = set()
     first_discard: dict[str, int] = {}
-    for i, item in enumerate(events):
-        event = play_object(item) if isinstance(item, int) else item
-        if event.get("seat") != seat:
-            continue
-        tile = event.get("tile")
-        if not isinstance(tile, str):
-            continue
-        kind = event.get("type")
+    for i, event in enumerate(events):
+        if isinstance(event, int):  # a play code: read in place (a dict each would cost more)
+            if (
+                event >> 2
+            ) & 3 != seat:  # code_seat, code_kind, code_tile inline (play_lines is not compiled)
+                continue
+            kind: Any = KINDS[event & 3]
+            tile: Any = _NAMES[event >> 4]
+        else:
+            if event.get("seat") != seat:
+                continue
+            kind, tile = event.get("type"), event.get("tile")
+            if not isinstance(tile, str):
+                continue
         suit = tile[-1]
         if kind == "draw":
             held[tile] = held.get(tile, 0) + 1
@@ -78,7 +82,8 @@ def infer_void(
             take(tile, 1)
         elif kind in ("pong", "kong"):
             banned.add(suit)
-            take(tile, {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[str(event.get("kind", kind))])
+            how = kind if isinstance(event, int) else str(event.get("kind", kind))
+            take(tile, {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[how])
         elif kind == "hu":
             banned.add(suit)
             banned.update(s for s, n in in_suit.items() if n)
