@@ -15,7 +15,7 @@ import streamlit as st
 
 from dashboard import page_kit, visitor
 from dashboard.access import foreign_clubs
-from dashboard.findings_view import finding_said, named_voice, seat_base
+from dashboard.findings_view import finding_place, finding_said, named_voice, seat_base
 from dashboard.ingest_report import ingest_text
 from dashboard.safe_text import md
 from dashboard.term_labels import code_label
@@ -112,6 +112,17 @@ def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
     return report
 
 
+def deal_places(report: ValidationReport) -> dict[int, tuple[int, int]]:
+    """Each tile deal's finding (by id) -> its deal's line and number in its session."""
+    numbers: dict[str | None, int] = {}
+    out: dict[int, tuple[int, int]] = {}
+    for deal in report.deals:
+        numbers[deal.session_id] = numbers.get(deal.session_id, 0) + 1
+        if deal.record == "tiles":
+            out.update((id(f), (deal.line, numbers[deal.session_id])) for f in deal.findings)
+    return out
+
+
 def show_report(report: ValidationReport) -> None:
     summary = report.summary()
     cols = st.columns(5)
@@ -167,14 +178,16 @@ def show_report(report: ValidationReport) -> None:
     }
     for session in report.sessions:  # a wrong session total names the players too
         voiced.update((id(f), (session.players, seat_base(None, f.file))) for f in session.findings)
+    placed = deal_places(report)
     for number, finding in enumerate(report.all_findings()):
         if number >= EXPLAINED:
             break
         names, first = voiced.get(id(finding), ((), seat_base(None, finding.file)))
         voice = named_voice(names, first)
-        # a sheet counts rows (docs/score-sheets.md), a log lines
-        counted = "row_n" if seat_base(None, finding.file) == 1 else "line_n"
-        where = page_kit.t(counted, n=finding.line) if finding.line is not None else finding.file or ""
+        # a sheet counts rows (docs/score-sheets.md), a tile deal its steps, a log lines
+        deal_line, deal_no = placed.get(id(finding), (None, None))
+        rows = seat_base(None, finding.file) == 1
+        where = finding_place(finding.line, deal_line, deal_no, rows, page_kit.lang()) or finding.file or ""
         if finding.seat is None:
             seat = ""
         elif voice is not None and voice.name(finding.seat) is not None:
