@@ -67,7 +67,9 @@ def _number(value: Any) -> int | None:
     return int(value)
 
 
-def finding_place(line: Any, deal_line: Any = None, deal_no: Any = None, rows: bool = False, lang: Lang = "en") -> str:
+def finding_place(
+    line: Any, deal_line: Any = None, deal_no: Any = None, rows: bool = False, lang: Lang = "en"
+) -> str:
     """Where a finding is, as a club reads it: in a tile deal its deal's number in the
     session and the step the replay shows ("第 3 局第 12 步"), not the line of a long file; a
     sheet's row; else the file's line ("" without a line). The ``line`` key stays as it is."""

@@ -264,6 +264,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "the warehouse when you ask.",
     ),
     "upload_label": ("日志文件", "Log file"),
+    # the uploader's own words on a 中文 page (Streamlit writes them in English)
+    "upload_choose": ("选择文件", "Upload"),
+    "upload_limits": ("每个文件最大 {size}MB · {types}", "{size}MB per file • {types}"),
     "validated": ("校验结果", "Validation"),
     "ok_deals": ("正确的牌局", "Deals ok"),
     "ingest": ("导入数据仓库", "Ingest into the warehouse"),

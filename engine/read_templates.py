@@ -467,7 +467,9 @@ _JSON_PROBLEMS_ZH: Final[dict[str, str]] = {
     "Number out of range": "数字超出范围",
     "maximum recursion depth exceeded": "嵌套过深",
 }
-_JSON_ERROR: Final = re.compile(r"^(?:JSON is malformed: )?(?P<problem>.*?)(?: \(byte (?P<byte>\d+)\))?(?: - at .*)?$")
+_JSON_ERROR: Final = re.compile(
+    r"^(?:JSON is malformed: )?(?P<problem>.*?)(?: \(byte (?P<byte>\d+)\))?(?: - at .*)?$"
+)
 
 
 def json_error_zh(error: str) -> str:

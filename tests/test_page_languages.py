@@ -41,7 +41,7 @@ from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
-from google.protobuf.message import Message
+from google.protobuf.message import Message  # type: ignore[import-untyped]
 from streamlit.testing.v1 import AppTest
 
 from analytics.queries import Analytics
@@ -305,7 +305,9 @@ def test_a_club_nights_pages_speak_one_language(
     upload, names = tampered_upload(tmp_path)
     seen = night(app_at(warehouse, monkeypatch, lang), upload, f"night-{lang}")
     texts = " ".join(seen["upload report"])
-    assert ("第 1 局第" if lang == "zh" else "deal 1, step") in texts, "a tile deal's finding: its deal and step"
+    assert ("第 1 局第" if lang == "zh" else "deal 1, step") in texts, (
+        "a tile deal's finding: its deal and step"
+    )
     assert ("内容在中途截断" if lang == "zh" else "Input data was truncated") in texts
     assert len(seen["live"]) > 3, seen["live"]
     names |= {"club7", "Ann", "Bo", "Chen", "Du", f"night-{lang}", "t3"}  # the session begun

@@ -5,7 +5,6 @@ beside its recorded and computed scores ("under chengdu Ann would have won 12 mo
 from __future__ import annotations
 
 from collections.abc import Callable
-
 from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
@@ -89,8 +88,7 @@ def show_rescore(result: Rescore) -> None:
         long = pd.DataFrame(
             {
                 "player": list(table["player"]) * 2,
-                "kind": [page_kit.t("computed")] * len(table)
-                + [under] * len(table),
+                "kind": [page_kit.t("computed")] * len(table) + [under] * len(table),
                 "points": list(table["computed_rescored_deals"]) + list(table["rescored"]),
             }
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Final
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
@@ -110,6 +111,31 @@ def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
     report = validate_log(read_log_bytes(payload, name))
     st.session_state[REPORT_KEY] = (sha, report)
     return report
+
+
+#: the files the uploader takes
+TYPES: Final = ("jsonl", "gz", "csv", "xlsx")
+
+
+def css_text(text: str) -> str:
+    """``text`` as a CSS string (for ``content``)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def uploader_words() -> str:
+    """Streamlit's uploader says "Upload" and "200MB per file • JSONL, ..." in English
+    whatever the page's language (its widgets are not localised): on a 中文 page its own
+    words are hidden and ours drawn in their place (CSS ``content``)."""
+    limit = int(st.get_option("server.maxUploadSize"))
+    limits = page_kit.t("upload_limits", size=limit, types="、".join(t.upper() for t in TYPES))
+    zone = '[data-testid="stFileUploaderDropzone"]'
+    return (
+        f"<style>{zone} button [data-testid='stMarkdownContainer'],"
+        f"{zone} [data-testid='stFileUploaderDropzoneInstructions'] span{{display:none}}"
+        f"{zone} button > div::after{{content:{css_text(page_kit.t('upload_choose'))};margin-left:0.25rem}}"
+        f"{zone} [data-testid='stFileUploaderDropzoneInstructions'] > div::after"
+        f"{{content:{css_text(limits)};font-size:0.875rem;opacity:0.7}}</style>"
+    )
 
 
 def deal_places(report: ValidationReport) -> dict[int, tuple[int, int]]:
@@ -243,7 +269,7 @@ def show_ingested(sha: str, report: ValidationReport, done: dict[str, str]) -> N
     st.markdown(plain)
     if details:
         with st.expander(page_kit.t("ingest_details")):
-            st.code(details, language="text")
+            st.text(details)  # not st.code: nothing to copy, and no English "Copy" button
     flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
     sessions = [s.session_id for s in report.sessions if s.session_id]
     target = next(iter(flagged or sessions), None)
@@ -270,7 +296,9 @@ allowed = may_write(words("token"), words("token_help"), words("read_only"), TOK
 if token is not None and not allowed:
     st.info(page_kit.t("token_first"), icon=":material/lock:")
     st.stop()
-upload = st.file_uploader(page_kit.t("upload_label"), type=["jsonl", "gz", "csv", "xlsx"], key=UPLOAD_KEY)
+upload = st.file_uploader(page_kit.t("upload_label"), type=list(TYPES), key=UPLOAD_KEY)
+if page_kit.lang() == "zh":
+    st.html(uploader_words())
 if upload is not None:
     if not allowed and upload.size > READ_ONLY_LIMIT:  # read-only: validate small files only
         st.error(page_kit.t("upload_too_big_read_only", limit=mb(READ_ONLY_LIMIT), size=mb(upload.size)))
