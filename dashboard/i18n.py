@@ -250,6 +250,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "base": ("底分", "base"),
     "line_n": ("第 {n} 行", "line {n}"),
     "row_n": ("表格第 {n} 行", "row {n}"),
+    # where a tile deal's finding is: the deal's number in its session and the replay's step
+    "place": ("位置", "Where"),
+    "deal_step_n": ("第 {deal} 局第 {step} 步", "deal {deal}, step {step}"),
+    "deal_start_n": ("第 {deal} 局开局", "deal {deal}, its start"),
     "seat_n": ("座位 {n}", "seat {n}"),
     "rule_ref": ("规则条款：{rule}", "rule: {rule}"),
     "axis_date": ("%m月%d日", "%b %d"),
@@ -260,6 +264,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "the warehouse when you ask.",
     ),
     "upload_label": ("日志文件", "Log file"),
+    # the uploader's own words on a 中文 page (Streamlit writes them in English)
+    "upload_choose": ("选择文件", "Upload"),
+    "upload_limits": ("每个文件最大 {size}MB · {types}", "{size}MB per file • {types}"),
     "validated": ("校验结果", "Validation"),
     "ok_deals": ("正确的牌局", "Deals ok"),
     "ingest": ("导入数据仓库", "Ingest into the warehouse"),
@@ -274,12 +281,12 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "ingest_details": ("详细报告", "Details"),
     "sheet_template": ("下载空白记分表", "Download a blank score sheet"),
     "sheet_template_help": (
-        "在电脑或手机上填写后上传（格式见文档 score-sheets）",
+        "在电脑或手机上填写后上传（格式见说明文档 `docs/score-sheets.md`）",
         "Fill it in on a computer or a phone, then upload it (see the score-sheets guide)",
     ),
     "ingested_with_quarantine": (
         "已导入，但有内容进了隔离区：已存储 {stored} 个牌局；{conflicts} 个牌局编号与仓库中已有的牌局内容不同"
-        "（conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",
+        "（重复牌局编号但内容不同 conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",
         "Ingested with quarantine: {stored} deal(s) stored; {conflicts} deal id(s) already in the warehouse "
         "with other content (conflicting_duplicate), {stray} line(s) outside any deal, {invalid} deal(s) "
         "that cannot be replayed (raw lines kept) went to quarantine.",
@@ -333,8 +340,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "token_refused": ("口令不对。", "Wrong token."),
     "access_token": ("俱乐部令牌", "Club token"),
     "access_token_help": (
-        "此服务器按俱乐部发放令牌（chuanma access add）：令牌决定能看哪个俱乐部、能否记录。",
-        "This server gives tokens per club (chuanma access add): the token decides which club you see "
+        "此服务器按俱乐部发放令牌（`chuanma access add`）：令牌决定能看哪个俱乐部、能否记录。",
+        "This server gives tokens per club (`chuanma access add`): the token decides which club you see "
         "and whether you may record.",
     ),
     "access_needed": (
@@ -373,9 +380,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "the details are in the server's log.",
     ),
     "read_failed": (
-        "数据仓库暂时无法读取。运行看板的人可在服务器日志中看到详情（或运行 chuanma warehouse check）。",
+        "数据仓库暂时无法读取。运行看板的人可在服务器日志中看到详情（或运行 `chuanma warehouse check`）。",
         "The warehouse cannot be read right now. Whoever runs the dashboard finds the details in the "
-        "server's log (or with chuanma warehouse check).",
+        "server's log (or with `chuanma warehouse check`).",
     ),
     "record_not_stored": (
         "未保存：牌局没有按记录入库（{status}）。请重新保存；详情见服务器日志。",
@@ -662,7 +669,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_late_mark": ("（晚弯杠）", " (late: tile not drawn this turn)"),
     "record_late_added": ("不是当巡摸到的（晚弯杠）", "Tile not drawn this turn (a late added kong)"),
     "record_late_added_help": (
-        "第四张牌是早先摸到、留在手里的：规则 added_kong_same_turn_only 下这个弯杠不收钱",
+        "第四张牌是早先摸到、留在手里的：规则 弯杠须当巡 added_kong_same_turn_only 下这个弯杠不收钱",
         "The fourth tile was drawn earlier and kept: under added_kong_same_turn_only this kong earns nothing",
     ),
     "record_patterns": ("番型", "Patterns"),
@@ -730,9 +737,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Recording writes to the warehouse: it needs the upload token (set by whoever runs the dashboard).",
     ),
     "record_read_only": (
-        "只读：服务器对外开放且未设口令，不能在此记分（用 --upload-token 开启）。",
+        "只读：服务器对外开放且未设口令，不能在此记分（用 `--upload-token` 开启）。",
         "Read-only: the server listens beyond localhost and has no upload token, so nothing can be "
-        "recorded here (start it with --upload-token to allow that).",
+        "recorded here (start it with `--upload-token` to allow that).",
     ),
     # the ingest's summary, line by line (dashboard/ingest_report.py)
     "ingest_summary_head": (
@@ -792,9 +799,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "period_season": ("本赛季", "This season"),
     "season": ("赛季", "Season"),
     "roster_unreadable": (
-        "俱乐部名册（roster.json）无法读取：名字按记录显示，直到修好为止（chuanma roster list 会说明原因）。",
-        "The club roster (roster.json) cannot be read: names are shown as recorded until it is fixed "
-        "(chuanma roster list says what is wrong).",
+        "俱乐部名册（`roster.json`）无法读取：名字按记录显示，直到修好为止（`chuanma roster list` 会说明原因）。",
+        "The club roster (`roster.json`) cannot be read: names are shown as recorded until it is fixed "
+        "(`chuanma roster list` says what is wrong).",
     ),
     "seasons_unreadable": ("赛季设置无法读取：{error}", "The seasons cannot be read: {error}"),
     "ranked_rule": (

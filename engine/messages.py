@@ -162,9 +162,13 @@ def _row_value(value: Any) -> Any:
 
 
 def render(key: str, values: Mapping[str, Any] | None, lang: Lang, voice: Voice = DEFAULT) -> str:
-    """The message ``key`` filled from ``values`` in ``lang``, seats and tiles in ``voice``."""
+    """The message ``key`` filled from ``values`` in ``lang``, seats, tiles and the rule set
+    (``rules``) in ``voice``."""
     zh, en = TEMPLATES[key]
-    filled = {k: _say(v, lang, voice) for k, v in (values or {}).items()}
+    filled = {
+        k: voice.rules(v, lang) if k == "rules" and isinstance(v, str) else _say(v, lang, voice)
+        for k, v in (values or {}).items()
+    }
     return (zh if lang == "zh" else en).format(**filled)
 
 

@@ -449,3 +449,39 @@ ROW_TWINS: Final[dict[str, str]] = {
 READ_TEMPLATES.update(
     {twin: (READ_TEMPLATES[key][0], _rows(READ_TEMPLATES[key][1])) for key, twin in ROW_TWINS.items()}
 )
+
+#: what the JSON decoder (msgspec) says of a line that is no JSON, in Chinese: the finding
+#: keeps the decoder's English for ``message`` and says it in Chinese for ``message_zh``
+#: (the value is ``{"en": ..., "zh": ...}``); ``{byte}`` is where the decoder stopped
+_JSON_PROBLEMS_ZH: Final[dict[str, str]] = {
+    "Input data was truncated": "内容在中途截断",
+    "expected ':'": "第 {byte} 字节处应为冒号",
+    "expected ',' or '}'": "第 {byte} 字节处应为逗号或右花括号",
+    "expected ',' or ']'": "第 {byte} 字节处应为逗号或右方括号",
+    "trailing characters": "第 {byte} 字节起有多余的字符",
+    "invalid character": "第 {byte} 字节处的字符无效",
+    "trailing comma in object": "第 {byte} 字节处多了一个逗号",
+    "trailing comma in array": "第 {byte} 字节处多了一个逗号",
+    "invalid escape character in string": "第 {byte} 字节处的转义字符无效",
+    "object keys must be strings": "第 {byte} 字节处：对象的键必须是字符串",
+    "Number out of range": "数字超出范围",
+    "maximum recursion depth exceeded": "嵌套过深",
+}
+_JSON_ERROR: Final = re.compile(
+    r"^(?:JSON is malformed: )?(?P<problem>.*?)(?: \(byte (?P<byte>\d+)\))?(?: - at .*)?$"
+)
+
+
+def json_error_zh(error: str) -> str:
+    """The decoder's English ``error`` in Chinese; one not listed as 格式有误 (at its byte)."""
+    found = _JSON_ERROR.match(error)
+    problem, byte = (found["problem"], found["byte"]) if found else (error, None)
+    for start, said in _JSON_PROBLEMS_ZH.items():
+        if problem.startswith(start):
+            return said.format(byte=byte or "?")
+    return f"第 {byte} 字节处格式有误" if byte else "格式有误"
+
+
+def json_error(error: str) -> dict[str, str]:
+    """A decoder's error as a template value in both languages (``message`` keeps the English)."""
+    return {"en": error, "zh": json_error_zh(error)}

@@ -68,3 +68,40 @@ def test_the_sidebar_closes_after_choosing_a_page_on_a_phone(chromium: Path, ser
             assert _collapsed(wide) == "false"  # a wide screen keeps its sidebar
         finally:
             browser.close()
+
+
+#: Streamlit's own English, written by its widgets whatever the page's language
+STREAMLIT_ENGLISH = ("View ", "Upload", "Drag and drop", "per file", "Copy to clipboard", "Browse files")
+
+
+def test_the_chinese_upload_page_shows_none_of_streamlits_english(chromium: Path, server: str) -> None:
+    """The 中文 Upload page on a phone, before and after a file is chosen: the uploader's
+    "Upload" and "200MB per file • ..." are replaced by our words (CSS), the navigation
+    lists every page (no "View 3 more"), and no code block brings a "Copy" button."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    sample = Path(__file__).resolve().parent / "golden" / "kongs_standard.jsonl"
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True).new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(f"{server}/upload?lang=zh")
+            page.get_by_role("heading", name="上传").first.wait_for()
+            _open_sidebar(page)  # the navigation, as a phone opens it
+            page.wait_for_timeout(1000)
+            shown = [page.locator("body").inner_text()]
+            zone = page.locator('[data-testid="stFileUploaderDropzone"]')
+            drawn = zone.evaluate(
+                "z => [z.querySelector('button > div'), "
+                "z.querySelector('[data-testid=stFileUploaderDropzoneInstructions] > div')]"
+                ".map(e => getComputedStyle(e, '::after').content)"
+            )
+            assert drawn == ['"选择文件"', '"每个文件最大 200MB · JSONL、GZ、CSV、XLSX"'], drawn
+            page.locator('[data-testid="stFileUploaderDropzoneInput"]').set_input_files(str(sample))
+            page.get_by_role("heading", name="校验结果").first.wait_for()
+            page.wait_for_timeout(1000)
+            shown.append(page.locator("body").inner_text())
+        finally:
+            browser.close()
+    for text in shown:
+        assert not [w for w in STREAMLIT_ENGLISH if w in text], text

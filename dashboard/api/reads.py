@@ -263,4 +263,7 @@ def findings(
         )  # fmt: skip
     total = int(frame["total"].iloc[0]) if not frame.empty else 0
     texts = [row_text(row, lang, None) for row in frame.to_dict(orient="records")]
-    return {"findings": records(frame.drop(columns=["total"]).assign(text=texts)), "total": total}
+    shown = frame.drop(
+        columns=["total", "deal_line", "deal_no"], errors="ignore"
+    )  # the page's, not the API's
+    return {"findings": records(shown.assign(text=texts)), "total": total}

@@ -344,7 +344,7 @@ def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
     )
     found_rows = (
         "".join(
-            f"<tr><td>{escape(str(r['code']))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
+            f"<tr><td>{escape(code_label(str(r['code']), lang))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
             f"<td>{escape(row_text(r, lang))}</td></tr>"
             for r in findings.to_dict(orient="records")
         )
