@@ -291,7 +291,9 @@ def test_a_robbed_added_kong_is_a_win_off_the_konger() -> None:
     del record["results"]  # no results to tell a win from a false one: every claim stands
     # a claim right after seat 3's added kong of 5m (action 89) is a rob of it
     record["actionLog"].insert(89, {"t": "claim", "seat": 0, "claim": {"kind": "hu"}})
-    lines = [(line, obj) for line, obj in convert_dcmshi(json.dumps(record).encode(), "robbed.json").objects()]
+    lines = [
+        (line, obj) for line, obj in convert_dcmshi(json.dumps(record).encode(), "robbed.json").objects()
+    ]
     robbed = next((line, obj) for line, obj in lines if obj["type"] == "hu" and obj["tile"] == "5m")
     assert robbed == (1090, {"type": "hu", "seat": 0, "tile": "5m", "from": 1})
     # no replacement draw for the konger after a rob: the next line is the next action's
