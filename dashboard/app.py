@@ -16,6 +16,7 @@ import streamlit as st
 from dashboard import access_gate, cached_queries, page_kit, table_size
 from dashboard.phone import close_sidebar_after_navigation
 from dashboard.visitor import listens_beyond_localhost
+from dashboard.widget_words import put_widget_words
 
 # the favicon is a file served by this server: no icon is fetched from the internet
 st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
@@ -73,4 +74,5 @@ table_size.seats_picker(source)  # where the club plays at more than one table s
 page_kit.write_url()
 if not listens_beyond_localhost():  # where the warehouse lives: only for a visitor at this machine
     st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
+put_widget_words(page_kit.lang())  # Streamlit's own English ("Copy to clipboard") on a 中文 page
 page.run()

@@ -105,3 +105,30 @@ def test_the_chinese_upload_page_shows_none_of_streamlits_english(chromium: Path
             browser.close()
     for text in shown:
         assert not [w for w in STREAMLIT_ENGLISH if w in text], text
+
+
+def test_a_code_blocks_copy_button_speaks_chinese_on_a_chinese_page(chromium: Path, server: str) -> None:
+    """Streamlit labels a code block's copy button "Copy to clipboard" (its tooltip and its
+    name for a screen reader) whatever the language; on a 中文 page the session's chat text
+    offers 复制 instead (dashboard/widget_words.py), and an English page keeps Streamlit's."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    labels: dict[str, tuple[str, str]] = {}
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            for lang in ("zh", "en"):
+                page = browser.new_context(viewport=WIDE).new_page()
+                page.set_default_timeout(WAIT_MS)
+                page.goto(f"{server}/session?lang={lang}")
+                block = page.locator('[data-testid="stCode"]').first
+                block.wait_for()
+                block.hover()
+                button = block.locator("button").first
+                button.hover()
+                tip = {"zh": "复制", "en": "Copy to clipboard"}[lang]
+                page.get_by_text(tip, exact=True).last.wait_for()  # the tooltip, once it shows
+                shown = page.locator("body").inner_text()
+                labels[lang] = (str(button.get_attribute("aria-label")), str("Copy to clipboard" in shown))
+        finally:
+            browser.close()
+    assert labels == {"zh": ("复制", "False"), "en": ("Copy to clipboard", "True")}, labels
