@@ -126,8 +126,8 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "haidi": "fan (海底)",
     "ready_value_kong_roots": "查叫 (Python)",
     "flower_pig": "查叫 (Python)",
-    "fan_combination": "fan (Python scores every win: engine.fan.score_win)",
-    "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.fan.score_win)",
+    "fan_combination": "fan (Python scores every win: engine.score.score_win)",
+    "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.score.score_win)",
     "two_suit_void": "the suits a win or a 花猪 may hold (Python scores every win and 查叫)",
 }
 
