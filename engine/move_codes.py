@@ -22,10 +22,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from engine.rules import knob_values
+from engine.table import FOUR_SEAT_TABLE
 from engine.tiles import COPIES, NUM_KINDS
 
-DEALT: Final = 13 * 4 + 1  # thirteen tiles each, the dealer one more
-WALL_SIZE: Final = NUM_KINDS * COPIES - DEALT  # 108 - 53 = 55
+DEALT: Final = FOUR_SEAT_TABLE.dealt  # thirteen tiles each, the dealer one more: 53
+WALL_SIZE: Final = FOUR_SEAT_TABLE.wall_size  # 108 - 53 = 55
 LAST_FOUR: Final = 4  # 最后四张: the wall's last four draws
 
 #: the phases of a deal in code order (``engine.state.Phase`` values)

@@ -27,6 +27,7 @@ from typing import Any, Final
 
 from engine.messages import Text, say
 from engine.messages import tile as tile_value
+from engine.table import FOUR_SEAT_TABLE
 from ingest.logs.builder import LogFile
 from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, KIND_PONG, play_code
 from ingest.platforms.dcmshi_rng import Dealt, deal_wall, seed_hash
@@ -35,7 +36,8 @@ from ingest.platforms.emit import Converted, finding, log_of, parse_document
 
 ROUND_LINES: Final = 1000
 END_LINE: Final = 999
-DEALT: Final = 52  # state.ts DEALT_TILES: 13 each before the dealer's 14th
+HAND: Final = FOUR_SEAT_TABLE.hand  # the engine's four-seat table, the one dcmshi deals
+DEALT: Final = FOUR_SEAT_TABLE.dealt - 1  # state.ts DEALT_TILES: 13 each before the dealer's 14th
 SUITS: Final = ("man", "pin", "sou")
 LETTER: Final = {"man": "m", "pin": "p", "sou": "s"}
 TURN_MOVES: Final = frozenset(
@@ -120,7 +122,7 @@ class _Round:
         self.wins = wins
         self.unknown: set[int] = set()  # seats whose results entry cannot be read
         self.wall = list(dealt.wall)
-        self.hands = [sorted(self.wall[13 * s : 13 * s + 13]) for s in range(4)]
+        self.hands = [sorted(self.wall[HAND * s : HAND * s + HAND]) for s in range(FOUR_SEAT_TABLE.players)]
         self.hands[dealt.dealer].append(self.wall[DEALT])
         self.dealt = [list(h) for h in self.hands]
         self.head = DEALT + 1
