@@ -144,7 +144,7 @@ def rule_flags(knobs: Mapping[str, Any]) -> int | None:
         if knob in ("name", "fan") or knob in MOVES_IGNORE or knob in TABLE_ARGS:
             continue
         if knob not in NO_BIT:
-            return None  # a knob added since: never guessed
+            return None  # a knob the C moves do not know: never guessed
         if value != NO_BIT[knob] and not any(k == knob and v == value for _, k, v in RULE_BITS):
             return None
     return bits

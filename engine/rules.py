@@ -23,8 +23,8 @@ PATTERN_IDS: tuple[str, ...] = tuple(pattern.id for pattern in PATTERNS)
 EXTRA_FAN_IDS: tuple[str, ...] = tuple(EXTRAS)
 #: every row of the fan table: the base patterns, then the extras
 FAN_IDS: tuple[str, ...] = PATTERN_IDS + EXTRA_FAN_IDS
-#: the fan of an extra a preset file leaves out: 1, what every extra scored before the
-#: extras became rows (a file written then scores as it did)
+#: the fan of an extra a preset file or a stored rule set leaves out: 1, so a rule set that
+#: names no extras scores each at its plain value (and a stored name keeps its meaning)
 EXTRA_DEFAULT_FAN = 1
 
 FanValue = int | Literal["cap"] | None

@@ -627,7 +627,7 @@ def _session_key(record: Any, name: str) -> str:
 def _session_id(records: list[tuple[str, int, Any]], taken: set[str]) -> str:
     """``dcmshi-<code>`` for a match whose rounds write ``roundIndex`` (the same id from
     every download of it, so a match is one session however many files it comes in);
-    ``dcmshi-<file stem>-<code>`` as before for rounds without one. A second config under
+    ``dcmshi-<file stem>-<code>`` for rounds without one (the id sessions stored from them hold). A second config under
     one code (not seen: a room keeps its config) takes a ``-2``, ``-3``, ... suffix."""
     name, _, first = records[0]
     code = str(first.get("code", ""))
