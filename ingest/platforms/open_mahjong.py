@@ -18,6 +18,7 @@ from pathlib import PurePath
 from typing import Any, Final
 
 from engine.messages import Text, say, words
+from engine.table import FOUR_SEAT_TABLE
 from engine.tiles import tile_name as kind_name
 from ingest.logs.builder import LogFile
 from ingest.logs.line_parser import TILE_IDS
@@ -28,7 +29,7 @@ from ingest.platforms.voids import infer_void
 
 SUIT_OF: Final = {1: "m", 2: "p", 3: "s"}  # 11-19 万, 21-29 饼, 31-39 条
 ROUND_LINES: Final = 1000
-WALL: Final = 55
+WALL: Final = FOUR_SEAT_TABLE.wall_size  # the tiles after the deal at the four-seat table (55)
 HU_TICKS: Final = frozenset({"hu_self", "hu_first", "hu_second", "hu_third"})
 SILENT: Final = frozenset({"ca", "end"})  # display only / end of round
 PENALTY_ACTIVE_PIG: Final = 24  # 主动花猪 pays it to nobody (SichuanGameState.py)
