@@ -292,3 +292,33 @@ def test_a_build_has_a_memory_limit_of_its_own(warehouse: Path, monkeypatch: pyt
     assert api.con.execute("select current_setting('memory_limit')").fetchall() == want
     assert len(api.query("overview")) > 0
     api.close()
+
+
+def test_a_command_reads_the_kept_marts_and_never_builds_them(warehouse: Path) -> None:
+    """``chuanma stats`` and ``chuanma night`` open ``Analytics(kept_only=True)``: with no
+    marts file it reads the Parquet (no file made: a build costs minutes at millions of
+    deals); with the pages' file it opens it (``last_refresh == "opened"``) and answers as
+    the Parquet does; while another process owns the file it reads the Parquet again."""
+    runner = CliRunner()
+    args = ["stats", "--warehouse", str(warehouse), "--json"]
+    bare = Analytics(warehouse, kept_only=True)
+    assert bare.marts_file is None and not bare.materialize
+    bare.close()
+    assert not (warehouse / MARTS_FILE).exists()
+    from_parquet = runner.invoke(app, args)
+    assert from_parquet.exit_code == 0, from_parquet.output
+    assert not (warehouse / MARTS_FILE).exists()
+    Analytics(warehouse).close()  # the pages' first open keeps the marts
+    kept = Analytics(warehouse, kept_only=True)
+    assert kept.marts_file == warehouse / MARTS_FILE and kept.last_refresh == "opened"
+    kept.close()
+    from_marts = runner.invoke(app, args)
+    assert from_marts.exit_code == 0, from_marts.output
+    assert json.loads(from_marts.output) == json.loads(from_parquet.output)
+    owner = Analytics(warehouse)  # a dashboard holds the file
+    try:
+        other = Analytics(warehouse, kept_only=True)
+        assert other.marts_file is None and not other.materialize
+        other.close()
+    finally:
+        owner.close()
