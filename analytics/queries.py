@@ -243,15 +243,21 @@ class Analytics:
         threads: int | None = None,
         materialize: bool = True,
         persist: bool | None = None,
+        kept_only: bool = False,
     ) -> None:
         """``materialize``: keep the marts as tables (fast repeated queries, for the
         dashboard); False reads Parquet on every query (a one-shot ``chuanma stats``).
         ``persist``: keep those tables in ``<warehouse>/marts.duckdb``
         (``analytics/marts_file.py``) so the next open reads them instead of computing
         them; None: when the folder may be written. When another process owns the file,
-        this one keeps its marts in memory (:attr:`marts_file` is None)."""
+        this one keeps its marts in memory (:attr:`marts_file` is None).
+        ``kept_only`` (a one-shot command): the marts file's tables where the warehouse keeps
+        an up-to-date one that this process may open (the pages' figures, read, with the
+        batches since added), else Parquet read per query as ``materialize=False``: a
+        command never pays a full build (minutes at millions of deals) for a few queries."""
         self.root = Path(warehouse)
-        self.materialize = materialize
+        self.materialize = materialize and (not kept_only or marts_file.marts_path(self.root).is_file())
+        self.kept_only = kept_only
         self.threads = threads
         self._lock = threading.Lock()
         self.version = ""
@@ -303,6 +309,7 @@ class Analytics:
             return self._connection(":memory:")
         owner = marts_file.MartsLock(self.root)
         if not owner.acquire():  # another process owns the file: marts in memory, as before it
+            self.materialize = self.materialize and not self.kept_only
             return self._connection(":memory:")
         marts_file.remove_leftovers(self.root)
         path = marts_file.marts_path(self.root)
@@ -324,6 +331,12 @@ class Analytics:
             self.version, self.roster_digest = meta.version, meta.roster_digest
             self.held.batches = meta.batches
             marts_file.load_columns(con, self.columns)
+        elif self.kept_only:  # no marts of this version kept: no build for a command
+            con.close()
+            owner.release()
+            self._owner = None
+            self.materialize = False
+            return self._connection(":memory:")
         return con
 
     def refresh(self, *, force: bool = False) -> bool:

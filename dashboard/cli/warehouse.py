@@ -179,7 +179,7 @@ def stats(
         chosen = season_or_fail(warehouse, season, club)
         first, last = chosen.first, chosen.last
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()), seats)
-    analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
+    analytics = Analytics(warehouse, kept_only=True)  # the marts the pages keep, never a build
     _warn_if_roster_unreadable(analytics)
     try:
         frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)
