@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, page_kit
+from dashboard import cached_queries, charts, page_kit, player_links
 from dashboard.finding_html import row_html
 from dashboard.findings_view import payments_line, row_text
 from dashboard.rescore import Rescore, presets_for
@@ -58,16 +58,18 @@ def show_rescore(result: Rescore) -> None:
         return  # nothing re-scored: no "unchanged" for anyone, no table of zeros
     named = md(rules_label(result.rules, page_kit.lang()))  # 中文: 成都麻将 chengdu, not the id alone
     for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), named)}")
+        st.markdown(
+            f"- {sentence(player_links.player_md(str(row['player'])), int(row['difference']), named)}"
+        )
     left, right = st.columns([3, 2])
     with left:
         page_kit.dataframe(
-            table,
+            player_links.linked(table),
             hide_index=True,
             height=page_kit.table_height(len(table)),
             column_config={
                 "seat": page_kit.t("seat"),
-                "player": page_kit.t("player"),
+                "player": player_links.player_column(page_kit.t("player")),
                 "recorded": page_kit.t("recorded"),
                 "computed": page_kit.t("computed"),
                 "computed_rescored_deals": None,
@@ -213,7 +215,7 @@ if src is not None:
             )
             shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session"]
             page_kit.dataframe(
-                page_kit.blanks(table[[*shown, "played_date", "message"]]),
+                player_links.linked(page_kit.blanks(table[[*shown, "played_date", "message"]])),
                 hide_index=True,
                 height=page_kit.table_height(len(table)),
                 column_order=[*shown, "played_date"],
@@ -224,7 +226,7 @@ if src is not None:
                         page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT
                     ),
                     "line": st.column_config.NumberColumn(page_kit.t("line"), format="%d"),
-                    "player": page_kit.t("player"),
+                    "player": player_links.player_column(page_kit.t("player")),
                     "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
                     "rule": page_kit.t("rule"),
                     "session": st.column_config.LinkColumn(
@@ -245,10 +247,11 @@ if src is not None:
                             or page_kit.plain(row["session_id"])
                             or page_kit.plain(row["file"]),
                             page_kit.t("line_n", n=line) if line is not None else None,
-                            page_kit.plain(row["player"]),
                         )
                         if part is not None
                     )
+                    who = page_kit.plain(row["player"])
+                    where += f" · {player_links.player_md(str(who))}" if who is not None else ""
                     rule = page_kit.plain(row["rule"])
                     named = rule_label(rule, page_kit.lang()) if isinstance(rule, str) else ""
                     ruled = f" · {page_kit.t('rule_ref', rule=md(named))}" if named else ""
