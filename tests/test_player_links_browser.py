@@ -25,7 +25,7 @@ def open_first_name(context: Any, page: Any, grid: Any) -> Any:
     box = grid.bounding_box()
     assert box is not None
     y = box["y"] + ROW_PX * 1.5  # the first row, under the header
-    for x in range(int(box["x"]) + 10, int(box["x"] + box["width"]), 24):
+    for x in range(int(box["x"]) + 10, int(box["x"] + box["width"]), 16):
         page.mouse.click(x, y)
         page.wait_for_timeout(120)
         if len(context.pages) > 1:
