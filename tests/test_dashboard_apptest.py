@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from datetime import date
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlparse
 
 import pandas as pd  # type: ignore[import-untyped]
 import pyarrow as pa  # type: ignore[import-untyped]
 import pytest
+from page_reading import names
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
@@ -96,11 +96,6 @@ def frame(at: AppTest, *columns: str) -> pd.DataFrame:
         if set(columns) <= set(value.columns):
             return value
     raise AssertionError(f"no table with columns {columns}")
-
-
-def names(links: pd.Series) -> list[str]:
-    """The names a column of player links shows (``players?player=NAME&...``)."""
-    return [parse_qs(urlparse(str(link)).query)["player"][0] for link in links]
 
 
 def stored_events(api: Analytics, month: str, deal_ids: list[str]) -> pd.DataFrame:
