@@ -19,7 +19,11 @@ from dashboard.visitor import listens_beyond_localhost
 from dashboard.widget_words import put_widget_words
 
 # the favicon is a file served by this server: no icon is fetched from the internet
-st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
+# "auto": closed below Streamlit's breakpoint (768 px) whatever the user agent says; the
+# state a browser kept from an earlier visit is forgotten there (dashboard/phone.py)
+st.set_page_config(
+    page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide", initial_sidebar_state="auto"
+)
 page_kit.language_switch()
 home = st.Page(
     page_kit.PAGES["overview"],

@@ -132,3 +132,44 @@ def test_a_code_blocks_copy_button_speaks_chinese_on_a_chinese_page(chromium: Pa
         finally:
             browser.close()
     assert labels == {"zh": ("复制", "False"), "en": ("Copy to clipboard", "True")}, labels
+
+
+#: Chromium's own desktop user agent (no "Mobile"): a phone showing the desktop site, or
+#: a desktop window made narrow
+DESKTOP_UA = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36"
+)
+
+
+def test_the_sidebar_starts_closed_at_390_px_with_a_desktop_browser(chromium: Path, server: str) -> None:
+    """Streamlit keeps the sidebar's last state in the browser (localStorage) and prefers it
+    to ``initial_sidebar_state``: once opened at 390 px (to switch the language), every
+    reload and every new tab (a name's link) opened with the sidebar over the page."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(chromium), args=CHROMIUM_ARGS)
+        try:
+            narrow = browser.new_context(viewport=PHONE, user_agent=DESKTOP_UA)
+            page = narrow.new_page()
+            page.set_default_timeout(WAIT_MS)
+            page.goto(server)
+            page.get_by_role("heading", name="Overview").first.wait_for()
+            page.wait_for_timeout(1000)
+            assert _collapsed(page) == "true"
+            _open_sidebar(page)  # the browser remembers it open
+            for path, title in (
+                ("", "Overview"),
+                ("/players", "Players"),
+                ("/session", "The evening's result"),
+            ):
+                page.goto(server + path)
+                page.get_by_role("heading", name=title).first.wait_for()
+                page.wait_for_function(
+                    "() => document.querySelector('[data-testid=\"stSidebar\"]')"
+                    ".getAttribute('data-collapsed') === 'true'"
+                )
+                box = page.get_by_role("heading", name=title).first.bounding_box()
+                assert box is not None and 0 <= box["x"] < PHONE["width"] / 2, path
+                _open_sidebar(page)
+        finally:
+            browser.close()

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, page_kit
+from dashboard import cached_queries, charts, page_kit, player_links
 from dashboard.finding_html import row_html
 from dashboard.findings_view import finding_place, payments_line, row_text, seat_base
 from dashboard.rescore import Rescore, presets_for
@@ -66,16 +66,18 @@ def show_rescore(result: Rescore) -> None:
         return  # nothing re-scored: no "unchanged" for anyone, no table of zeros
     under = page_kit.t("rescored", rules=rules_label(result.rules, page_kit.lang()))
     for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), named)}")
+        st.markdown(
+            f"- {sentence(player_links.player_md(str(row['player'])), int(row['difference']), named)}"
+        )
     left, right = st.columns([3, 2])
     with left:
         page_kit.dataframe(
-            table,
+            player_links.linked(table),
             hide_index=True,
             height=page_kit.table_height(len(table)),
             column_config={
                 "seat": page_kit.t("seat"),
-                "player": page_kit.t("player"),
+                "player": player_links.player_column(page_kit.t("player")),
                 "recorded": page_kit.t("recorded"),
                 "computed": page_kit.t("computed"),
                 "computed_rescored_deals": None,
@@ -222,7 +224,7 @@ if src is not None:
             )
             shown = ["code", "code_name", "replay", "place", "player", "explanation", "rule", "session"]
             page_kit.dataframe(
-                page_kit.blanks(table[[*shown, "played_date", "message"]]),
+                player_links.linked(page_kit.blanks(table[[*shown, "played_date", "message"]])),
                 hide_index=True,
                 height=page_kit.table_height(len(table)),
                 column_order=[*shown, "played_date"],
@@ -233,7 +235,7 @@ if src is not None:
                         page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT
                     ),
                     "place": page_kit.t("place"),
-                    "player": page_kit.t("player"),
+                    "player": player_links.player_column(page_kit.t("player")),
                     "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
                     "rule": page_kit.t("rule"),
                     "session": st.column_config.LinkColumn(
@@ -254,10 +256,11 @@ if src is not None:
                             or page_kit.plain(row["session_id"])
                             or page_kit.plain(row["file"]),
                             place_of(row) or None,
-                            page_kit.plain(row["player"]),
                         )
                         if part is not None
                     )
+                    who = page_kit.plain(row["player"])
+                    where += f" · {player_links.player_md(str(who))}" if who is not None else ""
                     rule = page_kit.plain(row["rule"])
                     named = rule_label(rule, page_kit.lang()) if isinstance(rule, str) else ""
                     ruled = f" · {page_kit.t('rule_ref', rule=md(named))}" if named else ""

@@ -10,6 +10,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, export, page_kit
+from dashboard.player_links import linked, player_column
 from dashboard.term_labels import code_label, pattern_label, win_kind_label
 from engine.vocabulary import PATTERNS
 
@@ -46,13 +47,14 @@ def hands_table(frame: pd.DataFrame, name: str, key: str) -> None:
         }
     )
     export.table(
-        shown,
+        linked(shown),
         name,
         key=key,
+        full=shown,  # the CSV: names, not links
         column_config={
             "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
-            "player": page_kit.t("player"),
+            "player": player_column(page_kit.t("player")),
             "fan": st.column_config.NumberColumn(page_kit.t("fan"), format="%d"),
             "fan_uncapped": st.column_config.NumberColumn(page_kit.t("fan_uncapped"), format="%d"),
             "pattern": page_kit.t("pattern"),
