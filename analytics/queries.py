@@ -38,6 +38,7 @@ MATERIALIZED: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
+    "mart_review_seats",  # 复盘: each seat's review figures (after mart_seat_deals: it reads it)
     "mart_deal_fans",
     "mart_flows",
     "mart_findings",
@@ -666,6 +667,31 @@ class Analytics:
             return None
         row: dict[str, Any] = frame.iloc[0].to_dict()
         return row
+
+    # -- 复盘 (the figures ingest kept: mart_review_seats)
+    def player_review(self, filters: Filters | None = None) -> pd.DataFrame:
+        """One row per player: the review summary (best %, average loss, backward %, 定缺
+        agreement %, starting shanten beside the club's, deal-ins while not ready, wins
+        passed, points by source); ``filters.player`` keeps one."""
+        return self.query("player_review", filters)
+
+    def review_deals(
+        self,
+        player: str,
+        filters: Filters | None = None,
+        *,
+        costliest: bool = False,
+        limit: int | None = None,
+    ) -> pd.DataFrame:
+        """The deals behind ``player``'s review figures (newest first), or with ``costliest``
+        its deals with a discard off the best, the costliest first."""
+        base = filters or Filters()
+        return self.query(
+            "review_deals",
+            Filters(player, base.club, base.date_from, base.date_to, base.rules, base.tablemates, base.seats),
+            costliest=costliest or None,
+            limit=limit,
+        )
 
     def players_named(self, name: str) -> list[str]:
         """The players (as shown) a name as written stands for: several when the name plays

@@ -431,6 +431,15 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "  点炮 {deal_ins} 次（未听牌 {not_ready}，被迫 {forced}）；过胡 {passes} 次（{fan} 番），之后胡 {won} 次（{won_fan} 番）",
         "  deal-ins {deal_ins} ({not_ready} not ready, {forced} forced); wins passed {passes} ({fan} fan), won later {won} ({won_fan} fan)",
     ),
+    "cli_review_stored": ("复盘：仓库 {warehouse} 的 {deals} 局", "review: {deals} deals stored in {warehouse}"),
+    "cli_review_sheets": (
+        "  记分表 {sheets} 局：只有得失（记分表不记牌，没有打法可复盘）",
+        "  score sheets {sheets} deals: points only (a score sheet records no tiles, so no decisions to review)",
+    ),
+    "cli_review_not_reviewed": (
+        "  {deals} 局在有复盘之前入库，没有复盘数据",
+        "  {deals} deals were stored before the review existed: no figures for them",
+    ),
     "cli_review_money": (
         "  得失：胡 {wins}，点炮 {deal_ins}，自摸 {self_draws}，杠 {kongs}，呼叫转移 {call_transfer}，查叫 {cha_jiao}，花猪 {flower_pig}，退税 {refunds}",
         "  points: wins {wins}, deal-ins {deal_ins}, self-draws {self_draws}, kongs {kongs}, call transfer {call_transfer}, 查叫 {cha_jiao}, flower pig {flower_pig}, refunds {refunds}",

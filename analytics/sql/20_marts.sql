@@ -106,6 +106,25 @@ join stg_deals as d using (deal_id)
 cross join mart_shared_names as n
 where d.is_complete and s.player is not null;
 
+-- 复盘: one row per seat of a complete deal with the review figures ingest counted for it
+-- (the reviews table, ingest/review/seat_rows.py) and the seat's context for the filters.
+-- A score sheet's seat has its points only (tiles false, why 'score_sheet'); a deal stored
+-- before the reviews table has none (reviewed false): the Review page counts both apart.
+create or replace view mart_review_seats as
+select
+    s.deal_id,
+    s.played_date,
+    s.club,
+    s.rules,
+    s.seats,
+    s.seat,
+    s.player,
+    s.name,
+    r.deal_id is not null as reviewed,
+    r.* exclude (deal_id, month, seat, player)
+from mart_seat_deals as s
+left join raw_reviews as r on r.deal_id = s.deal_id and r.seat = s.seat;
+
 -- one row per winning seat and deal (its first win; win_count / win_fans tell every win)
 create or replace view mart_wins as
 select * from mart_seat_deals where won;
