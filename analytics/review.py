@@ -78,10 +78,10 @@ def players_summary(
         name = str(row["player"])
         club = _value(row["club_start_shanten"])
         month = _value(row["month"])
-        if month is None:
-            players[name] = {**summary_of(row), "by_period": players.get(name, {}).get("by_period", {})}
-        else:
-            players.setdefault(name, {"by_period": {}})["by_period"][str(month)] = summary_of(row)
+        if row["whole"]:
+            players[name] = {**summary_of(row), "by_period": {}}
+        elif month is not None:
+            players[name]["by_period"][str(month)] = summary_of(row)
     return players, club
 
 
@@ -142,7 +142,10 @@ def warehouse_review(
     player's when ``filters.player`` is given; ``newest``: only the newest that many)."""
     filters = filters or Filters()
     players, club = players_summary(analytics, filters)
-    ids = analytics.page("review_deal_ids", club=filters.club, player=filters.player, newest=newest)
+    ids = analytics.page(
+        "review_deal_ids", club=filters.club, date_from=filters.date_from, date_to=filters.date_to,
+        rules=filters.rules, seats=filters.seats, player=filters.player, newest=newest,
+    )  # fmt: skip
     deals = [deal_review(analytics, str(deal_id)) for deal_id in ids["deal_id"]]
     return {
         "warehouse": str(analytics.root.name),

@@ -3,7 +3,8 @@
 -- 0..100 with one decimal, as the CLI's JSON. sheet_deals: score-sheet deals (their points
 -- only: no tiles to review); not_reviewed: deals stored before the reviews table.
 -- club_start_shanten: every player's average shanten as dealt under the same filters.
--- month: null on a player's row over the whole period; 'YYYY-MM' on its rows by month.
+-- whole: a player's row over the whole period; else its row of one month ('YYYY-MM'; null
+-- for its deals of no known day, which no month lists).
 with picked as (
     select *, strftime(played_date, '%Y-%m') as month
     from mart_review_seats
@@ -17,6 +18,7 @@ club as (
 
 select
     player,
+    grouping(month) = 1 as whole,
     month,
     count(*) as deals,
     count(*) filter (where tiles) as tile_deals,
@@ -52,4 +54,4 @@ from picked
 cross join club as c
 where $player is null or player = $player
 group by grouping sets ((player), (player, month))
-order by player, month nulls first;
+order by player, whole desc, month;
