@@ -23,7 +23,9 @@ REVIEW = Path(__file__).parent / "golden" / "review"
 @pytest.fixture(scope="module")
 def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("review_wh") / "warehouse"
-    done = subprocess.run([*CLI, "ingest", str(REVIEW), "--warehouse", str(root), "--workers", "0"], capture_output=True)
+    done = subprocess.run(
+        [*CLI, "ingest", str(REVIEW), "--warehouse", str(root), "--workers", "0"], capture_output=True
+    )
     assert done.returncode in (0, 3), done.stderr
     return root
 
@@ -59,18 +61,24 @@ def test_the_warehouse_review_agrees_with_the_logs(warehouse: Path) -> None:
 def test_a_score_sheet_has_its_points_and_says_why(warehouse: Path) -> None:
     stored = run_json("--warehouse", str(warehouse), "--player", "Ann")
     (sheet,) = [deal for deal in stored["deals"] if not deal["tiles"]]
-    assert sheet["why"] == "score_sheet" and sheet["rows"] == [] and any(any(m.values()) for m in sheet["money"])
+    assert (
+        sheet["why"] == "score_sheet" and sheet["rows"] == [] and any(any(m.values()) for m in sheet["money"])
+    )
     ann = stored["players"]["Ann"]
     assert (ann["deals"], ann["tile_deals"], ann["sheet_deals"], ann["not_reviewed"]) == (2, 1, 1, 0)
     for lang, words in (("en", "score sheet records no tiles"), ("zh", "记分表不记牌")):
-        done = subprocess.run([*CLI, "review", "--warehouse", str(warehouse), "--lang", lang], capture_output=True, text=True)
+        done = subprocess.run(
+            [*CLI, "review", "--warehouse", str(warehouse), "--lang", lang], capture_output=True, text=True
+        )
         assert done.returncode == 0 and words in done.stdout, done.stderr
 
 
 def test_the_figures_are_kept_at_ingest(warehouse: Path) -> None:
     analytics = Analytics(warehouse)
     try:
-        kept = analytics.sql("select count(*) as n, count(*) filter (where tiles) as tiles from mart_review_seats")
+        kept = analytics.sql(
+            "select count(*) as n, count(*) filter (where tiles) as tiles from mart_review_seats"
+        )
         assert (int(kept["n"][0]), int(kept["tiles"][0])) == (8, 4)  # two deals of four seats
         chen = analytics.player_review(Filters(player="Chen"))
         assert int(chen.loc[chen["whole"], "forced_deal_ins"].iloc[0]) == 3
