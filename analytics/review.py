@@ -2,7 +2,7 @@
 (:meth:`ingest.review.ReviewReport.to_json`), from what ingest stored.
 
 Each player's summary is read from the figures ingest kept (``mart_review_seats``,
-``queries/player_review.sql``): never recomputed. A deal's decisions are the engine's
+``analytics/sql/queries/player_review.sql``): never recomputed. A deal's decisions are the engine's
 replay of its stored events judged by :class:`ingest.review.deal_review.DealJudge`, as
 ``chuanma review`` judges a log's (the replay page's steps come from the same rows). A
 score-sheet deal has no tiles: its points only, ``"why": "score_sheet"``.

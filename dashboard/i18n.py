@@ -431,7 +431,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "  点炮 {deal_ins} 次（未听牌 {not_ready}，被迫 {forced}）；过胡 {passes} 次（{fan} 番），之后胡 {won} 次（{won_fan} 番）",
         "  deal-ins {deal_ins} ({not_ready} not ready, {forced} forced); wins passed {passes} ({fan} fan), won later {won} ({won_fan} fan)",
     ),
-    "cli_review_stored": ("复盘：仓库 {warehouse} 的 {deals} 局", "review: {deals} deals stored in {warehouse}"),
+    "cli_review_stored": (
+        "复盘：仓库 {warehouse} 的 {deals} 局",
+        "review: {deals} deals stored in {warehouse}",
+    ),
     "cli_review_sheets": (
         "  记分表 {sheets} 局：只有得失（记分表不记牌，没有打法可复盘）",
         "  score sheets {sheets} deals: points only (a score sheet records no tiles, so no decisions to review)",
@@ -534,10 +537,13 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "page_versus": ("玩家对比", "Player vs player"),
     "page_search": ("查找牌局", "Find a deal"),
     "page_patterns": ("牌型率", "Pattern rates"),
-    # 复盘: the Review page and the replay's step review (issue 44)
+    # 复盘: the Review page and the replay's step review
     "page_review": ("复盘", "Review"),
     "review_player": ("玩家", "Player"),
-    "review_none": ("这些条件下没有复盘数据（只有入库时复盘过的牌局才有）。", "No review figures under these filters (only deals reviewed at ingest have them)."),
+    "review_none": (
+        "这些条件下没有复盘数据（只有入库时复盘过的牌局才有）。",
+        "No review figures under these filters (only deals reviewed at ingest have them).",
+    ),
     "review_figure": ("项目", "Figure"),
     "review_value": ("本人", "You"),
     "review_club": ("全俱乐部", "Club"),
@@ -549,9 +555,18 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "review_start_shanten": ("起手平均向听（手气）", "Average starting shanten (the luck of the deal)"),
     "review_not_ready": ("未听牌点炮", "Deal-ins while not ready"),
     "review_passes": ("过胡（番）", "Wins passed (fan)"),
-    "review_tile_deals": ("{tile_deals} / {deals} 局有牌可复盘", "{tile_deals} of {deals} deals have tiles to review"),
-    "review_sheets": ("{sheets} 局是记分表：只有得失，记分表不记牌，没有打法可复盘。", "{sheets} deals are score sheets: points only, a score sheet records no tiles, so there are no decisions to review."),
-    "review_not_reviewed": ("{deals} 局在有复盘之前入库，没有复盘数据。", "{deals} deals were stored before the review existed: no figures for them."),
+    "review_tile_deals": (
+        "{tile_deals} / {deals} 局有牌可复盘",
+        "{tile_deals} of {deals} deals have tiles to review",
+    ),
+    "review_sheets": (
+        "{sheets} 局是记分表：只有得失，记分表不记牌，没有打法可复盘。",
+        "{sheets} deals are score sheets: points only, a score sheet records no tiles, so there are no decisions to review.",
+    ),
+    "review_not_reviewed": (
+        "{deals} 局在有复盘之前入库，没有复盘数据。",
+        "{deals} deals were stored before the review existed: no figures for them.",
+    ),
     "review_money": ("得失来源", "Where the points came from"),
     "review_source": ("来源", "Source"),
     "review_points": ("分数", "Points"),
@@ -565,9 +580,18 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "review_col_off_best": ("非最佳", "Off the best"),
     "review_col_backward": ("退向听", "Backward"),
     "review_col_void_off": ("定缺不佳", "定缺 off the best"),
-    "review_step": ("复盘：{p} 向听 {shanten}，有效牌 {effective} 张：{tiles}", "Review: {p} shanten {shanten}, {effective} effective tiles: {tiles}"),
-    "review_step_discards": ("复盘：{p} 向听 {shanten}；最佳打法：{best}", "Review: {p} shanten {shanten}; the best discards: {best}"),
-    "review_step_verdict": ("打 {tile}：向听 {shanten}，有效牌 {effective}；最佳 {best}（{best_effective} 张），损失 {loss}", "{tile} thrown: shanten {shanten}, {effective} effective; best {best} ({best_effective}), loss {loss}"),
+    "review_step": (
+        "复盘：{p} 向听 {shanten}，有效牌 {effective} 张：{tiles}",
+        "Review: {p} shanten {shanten}, {effective} effective tiles: {tiles}",
+    ),
+    "review_step_discards": (
+        "复盘：{p} 向听 {shanten}；最佳打法：{best}",
+        "Review: {p} shanten {shanten}; the best discards: {best}",
+    ),
+    "review_step_verdict": (
+        "打 {tile}：向听 {shanten}，有效牌 {effective}；最佳 {best}（{best_effective} 张），损失 {loss}",
+        "{tile} thrown: shanten {shanten}, {effective} effective; best {best} ({best_effective}), loss {loss}",
+    ),
     "review_step_backward": ("（退向听）", " (backward)"),
     "review_money_wins": ("胡牌（点炮者付）", "Wins on a discard"),
     "review_money_deal_ins": ("点炮", "Deal-ins"),

@@ -1,4 +1,4 @@
-"""复盘 on the pages (issue 44), through ``streamlit.testing.v1.AppTest`` in English and
+"""复盘 on the pages, through ``streamlit.testing.v1.AppTest`` in English and
 中文 on a real warehouse: the Review page shows the figures ingest kept (the analytics
 API's numbers), each linked to a deal behind it, and the five costliest decisions; the
 replay page shows the mover's shanten and a discard's verdict (the review's own row)."""

@@ -1,4 +1,4 @@
-"""复盘 kept with the marts (issue 44): ingest writes each seat's review figures (the
+"""复盘 kept with the marts: ingest writes each seat's review figures (the
 ``reviews`` table), ``chuanma review --warehouse`` and the API read them and replay a
 stored deal's decisions, and they agree with ``chuanma review`` of the same logs. A score
 sheet's deal has its points only and says why."""

@@ -43,7 +43,7 @@ def review(
     if (warehouse is None) == (not paths):
         raise fail("give logs to review, or --warehouse DIR (not both)")
     if warehouse is not None:
-        data = _stored(warehouse, player, club)
+        data: dict[str, Any] = _stored(warehouse, player, club)
         head = say("cli_review_stored", language, deals=len(data["deals"]), warehouse=warehouse)
     else:
         if club is not None:
@@ -61,9 +61,9 @@ def review(
         typer.echo(json.dumps(data, ensure_ascii=False))
         return
     lines = [head]
-    club = data["club"]["average_start_shanten"]
+    club_start: float | None = data["club"]["average_start_shanten"]
     for name, summary in data["players"].items():
-        lines.extend(_player_lines(name, summary, club, language))
+        lines.extend(_player_lines(name, summary, club_start, language))
     typer.echo("\n".join(lines))
 
 
