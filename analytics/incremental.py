@@ -93,8 +93,6 @@ RENAMES: Final = {
     "mart_flows": "update mart_flows set payer_player = shown_player(payer_player, club, $added),"
     " payee_player = shown_player(payee_player, club, $added)"
     " where club is not null and (list_contains($added, payer_player) or list_contains($added, payee_player))",
-    "mart_review_seats": "update mart_review_seats set player = shown_player(name, club, $added)"
-    " where club is not null and list_contains($added, name)",
     "mart_findings": "update mart_findings set player = shown_player(player, club, $added)"
     " where club is not null and list_contains($added, player)",
     "mart_player_days": "update mart_player_days set player = shown_player(player, club, $added)"

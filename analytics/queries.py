@@ -38,7 +38,7 @@ MATERIALIZED: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
-    "mart_review_seats",  # 复盘: each seat's review figures (after mart_seat_deals: it reads it)
+    "mart_reviews",  # 复盘: the stored review rows (mart_review_seats joins them to mart_seat_deals)
     "mart_deal_fans",
     "mart_flows",
     "mart_findings",
@@ -76,6 +76,8 @@ MARTS: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
+    "mart_reviews",
+    "mart_review_seats",
     "mart_wins",
     "mart_deal_fans",
     "mart_pairs",

@@ -1,8 +1,11 @@
 """复盘 of a warehouse: the same JSON as ``chuanma review`` of logs
 (:meth:`ingest.review.ReviewReport.to_json`), from what ingest stored.
 
-Each player's summary is read from the figures ingest kept (``mart_review_seats``,
-``analytics/sql/queries/player_review.sql``): never recomputed. A deal's decisions are the engine's
+Each player's summary is read from the figures the review step kept
+(``analytics/review_store.py``, ``chuanma review --warehouse DIR --store``;
+``mart_review_seats``, ``analytics/sql/queries/player_review.sql``): never recomputed. The
+deals that step has not reached yet are counted (``not_reviewed``) with the command that
+reviews them. A deal's decisions are the engine's
 replay of its stored events judged by :class:`ingest.review.deal_review.DealJudge`, as
 ``chuanma review`` judges a log's (the replay page's steps come from the same rows). A
 score-sheet deal has no tiles: its points only, ``"why": "score_sheet"``.
@@ -27,7 +30,7 @@ NO_RULES: Final = "unknown_rules"
 
 
 @dataclass(frozen=True)
-class _Transfer:
+class Transfer:
     """A stored ledger row, as :func:`ingest.review.deal_review.money_of` reads a transfer."""
 
     reason: str
@@ -66,23 +69,30 @@ def summary_of(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: the command that reviews a warehouse's deals not reviewed yet
+STORE_COMMAND: Final = "chuanma review --warehouse {warehouse} --store"
+
+
 def players_summary(
     analytics: Analytics, filters: Filters | None = None
-) -> tuple[dict[str, Any], float | None]:
-    """Each player's summary with ``by_period`` (month), and the club's average starting
-    shanten, under ``filters`` (``filters.player``: one player)."""
+) -> tuple[dict[str, Any], float | None, int]:
+    """Each player's summary with ``by_period`` (month), the club's average starting
+    shanten and the deals not reviewed yet, under ``filters`` (``filters.player``: one
+    player's summary; the other two stay the club's)."""
     frame = analytics.player_review(filters)
     players: dict[str, Any] = {}
     club: float | None = None
+    pending = 0
     for row in frame.to_dict(orient="records"):
         name = str(row["player"])
         club = _value(row["club_start_shanten"])
+        pending = int(_value(row["pending_deals"]) or 0)
         month = _value(row["month"])
         if row["whole"]:
             players[name] = {**summary_of(row), "by_period": {}}
         elif month is not None:
             players[name]["by_period"][str(month)] = summary_of(row)
-    return players, club
+    return players, club, pending
 
 
 def deal_review(analytics: Analytics, deal_id: str) -> dict[str, Any] | None:
@@ -98,7 +108,7 @@ def deal_review(analytics: Analytics, deal_id: str) -> dict[str, Any] | None:
         "status": str(deal["status"]), "rows": [], "money": [],
     }  # fmt: skip
     ledger = [
-        _Transfer(str(r["reason"]), int(r["payer"]), int(r["payee"]), int(r["amount"]))
+        Transfer(str(r["reason"]), int(r["payer"]), int(r["payee"]), int(r["amount"]))
         for r in analytics.deal_ledger(deal_id).to_dict(orient="records")
     ]
     out["money"] = money_of(ledger, len(players))
@@ -141,7 +151,7 @@ def warehouse_review(
     size): every player's summary from the marts, and the decisions of the deals (one
     player's when ``filters.player`` is given; ``newest``: only the newest that many)."""
     filters = filters or Filters()
-    players, club = players_summary(analytics, filters)
+    players, club, pending = players_summary(analytics, filters)
     ids = analytics.page(
         "review_deal_ids", club=filters.club, date_from=filters.date_from, date_to=filters.date_to,
         rules=filters.rules, seats=filters.seats, player=filters.player, newest=newest,
@@ -152,4 +162,5 @@ def warehouse_review(
         "deals": [deal for deal in deals if deal is not None],
         "players": players,
         "club": {"average_start_shanten": club},
+        "not_reviewed": {"deals": pending, "command": STORE_COMMAND.format(warehouse=analytics.root)},
     }

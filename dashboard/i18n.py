@@ -440,8 +440,16 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "  score sheets {sheets} deals: points only (a score sheet records no tiles, so no decisions to review)",
     ),
     "cli_review_not_reviewed": (
-        "  {deals} 局在有复盘之前入库，没有复盘数据",
-        "  {deals} deals were stored before the review existed: no figures for them",
+        "  {deals} 局还没有复盘",
+        "  {deals} deals not reviewed yet",
+    ),
+    "cli_review_pending": (
+        "还有 {deals} 局没有复盘（复盘是入库之后的单独一步）。复盘它们：{command}",
+        "{deals} deals are not reviewed yet (the review is a step after ingest). Review them with: {command}",
+    ),
+    "cli_review_store_done": (
+        "复盘了 {deals} 局（其中 {tile_deals} 局逐手重放），用时 {seconds} 秒；统计表：{marts}",
+        "reviewed {deals} deals ({tile_deals} replayed decision by decision) in {seconds} s; marts: {marts}",
     ),
     "cli_review_money": (
         "  得失：胡 {wins}，点炮 {deal_ins}，自摸 {self_draws}，杠 {kongs}，呼叫转移 {call_transfer}，查叫 {cha_jiao}，花猪 {flower_pig}，退税 {refunds}",
@@ -541,8 +549,12 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "page_review": ("复盘", "Review"),
     "review_player": ("玩家", "Player"),
     "review_none": (
-        "这些条件下没有复盘数据（只有入库时复盘过的牌局才有）。",
-        "No review figures under these filters (only deals reviewed at ingest have them).",
+        "这些条件下没有牌局。",
+        "No deals under these filters.",
+    ),
+    "review_pending": (
+        "还有 {deals} 局没有复盘（复盘是入库之后的单独一步）。复盘它们，运行：`{command}`",
+        "{deals} deals are not reviewed yet (the review is a step after ingest). Review them by running: `{command}`",
     ),
     "review_figure": ("项目", "Figure"),
     "review_value": ("本人", "You"),
@@ -564,8 +576,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "{sheets} deals are score sheets: points only, a score sheet records no tiles, so there are no decisions to review.",
     ),
     "review_not_reviewed": (
-        "{deals} 局在有复盘之前入库，没有复盘数据。",
-        "{deals} deals were stored before the review existed: no figures for them.",
+        "其中 {deals} 局还没有复盘，不计入上面的数字。",
+        "{deals} of these deals are not reviewed yet: the figures above leave them out.",
     ),
     "review_money": ("得失来源", "Where the points came from"),
     "review_source": ("来源", "Source"),
@@ -1125,3 +1137,8 @@ def label(key: str, lang: Lang) -> str:
     if pair is None:
         return key
     return pair[0] if lang == "zh" else pair[1]
+
+
+def both(key: str, **values: object) -> dict[str, str]:
+    """A label filled in, in both languages (for JSON that a person reads: the API's)."""
+    return {"en": label(key, "en").format(**values), "zh": label(key, "zh").format(**values)}

@@ -1,10 +1,13 @@
 """复盘 on the pages, through ``streamlit.testing.v1.AppTest`` in English and
-中文 on a real warehouse: the Review page shows the figures ingest kept (the analytics
-API's numbers), each linked to a deal behind it, and the five costliest decisions; the
-replay page shows the mover's shanten and a discard's verdict (the review's own row)."""
+中文 on a real warehouse: the Review page shows the figures the review step kept (the
+analytics API's numbers), each linked to a deal behind it, and the five costliest
+decisions; before that step, it says how many deals wait and the command that reviews
+them; the replay page shows the mover's shanten and a discard's verdict (the review's
+own row)."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,8 +16,30 @@ from test_dashboard_added import assert_in_language, deal_of, names, open_in, wo
 from test_dashboard_apptest import APP, TIMEOUT, frame
 
 from analytics.queries import Analytics, Filters
-from analytics.review import deal_review
+from analytics.review import STORE_COMMAND, deal_review
+from analytics.review_store import store_reviews
 from dashboard.warehouse_location import WAREHOUSE_ENV
+
+
+@pytest.fixture(scope="module")
+def ingested(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The sample club ingested, not reviewed (ingest reviews nothing)."""
+    from test_dashboard_apptest import club_logs
+
+    from ingest.warehouse import ingest
+
+    folder = tmp_path_factory.mktemp("review_pages")
+    ingest(club_logs(folder / "logs"), folder / "ingested", workers=0)
+    return folder / "ingested"
+
+
+@pytest.fixture(scope="module")
+def warehouse(ingested: Path) -> Path:
+    """The same deals with the review step run (``chuanma review --warehouse --store``)."""
+    root = ingested.parent / "reviewed"
+    shutil.copytree(ingested, root)
+    assert store_reviews(root, workers=0).reviewed > 0
+    return root
 
 
 @pytest.fixture(params=["en", "zh"])
@@ -72,3 +97,18 @@ def test_replay_shows_the_review_of_each_step(app: AppTest, api: Analytics, lang
     assert any(said in w.value for w in at.warning), [w.value for w in at.warning]
     shanten = "向听" if lang == "zh" else "shanten"
     assert any(shanten in c.value for c in at.caption)
+
+
+def test_review_page_before_the_review_step(
+    ingested: Path, monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    monkeypatch.setenv(WAREHOUSE_ENV, str(ingested))
+    at = open_in(AppTest.from_file(APP, default_timeout=TIMEOUT), "review", lang)
+    analytics = Analytics(ingested)
+    try:
+        deals = int(analytics.sql("select count(*) as n from mart_deals")["n"][0])
+    finally:
+        analytics.close()
+    said = word(lang, "review_pending").format(deals=deals, command=STORE_COMMAND.format(warehouse=ingested))
+    assert any(w.value == said for w in at.warning), [w.value for w in at.warning]
+    assert f"chuanma review --warehouse {ingested} --store" in said

@@ -1,7 +1,10 @@
-"""复盘 kept with the marts: ingest writes each seat's review figures (the
+"""复盘 kept with the marts: a step after ingest (``chuanma review --warehouse DIR
+--store``, or ``chuanma ingest --review``) writes each seat's review figures (the
 ``reviews`` table), ``chuanma review --warehouse`` and the API read them and replay a
-stored deal's decisions, and they agree with ``chuanma review`` of the same logs. A score
-sheet's deal has its points only and says why."""
+stored deal's decisions, and they agree with ``chuanma review`` of the same logs. Ingest
+itself reviews nothing (its fast check stays fast); until the step runs, the CLI and the
+API say how many deals wait and the command. A score sheet's deal has its points only
+and says why."""
 
 from __future__ import annotations
 
@@ -27,7 +30,52 @@ def warehouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
         [*CLI, "ingest", str(REVIEW), "--warehouse", str(root), "--workers", "0"], capture_output=True
     )
     assert done.returncode in (0, 3), done.stderr
+    stored = subprocess.run(
+        [*CLI, "review", "--warehouse", str(root), "--store", "--workers", "0", "--json"],
+        capture_output=True,
+        text=True,
+    )
+    assert stored.returncode == 0, stored.stderr
+    assert json.loads(stored.stdout)["reviewed"] == 2
     return root
+
+
+def test_ingest_reviews_nothing_and_the_cli_says_how_to(tmp_path: Path) -> None:
+    root = tmp_path / "warehouse"
+    done = subprocess.run([*CLI, "ingest", str(REVIEW), "--warehouse", str(root), "--workers", "0", "--json"],
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode in (0, 3) and json.loads(done.stdout)["rows"]["reviews"] == 0, done.stderr
+    data = run_json("--warehouse", str(root))
+    command = f"chuanma review --warehouse {root} --store"
+    assert data["not_reviewed"]["deals"] == 2 and data["not_reviewed"]["command"] == command
+    assert (
+        command in data["not_reviewed"]["message"]["en"]
+        and "没有复盘" in data["not_reviewed"]["message"]["zh"]
+    )
+    assert data["players"]["Ann"]["not_reviewed"] == 2 and data["players"]["Ann"]["tile_deals"] == 0
+    for lang, words in (("en", "2 deals are not reviewed yet"), ("zh", "还有 2 局没有复盘")):
+        said = subprocess.run(
+            [*CLI, "review", "--warehouse", str(root), "--lang", lang], capture_output=True, text=True
+        )
+        assert said.returncode == 0 and words in said.stdout and command in said.stdout, said.stderr
+
+
+def test_the_review_step_is_incremental(tmp_path: Path) -> None:
+    root = tmp_path / "warehouse"
+    done = subprocess.run(
+        [*CLI, "ingest", str(REVIEW), "--warehouse", str(root), "--workers", "0", "--review", "--json"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode in (0, 3), done.stderr
+    first = json.loads(done.stdout)["review"]
+    assert (first["reviewed"], first["tile_deals"], first["rows"]) == (2, 1, 8) and first["batch"]
+    assert run_json("--warehouse", str(root))["not_reviewed"]["deals"] == 0
+    again = subprocess.run(
+        [*CLI, "review", "--warehouse", str(root), "--store", "--json"], capture_output=True, text=True
+    )
+    assert again.returncode == 0, again.stderr
+    assert (json.loads(again.stdout)["reviewed"], json.loads(again.stdout)["batch"]) == (0, None)
+    assert len(list((root / "batches").glob("*/reviews"))) == 1  # one batch of review rows
 
 
 def run_json(*args: str) -> dict[str, Any]:
@@ -73,7 +121,7 @@ def test_a_score_sheet_has_its_points_and_says_why(warehouse: Path) -> None:
         assert done.returncode == 0 and words in done.stdout, done.stderr
 
 
-def test_the_figures_are_kept_at_ingest(warehouse: Path) -> None:
+def test_the_figures_are_kept_with_the_marts(warehouse: Path) -> None:
     analytics = Analytics(warehouse)
     try:
         kept = analytics.sql(
@@ -92,7 +140,9 @@ def test_the_figures_are_kept_at_ingest(warehouse: Path) -> None:
 
 def test_usage_errors(warehouse: Path, tmp_path: Path) -> None:
     for args in (["--warehouse", str(warehouse), str(REVIEW)], [], ["--warehouse", str(tmp_path)],
-                 ["--warehouse", str(warehouse), "--player", "Nobody"], [str(REVIEW), "--club", "x"]):  # fmt: skip
+                 ["--warehouse", str(warehouse), "--player", "Nobody"], [str(REVIEW), "--club", "x"],
+                 [str(REVIEW), "--store"], ["--warehouse", str(tmp_path), "--store"],
+                 ["--warehouse", str(warehouse), "--store", "--player", "Ann"]):  # fmt: skip
         done = subprocess.run([*CLI, "review", *args], capture_output=True, text=True)
         assert done.returncode == 2, (args, done.stdout)
 

@@ -269,9 +269,12 @@ def player_review(
     deals: Annotated[int, Query(ge=0, le=10_000, description="The decisions of this many of the newest deals.")] = 20,
 ) -> dict[str, Any]:  # fmt: skip
     """The JSON of ``chuanma review --warehouse --player --json``: the player's summary
-    (kept at ingest) with ``by_period``, the club's starting shanten, and the decisions of
-    its ``deals`` newest deals under the filters."""
+    (kept by the review step) with ``by_period``, the club's starting shanten, the decisions
+    of its ``deals`` newest deals under the filters, and the deals not reviewed yet with
+    the command that reviews them (``not_reviewed``: ``deals``, ``command``, ``message``
+    in en and zh)."""
     from analytics.review import warehouse_review
+    from dashboard.cli.review import pending_message
 
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:
@@ -280,6 +283,7 @@ def player_review(
         )
     if player not in data["players"]:
         raise ApiError("not_found", f"no deals of {player!r} under these filters")
+    data["not_reviewed"]["message"] = pending_message(data["not_reviewed"])
     return data
 
 

@@ -1,7 +1,9 @@
 """Review (复盘): one player's review over the sidebar's filters, read from the figures
-ingest kept (``mart_review_seats``: never recomputed here), each figure beside the club's
-and linked to a deal behind it, the deals behind the figures, and the player's five
-costliest decisions of the period (the season, when one is chosen)."""
+the review step kept (``chuanma review --warehouse DIR --store``, ``mart_review_seats``:
+never recomputed here), each figure beside the club's and linked to a deal behind it,
+the deals behind the figures, and the player's five costliest decisions of the period
+(the season, when one is chosen). The deals the step has not reached yet are counted,
+with the command that reviews them."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
+from analytics.review import STORE_COMMAND
 from dashboard import cached_queries, page_kit
 
 PLAYER_PARAM = "player"
@@ -152,6 +155,10 @@ if src is not None:
     filters = page_kit.filters()
     frame = cached_queries.query("player_review", filters, src=src)
     whole = frame[frame["whole"]] if not frame.empty else frame
+    pending = int(frame["pending_deals"].iloc[0]) if not frame.empty else 0
+    if pending:
+        command = STORE_COMMAND.format(warehouse=src.path)
+        st.warning(page_kit.t("review_pending", deals=pending, command=command), icon=":material/pending:")
     if whole.empty:
         st.info(page_kit.t("review_none"))
     else:

@@ -52,10 +52,19 @@ def ingest(
     max_inflated_mb: MaxInflatedOption = None,
     max_line_kb: MaxLineOption = None,
     wait: WaitOption = DEFAULT_WAIT_S,
+    review: Annotated[
+        bool,
+        typer.Option(
+            "--review",
+            help="Then review the stored deals not reviewed yet (chuanma review --warehouse DIR --store).",
+        ),
+    ] = False,
+    lang: LangOption = "en",
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
     lines of no deal and conflicting duplicates in quarantine; files already ingested
     (same sha256) are skipped. Small batches are merged at the end (see warehouse compact).
+    The review (复盘) is a step of its own after this one: --review runs it right after.
     When another writer (a page's save, an upload, another ingest) holds the warehouse,
     this one waits its turn, up to --wait seconds.
 
@@ -97,10 +106,20 @@ def ingest(
     if summary.read_nothing:
         names = ", ".join(f.file for f in summary.files)
         raise fail(f"{names}: nothing to read (no deal, no session: empty or no record)")
+    reviewed = None
+    if review:  # the review step, after the ingest's own lock is released
+        from dashboard.cli.review_store import run_store, store_text
+
+        reviewed = run_store(warehouse, workers, wait, bar=not as_json)
     if as_json:
-        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
+        out = summary.to_json()
+        if reviewed is not None:
+            out["review"] = reviewed.to_json()
+        typer.echo(json.dumps(out, ensure_ascii=False))
     else:
         echo_text(ingest_text(summary))
+        if reviewed is not None:
+            typer.echo(store_text(reviewed, language_or_fail(lang)))
     raise typer.Exit(summary.exit_code)
 
 

@@ -34,8 +34,6 @@ from engine.vocabulary import WIN_KINDS
 from ingest.logs.builder import DealLog, LogFile, SessionLog
 from ingest.logs.gcpause import gc_paused
 from ingest.replay.session_replay import SessionReplay
-from ingest.review.deal_review import DealJudge, DealReview, money_of
-from ingest.review.seat_rows import SCORE_SHEET, seat_rows
 from ingest.warehouse.rows import Columns, EventColumns, Facts, month_of, parse_time
 from ingest.warehouse.schema import NO_MONTH, SCHEMAS, TABLES
 
@@ -215,40 +213,11 @@ class FactBuilder:
         session's totals) and add its rows."""
         self._own(-1)
         deal_no = len(self.deal_keys)
-        review = DealReview(deal_log.deal.deal_id)
-        judge = DealJudge(review) if deal_log.deal.record != "sheet" else None
         try:
-            sink = FindingSink(file=self.file)
-            report = driver.replay(deal_log, sink, keep_state=True, on_step=judge)
-            if judge is not None:
-                judge.finish(report.complete)
+            report = driver.replay(deal_log, FindingSink(file=self.file), keep_state=True)
             self._add_deal(deal_log, info, report)
-            self._reviews(review, deal_log, info, report, driver.rules)
         finally:
             self._own(deal_no)
-
-    def _reviews(
-        self,
-        review: DealReview,
-        deal_log: DealLog,
-        info: SessionInfo,
-        report: DealReport,
-        rules: Rules | None,
-    ) -> None:
-        """复盘 at ingest: the deal's ``reviews`` rows, one a seat, for a tile deal replayed to
-        its end (its decisions judged on the replay's steps) or a complete score sheet
-        (its points only), as the seat rows are written."""
-        sheet = report.record == "sheet"
-        if not report.complete or (not sheet and report.deal_facts() is None):
-            return
-        seats = len(info.players)
-        review.money = money_of(report.ledger, seats)
-        if sheet:
-            review.tiles, review.why_no_tiles = False, SCORE_SHEET
-        start = None if sheet else deal_log.deal
-        add = self.cols["reviews"].add
-        for seat, row in enumerate(seat_rows(review, start, rules, seats)):
-            add(deal_log.deal.deal_id, info.month, seat, info.players[seat], *row)
 
     def _add_deal(self, deal_log: DealLog, info: SessionInfo, report: DealReport) -> None:
         start = deal_log.deal

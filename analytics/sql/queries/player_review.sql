@@ -1,8 +1,10 @@
 -- 复盘: one row per player, the review summary under the filters (ingest/review/__init__.py
--- PlayerTally.summary, from the figures ingest kept: mart_review_seats). Percentages are
--- 0..100 with one decimal, as the CLI's JSON. sheet_deals: score-sheet deals (their points
--- only: no tiles to review); not_reviewed: deals stored before the reviews table.
--- club_start_shanten: every player's average shanten as dealt under the same filters.
+-- PlayerTally.summary, from the figures the review step kept: mart_review_seats). Percentages
+-- are 0..100 with one decimal, as the CLI's JSON. sheet_deals: score-sheet deals (their
+-- points only: no tiles to review); not_reviewed: the player's deals the review step
+-- (chuanma review --warehouse DIR --store) has not reached yet.
+-- club_start_shanten: every player's average shanten as dealt under the same filters;
+-- pending_deals: every deal under the same filters not reviewed yet (each counted once).
 -- whole: a player's row over the whole period; else its row of one month ('YYYY-MM'; null
 -- for its deals of no known day, which no month lists).
 with picked as (
@@ -12,7 +14,9 @@ with picked as (
 ),
 
 club as (
-    select round(avg(start_shanten), 2) as club_start_shanten
+    select
+        round(avg(start_shanten), 2) as club_start_shanten,
+        count(distinct deal_id) filter (where not reviewed) as pending_deals
     from picked
 )
 
@@ -38,6 +42,7 @@ select
     round(100 * sum(void_agree) / nullif(sum(voids), 0), 1) as void_agreement_pct,
     round(avg(start_shanten), 2) as average_start_shanten,
     any_value(c.club_start_shanten) as club_start_shanten,
+    any_value(c.pending_deals) as pending_deals,
     cast(coalesce(sum(deal_ins), 0) as bigint) as deal_ins,
     cast(coalesce(sum(deal_ins_not_ready), 0) as bigint) as deal_ins_not_ready,
     cast(coalesce(sum(forced_deal_ins), 0) as bigint) as forced_deal_ins,
