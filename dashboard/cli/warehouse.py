@@ -106,21 +106,29 @@ def ingest(
     if summary.read_nothing:
         names = ", ".join(f.file for f in summary.files)
         raise fail(f"{names}: nothing to read (no deal, no session: empty or no record)")
-    reviewed = None
     if review:  # the review step, after the ingest's own lock is released
-        from dashboard.cli.review_store import run_store, store_text
-
-        reviewed = run_store(warehouse, workers, wait, bar=not as_json)
-    if as_json:
-        out = summary.to_json()
-        if reviewed is not None:
-            out["review"] = reviewed.to_json()
-        typer.echo(json.dumps(out, ensure_ascii=False))
+        _echo_with_review(summary, warehouse, workers, wait, as_json, lang)
+    elif as_json:
+        typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
         echo_text(ingest_text(summary))
-        if reviewed is not None:
-            typer.echo(store_text(reviewed, language_or_fail(lang)))
     raise typer.Exit(summary.exit_code)
+
+
+def _echo_with_review(
+    summary: IngestSummary, warehouse: Path, workers: int | None, wait: float, as_json: bool, lang: str
+) -> None:
+    """``ingest --review``: the review step, then the ingest's report with its line (its
+    object under ``review`` in the JSON)."""
+    from dashboard.cli.review_store import run_store, store_text
+    from dashboard.ingest_report import ingest_text
+
+    reviewed = run_store(warehouse, workers, wait, bar=not as_json)
+    if as_json:
+        typer.echo(json.dumps({**summary.to_json(), "review": reviewed.to_json()}, ensure_ascii=False))
+        return
+    echo_text(ingest_text(summary))
+    typer.echo(store_text(reviewed, language_or_fail(lang)))
 
 
 def _echo_notes(summary: IngestSummary) -> None:
