@@ -29,6 +29,8 @@ from dashboard.cli.options import (
     set_limits,
 )
 
+REVIEW_HELP = "Then review the stored deals not reviewed yet (chuanma review --warehouse DIR --store)."
+
 
 def ingest(
     paths: Annotated[
@@ -52,13 +54,7 @@ def ingest(
     max_inflated_mb: MaxInflatedOption = None,
     max_line_kb: MaxLineOption = None,
     wait: WaitOption = DEFAULT_WAIT_S,
-    review: Annotated[
-        bool,
-        typer.Option(
-            "--review",
-            help="Then review the stored deals not reviewed yet (chuanma review --warehouse DIR --store).",
-        ),
-    ] = False,
+    review: Annotated[bool, typer.Option("--review", help=REVIEW_HELP)] = False,
     lang: LangOption = "en",
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
