@@ -3,7 +3,7 @@
 yet and writes their rows as a batch of their own (Parquet, like every table).
 
 Why not at ingest: reviewing a deal replays it through the whole engine and judges every
-discard, about ten times the cost of ingest's fast check, and every upload, save and test
+discard, many times the cost of ingest's fast check, and every upload, save and test
 ingest would pay it. Here it is paid once per deal, when asked: the step is incremental (a
 deal with rows is never reviewed again, so a second run does nothing), holds the
 warehouse's lock like any writer, and runs the deals on worker processes.
