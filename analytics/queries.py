@@ -38,6 +38,7 @@ MATERIALIZED: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
+    "mart_reviews",  # 复盘: the stored review rows (mart_review_seats joins them to mart_seat_deals)
     "mart_deal_fans",
     "mart_flows",
     "mart_findings",
@@ -75,6 +76,8 @@ MARTS: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
+    "mart_reviews",
+    "mart_review_seats",
     "mart_wins",
     "mart_deal_fans",
     "mart_pairs",
@@ -679,6 +682,31 @@ class Analytics:
             return None
         row: dict[str, Any] = frame.iloc[0].to_dict()
         return row
+
+    # -- 复盘 (the figures ingest kept: mart_review_seats)
+    def player_review(self, filters: Filters | None = None) -> pd.DataFrame:
+        """One row per player: the review summary (best %, average loss, backward %, 定缺
+        agreement %, starting shanten beside the club's, deal-ins while not ready, wins
+        passed, points by source); ``filters.player`` keeps one."""
+        return self.query("player_review", filters)
+
+    def review_deals(
+        self,
+        player: str,
+        filters: Filters | None = None,
+        *,
+        costliest: bool = False,
+        limit: int | None = None,
+    ) -> pd.DataFrame:
+        """The deals behind ``player``'s review figures (newest first), or with ``costliest``
+        its deals with a discard off the best, the costliest first."""
+        base = filters or Filters()
+        return self.query(
+            "review_deals",
+            Filters(player, base.club, base.date_from, base.date_to, base.rules, base.tablemates, base.seats),
+            costliest=costliest or None,
+            limit=limit,
+        )
 
     def players_named(self, name: str) -> list[str]:
         """The players (as shown) a name as written stands for: several when the name plays

@@ -55,6 +55,7 @@ LISTED = (
     ("versus", ":material/group:", "versus"),
     ("search", ":material/manage_search:", "search"),
     ("patterns", ":material/grid_view:", "patterns"),
+    ("review", ":material/psychology:", "review"),
 )
 pages = [
     home,

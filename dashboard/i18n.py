@@ -438,6 +438,26 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "  点炮 {deal_ins} 次（未听牌 {not_ready}，被迫 {forced}）；过胡 {passes} 次（{fan} 番），之后胡 {won} 次（{won_fan} 番）",
         "  deal-ins {deal_ins} ({not_ready} not ready, {forced} forced); wins passed {passes} ({fan} fan), won later {won} ({won_fan} fan)",
     ),
+    "cli_review_stored": (
+        "复盘：仓库 {warehouse} 的 {deals} 局",
+        "review: {deals} deals stored in {warehouse}",
+    ),
+    "cli_review_sheets": (
+        "  记分表 {sheets} 局：只有得失（记分表不记牌，没有打法可复盘）",
+        "  score sheets {sheets} deals: points only (a score sheet records no tiles, so no decisions to review)",
+    ),
+    "cli_review_not_reviewed": (
+        "  {deals} 局还没有复盘",
+        "  {deals} deals not reviewed yet",
+    ),
+    "cli_review_pending": (
+        "还有 {deals} 局没有复盘（复盘是入库之后的单独一步）。复盘它们：{command}",
+        "{deals} deals are not reviewed yet (the review is a step after ingest). Review them with: {command}",
+    ),
+    "cli_review_store_done": (
+        "复盘了 {deals} 局（其中 {tile_deals} 局逐手重放），用时 {seconds} 秒；统计表：{marts}",
+        "reviewed {deals} deals ({tile_deals} replayed decision by decision) in {seconds} s; marts: {marts}",
+    ),
     "cli_review_money": (
         "  得失：胡 {wins}，点炮 {deal_ins}，自摸 {self_draws}，杠 {kongs}，呼叫转移 {call_transfer}，查叫 {cha_jiao}，花猪 {flower_pig}，退税 {refunds}",
         "  points: wins {wins}, deal-ins {deal_ins}, self-draws {self_draws}, kongs {kongs}, call transfer {call_transfer}, 查叫 {cha_jiao}, flower pig {flower_pig}, refunds {refunds}",
@@ -532,6 +552,74 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "page_versus": ("玩家对比", "Player vs player"),
     "page_search": ("查找牌局", "Find a deal"),
     "page_patterns": ("牌型率", "Pattern rates"),
+    # 复盘: the Review page and the replay's step review
+    "page_review": ("复盘", "Review"),
+    "review_player": ("玩家", "Player"),
+    "review_none": (
+        "这些条件下没有牌局。",
+        "No deals under these filters.",
+    ),
+    "review_pending": (
+        "还有 {deals} 局没有复盘（复盘是入库之后的单独一步）。复盘它们，运行：`{command}`",
+        "{deals} deals are not reviewed yet (the review is a step after ingest). Review them by running: `{command}`",
+    ),
+    "review_figure": ("项目", "Figure"),
+    "review_value": ("本人", "You"),
+    "review_club": ("全俱乐部", "Club"),
+    "review_deal": ("相关牌局", "A deal behind it"),
+    "review_best_pct": ("打出最佳牌 %", "Discards among the best %"),
+    "review_average_loss": ("平均损失（有效牌张数）", "Average loss (effective tiles)"),
+    "review_backward_pct": ("退向听 %", "Backward discards %"),
+    "review_void_pct": ("定缺与最佳一致 %", "定缺 agreement %"),
+    "review_start_shanten": ("起手平均向听（手气）", "Average starting shanten (the luck of the deal)"),
+    "review_not_ready": ("未听牌点炮", "Deal-ins while not ready"),
+    "review_passes": ("过胡（番）", "Wins passed (fan)"),
+    "review_tile_deals": (
+        "{tile_deals} / {deals} 局有牌可复盘",
+        "{tile_deals} of {deals} deals have tiles to review",
+    ),
+    "review_sheets": (
+        "{sheets} 局是记分表：只有得失，记分表不记牌，没有打法可复盘。",
+        "{sheets} deals are score sheets: points only, a score sheet records no tiles, so there are no decisions to review.",
+    ),
+    "review_not_reviewed": (
+        "其中 {deals} 局还没有复盘，不计入上面的数字。",
+        "{deals} of these deals are not reviewed yet: the figures above leave them out.",
+    ),
+    "review_money": ("得失来源", "Where the points came from"),
+    "review_source": ("来源", "Source"),
+    "review_points": ("分数", "Points"),
+    "review_costliest": ("你本赛季损失最大的五手", "Your five costliest decisions this season"),
+    "review_costliest_none": ("这些条件下没有打出非最佳牌。", "No discard off the best under these filters."),
+    "review_col_tile": ("打出", "Thrown"),
+    "review_col_best": ("最佳", "Best"),
+    "review_col_loss": ("损失", "Loss"),
+    "review_col_day": ("日期", "Day"),
+    "review_deals": ("相关牌局", "The deals behind the figures"),
+    "review_col_off_best": ("非最佳", "Off the best"),
+    "review_col_backward": ("退向听", "Backward"),
+    "review_col_void_off": ("定缺不佳", "定缺 off the best"),
+    "review_step": (
+        "复盘：{p} 向听 {shanten}，有效牌 {effective} 张：{tiles}",
+        "Review: {p} shanten {shanten}, {effective} effective tiles: {tiles}",
+    ),
+    "review_step_discards": (
+        "复盘：{p} 向听 {shanten}；最佳打法：{best}",
+        "Review: {p} shanten {shanten}; the best discards: {best}",
+    ),
+    "review_step_verdict": (
+        "打 {tile}：向听 {shanten}，有效牌 {effective}；最佳 {best}（{best_effective} 张），损失 {loss}",
+        "{tile} thrown: shanten {shanten}, {effective} effective; best {best} ({best_effective}), loss {loss}",
+    ),
+    "review_step_backward": ("（退向听）", " (backward)"),
+    "review_money_wins": ("胡牌（点炮者付）", "Wins on a discard"),
+    "review_money_deal_ins": ("点炮", "Deal-ins"),
+    "review_money_self_draws": ("自摸", "Self-draws"),
+    "review_money_kongs": ("杠", "Kongs"),
+    "review_money_call_transfer": ("呼叫转移", "Call transfer (呼叫转移)"),
+    "review_money_cha_jiao": ("查叫", "查叫 (not ready at the end)"),
+    "review_money_flower_pig": ("花猪", "Flower pig (花猪)"),
+    "review_money_refunds": ("退税", "Refunds (退税)"),
     "rating": ("等级分", "Rating"),
     "rating_peak": ("最高等级分", "Peak rating"),
     "rating_change": ("等级分变化", "Rating change"),
@@ -1056,3 +1144,8 @@ def label(key: str, lang: Lang) -> str:
     if pair is None:
         return key
     return pair[0] if lang == "zh" else pair[1]
+
+
+def both(key: str, **values: object) -> dict[str, str]:
+    """A label filled in, in both languages (for JSON that a person reads: the API's)."""
+    return {"en": label(key, "en").format(**values), "zh": label(key, "zh").format(**values)}
