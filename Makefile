@@ -129,7 +129,11 @@ $(DEMO_WAREHOUSE)/catalog.json: $(DEMO_LOG) $(DEMO_XUELIU) | $(RUN_STAMP)
 		status=$$?; [ $$status -eq 0 ] || [ $$status -eq 3 ] || exit $$status
 	@touch $@
 
+# The review (复盘) is a step after ingest: the deals not reviewed yet (all, the first time;
+# none after) are replayed and judged so the Review page is full.
 demo: $(RUN_STAMP) $(DEMO_WAREHOUSE)/catalog.json
+	@echo "== reviewing the deals not reviewed yet (复盘; a second run does nothing) =="
+	$(DEMO_RUN) review --warehouse $(DEMO_WAREHOUSE) --store
 	@echo "== the dashboard: http://localhost:$(DEMO_PORT) (Ctrl-C stops it) =="
 	@echo "   To record from a phone on this network (the Record page, 记分), serve beyond localhost"
 	@echo "   with a token the page asks for:"

@@ -38,6 +38,7 @@ MATERIALIZED: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
+    "mart_reviews",  # 复盘: the stored review rows (mart_review_seats joins them to mart_seat_deals)
     "mart_deal_fans",
     "mart_flows",
     "mart_findings",
@@ -75,6 +76,8 @@ MARTS: Final = (
     "mart_shared_names",
     "mart_deals",
     "mart_seat_deals",
+    "mart_reviews",
+    "mart_review_seats",
     "mart_wins",
     "mart_deal_fans",
     "mart_pairs",
@@ -243,15 +246,21 @@ class Analytics:
         threads: int | None = None,
         materialize: bool = True,
         persist: bool | None = None,
+        kept_only: bool = False,
     ) -> None:
         """``materialize``: keep the marts as tables (fast repeated queries, for the
         dashboard); False reads Parquet on every query (a one-shot ``chuanma stats``).
         ``persist``: keep those tables in ``<warehouse>/marts.duckdb``
         (``analytics/marts_file.py``) so the next open reads them instead of computing
         them; None: when the folder may be written. When another process owns the file,
-        this one keeps its marts in memory (:attr:`marts_file` is None)."""
+        this one keeps its marts in memory (:attr:`marts_file` is None).
+        ``kept_only`` (a one-shot command): the marts file's tables where the warehouse keeps
+        an up-to-date one that this process may open (the pages' figures, read, with the
+        batches since added), else Parquet read per query as ``materialize=False``: a
+        command never pays a full build (minutes at millions of deals) for a few queries."""
         self.root = Path(warehouse)
-        self.materialize = materialize
+        self.materialize = materialize and (not kept_only or marts_file.marts_path(self.root).is_file())
+        self.kept_only = kept_only
         self.threads = threads
         self._lock = threading.Lock()
         self.version = ""
@@ -303,6 +312,7 @@ class Analytics:
             return self._connection(":memory:")
         owner = marts_file.MartsLock(self.root)
         if not owner.acquire():  # another process owns the file: marts in memory, as before it
+            self.materialize = self.materialize and not self.kept_only
             return self._connection(":memory:")
         marts_file.remove_leftovers(self.root)
         path = marts_file.marts_path(self.root)
@@ -324,6 +334,12 @@ class Analytics:
             self.version, self.roster_digest = meta.version, meta.roster_digest
             self.held.batches = meta.batches
             marts_file.load_columns(con, self.columns)
+        elif self.kept_only:  # no marts of this version kept: no build for a command
+            con.close()
+            owner.release()
+            self._owner = None
+            self.materialize = False
+            return self._connection(":memory:")
         return con
 
     def refresh(self, *, force: bool = False) -> bool:
@@ -666,6 +682,31 @@ class Analytics:
             return None
         row: dict[str, Any] = frame.iloc[0].to_dict()
         return row
+
+    # -- 复盘 (the figures ingest kept: mart_review_seats)
+    def player_review(self, filters: Filters | None = None) -> pd.DataFrame:
+        """One row per player: the review summary (best %, average loss, backward %, 定缺
+        agreement %, starting shanten beside the club's, deal-ins while not ready, wins
+        passed, points by source); ``filters.player`` keeps one."""
+        return self.query("player_review", filters)
+
+    def review_deals(
+        self,
+        player: str,
+        filters: Filters | None = None,
+        *,
+        costliest: bool = False,
+        limit: int | None = None,
+    ) -> pd.DataFrame:
+        """The deals behind ``player``'s review figures (newest first), or with ``costliest``
+        its deals with a discard off the best, the costliest first."""
+        base = filters or Filters()
+        return self.query(
+            "review_deals",
+            Filters(player, base.club, base.date_from, base.date_to, base.rules, base.tablemates, base.seats),
+            costliest=costliest or None,
+            limit=limit,
+        )
 
     def players_named(self, name: str) -> list[str]:
         """The players (as shown) a name as written stands for: several when the name plays

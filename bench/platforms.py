@@ -31,6 +31,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__)
 
 from ingest.logs.reader import read_jsonl_bytes  # noqa: E402
 from ingest.platforms.detect import platform_of  # noqa: E402
+from ingest.platforms.emit import line_text  # noqa: E402
 from ingest.replay.files import read_log_bytes  # noqa: E402
 from ingest.replay.validate import validate_log  # noqa: E402
 
@@ -55,7 +56,7 @@ def converted_log(data: bytes, name: str, platform: str) -> bytes:
     else:
         from ingest.platforms.dcmshi import convert_dcmshi as convert
     lines = [obj for _, obj in sorted(convert(data, name).lines, key=lambda pair: pair[0])]
-    return "".join(json.dumps(obj, ensure_ascii=False) + "\n" for obj in lines).encode("utf-8")
+    return "".join(line_text(obj) + "\n" for obj in lines).encode("utf-8")
 
 
 def records(folders: list[Path]) -> list[Record]:

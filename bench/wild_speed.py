@@ -5,7 +5,7 @@ have).
 10,000 seeded hands: each is 14 tiles drawn from a 108-tile wall of two suits (a quarter
 built as wins: four sets and a pair), and its 13-tile counterpart (one tile taken out).
 Times, per call, the median over rounds: ``engine.hand.wait_mask`` on the 13 tiles, the
-win test ``engine.fan.score_win`` on the 14 (None: no win), and the shape test
+win test ``engine.score.score_win`` on the 14 (None: no win), and the shape test
 ``regular_win_flags(c) is not None or is_seven_pairs(c)``.
 
 Run: ``CHUANMA_PURE=1 PYTHONPATH=. .venv/bin/python bench/wild_speed.py [--hands N]``.
@@ -19,9 +19,9 @@ import statistics
 import time
 from collections.abc import Callable
 
-from engine.fan import score_win
 from engine.hand import wait_mask
 from engine.rules import load_rules
+from engine.score import score_win
 from engine.shapes import is_seven_pairs, regular_win_flags
 
 SEED = 20261206

@@ -16,9 +16,14 @@ import streamlit as st
 from dashboard import access_gate, cached_queries, page_kit, table_size
 from dashboard.phone import close_sidebar_after_navigation
 from dashboard.visitor import listens_beyond_localhost
+from dashboard.widget_words import put_widget_words
 
 # the favicon is a file served by this server: no icon is fetched from the internet
-st.set_page_config(page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide")
+# "auto": closed below Streamlit's breakpoint (768 px) whatever the user agent says; the
+# state a browser kept from an earlier visit is forgotten there (dashboard/phone.py)
+st.set_page_config(
+    page_title="chuanma", page_icon=str(page_kit.FAVICON), layout="wide", initial_sidebar_state="auto"
+)
 page_kit.language_switch()
 home = st.Page(
     page_kit.PAGES["overview"],
@@ -50,6 +55,7 @@ LISTED = (
     ("versus", ":material/group:", "versus"),
     ("search", ":material/manage_search:", "search"),
     ("patterns", ":material/grid_view:", "patterns"),
+    ("review", ":material/psychology:", "review"),
 )
 pages = [
     home,
@@ -73,4 +79,5 @@ table_size.seats_picker(source)  # where the club plays at more than one table s
 page_kit.write_url()
 if not listens_beyond_localhost():  # where the warehouse lives: only for a visitor at this machine
     st.sidebar.caption(f"{page_kit.t('warehouse')}: `{source.path}` ({source.version})")
+put_widget_words(page_kit.lang())  # Streamlit's own English ("Copy to clipboard") on a 中文 page
 page.run()

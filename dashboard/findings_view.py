@@ -10,10 +10,12 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from dashboard.i18n import Lang, label
+from dashboard.term_labels import sentence_rules
 from dashboard.tiles_view import SUIT_CHARS
 from engine.events import Finding
 from engine.messages import TEMPLATES, render
-from engine.voice import DEFAULT, NO_PAYMENT, NamedVoice, Voice, signed
+from engine.read_templates import json_error
+from engine.voice import NO_PAYMENT, NamedVoice, Voice, signed
 
 if TYPE_CHECKING:
     from ingest.replay.validate import ValidationReport
@@ -58,13 +60,61 @@ def seat_base(record: Any = None, file: Any = None) -> int:
     return 1 if isinstance(file, str) and file.lower().endswith((".csv", ".xlsx")) else 0
 
 
+def _number(value: Any) -> int | None:
+    """A stored number (an int, a float of pandas, never NaN or NA) as an int, else None."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return None
+    return int(value)
+
+
+def finding_place(
+    line: Any, deal_line: Any = None, deal_no: Any = None, rows: bool = False, lang: Lang = "en"
+) -> str:
+    """Where a finding is, as a club reads it: in a tile deal its deal's number in the
+    session and the step the replay shows ("第 3 局第 12 步"), not the line of a long file; a
+    sheet's row; else the file's line ("" without a line). The ``line`` key stays as it is."""
+    at, start, number = _number(line), _number(deal_line), _number(deal_no)
+    if at is None:
+        return ""
+    if rows:
+        return label("row_n", lang).format(n=at)
+    if start is not None and number is not None and at >= start:
+        key = "deal_start_n" if at == start else "deal_step_n"
+        return label(key, lang).format(deal=number, step=at - start)
+    return label("line_n", lang).format(n=at)
+
+
 def named_voice(players: Any, first: int = 0, tile: Callable[[str, Lang], str] | None = None) -> Voice | None:
     """The voice that names ``players`` (the deal's, as shown: roster-mapped), or None
     when there are no players to name."""
     if players is None or isinstance(players, str | float):
         return None
     names = [None if p is None or isinstance(p, float) else str(p) for p in players]
-    return NamedVoice(names, first, tile) if names and any(names) else None
+    return NamedVoice(names, first, tile, sentence_rules) if names and any(names) else None
+
+
+class PageVoice(Voice):
+    """The stored messages' voice, but a rule set named as a page says it (标准川麻 on a 中文
+    page, not ``standard`` in a Chinese sentence)."""
+
+    def rules(self, name: str, lang: Lang) -> str:
+        return sentence_rules(name, lang)
+
+
+PAGE_VOICE = PageVoice()
+
+
+def page_values(key: str, values: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A finding's values as a page says them: the patterns a win was recorded with by
+    their names (清一色), not their ids (``['qingyise']``); the JSON decoder's English in
+    Chinese on a 中文 page (a batch stored before the reader said it so)."""
+    recorded = (values or {}).get("recorded")
+    if key == "win_patterns" and isinstance(recorded, list) and all(isinstance(p, str) for p in recorded):
+        return {**(values or {}), "recorded": {"patterns": recorded}}
+    error = (values or {}).get("error")
+    if key in ("read_not_json", "read_not_json_rows") and isinstance(error, str):  # stored before json_error
+        return {**(values or {}), "error": json_error(error)}
+    return values
 
 
 def finding_message(message: object, message_zh: object, lang: Lang) -> str:
@@ -85,7 +135,7 @@ def finding_text(
         try:
             data = json.loads(values) if isinstance(values, str) else values
             if data is None or isinstance(data, dict):
-                return render(key, data, lang, voice or DEFAULT)
+                return render(key, page_values(key, data), lang, voice or PAGE_VOICE)
         except (ValueError, KeyError, IndexError, TypeError, AttributeError):
             pass  # values this engine cannot read: the stored words
     return finding_message(message, message_zh, lang)

@@ -250,6 +250,10 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "base": ("底分", "base"),
     "line_n": ("第 {n} 行", "line {n}"),
     "row_n": ("表格第 {n} 行", "row {n}"),
+    # where a tile deal's finding is: the deal's number in its session and the replay's step
+    "place": ("位置", "Where"),
+    "deal_step_n": ("第 {deal} 局第 {step} 步", "deal {deal}, step {step}"),
+    "deal_start_n": ("第 {deal} 局开局", "deal {deal}, its start"),
     "seat_n": ("座位 {n}", "seat {n}"),
     "rule_ref": ("规则条款：{rule}", "rule: {rule}"),
     "axis_date": ("%m月%d日", "%b %d"),
@@ -260,6 +264,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "the warehouse when you ask.",
     ),
     "upload_label": ("日志文件", "Log file"),
+    # the uploader's own words on a 中文 page (Streamlit writes them in English)
+    "upload_choose": ("选择文件", "Upload"),
+    "upload_limits": ("每个文件最大 {size}MB · {types}", "{size}MB per file • {types}"),
     "validated": ("校验结果", "Validation"),
     "ok_deals": ("正确的牌局", "Deals ok"),
     "ingest": ("导入数据仓库", "Ingest into the warehouse"),
@@ -274,12 +281,12 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "ingest_details": ("详细报告", "Details"),
     "sheet_template": ("下载空白记分表", "Download a blank score sheet"),
     "sheet_template_help": (
-        "在电脑或手机上填写后上传（格式见文档 score-sheets）",
+        "在电脑或手机上填写后上传（格式见说明文档 `docs/score-sheets.md`）",
         "Fill it in on a computer or a phone, then upload it (see the score-sheets guide)",
     ),
     "ingested_with_quarantine": (
         "已导入，但有内容进了隔离区：已存储 {stored} 个牌局；{conflicts} 个牌局编号与仓库中已有的牌局内容不同"
-        "（conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",
+        "（重复牌局编号但内容不同 conflicting_duplicate），{stray} 行不属于任何牌局，{invalid} 个牌局无法回放（原始行已隔离）。",
         "Ingested with quarantine: {stored} deal(s) stored; {conflicts} deal id(s) already in the warehouse "
         "with other content (conflicting_duplicate), {stray} line(s) outside any deal, {invalid} deal(s) "
         "that cannot be replayed (raw lines kept) went to quarantine.",
@@ -333,8 +340,8 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "token_refused": ("口令不对。", "Wrong token."),
     "access_token": ("俱乐部令牌", "Club token"),
     "access_token_help": (
-        "此服务器按俱乐部发放令牌（chuanma access add）：令牌决定能看哪个俱乐部、能否记录。",
-        "This server gives tokens per club (chuanma access add): the token decides which club you see "
+        "此服务器按俱乐部发放令牌（`chuanma access add`）：令牌决定能看哪个俱乐部、能否记录。",
+        "This server gives tokens per club (`chuanma access add`): the token decides which club you see "
         "and whether you may record.",
     ),
     "access_needed": (
@@ -373,9 +380,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "the details are in the server's log.",
     ),
     "read_failed": (
-        "数据仓库暂时无法读取。运行看板的人可在服务器日志中看到详情（或运行 chuanma warehouse check）。",
+        "数据仓库暂时无法读取。运行看板的人可在服务器日志中看到详情（或运行 `chuanma warehouse check`）。",
         "The warehouse cannot be read right now. Whoever runs the dashboard finds the details in the "
-        "server's log (or with chuanma warehouse check).",
+        "server's log (or with `chuanma warehouse check`).",
     ),
     "record_not_stored": (
         "未保存：牌局没有按记录入库（{status}）。请重新保存；详情见服务器日志。",
@@ -430,6 +437,26 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "cli_review_risk": (
         "  点炮 {deal_ins} 次（未听牌 {not_ready}，被迫 {forced}）；过胡 {passes} 次（{fan} 番），之后胡 {won} 次（{won_fan} 番）",
         "  deal-ins {deal_ins} ({not_ready} not ready, {forced} forced); wins passed {passes} ({fan} fan), won later {won} ({won_fan} fan)",
+    ),
+    "cli_review_stored": (
+        "复盘：仓库 {warehouse} 的 {deals} 局",
+        "review: {deals} deals stored in {warehouse}",
+    ),
+    "cli_review_sheets": (
+        "  记分表 {sheets} 局：只有得失（记分表不记牌，没有打法可复盘）",
+        "  score sheets {sheets} deals: points only (a score sheet records no tiles, so no decisions to review)",
+    ),
+    "cli_review_not_reviewed": (
+        "  {deals} 局还没有复盘",
+        "  {deals} deals not reviewed yet",
+    ),
+    "cli_review_pending": (
+        "还有 {deals} 局没有复盘（复盘是入库之后的单独一步）。复盘它们：{command}",
+        "{deals} deals are not reviewed yet (the review is a step after ingest). Review them with: {command}",
+    ),
+    "cli_review_store_done": (
+        "复盘了 {deals} 局（其中 {tile_deals} 局逐手重放），用时 {seconds} 秒；统计表：{marts}",
+        "reviewed {deals} deals ({tile_deals} replayed decision by decision) in {seconds} s; marts: {marts}",
     ),
     "cli_review_money": (
         "  得失：胡 {wins}，点炮 {deal_ins}，自摸 {self_draws}，杠 {kongs}，呼叫转移 {call_transfer}，查叫 {cha_jiao}，花猪 {flower_pig}，退税 {refunds}",
@@ -525,6 +552,74 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "page_versus": ("玩家对比", "Player vs player"),
     "page_search": ("查找牌局", "Find a deal"),
     "page_patterns": ("牌型率", "Pattern rates"),
+    # 复盘: the Review page and the replay's step review
+    "page_review": ("复盘", "Review"),
+    "review_player": ("玩家", "Player"),
+    "review_none": (
+        "这些条件下没有牌局。",
+        "No deals under these filters.",
+    ),
+    "review_pending": (
+        "还有 {deals} 局没有复盘（复盘是入库之后的单独一步）。复盘它们，运行：`{command}`",
+        "{deals} deals are not reviewed yet (the review is a step after ingest). Review them by running: `{command}`",
+    ),
+    "review_figure": ("项目", "Figure"),
+    "review_value": ("本人", "You"),
+    "review_club": ("全俱乐部", "Club"),
+    "review_deal": ("相关牌局", "A deal behind it"),
+    "review_best_pct": ("打出最佳牌 %", "Discards among the best %"),
+    "review_average_loss": ("平均损失（有效牌张数）", "Average loss (effective tiles)"),
+    "review_backward_pct": ("退向听 %", "Backward discards %"),
+    "review_void_pct": ("定缺与最佳一致 %", "定缺 agreement %"),
+    "review_start_shanten": ("起手平均向听（手气）", "Average starting shanten (the luck of the deal)"),
+    "review_not_ready": ("未听牌点炮", "Deal-ins while not ready"),
+    "review_passes": ("过胡（番）", "Wins passed (fan)"),
+    "review_tile_deals": (
+        "{tile_deals} / {deals} 局有牌可复盘",
+        "{tile_deals} of {deals} deals have tiles to review",
+    ),
+    "review_sheets": (
+        "{sheets} 局是记分表：只有得失，记分表不记牌，没有打法可复盘。",
+        "{sheets} deals are score sheets: points only, a score sheet records no tiles, so there are no decisions to review.",
+    ),
+    "review_not_reviewed": (
+        "其中 {deals} 局还没有复盘，不计入上面的数字。",
+        "{deals} of these deals are not reviewed yet: the figures above leave them out.",
+    ),
+    "review_money": ("得失来源", "Where the points came from"),
+    "review_source": ("来源", "Source"),
+    "review_points": ("分数", "Points"),
+    "review_costliest": ("你本赛季损失最大的五手", "Your five costliest decisions this season"),
+    "review_costliest_none": ("这些条件下没有打出非最佳牌。", "No discard off the best under these filters."),
+    "review_col_tile": ("打出", "Thrown"),
+    "review_col_best": ("最佳", "Best"),
+    "review_col_loss": ("损失", "Loss"),
+    "review_col_day": ("日期", "Day"),
+    "review_deals": ("相关牌局", "The deals behind the figures"),
+    "review_col_off_best": ("非最佳", "Off the best"),
+    "review_col_backward": ("退向听", "Backward"),
+    "review_col_void_off": ("定缺不佳", "定缺 off the best"),
+    "review_step": (
+        "复盘：{p} 向听 {shanten}，有效牌 {effective} 张：{tiles}",
+        "Review: {p} shanten {shanten}, {effective} effective tiles: {tiles}",
+    ),
+    "review_step_discards": (
+        "复盘：{p} 向听 {shanten}；最佳打法：{best}",
+        "Review: {p} shanten {shanten}; the best discards: {best}",
+    ),
+    "review_step_verdict": (
+        "打 {tile}：向听 {shanten}，有效牌 {effective}；最佳 {best}（{best_effective} 张），损失 {loss}",
+        "{tile} thrown: shanten {shanten}, {effective} effective; best {best} ({best_effective}), loss {loss}",
+    ),
+    "review_step_backward": ("（退向听）", " (backward)"),
+    "review_money_wins": ("胡牌（点炮者付）", "Wins on a discard"),
+    "review_money_deal_ins": ("点炮", "Deal-ins"),
+    "review_money_self_draws": ("自摸", "Self-draws"),
+    "review_money_kongs": ("杠", "Kongs"),
+    "review_money_call_transfer": ("呼叫转移", "Call transfer (呼叫转移)"),
+    "review_money_cha_jiao": ("查叫", "查叫 (not ready at the end)"),
+    "review_money_flower_pig": ("花猪", "Flower pig (花猪)"),
+    "review_money_refunds": ("退税", "Refunds (退税)"),
     "rating": ("等级分", "Rating"),
     "rating_peak": ("最高等级分", "Peak rating"),
     "rating_change": ("等级分变化", "Rating change"),
@@ -662,7 +757,7 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "record_late_mark": ("（晚弯杠）", " (late: tile not drawn this turn)"),
     "record_late_added": ("不是当巡摸到的（晚弯杠）", "Tile not drawn this turn (a late added kong)"),
     "record_late_added_help": (
-        "第四张牌是早先摸到、留在手里的：规则 added_kong_same_turn_only 下这个弯杠不收钱",
+        "第四张牌是早先摸到、留在手里的：规则 弯杠须当巡 added_kong_same_turn_only 下这个弯杠不收钱",
         "The fourth tile was drawn earlier and kept: under added_kong_same_turn_only this kong earns nothing",
     ),
     "record_patterns": ("番型", "Patterns"),
@@ -730,9 +825,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
         "Recording writes to the warehouse: it needs the upload token (set by whoever runs the dashboard).",
     ),
     "record_read_only": (
-        "只读：服务器对外开放且未设口令，不能在此记分（用 --upload-token 开启）。",
+        "只读：服务器对外开放且未设口令，不能在此记分（用 `--upload-token` 开启）。",
         "Read-only: the server listens beyond localhost and has no upload token, so nothing can be "
-        "recorded here (start it with --upload-token to allow that).",
+        "recorded here (start it with `--upload-token` to allow that).",
     ),
     # the ingest's summary, line by line (dashboard/ingest_report.py)
     "ingest_summary_head": (
@@ -792,9 +887,9 @@ LABELS: Final[dict[str, tuple[str, str]]] = {
     "period_season": ("本赛季", "This season"),
     "season": ("赛季", "Season"),
     "roster_unreadable": (
-        "俱乐部名册（roster.json）无法读取：名字按记录显示，直到修好为止（chuanma roster list 会说明原因）。",
-        "The club roster (roster.json) cannot be read: names are shown as recorded until it is fixed "
-        "(chuanma roster list says what is wrong).",
+        "俱乐部名册（`roster.json`）无法读取：名字按记录显示，直到修好为止（`chuanma roster list` 会说明原因）。",
+        "The club roster (`roster.json`) cannot be read: names are shown as recorded until it is fixed "
+        "(`chuanma roster list` says what is wrong).",
     ),
     "seasons_unreadable": ("赛季设置无法读取：{error}", "The seasons cannot be read: {error}"),
     "ranked_rule": (
@@ -1049,3 +1144,8 @@ def label(key: str, lang: Lang) -> str:
     if pair is None:
         return key
     return pair[0] if lang == "zh" else pair[1]
+
+
+def both(key: str, **values: object) -> dict[str, str]:
+    """A label filled in, in both languages (for JSON that a person reads: the API's)."""
+    return {"en": label(key, "en").format(**values), "zh": label(key, "zh").format(**values)}

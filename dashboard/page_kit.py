@@ -56,8 +56,8 @@ PAGES: Final = {
     "record": "app_pages/record.py",
     "night": "app_pages/night.py",  # 今晚结算: a club's night settled at once
     "live": "app_pages/live.py",  # the table's live view, by its link only (dashboard/live_link.py)
+    "review": "app_pages/review.py",  # 复盘: one player's review
 }
-
 
 #: the state a link carries: query parameter -> what it restores (the pages add theirs:
 #: ``player`` on Players, ``deal`` and ``line`` on Replay)

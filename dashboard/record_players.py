@@ -87,6 +87,9 @@ def roster_editor(warehouse: Path, club: str, players: list[str], typed: list[st
             st.session_state[ADDED_KEY] = page_kit.t(
                 "record_roster_added", name="、".join(md(n) for n in fresh), club=md(club.strip())
             )
+            for n, name in enumerate(typed or []):  # the seats keep the names just typed
+                if name.strip():
+                    st.session_state[f"record_pick_{n}"] = name.strip()
             st.rerun()
         actions = ROSTER_ACTIONS if players else ROSTER_ACTIONS[:1]
         words = {a: page_kit.t(f"record_roster_do_{a}") for a in actions}  # format_func reads no state

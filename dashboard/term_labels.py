@@ -55,6 +55,24 @@ def rules_label(name: str | None, lang: Lang) -> str:
     return name
 
 
+def rule_set_name(name: str, lang: Lang) -> str:
+    """A rule set by its name alone, as a sentence says it: ``成都麻将`` / ``Chengdu``, a
+    changed preset ``成都麻将（有改动）``; a name that is no preset (a club's own) as it is."""
+    preset, _, changes = name.partition("+")
+    if preset not in PRESET_NAMES:
+        return name
+    zh, en = PRESET_NAMES[preset]
+    if not changes:
+        return zh if lang == "zh" else en
+    return f"{zh}（有改动）" if lang == "zh" else f"{en} (changed)"
+
+
+def sentence_rules(name: str, lang: Lang) -> str:
+    """A rule set inside a sentence: its 中文 name on a 中文 page (``规则 标准川麻``, never the
+    id alone in Chinese); on an English page the name as stored (``under standard``)."""
+    return rule_set_name(name, lang) if lang == "zh" else name
+
+
 def _id_with_name(names: Mapping[str, tuple[str, str]], key: str, lang: Lang) -> str:
     """``key`` with its name from ``names``: ``中文 key`` / ``key (English)``; the id itself
     stays visible (it is the contract, and what people search); one not in the table as is."""

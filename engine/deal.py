@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.claims import DealClaims
 from engine.events import DealEnd, DealStart, Discard, Draw, Exchange, Hu, Kong, PlayEvent, Pong, Void
-from engine.fan import FanResult, WinContext, score_win
+from engine.fan import FanResult, WinContext
 from engine.messages import end_rule, play
 from engine.move_checks import check_claim_win, check_four_wilds, check_self_draw, legal_win, wild_claim
 from engine.moves import (
@@ -35,6 +35,7 @@ from engine.moves import (
     won_alone,
 )
 from engine.rules import Rules
+from engine.score import score_win
 from engine.settlement import Transfer, deltas
 from engine.state import (
     ACT,

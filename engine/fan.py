@@ -375,7 +375,7 @@ def _best_sum(scoring: _Scoring, features: int, roots: int, gen_fan: int) -> tup
     return best, best_total
 
 
-def score_win(
+def score_plain_win(
     concealed: Sequence[int],
     pongs: Sequence[int],
     kongs: Sequence[int],
@@ -383,21 +383,15 @@ def score_win(
     context: WinContext = DISCARD_WIN,
     win_tile: int = -1,
     concealed_kongs: int = 0,
-    wilds: int = 0,
 ) -> FanResult | None:
-    """Fan of a win: ``concealed`` counts include the winning tile ``win_tile`` (-1: not
-    known, then 金钩钓 needs four melds); ``pongs``/``kongs`` are the melded tile kinds,
-    ``concealed_kongs`` of the kongs 暗杠, ``wilds`` the 红中 among the concealed tiles
-    (beside the 27 counts). ``None`` when the tiles are no win (shape or 缺一门).
+    """Fan of a win that holds no 红中 (:func:`engine.score.score_win` scores any win):
+    ``concealed`` counts include the winning tile ``win_tile`` (-1: not known, then 金钩钓
+    needs four melds); ``pongs``/``kongs`` are the melded tile kinds, ``concealed_kongs``
+    of the kongs 暗杠. ``None`` when the tiles are no win (shape or 缺一门).
 
     ``highest``: the best reading is the pattern with the highest total (base + roots +
     extras), then the highest base fan; a later pattern in :data:`PATTERNS` wins a tie.
-    ``sum``: the patterns of :func:`_best_sum`. Extras add on top either way. A hand with
-    红中 scores its best substitution (:func:`engine.wilds.score_wild_win`)."""
-    if wilds:
-        from engine.wilds import score_wild_win  # only a table with 红中 pays for the import
-
-        return score_wild_win(concealed, pongs, kongs, rules, context, win_tile, concealed_kongs, wilds)
+    ``sum``: the patterns of :func:`_best_sum`. Extras add on top either way."""
     features = feature_bits(
         concealed, pongs, kongs, context, win_tile, concealed_kongs, rules.jingoudiao_needs_four_melds
     )

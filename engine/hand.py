@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.fan import DISCARD_WIN, FanResult, WinContext, score_win
+from engine.fan import DISCARD_WIN, FanResult, WinContext
 from engine.rules import Rules
+from engine.score import score_win
 from engine.shapes import concealed_wait_mask, is_seven_pairs, regular_win_flags, wild_wait_mask, wild_win
 from engine.table import table_of
 from engine.tiles import (
@@ -208,7 +209,7 @@ def is_win(
     """Whether the concealed counts, ``wilds`` 红中 and the melds form a win at the rule set's
     table (default: today's): ``(hand_size - 1) / 3`` sets and a pair over the concealed
     tiles and the melds, or (13-tile hands, no meld) seven pairs, a 红中 standing for any
-    tile; 缺一门 where the table plays it. Fan aside: :func:`engine.fan.score_win` prices it."""
+    tile; 缺一门 where the table plays it. Fan aside: :func:`engine.score.score_win` prices it."""
     from engine.wilds import held_suits, suit_count, suit_limit
 
     hand_size = 13 if rules is None else rules.hand_size

@@ -34,7 +34,9 @@ from engine.settle_up import MAX_PLAYERS, Payoff, fewest_transfers
 FEE_KINDS: Final = ("none", "fixed", "share")
 #: rounding unit -> fen per unit
 ROUNDING: Final = {"fen": 1, "jiao": 10, "yuan": 100}
-HOUSE: Final = -1  # kept for callers that named the fee's payee; no transfer has it now
+HOUSE: Final = (
+    -1
+)  # the fee's payee, for callers that name it: the fee leaves the table, so no transfer pays it
 
 
 class MoneyError(ValueError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from engine.fan import FanResult, WinContext, score_win
+from engine.fan import FanResult, WinContext
 from engine.hand import held_counts, wait_mask
 from engine.messages import Said, doing, play, words
 from engine.moves import (
@@ -26,6 +26,7 @@ from engine.moves import (
     won_alone,
 )
 from engine.rules import Rules
+from engine.score import score_win
 from engine.tiles import COPIES, NUM_KINDS, SUITS, WILD, suits_used, tile_name
 
 

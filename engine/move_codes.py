@@ -22,10 +22,11 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from engine.rules import knob_values
+from engine.table import FOUR_SEAT_TABLE
 from engine.tiles import COPIES, NUM_KINDS
 
-DEALT: Final = 13 * 4 + 1  # thirteen tiles each, the dealer one more
-WALL_SIZE: Final = NUM_KINDS * COPIES - DEALT  # 108 - 53 = 55
+DEALT: Final = FOUR_SEAT_TABLE.dealt  # thirteen tiles each, the dealer one more: 53
+WALL_SIZE: Final = FOUR_SEAT_TABLE.wall_size  # 108 - 53 = 55
 LAST_FOUR: Final = 4  # 最后四张: the wall's last four draws
 
 #: the phases of a deal in code order (``engine.state.Phase`` values)
@@ -126,8 +127,8 @@ MOVES_IGNORE: Final[Mapping[str, str]] = {
     "haidi": "fan (海底)",
     "ready_value_kong_roots": "查叫 (Python)",
     "flower_pig": "查叫 (Python)",
-    "fan_combination": "fan (Python scores every win: engine.fan.score_win)",
-    "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.fan.score_win)",
+    "fan_combination": "fan (Python scores every win: engine.score.score_win)",
+    "jingoudiao_needs_four_melds": "fan (Python scores every win: engine.score.score_win)",
     "two_suit_void": "the suits a win or a 花猪 may hold (Python scores every win and 查叫)",
 }
 
@@ -143,7 +144,7 @@ def rule_flags(knobs: Mapping[str, Any]) -> int | None:
         if knob in ("name", "fan") or knob in MOVES_IGNORE or knob in TABLE_ARGS:
             continue
         if knob not in NO_BIT:
-            return None  # a knob added since: never guessed
+            return None  # a knob the C moves do not know: never guessed
         if value != NO_BIT[knob] and not any(k == knob and v == value for _, k, v in RULE_BITS):
             return None
     return bits

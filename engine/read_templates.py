@@ -4,7 +4,7 @@ file cut short) and the whole file's (the rules, the totals, a piece set aside).
 
 Kept apart from :mod:`engine.messages` (which merges them into its ``TEMPLATES``) so the
 reading layer's words live in one short table. Each is ``(中文, English)``. The English is each finding's ``message``
-as the reader wrote it before templates, byte for byte (``tests/read_messages.jsonl``);
+byte for byte as stored findings hold it (``tests/read_messages.jsonl``), so they render the same;
 the 中文 uses the terms of the rest of the product (牌局, 记录, 字段, 号位). Data only:
 nothing here imports the engine, so the reader pays nothing to load it.
 """
@@ -364,7 +364,7 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "{who} declares a self-drawn win and plays on: the app fines a hand that is no win "
         "(falseHu, 8 to each seat still in), a rule chuanma has no knob for; the declaration is left out",
     ),
-    # no longer written (the current app scores such a root too): kept for findings stored before
+    # not written (the app scores such a root too): kept so findings stored with it still render
     "dcmshi_hidden_root": (
         "{who} 的胡牌含未开杠的四张：平台只对七对算根、只对明暗杠算杠番，chuanma 对任何四张算根；不核对此胡的番与付分",
         "{who}'s winning hand holds four of a kind that is no declared kong: the app scores a root (Root) "
@@ -415,8 +415,8 @@ READ_TEMPLATES: Final[dict[str, tuple[str, str]]] = {
         "第{tick}手：{error}；此和牌的番种不核对",
         "round tick {tick}: {error}; the win's fan is not checked",
     ),
-    # no longer raised (the rule set maps the gr refund: kong_discard_transfer "refund");
-    # kept so the findings stored before still render
+    # not raised (the rule set maps the gr refund: kong_discard_transfer "refund"); kept so
+    # findings stored with it still render
     "open_mahjong_refund": (
         "第{tick}手：平台把杠上炮者的杠分退回给付分者 {deltas}；chuanma 的规则只能呼叫转移或保留，本局得分会不同",
         "round tick {tick}: the platform refunds a 杠上炮 konger's kong to its payers {deltas}; "
@@ -449,3 +449,39 @@ ROW_TWINS: Final[dict[str, str]] = {
 READ_TEMPLATES.update(
     {twin: (READ_TEMPLATES[key][0], _rows(READ_TEMPLATES[key][1])) for key, twin in ROW_TWINS.items()}
 )
+
+#: what the JSON decoder (msgspec) says of a line that is no JSON, in Chinese: the finding
+#: keeps the decoder's English for ``message`` and says it in Chinese for ``message_zh``
+#: (the value is ``{"en": ..., "zh": ...}``); ``{byte}`` is where the decoder stopped
+_JSON_PROBLEMS_ZH: Final[dict[str, str]] = {
+    "Input data was truncated": "内容在中途截断",
+    "expected ':'": "第 {byte} 字节处应为冒号",
+    "expected ',' or '}'": "第 {byte} 字节处应为逗号或右花括号",
+    "expected ',' or ']'": "第 {byte} 字节处应为逗号或右方括号",
+    "trailing characters": "第 {byte} 字节起有多余的字符",
+    "invalid character": "第 {byte} 字节处的字符无效",
+    "trailing comma in object": "第 {byte} 字节处多了一个逗号",
+    "trailing comma in array": "第 {byte} 字节处多了一个逗号",
+    "invalid escape character in string": "第 {byte} 字节处的转义字符无效",
+    "object keys must be strings": "第 {byte} 字节处：对象的键必须是字符串",
+    "Number out of range": "数字超出范围",
+    "maximum recursion depth exceeded": "嵌套过深",
+}
+_JSON_ERROR: Final = re.compile(
+    r"^(?:JSON is malformed: )?(?P<problem>.*?)(?: \(byte (?P<byte>\d+)\))?(?: - at .*)?$"
+)
+
+
+def json_error_zh(error: str) -> str:
+    """The decoder's English ``error`` in Chinese; one not listed as 格式有误 (at its byte)."""
+    found = _JSON_ERROR.match(error)
+    problem, byte = (found["problem"], found["byte"]) if found else (error, None)
+    for start, said in _JSON_PROBLEMS_ZH.items():
+        if problem.startswith(start):
+            return said.format(byte=byte or "?")
+    return f"第 {byte} 字节处格式有误" if byte else "格式有误"
+
+
+def json_error(error: str) -> dict[str, str]:
+    """A decoder's error as a template value in both languages (``message`` keeps the English)."""
+    return {"en": error, "zh": json_error_zh(error)}

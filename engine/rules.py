@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import Field, dataclass, fields
 from functools import cache
 from importlib import resources
 from typing import Any, Literal, get_args, get_origin
@@ -23,8 +23,8 @@ PATTERN_IDS: tuple[str, ...] = tuple(pattern.id for pattern in PATTERNS)
 EXTRA_FAN_IDS: tuple[str, ...] = tuple(EXTRAS)
 #: every row of the fan table: the base patterns, then the extras
 FAN_IDS: tuple[str, ...] = PATTERN_IDS + EXTRA_FAN_IDS
-#: the fan of an extra a preset file leaves out: 1, what every extra scored before the
-#: extras became rows (a file written then scores as it did)
+#: the fan of an extra a preset file or a stored rule set leaves out: 1, so a rule set that
+#: names no extras scores each at its plain value (and a stored name keeps its meaning)
 EXTRA_DEFAULT_FAN = 1
 
 FanValue = int | Literal["cap"] | None
@@ -34,10 +34,12 @@ class RulesError(ValueError):
     """A preset that does not exist or a knob with a value the rules do not know."""
 
 
-# The values each knob takes, written once: the knobs of :class:`Rules` are annotated with
-# these, and ``load_rules``' checks, :func:`knob_values` (the fast path's differential, the
-# C moves' rule bits) and the docs table test read them here (the compiled build erases
-# the annotations themselves). A knob whose type mixes kinds names its main kind first.
+# The values each knob takes, written once as the type its field of :class:`Rules` is
+# annotated with; ``load_rules``' checks, :func:`knob_values` (the fast path's
+# differential, the C moves' rule bits) and the docs table test read them through
+# :data:`_KNOB_TYPES`, derived from those fields. A knob's type is ``bool``, ``int``, or
+# named after the knob (``pass_rule``: ``PassRule``); a type that mixes kinds names its
+# main kind first.
 VoidDeclaration = Literal["none", "required"]
 PassRule = Literal["any", "same_tile", "off"]
 EndCondition = Literal["bloody", "first_hu", "bloody_flow"]
@@ -57,48 +59,6 @@ Suits = Literal["mps", "mp", "ms", "ps", "m", "p", "s"]
 HandSize = Literal[13, 10, 7]
 WildTiles = Literal[0, 4, 8]
 
-#: each knob's type, the annotation of its field of :class:`Rules` (``int``: a whole
-#: number >= 0); tests/test_rules.py holds the two together, read from the source
-_KNOB_TYPES: dict[str, Any] = {
-    "void_declaration": VoidDeclaration,
-    "void_discard_first": bool,
-    "multiple_hu": bool,
-    "pass_rule": PassRule,
-    "pass_rule_higher_fan_ok": bool,
-    "last_four_must_hu": bool,
-    "end_condition": EndCondition,
-    "max_fan": MaxFan,
-    "self_draw_bonus": SelfDrawBonus,
-    "kong_bloom_after_exposed": KongBloomAfterExposed,
-    "kong_discard_transfer": KongDiscardTransfer,
-    "exposed_kong_discarder": int,
-    "exposed_kong_others": int,
-    "added_kong_each": int,
-    "concealed_kong_each": int,
-    "added_kong_same_turn_only": bool,
-    "flower_pig_payment": FlowerPigPayment,
-    "no_ting_pays": NoTingPays,
-    "dead_wait_counts": bool,
-    "haidi": bool,
-    "haidi_any_discard": bool,
-    "exchange_three": bool,
-    "tax_refund": bool,
-    "flower_pig_pays": FlowerPigPays,
-    # house rules of 杠上炮, 查叫 and the turn (docs/knobs.md)
-    "ready_value_kong_roots": bool,
-    "flower_pig": FlowerPig,
-    "next_after_discard_win": NextAfterDiscardWin,
-    # fan: how base patterns combine, and what 金钩钓 needs (docs/knobs.md)
-    "fan_combination": FanCombination,
-    "jingoudiao_needs_four_melds": bool,
-    # the table: tile set and table size (docs/knobs.md, "The table")
-    "seats": Seats,
-    "suits": Suits,
-    "hand_size": HandSize,
-    "wild_tiles": WildTiles,
-    "two_suit_void": bool,
-}
-
 
 def _parts(kind: Any) -> tuple[Any, ...]:
     """A knob's type as its parts in order: a tuple of the literal values it names, or a
@@ -108,10 +68,6 @@ def _parts(kind: Any) -> tuple[Any, ...]:
     if isinstance(kind, type):
         return (kind,)
     return tuple(part for arg in get_args(kind) for part in _parts(arg))
-
-
-#: knob -> the parts of its type (:func:`_parts`), what ``load_rules`` checks a value against
-_CHOICES: dict[str, tuple[Any, ...]] = {knob: _parts(kind) for knob, kind in _KNOB_TYPES.items()}
 
 
 def knob_kinds(knob: str) -> tuple[tuple[Any, ...], tuple[type, ...]]:
@@ -149,8 +105,10 @@ def knob_values() -> dict[str, tuple[Any, ...]]:
             out[knob] = literals
         elif types == (bool,) and not literals:
             out[knob] = (False, True)
-        else:
-            out[knob] = _SAMPLES[knob]  # a whole-number knob must say how it is played
+        else:  # a whole-number knob must say how it is played
+            raise RulesError(
+                f"knob {knob!r} takes whole numbers: give the values it is played at in _SAMPLES"
+            )
     return out
 
 
@@ -223,6 +181,33 @@ class Rules:
         out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
         out["fan"] = dict(self.fan)
         return out
+
+
+def _knob_type(field: Field[Any]) -> Any:
+    """The type of a knob's field: the type named after the knob, else ``bool`` or ``int``.
+
+    Found by the knob's name rather than read from ``field.type`` because mypyc erases a
+    compiled class's annotations of named types to ``type`` (``bool`` and ``int`` stay);
+    the pure build's annotation (a string, ``from __future__ import annotations``) is held
+    to the same name here, and tests/test_rules.py holds the source to it.
+    """
+    name = "".join(word.title() for word in field.name.split("_"))
+    if field.type in (bool, int):
+        return field.type
+    if field.type in ("bool", "int"):
+        return {"bool": bool, "int": int}[field.type]
+    if field.type in (name, type) and name in globals():
+        return globals()[name]
+    raise TypeError(
+        f"knob {field.name!r} is annotated {field.type}: name its type {name}, or use bool or int"
+    )
+
+
+#: each knob's type, from the fields of :class:`Rules` (all but ``name`` and ``fan``), in
+#: their order: the one list of the knobs
+_KNOB_TYPES: dict[str, Any] = {f.name: _knob_type(f) for f in fields(Rules) if f.name not in ("name", "fan")}
+#: knob -> the parts of its type (:func:`_parts`), what ``load_rules`` checks a value against
+_CHOICES: dict[str, tuple[Any, ...]] = {knob: _parts(kind) for knob, kind in _KNOB_TYPES.items()}
 
 
 def preset_names() -> list[str]:

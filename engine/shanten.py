@@ -244,23 +244,12 @@ def _suit_moves(table: bytes, wild: int, key: int) -> list[int]:
     return moves
 
 
-def _suit_lowering(moves: list[int], entries: int) -> int:
-    """The ranks one more of which lowers some of the ``entries`` (bit ``2j + p``) of the
-    suit whose :func:`_suit_moves` are ``moves``."""
+def _suit_ranks(moves: list[int], entries: int, offset: int) -> int:
+    """The ranks one more of which lowers (``offset`` 0), or one fewer of which keeps
+    (``offset`` 10), some of the ``entries`` (bit ``2j + p``) of the suit whose
+    :func:`_suit_moves` are ``moves``."""
     mask = 0
-    index = 0
-    while entries:
-        if entries & 1:
-            mask |= moves[index]
-        entries >>= 1
-        index += 1
-    return mask
-
-
-def _suit_keeping(moves: list[int], entries: int) -> int:
-    """The ranks one fewer of which keeps some of the ``entries`` (bit ``2j + p``)."""
-    mask = 0
-    index = 10
+    index = offset
     while entries:
         if entries & 1:
             mask |= moves[index]
@@ -449,11 +438,11 @@ class Hand13:
         if _from_missing(best - 1, self.wilds) < now:  # one tile fewer missing helps
             counts = self.counts
             if e0:
-                mask |= _suit_lowering(self.suit_moves(0), e0)
+                mask |= _suit_ranks(self.suit_moves(0), e0, 0)
             if e1:
-                mask |= _suit_lowering(self.suit_moves(1), e1) << 9
+                mask |= _suit_ranks(self.suit_moves(1), e1, 0) << 9
             if e2:
-                mask |= _suit_lowering(self.suit_moves(2), e2) << 18
+                mask |= _suit_ranks(self.suit_moves(2), e2, 0) << 18
             for choice in sevens:  # a best seven-pairs reading: a single paired, or a new single
                 held = 0
                 single = 0
@@ -503,9 +492,9 @@ class Hand13:
         wilds = self.wilds
         # per suit, the ranks one fewer of which keeps the count (all where a best reading
         # keeps none of the suit)
-        keep0 = 511 if free & 1 else _suit_keeping(self.suit_moves(0), e0) if e0 else 0
-        keep1 = 511 if free & 2 else _suit_keeping(self.suit_moves(1), e1) if e1 else 0
-        keep2 = 511 if free & 4 else _suit_keeping(self.suit_moves(2), e2) if e2 else 0
+        keep0 = 511 if free & 1 else _suit_ranks(self.suit_moves(0), e0, 10) if e0 else 0
+        keep1 = 511 if free & 2 else _suit_ranks(self.suit_moves(1), e1, 10) if e1 else 0
+        keep2 = 511 if free & 4 else _suit_ranks(self.suit_moves(2), e2, 10) if e2 else 0
         keeps = keep0 | keep1 << 9 | keep2 << 18
         same_shanten = _from_missing(best, wilds)
         worse = _from_missing(best + 1, wilds)

@@ -23,7 +23,7 @@ import msgspec
 
 from engine import move_codes
 from engine.events import DealStart
-from engine.fan import FanResult, WinContext, score_win
+from engine.fan import FanResult, WinContext
 from engine.hand import held_counts, ready_value, wait_mask
 from engine.messages import doing, play
 from engine.move_checks import check_exchange, check_void, heavenly, self_draw_context
@@ -40,6 +40,7 @@ from engine.moves import (
     ready_waits,
 )
 from engine.rules import Rules
+from engine.score import score_win
 from engine.settle import Settler
 from engine.settlement import KongIncome, Transfer
 from engine.shapes import POW5, is_win_shape_keys, may_wait_keys, wild_win

@@ -16,8 +16,8 @@ from engine.tiles import COPIES, SUITS
 
 #: the knobs of the table: the movers ask this module, never read one (tests/test_move_core.py)
 TABLE_KNOBS: Final = ("seats", "suits", "hand_size", "wild_tiles", "two_suit_void")
-#: today's table, every preset's before the table knobs: four seats, three suits,
-#: thirteen tiles, no wild tile
+#: the table knobs of the table every platform and the C moves play: four seats, three
+#: suits, thirteen tiles, no wild tile
 FOUR_SEATS_THREE_SUITS: Final = (4, "mps", 13, 0)
 
 
@@ -69,6 +69,22 @@ class Table:
         return (self.hand - 1) // 3
 
 
+def _table(seats: int, letters: str, hand: int, wild_tiles: int) -> Table:
+    """The :class:`Table` of these table knobs (``letters``: a plain str, as mypyc cannot
+    iterate a Literal type)."""
+    suits = tuple(SUITS.index(suit) for suit in letters)
+    return Table(
+        seats, suits, hand, wild_tiles,
+        (seats, letters, hand, wild_tiles) == FOUR_SEATS_THREE_SUITS,
+        tuple(tile // 9 in suits for tile in range(9 * len(SUITS))),
+        sum(0x1FF << (9 * suit) for suit in suits),
+    )  # fmt: skip
+
+
+#: the four-seat table of 108 tiles, 13 a hand: the one the C moves and the fast check
+#: play and the platforms' records are dealt at (its ``dealt`` and ``wall_size``: 53, 55)
+FOUR_SEAT_TABLE: Final = _table(*FOUR_SEATS_THREE_SUITS)
+
 #: by rule set name (a name says every knob): every deal asks at its deal-in
 _TABLES: dict[str, Table] = {}
 
@@ -77,14 +93,7 @@ def table_of(rules: Rules) -> Table:
     """The :class:`Table` of ``rules`` (worked out once per rule set)."""
     found = _TABLES.get(rules.name)
     if found is None:
-        letters: str = rules.suits  # a plain str: mypyc cannot iterate a Literal type
-        suits = tuple(SUITS.index(suit) for suit in letters)
-        found = Table(
-            rules.seats, suits, rules.hand_size, rules.wild_tiles,
-            (rules.seats, rules.suits, rules.hand_size, rules.wild_tiles) == FOUR_SEATS_THREE_SUITS,
-            tuple(tile // 9 in suits for tile in range(9 * len(SUITS))),
-            sum(0x1FF << (9 * suit) for suit in suits),
-        )  # fmt: skip
+        found = _table(rules.seats, rules.suits, rules.hand_size, rules.wild_tiles)
         _TABLES[rules.name] = found
     return found
 

@@ -6,7 +6,7 @@ the stored messages always have ("seat 2" / "2 号位", the tile's name, a bare 
 ``message`` and ``message_zh`` stay what they were. :class:`NamedVoice` says the players
 by name, the seat beside it counted as the source counts it (a tile log 0–3, a score
 sheet or a spreadsheet 1–4), and payments per player ("张三 −4, 李四 +4"); a page may
-draw a tile as it draws tiles (``tile``).
+draw a tile as it draws tiles (``tile``) and name a rule set in its language (``rules``).
 """
 
 from __future__ import annotations
@@ -47,6 +47,10 @@ class Voice:
     def amounts(self, amounts: Sequence[int], lang: Lang) -> str:
         return str(list(amounts))
 
+    def rules(self, name: str, lang: Lang) -> str:
+        """A rule set (a template's ``rules``): its name as stored (``standard``)."""
+        return name
+
 
 DEFAULT = Voice()
 
@@ -61,10 +65,12 @@ class NamedVoice(Voice):
         players: Sequence[str | None],
         first: int = 0,
         tile: Callable[[str, Lang], str] | None = None,
+        rules: Callable[[str, Lang], str] | None = None,
     ) -> None:
         self.players = [str(p) if p is not None else "" for p in players]
         self.first = first
         self._tile = tile
+        self._rules = rules
 
     def name(self, seat: int) -> str | None:
         if isinstance(seat, int) and 0 <= seat < len(self.players) and self.players[seat]:
@@ -83,6 +89,10 @@ class NamedVoice(Voice):
 
     def tile(self, name: str, lang: Lang) -> str:
         return self._tile(name, lang) if self._tile is not None else name
+
+    def rules(self, name: str, lang: Lang) -> str:
+        """A rule set as the page names it (``rules``: 标准川麻 on a 中文 page), else as stored."""
+        return self._rules(name, lang) if self._rules is not None else name
 
     def amounts(self, amounts: Sequence[int], lang: Lang) -> str:
         if len(amounts) != len(self.players) or not all(isinstance(a, int) for a in amounts):

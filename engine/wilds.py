@@ -351,7 +351,7 @@ def score_wild_win(
     wilds: int,
 ) -> FanResult | None:
     """The best reading of a win holding ``wilds`` 红中 beside the 27 counts
-    ``concealed`` (``engine.fan.score_win`` with ``wilds``); ``None`` when no substitution
+    ``concealed`` (``engine.score.score_win`` with ``wilds``); ``None`` when no substitution
     is a win (shape, 缺一门, the table's suits).
 
     Every multiset of tiles for the 红中 is tried, in the suits the real tiles hold (a

@@ -136,6 +136,7 @@ def test_replay_lays_the_winning_tiles_aside_step_by_step(bloody: Analytics) -> 
 
 # ------------------------------------------------------------------ the dashboard pages
 def test_pages_show_every_win_and_the_laid_tiles(warehouse: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from page_reading import read_names
     from streamlit.testing.v1 import AppTest
     from test_dashboard_apptest import APP, TIMEOUT, frame, metrics, open_page
 
@@ -150,7 +151,7 @@ def test_pages_show_every_win_and_the_laid_tiles(warehouse: Path, monkeypatch: p
         "6",
     )
     at = open_page(AppTest.from_file(APP, default_timeout=TIMEOUT), "players")
-    board = frame(at, "player", "wins", "all_wins", "repeat_wins").set_index("player")
+    board = read_names(frame(at, "player", "wins", "all_wins", "repeat_wins")).set_index("player")
     assert board.loc["Bo", ["wins", "all_wins", "repeat_wins"]].tolist() == [2, 6, 4]
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.run()

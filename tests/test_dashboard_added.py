@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
+from page_reading import read_names
 from PIL import Image, ImageChops, ImageDraw
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, chart, frame, metrics
@@ -96,7 +97,7 @@ def names(api: Analytics) -> set[str]:
 def test_ratings_page(app: AppTest, api: Analytics, lang: str) -> None:
     at = open_in(app, "ratings", lang)
     assert at.title[0].value == word(lang, "page_ratings")
-    table = frame(at, "player", "rating", "avg_placement")
+    table = read_names(frame(at, "player", "rating", "avg_placement"))
     expected = api.placements().merge(rating.current_ratings(api.rating_history()), on="player")
     expected = expected.set_index("player").loc[table["player"]]
     assert table["rating"].tolist() == pytest.approx(expected["rating"].tolist())
@@ -126,7 +127,7 @@ def deal_of(url: str) -> str:
 
 def test_leaderboard_has_rating_and_placements(app: AppTest, api: Analytics, lang: str) -> None:
     at = open_in(app, "players", lang)
-    board = frame(at, "player", "win_rate", "rating")
+    board = read_names(frame(at, "player", "win_rate", "rating"))
     table = api.player_table()
     assert list(board["player"]) == list(table["player"])
     for column, scale in (("rating", 1), ("avg_placement", 1), ("placement_1_rate", 100), ("net", 1)):
@@ -173,7 +174,7 @@ def test_versus_page(app: AppTest, api: Analytics, lang: str) -> None:
     assert deals_row[first] == f"{int(together.loc[first, 'deals']):,}" == deals_row[second]
     win_row = side[side["statistic"] == word(lang, "win_rate")].iloc[0]
     assert win_row[second] == f"{100 * together.loc[second, 'win_rate']:.1f}%"
-    table = frame(at, "mate", "placed_above", "net_between")
+    table = read_names(frame(at, "mate", "placed_above", "net_between"), "mate")
     expected = api.mate_records(Filters(player=first))
     assert table["mate"].tolist() == expected["mate"].tolist()
     assert table["net_between"].tolist() == expected["net_between"].tolist()

@@ -15,6 +15,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import pyarrow as pa  # type: ignore[import-untyped]
 import pytest
+from page_reading import names
 from streamlit import config
 from streamlit.testing.v1 import AppTest
 
@@ -183,7 +184,7 @@ def test_filters_apply_to_every_page(app: AppTest, api: Analytics) -> None:
     at.session_state["filter_club"] = "east"
     at.switch_page("app_pages/players.py").run()
     board = frame(at, "player", "win_rate")
-    assert sorted(board["player"]) == sorted(api.player_stats(Filters(club="east"))["player"])
+    assert sorted(names(board["player"])) == sorted(api.player_stats(Filters(club="east"))["player"])
 
 
 def test_a_players_page_lists_their_nights(app: AppTest, api: Analytics) -> None:
@@ -206,7 +207,7 @@ def test_players_leaderboard_and_card(app: AppTest, api: Analytics) -> None:
     at = open_page(app, "players")
     stats = api.player_stats()
     board = frame(at, "player", "win_rate")
-    assert list(board["player"]) == list(stats["player"])
+    assert names(board["player"]) == list(stats["player"])  # each name a link to its page
     for column in ("deals", "wins", "net", "avg_fan"):
         assert board[column].tolist() == pytest.approx(stats[column].tolist(), nan_ok=True), column
     for column in ("win_rate", "deal_in_rate"):  # shown as percentages, one decimal

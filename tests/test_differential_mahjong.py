@@ -28,9 +28,10 @@ from mahjong.agari import Agari
 from mahjong.hand_calculating.divider import HandDivider
 from test_fan_table import hand_features
 
-from engine.fan import DISCARD_WIN, score_win
+from engine.fan import DISCARD_WIN
 from engine.hand import waits
 from engine.rules import load_rules
+from engine.score import score_win
 
 STANDARD = load_rules("standard")
 SEED = 20240611

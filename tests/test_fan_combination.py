@@ -22,9 +22,10 @@ from hypothesis import strategies as st
 from test_hand_properties import PROPS, Built, winning_hands
 
 from engine.events import Hu
-from engine.fan import DISCARD_WIN, EXTRA_IDS, FanResult, WinContext, adds_up, score_win
+from engine.fan import DISCARD_WIN, EXTRA_IDS, FanResult, WinContext, adds_up
 from engine.hand import ready_value, wait_mask
 from engine.rules import RulesError, knob_values, load_rules
+from engine.score import score_win
 from engine.settle import Settler
 from engine.settlement import deltas
 from engine.tiles import parse_tile, parse_tiles, to_counts

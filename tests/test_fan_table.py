@@ -1,6 +1,6 @@
 """The fan scorer against a spec-literal reading of docs/rules.md section 4.
 
-:func:`engine.fan.score_win` scores on bits: a hand's features are one ``int``, each rule
+:func:`engine.score.score_win` scores on bits: a hand's features are one ``int``, each rule
 set's scored patterns a table built once. The reference here is the scorer as first
 written, word for word the rules: features as a set of names, a pattern applies when its
 ``requires`` are a subset, every pattern's fan looked up in the rule set on each call.
@@ -25,11 +25,11 @@ from engine.fan import (
     FanResult,
     WinContext,
     feature_bits,
-    score_win,
     situational_extras,
 )
 from engine.hand import ready_value, wait_mask
 from engine.rules import Rules, load_rules
+from engine.score import score_win
 from engine.shapes import ALL_TERMINAL, ALL_TRIPLETS, is_seven_pairs, regular_win_flags
 from engine.tiles import NUM_KINDS, rank_of, suits_used
 

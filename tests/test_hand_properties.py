@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.fan import WinContext, score_win
+from engine.fan import WinContext
 from engine.hand import analyse_hand, parse_hand, waits
 from engine.rules import Rules, load_rules
+from engine.score import score_win
 from engine.tiles import SUITS, format_tiles, parse_tile, parse_tiles, tile_name, to_counts
 
 PRESET_RULES = {name: load_rules(name) for name in ("standard", "chengdu", "online")}

@@ -292,3 +292,72 @@ def test_a_build_has_a_memory_limit_of_its_own(warehouse: Path, monkeypatch: pyt
     assert api.con.execute("select current_setting('memory_limit')").fetchall() == want
     assert len(api.query("overview")) > 0
     api.close()
+
+
+def test_a_command_reads_the_kept_marts_and_never_builds_them(warehouse: Path) -> None:
+    """``chuanma stats`` and ``chuanma night`` open ``Analytics(kept_only=True)``: with no
+    marts file it reads the Parquet (no file made: a build costs minutes at millions of
+    deals); with the pages' file it opens it (``last_refresh == "opened"``) and answers as
+    the Parquet does; while another process owns the file it reads the Parquet again."""
+    runner = CliRunner()
+    args = ["stats", "--warehouse", str(warehouse), "--json"]
+    bare = Analytics(warehouse, kept_only=True)
+    assert bare.marts_file is None and not bare.materialize
+    bare.close()
+    assert not (warehouse / MARTS_FILE).exists()
+    from_parquet = runner.invoke(app, args)
+    assert from_parquet.exit_code == 0, from_parquet.output
+    assert not (warehouse / MARTS_FILE).exists()
+    Analytics(warehouse).close()  # the pages' first open keeps the marts
+    kept = Analytics(warehouse, kept_only=True)
+    assert kept.marts_file == warehouse / MARTS_FILE and kept.last_refresh == "opened"
+    kept.close()
+    from_marts = runner.invoke(app, args)
+    assert from_marts.exit_code == 0, from_marts.output
+    assert json.loads(from_marts.output) == json.loads(from_parquet.output)
+    owner = Analytics(warehouse)  # a dashboard holds the file
+    try:
+        other = Analytics(warehouse, kept_only=True)
+        assert other.marts_file is None and not other.materialize
+        other.close()
+    finally:
+        owner.close()
+
+
+FOOTERS_CHECK = """
+import json, sys
+from pathlib import Path
+from ingest.warehouse import read_catalog
+from ingest.warehouse.recovery import verify_parts
+root = Path(sys.argv[1])
+print(json.dumps(verify_parts(root, read_catalog(root))))
+"""
+
+
+def test_a_commands_footer_check_reads_only_files_it_has_not_read(warehouse: Path) -> None:
+    """Every command checks that each listed Parquet file opens with the rows the catalog
+    records (``require_readable``); the row counts read are kept in ``footers.json`` by
+    each file's size, mtime and inode, so the next process reads only new or changed files.
+    Shown by a kept count made wrong: a fresh process believes it (no footer read) until the
+    file itself changes, which is read again, and a truncated file is still found."""
+
+    def check() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", FOOTERS_CHECK, str(warehouse)], capture_output=True, text=True, check=True
+        )
+        found: list[str] = json.loads(done.stdout)
+        return found
+
+    assert check() == []
+    kept = warehouse / "footers.json"
+    entries = json.loads(kept.read_text())
+    assert entries and all((warehouse / name).is_file() for name, *_ in entries)
+    name = entries[0][0]
+    entries[0][4] += 1  # a count the file does not hold: believed, so never read again
+    kept.write_text(json.dumps(entries))
+    assert any("rows, the catalog records" in p for p in check())
+    part = warehouse / name
+    os.utime(part, ns=(part.stat().st_atime_ns, part.stat().st_mtime_ns + 1_000_000))
+    assert check() == []  # the file changed: its footer read again
+    part.write_bytes(part.read_bytes()[:-20])  # torn: no footer
+    assert any("cannot be read as Parquet" in p for p in check())

@@ -97,3 +97,20 @@ def test_the_c_moves_take_their_codes_from_the_generated_header() -> None:
         assert not re.search(rf"#define {name}\b|\b{name} = ", source), name
     assert f"#define WALL_SIZE {move_codes.WALL_SIZE}" in header
     assert f"R_PASS_SAME = {1 << 8}" in header
+
+
+def test_the_four_seat_tables_sizes_are_written_once() -> None:
+    """The wall and the deal of the four-seat table come from ``engine/table.py``: the C
+    moves' codes and the platforms' readers derive them, none writes 52, 53 or 55 again."""
+    from engine.table import FOUR_SEAT_TABLE
+    from ingest.platforms import dcmshi, open_mahjong
+
+    assert (
+        (move_codes.DEALT, move_codes.WALL_SIZE)
+        == (FOUR_SEAT_TABLE.dealt, FOUR_SEAT_TABLE.wall_size)
+        == (53, 55)
+    )
+    assert FOUR_SEAT_TABLE.dealt - 1 == dcmshi.DEALT and FOUR_SEAT_TABLE.wall_size == open_mahjong.WALL
+    for path in ("engine/move_codes.py", "ingest/platforms/dcmshi.py", "ingest/platforms/open_mahjong.py"):
+        source = (ROOT / path).read_text(encoding="utf-8")
+        assert not re.search(r"^\w+: Final = (52|53|55)\b", source, flags=re.MULTILINE), path

@@ -26,6 +26,7 @@ import duckdb
 import msgspec
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
+from page_reading import read_names
 from PIL import Image
 from streamlit.testing.v1 import AppTest
 from test_api import CLI, call, start
@@ -356,7 +357,7 @@ def test_the_night_page(night_wh: Path, monkeypatch: pytest.MonkeyPatch, lang: L
     finally:
         api.close()
     assert night is not None
-    table = frame(at, "player", "points", "yuan")
+    table = read_names(frame(at, "player", "points", "yuan"))
     assert dict(zip(table["player"], table["yuan"], strict=True)) == {
         p: (night.cash_total(p) or 0) / 100
         for p in night.players  # every player sat at a money table

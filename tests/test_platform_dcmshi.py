@@ -264,7 +264,7 @@ def test_exchange_kongs_and_their_payments() -> None:
     seat 3 -2 - 2 - 2 - 2 + 1 - 2 = -9; in chuanma's order [s0, s3, s2, s1].
     """
     record = _kongs()
-    lines = [obj for _, obj in convert_dcmshi(json.dumps(record).encode(), "kongs.json").lines]
+    lines = [obj for _, obj in convert_dcmshi(json.dumps(record).encode(), "kongs.json").objects()]
     exchange = next(obj for obj in lines if obj["type"] == "exchange")
     # "kong-198" hashes even: ccw, app seat s gives to s - 1, chuanma seat c to c + 1
     assert seed_hash("kong-198") & 1 == 0
@@ -291,7 +291,9 @@ def test_a_robbed_added_kong_is_a_win_off_the_konger() -> None:
     del record["results"]  # no results to tell a win from a false one: every claim stands
     # a claim right after seat 3's added kong of 5m (action 89) is a rob of it
     record["actionLog"].insert(89, {"t": "claim", "seat": 0, "claim": {"kind": "hu"}})
-    lines = [(line, obj) for line, obj in convert_dcmshi(json.dumps(record).encode(), "robbed.json").lines]
+    lines = [
+        (line, obj) for line, obj in convert_dcmshi(json.dumps(record).encode(), "robbed.json").objects()
+    ]
     robbed = next((line, obj) for line, obj in lines if obj["type"] == "hu" and obj["tile"] == "5m")
     assert robbed == (1090, {"type": "hu", "seat": 0, "tile": "5m", "from": 1})
     # no replacement draw for the konger after a rob: the next line is the next action's
@@ -330,7 +332,7 @@ def test_the_wall_runs_out_and_the_ready_seat_is_paid() -> None:
     record = json.loads((GOLDEN / "dcmshi_wall_end.json").read_text(encoding="utf-8"))
     deal = _deals(_validate(record))["r1"]
     assert _codes(deal) == []
-    end = convert_dcmshi(json.dumps(record).encode(), "wall.json").lines[-2][1]
+    end = convert_dcmshi(json.dumps(record).encode(), "wall.json").objects()[-2][1]
     assert end == {"type": "deal_end", "reason": "wall_exhausted", "scores": [3, 1, 1, -5]}
     assert list(deal.settlement) == [4, 0, 0, -4]  # chuanma seats: app 1 is 3
     assert list(deal.scores) == [3, 1, 1, -5]

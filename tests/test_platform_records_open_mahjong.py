@@ -67,7 +67,7 @@ def _inferred(path: Path, number: int, deal: DealReport) -> dict[int, tuple[str,
     converted = convert_open_mahjong(path.read_bytes(), path.name)
     voids = {
         int(obj["seat"]): str(obj["suit"])
-        for line, obj in converted.lines
+        for line, obj in converted.objects()
         if obj["type"] == "void" and line // 1000 == number
     }
     warned = {f.seat for f in deal.warnings if f.message_key == "open_mahjong_void"}
@@ -127,7 +127,7 @@ def test_the_dealer_is_the_seat_dealt_fourteen() -> None:
     rnd = data["game_round"]["round_index_2"]
     assert rnd["dealer_index"] == 0 and len(rnd["p2_tiles"]) == 14
     converted = convert_open_mahjong((REAL / "A-game_1000.json").read_bytes(), "A-game_1000.json")
-    dealers = [obj["dealer"] for _, obj in converted.lines if obj["type"] == "deal"]
+    dealers = [obj["dealer"] for _, obj in converted.objects() if obj["type"] == "deal"]
     assert dealers == [0, 2, 0, 0, 3, 3, 0, 0]  # each round's 14-tile seat
 
 

@@ -91,7 +91,7 @@ def test_platform_inferred_says_where_the_moves_leave_the_void_open() -> None:
     suits they allow (seat 3: m or s)."""
     record = _record()
     converted = convert_open_mahjong(json.dumps(record).encode(), "record.json")
-    voids = [obj for line, obj in converted.lines if obj["type"] == "void" and line // 1000 == 1]
+    voids = [obj for line, obj in converted.objects() if obj["type"] == "void" and line // 1000 == 1]
     assert voids[1] == {"type": "void", "seat": 1, "suit": "s"}
     deal = _deals(_validate(record))["r1"]
     (open_void,) = [f for f in deal.warnings if f.code == "platform_inferred"]  # seats 0-2 decided
@@ -198,7 +198,7 @@ def test_kong_payments_and_the_wall_end_settlement_worked_by_hand() -> None:
     """Round 1 of open_mahjong_kongs.json, payment by payment, under the record's rules
     (chengdu's kong knobs, 查大叫 at the highest value of the waits, 退税)."""
     converted = convert_open_mahjong(KONGS.read_bytes(), KONGS.name)
-    lines = {line: obj for line, obj in converted.lines if line // 1000 == 1}
+    lines = {line: obj for line, obj in converted.objects() if line // 1000 == 1}
     kong = {"type": "kong", "seat": 0, "tile": "9s", "kind": "exposed"}
     # tick 13: seat 2 draws the fourth 5s, 暗杠 (下雨): 2 from each of the three others
     assert lines[1013] == {**kong, "seat": 2, "tile": "5s", "kind": "concealed", "deltas": [-2, -2, 6, -2]}

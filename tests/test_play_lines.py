@@ -206,3 +206,28 @@ def test_play_rows_c_and_python_write_the_same_rows(codes: list[int | None], fir
             (255, 255, 255) if code is None else (3 + code_kind(code), code_seat(code), code_tile(code))
         )
         assert (types[row], seats[row], tiles[row]) == expected
+
+
+def test_a_converters_play_code_reads_as_its_line() -> None:
+    """``LogBuilder.feed_play`` (a platform converter's draw, discard or pong, with no JSON in
+    between) keeps the text the writer writes and makes the event ``feed`` makes of it."""
+    from ingest.logs.builder import LogBuilder
+    from ingest.logs.play_lines import KINDS, PLAY_TEXTS, play_code
+
+    start = '{"type":"deal","deal_id":"d","dealer":0,"hands":["","","",""],"wall":""}'
+    by_code, by_text = LogBuilder("a"), LogBuilder("a")
+    by_code.feed(1, start)
+    by_text.feed(1, start)
+    n = 2
+    for kind, name in enumerate(KINDS):
+        for seat in range(4):
+            for tile in range(27):
+                code = play_code(kind, seat, tile)
+                obj = {"type": name, "seat": seat, "tile": f"{tile % 9 + 1}{'mps'[tile // 9]}"}
+                assert PLAY_TEXTS[code] == msgspec.json.encode(obj).decode()
+                by_code.feed_play(n, code)
+                by_text.feed(n, msgspec.json.encode(obj).decode())
+                n += 1
+    made, read = by_code.finish(), by_text.finish()
+    assert [d for _, d in made.iter_deals()] == [d for _, d in read.iter_deals()]
+    assert len(next(made.iter_deals())[1].events) == 3 * 4 * 27

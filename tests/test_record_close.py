@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from page_reading import read_names
 from streamlit.testing.v1 import AppTest
 from test_record import APP, TIMEOUT, on_localhost, pick_win, start
 
@@ -57,7 +58,7 @@ def test_close_a_session_with_its_money(tmp_path: Path, monkeypatch: pytest.Monk
     at.selectbox(key="session_pick").set_value("night").run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.number_input(key="money_point").value == 0.5
-    money = next(f.value for f in at.dataframe if "yuan" in f.value.columns)
+    money = read_names(next(f.value for f in at.dataframe if "yuan" in f.value.columns))
     assert dict(zip(money["player"], money["yuan"], strict=True)) == {
         "A": -3.5,
         "B": -5.5,

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+import page_reading
 import pytest
 from test_dashboard_apptest import club_logs
 
@@ -215,14 +216,14 @@ def test_the_players_page_follows_the_roster_without_a_restart(
     at.run()
     at.switch_page("app_pages/players.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    board = at.dataframe[0].value
+    board = page_reading.shown(at.dataframe[0].value)
     assert guest in set(board.iloc[:, 0]) and label("guests_title", lang) not in str(at.markdown)
 
     add_player(warehouse, CLUB, guest, guest=True)
     shown = forget_player(warehouse, CLUB, forgotten).shown
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    tables = [frame.value for frame in at.dataframe]
+    tables = [page_reading.shown(frame.value) for frame in at.dataframe]
     assert guest not in set(tables[0].iloc[:, 0]) and shown in set(tables[0].iloc[:, 0])
     assert any(f"**{label('guests_title', lang)}**" == m.value for m in at.markdown)
     assert any(list(t.iloc[:, 0]) == [guest] for t in tables[1:])
@@ -253,7 +254,7 @@ def test_the_ratings_page_lists_guests_apart(warehouse: Path, monkeypatch: pytes
     at.run()
     at.switch_page("app_pages/ratings.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    tables = [frame.value for frame in at.dataframe]
+    tables = [page_reading.shown(frame.value) for frame in at.dataframe]
     assert guest not in set(tables[0].iloc[:, 0])
     assert any(f"**{label('guests_title', 'en')}**" == m.value for m in at.markdown)
     assert any(list(t.iloc[:, 0]) == [guest] for t in tables[1:])
@@ -324,4 +325,4 @@ def test_a_damaged_roster_shows_names_as_recorded_and_says_so(
     assert not at.exception, [e.value for e in at.exception]
     warned = [w.value for w in at.sidebar.warning]
     assert label("roster_unreadable", "en") in warned and str(warehouse) not in "".join(warned)
-    assert guest in set(at.dataframe[0].value.iloc[:, 0])  # no roster: no guests apart
+    assert guest in set(page_reading.shown(at.dataframe[0].value).iloc[:, 0])  # no roster: no guests apart

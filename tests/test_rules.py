@@ -427,10 +427,10 @@ def test_rules_error_is_a_value_error() -> None:
 
 
 def test_the_knob_checks_agree_with_the_rules_annotations() -> None:
-    """Each knob of ``Rules`` is annotated with the type ``_KNOB_TYPES`` gives it (what
-    ``load_rules`` checks, the differential plays and the C bits cover): a value type of
-    ``engine/rules.py``, or ``bool`` or ``int``. Read from the source, as the compiled
-    build erases annotations."""
+    """Each knob of ``Rules`` is annotated with the type ``_KNOB_TYPES`` derives for it
+    (what ``load_rules`` checks, the differential plays and the C bits cover): the type of
+    ``engine/rules.py`` named after the knob, or ``bool`` or ``int``. Read from the source,
+    as the compiled build erases the annotations of named types."""
     import ast
 
     import engine.rules as rules_module
@@ -455,6 +455,7 @@ def test_the_knob_checks_agree_with_the_rules_annotations() -> None:
             name,
         )
         assert "Literal" not in name, knob  # the values are written once, in the named type
+        assert name in ("bool", "int") or name == "".join(w.title() for w in knob.split("_")), (knob, name)
 
 
 def test_every_kind_of_knob_is_checked() -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
+from page_reading import read_names
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT
 
@@ -161,7 +162,7 @@ def test_players_and_placements_pages_read_a_season(
     period = at.selectbox(key="filter_period")
     assert period.value == f"season:{SPRING.name}"
     assert label("period_month", lang) in period.options  # this month is always offered
-    shown = [t.value for t in at.dataframe if "win_rate" in t.value.columns]
+    shown = [read_names(t.value) for t in at.dataframe if "win_rate" in t.value.columns]
     assert set(shown[0]["player"]) == set(expected["player"])
     assert set(shown[1]["player"]) == set(below["player"])
     assert shown[0].set_index("player")["deals"].to_dict() == expected.set_index("player")["deals"].to_dict()
@@ -172,7 +173,7 @@ def test_players_and_placements_pages_read_a_season(
     assert at.query_params["period"] == f"season:{SPRING.name}"  # a shared link keeps the season
     at.switch_page("app_pages/ratings.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    placed = [t.value for t in at.dataframe if "placement_1_rate" in t.value.columns]
+    placed = [read_names(t.value) for t in at.dataframe if "placement_1_rate" in t.value.columns]
     api = Analytics(copy, materialize=False)
     sessions = api.placements(Filters(date_from=SPRING.first, date_to=SPRING.last)).set_index("player")[
         "sessions"

@@ -30,9 +30,10 @@ from typing import Any
 
 import pytest
 
-from engine.fan import DISCARD_WIN, WinContext, score_win
+from engine.fan import DISCARD_WIN, WinContext
 from engine.hand import HandError, analyse_hand, parse_hand, ready_value
 from engine.rules import Rules, load_rules
+from engine.score import score_win
 from engine.tiles import parse_tiles, to_counts
 
 PRESETS = ("standard", "chengdu", "online")

@@ -11,6 +11,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
+from page_reading import read_names
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, frame
 from test_session_page import busy_session, db, expected_totals, open_session, warehouse
@@ -37,9 +38,9 @@ def test_money_after_a_fixed_fee_rounded_to_the_yuan(
     at.run()
     at.switch_page("app_pages/session.py").run()
     assert not at.exception, [e.value for e in at.exception]
-    page_totals = frame(at, "place", "player", "total")
+    page_totals = read_names(frame(at, "place", "player", "total"))
     players = list(page_totals["player"])
-    money_table = frame(at, "player", "yuan")
+    money_table = read_names(frame(at, "player", "yuan"))
     seats = {name: seat for seat, name in enumerate(_players(db, session))}
     points = [0] * len(seats)
     for name, total in totals.items():

@@ -14,6 +14,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd  # type: ignore[import-untyped]
 import pytest
+from page_reading import read_names
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, club_logs, frame, metrics
@@ -110,7 +111,7 @@ def test_session_page_in_english_equals_duckdb(
     shown = metrics(at)
     for player, total in totals.items():
         assert shown[player].replace(",", "") == (f"{total:+d}" if total else "0")
-    table = frame(at, "place", "player", "total")
+    table = read_names(frame(at, "place", "player", "total"))
     assert dict(zip(table["player"], table["total"], strict=True)) == totals
     assert table["total"].is_monotonic_decreasing
 
@@ -132,7 +133,8 @@ def test_session_page_in_english_equals_duckdb(
 
     # who pays whom settles the totals, and each deal row links to its replay
     assert any(totals.values())
-    transfers = frame(at, "payer", "payee", "amount")  # the first such table: before the payments
+    # the first such table (before the payments): who pays whom, each name a link
+    transfers = read_names(frame(at, "payer", "payee", "amount"), "payer", "payee")
     assert list(transfers.columns) == ["payer", "payee", "amount"]
     paid = {p: 0 for p in totals}
     for row in transfers.to_dict(orient="records"):
@@ -191,7 +193,7 @@ def test_the_session_picker_and_a_missing_session(
     at.selectbox(key="session_pick").set_value(other).run()
     assert not at.exception
     assert at.query_params["session"] == other  # the address follows the choice
-    table = frame(at, "place", "player", "total")
+    table = read_names(frame(at, "place", "player", "total"))
     assert dict(zip(table["player"], table["total"], strict=True)) == expected_totals(db, other)
 
 

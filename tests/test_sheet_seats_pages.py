@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from page_reading import read_names
 from streamlit.testing.v1 import AppTest
 from test_dashboard_apptest import APP, TIMEOUT, frame, metrics
 from test_sheet_seats import GOLDEN, write_csv
@@ -46,13 +47,13 @@ def test_the_session_page_shows_three_players(
     # totals [-7, 0, 7]: three metrics, one a player, no "seat 3" placeholder
     assert {name: shown[name] for name in ("Ann", "Bo", "Chen")} == {"Ann": "-7", "Bo": "0", "Chen": "+7"}
     assert not any(label.startswith("seat ") for label in shown)
-    totals = frame(at, "place", "player", "total")
+    totals = read_names(frame(at, "place", "player", "total"))
     assert totals["player"].tolist() == ["Chen", "Bo", "Ann"] and totals["total"].tolist() == [7, 0, -7]
     deals = frame(at, "status", "findings")
     nets = [c for c in deals.columns if c.startswith("net_")]
     assert nets == ["net_0", "net_1", "net_2"]
     assert deals[nets].values.tolist() == [[-4, -2, 6], [-3, 2, 1]]
-    payments = frame(at, "payer", "payee", "amount")
+    payments = read_names(frame(at, "payer", "payee", "amount"), "payer", "payee")
     assert set(payments["payer"]) | set(payments["payee"]) <= {"Ann", "Bo", "Chen"}
 
 
@@ -92,12 +93,12 @@ def test_the_ratings_page_of_a_mixed_club_ranks_per_table_size(
     mixed: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     at = open_page(mixed, monkeypatch, "ratings", "en")
-    table = frame(at, "player", "rating")  # the ratings: no placements, which mix sizes
+    table = read_names(frame(at, "player", "rating"))  # the ratings: no placements, which mix sizes
     assert sorted(table["player"]) == ["Ann", "Bo", "Chen", "Du"]
     assert not any(c.startswith("placement_") or c == "avg_placement" for c in table.columns)
     # one table a size, each with its own places: a 4th at four only, a 3rd at three and four
     rates = {c for c in (e.value.columns for e in at.dataframe) for c in c if c.startswith("placement_")}
-    per_size = [e.value for e in at.dataframe if "placement_1_rate" in e.value.columns]
+    per_size = [read_names(e.value) for e in at.dataframe if "placement_1_rate" in e.value.columns]
     places = [max(int(c.split("_")[1]) for c in t.columns if c.endswith("_rate")) for t in per_size]
     assert places == [4, 3, 2] and "placement_4_rate" in rates
     three = per_size[1].set_index("player")

@@ -20,6 +20,7 @@ from pathlib import Path
 import pandas as pd  # type: ignore[import-untyped]
 import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import pytest
+from page_reading import read_names
 from streamlit.testing.v1 import AppTest
 from test_cli_ingest_stats import run
 
@@ -324,7 +325,9 @@ def test_players_page_says_what_the_win_turn_leaves_out(
     stats = apis["mixed"].player_stats().set_index("player")
     player = next(p for p in sorted(stats.index) if stats.loc[p, "sheet_deals_excluded"] > 0)
     at = _open(mixed_app, "players", player=player)
-    board = next(t.value for t in at.dataframe if "deals" in t.value.columns and "player" in t.value.columns)
+    board = read_names(
+        next(t.value for t in at.dataframe if "deals" in t.value.columns and "player" in t.value.columns)
+    )
     assert board.set_index("player")["deals"].to_dict() == stats["deals"].to_dict()  # sheets counted
     n = int(stats.loc[player, "sheet_deals_excluded"])
     assert label("sheet_turn_excluded", "en").format(n=n) in _captions(at)

@@ -44,6 +44,7 @@ SORT_KEYS: dict[str, list[str]] = {
     "ledger": ["deal_id", "seq"],
     "findings": ["file", "line", "code", "deal_id", "message"],
     "quarantine": ["file", "line", "reason", "raw"],
+    "reviews": ["deal_id", "seat"],  # written by the review step, not by ingest (empty here)
 }
 
 

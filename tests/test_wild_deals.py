@@ -549,7 +549,7 @@ def test_a_wild_beside_a_kong_keeps_its_root() -> None:
     the 筒 make 234p 55p 66p中 or the like. Every reading holds the kong, and a kind held
     four times or more is one 根 (docs/decisions.md, "红中"): 平胡 1 + 根 1 = 2 fan, as the
     score sheet of the same deal says."""
-    from engine.fan import score_win
+    from engine.score import score_win
     from engine.tiles import to_counts
 
     concealed = to_counts(parse_tiles("2345566p12s"))

@@ -11,9 +11,10 @@ import random
 import pytest
 from wild_brute import brute_win, check, make_case
 
-from engine.fan import WinContext, score_win
+from engine.fan import WinContext
 from engine.hand import HandError, analyse_hand, is_win, parse_hand, ready_value, wait_mask, waits
 from engine.rules import Rules, load_rules
+from engine.score import score_win
 from engine.shapes import wild_needs
 from engine.tiles import WILD, format_tiles, parse_tiles, tile_name, to_counts
 

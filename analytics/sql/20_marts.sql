@@ -106,6 +106,30 @@ join stg_deals as d using (deal_id)
 cross join mart_shared_names as n
 where d.is_complete and s.player is not null;
 
+-- 复盘: the review rows stored (the reviews table, one row a seat, written by the review
+-- step after ingest: analytics/review_store.py), kept as a table keyed by deal_id.
+create or replace view mart_reviews as
+select * exclude (month, player) from raw_reviews;
+
+-- one row per seat of a complete deal with its review figures (mart_reviews) and the
+-- seat's context for the filters. A score sheet's seat has its points only (tiles false,
+-- why 'score_sheet'); a deal the review step has not reached yet has none (reviewed
+-- false): the Review page counts both apart and says how to review the rest.
+create or replace view mart_review_seats as
+select
+    s.deal_id,
+    s.played_date,
+    s.club,
+    s.rules,
+    s.seats,
+    s.seat,
+    s.player,
+    s.name,
+    r.deal_id is not null as reviewed,
+    r.* exclude (deal_id, seat)
+from mart_seat_deals as s
+left join mart_reviews as r on r.deal_id = s.deal_id and r.seat = s.seat;
+
 -- one row per winning seat and deal (its first win; win_count / win_fans tell every win)
 create or replace view mart_wins as
 select * from mart_seat_deals where won;

@@ -245,6 +245,48 @@ def player(
     return records(frame)[0]
 
 
+@router.get("/deals/{deal_id}/review", summary="A deal's review (复盘), decision by decision")
+def deal_review(request: Request, grant: Viewer, deal_id: str) -> dict[str, Any]:
+    """Each decision of the deal judged (as ``chuanma review --json`` gives a deal: every
+    discard beside the best, 定缺, 换三张, wins passed, deal-ins, the wall's end) and each
+    seat's points by source; a score sheet's deal has its points only (``why``)."""
+    from analytics.review import deal_review as review_of
+
+    with state_of(request).reading() as analytics:
+        header = analytics.page("deal_header", deal_id=deal_id)
+        if header.empty:
+            raise ApiError("not_found", f"no deal {deal_id!r}")
+        owned(grant, header.iloc[0]["club"], f"deal {deal_id!r}")
+        found = review_of(analytics, deal_id)
+    assert found is not None
+    return found
+
+
+@router.get("/players/{player}/review", summary="One player's review (复盘)")
+def player_review(
+    request: Request, grant: Viewer, player: str, club: Club = None, date_from: DateFrom = None,
+    date_to: DateTo = None, rules: RulesName = None, seats: Seats = None,
+    deals: Annotated[int, Query(ge=0, le=10_000, description="The decisions of this many of the newest deals.")] = 20,
+) -> dict[str, Any]:  # fmt: skip
+    """The JSON of ``chuanma review --warehouse --player --json``: the player's summary
+    (kept by the review step) with ``by_period``, the club's starting shanten, the decisions
+    of its ``deals`` newest deals under the filters, and the deals not reviewed yet with
+    the command that reviews them (``not_reviewed``: ``deals``, ``command``, ``message``
+    in en and zh)."""
+    from analytics.review import warehouse_review
+    from dashboard.cli.review import pending_message
+
+    club = scoped(grant, club)
+    with state_of(request).reading() as analytics:
+        data = warehouse_review(
+            analytics, filters(club, date_from, date_to, rules, player=player, seats=seats), newest=deals
+        )
+    if player not in data["players"]:
+        raise ApiError("not_found", f"no deals of {player!r} under these filters")
+    data["not_reviewed"]["message"] = pending_message(data["not_reviewed"])
+    return data
+
+
 @router.get("/findings", summary="Findings, the latest first")
 def findings(
     request: Request, grant: Viewer, club: Club = None, date_from: DateFrom = None, date_to: DateTo = None,
@@ -263,4 +305,7 @@ def findings(
         )  # fmt: skip
     total = int(frame["total"].iloc[0]) if not frame.empty else 0
     texts = [row_text(row, lang, None) for row in frame.to_dict(orient="records")]
-    return {"findings": records(frame.drop(columns=["total"]).assign(text=texts)), "total": total}
+    shown = frame.drop(
+        columns=["total", "deal_line", "deal_no"], errors="ignore"
+    )  # the page's, not the API's
+    return {"findings": records(shown.assign(text=texts)), "total": total}

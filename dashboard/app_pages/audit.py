@@ -5,18 +5,19 @@ beside its recorded and computed scores ("under chengdu Ann would have won 12 mo
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from dashboard import cached_queries, charts, page_kit
+from dashboard import cached_queries, charts, page_kit, player_links
 from dashboard.finding_html import row_html
-from dashboard.findings_view import payments_line, row_text
+from dashboard.findings_view import finding_place, payments_line, row_text, seat_base
 from dashboard.rescore import Rescore, presets_for
 from dashboard.revisions_view import show_revisions
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
-from dashboard.term_labels import code_label, rule_label, rules_label
+from dashboard.term_labels import code_label, rule_label, rule_set_name, rules_label
 from dashboard.tiles_view import CSS
 
 CODE_KEY = "audit_code"
@@ -38,6 +39,12 @@ def pick(label: str, options: list[str], key: str, shown: Callable[[str], str] =
     return None if value == page_kit.ALL else str(value)
 
 
+def place_of(row: dict[str, Any]) -> str:
+    """Where a finding is: "第 3 局第 12 步" in a tile deal, a sheet's row, else the line."""
+    rows = seat_base(row.get("deal_record"), row.get("file")) == 1
+    return finding_place(row.get("line"), row.get("deal_line"), row.get("deal_no"), rows, page_kit.lang())
+
+
 def sentence(player: str, difference: int, rules: str) -> str:
     if difference > 0:
         return page_kit.t("more", player=player, rules=rules, n=difference)
@@ -49,29 +56,32 @@ def sentence(player: str, difference: int, rules: str) -> str:
 def show_rescore(result: Rescore) -> None:
     table = result.per_player()
     skipped = [d for d in result.deals if d.rescored is None]
+    named = md(rules_label(result.rules, page_kit.lang()))  # 中文: 成都麻将 chengdu, not the id alone
     if skipped:
         st.warning(
-            page_kit.t("not_rescored", n=len(skipped), rules=md(result.rules))
+            page_kit.t("not_rescored", n=len(skipped), rules=named)
             + "; ".join(f"{md(d.deal_id)}: {md(d.problem_in(page_kit.lang()))}" for d in skipped[:5])
         )
     if len(skipped) == len(result.deals):
         return  # nothing re-scored: no "unchanged" for anyone, no table of zeros
-    named = md(rules_label(result.rules, page_kit.lang()))  # 中文: 成都麻将 chengdu, not the id alone
+    under = page_kit.t("rescored", rules=rules_label(result.rules, page_kit.lang()))
     for row in table.to_dict(orient="records"):
-        st.markdown(f"- {sentence(md(row['player']), int(row['difference']), named)}")
+        st.markdown(
+            f"- {sentence(player_links.player_md(str(row['player'])), int(row['difference']), named)}"
+        )
     left, right = st.columns([3, 2])
     with left:
         page_kit.dataframe(
-            table,
+            player_links.linked(table),
             hide_index=True,
             height=page_kit.table_height(len(table)),
             column_config={
                 "seat": page_kit.t("seat"),
-                "player": page_kit.t("player"),
+                "player": player_links.player_column(page_kit.t("player")),
                 "recorded": page_kit.t("recorded"),
                 "computed": page_kit.t("computed"),
                 "computed_rescored_deals": None,
-                "rescored": page_kit.t("rescored", rules=result.rules),
+                "rescored": under,
                 "difference": page_kit.t("difference"),
             },
             key="rescore_table",
@@ -80,8 +90,7 @@ def show_rescore(result: Rescore) -> None:
         long = pd.DataFrame(
             {
                 "player": list(table["player"]) * 2,
-                "kind": [page_kit.t("computed")] * len(table)
-                + [page_kit.t("rescored", rules=result.rules)] * len(table),
+                "kind": [page_kit.t("computed")] * len(table) + [under] * len(table),
                 "points": list(table["computed_rescored_deals"]) + list(table["rescored"]),
             }
         )
@@ -102,7 +111,7 @@ def show_rescore(result: Rescore) -> None:
                 "deal_id": page_kit.t("deal_id"),
                 "computed": page_kit.t("computed"),
                 "recorded": page_kit.t("recorded"),
-                "rescored": page_kit.t("rescored", rules=result.rules),
+                "rescored": under,
                 "problem": page_kit.t("problem"),
             },
             key="rescore_deals",
@@ -126,9 +135,10 @@ def show_invalid(found: pd.DataFrame) -> None:
         ],
         code_name=[code_label(page_kit.plain(c), page_kit.lang()) for c in found["code"]],
         explanation=[row_text(row, page_kit.lang()) for row in found.to_dict(orient="records")],
+        place=[place_of(row) for row in found.to_dict(orient="records")],
     )
     page_kit.dataframe(
-        page_kit.blanks(table[["deal_id", "replay", "session_id", "code_name", "line", "explanation"]]),
+        page_kit.blanks(table[["deal_id", "replay", "session_id", "code_name", "place", "explanation"]]),
         hide_index=True,
         height=page_kit.table_height(len(table)),
         column_config={
@@ -136,7 +146,7 @@ def show_invalid(found: pd.DataFrame) -> None:
             "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "session_id": page_kit.t("session"),
             "code_name": page_kit.t("stopped_by"),
-            "line": st.column_config.NumberColumn(page_kit.t("line"), format="%d"),
+            "place": page_kit.t("place"),
             "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
         },
         key="invalid_table",
@@ -210,10 +220,11 @@ if src is not None:
                     for d, line in zip(found["deal_id"], found["line"], strict=True)
                 ],
                 session=[session_url(s) if isinstance(s, str) else None for s in found["session_id"]],
+                place=[place_of(row) for row in found.to_dict(orient="records")],
             )
-            shown = ["code", "code_name", "replay", "line", "player", "explanation", "rule", "session"]
+            shown = ["code", "code_name", "replay", "place", "player", "explanation", "rule", "session"]
             page_kit.dataframe(
-                page_kit.blanks(table[[*shown, "played_date", "message"]]),
+                player_links.linked(page_kit.blanks(table[[*shown, "played_date", "message"]])),
                 hide_index=True,
                 height=page_kit.table_height(len(table)),
                 column_order=[*shown, "played_date"],
@@ -223,8 +234,8 @@ if src is not None:
                     "replay": st.column_config.LinkColumn(
                         page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT
                     ),
-                    "line": st.column_config.NumberColumn(page_kit.t("line"), format="%d"),
-                    "player": page_kit.t("player"),
+                    "place": page_kit.t("place"),
+                    "player": player_links.player_column(page_kit.t("player")),
                     "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
                     "rule": page_kit.t("rule"),
                     "session": st.column_config.LinkColumn(
@@ -244,11 +255,12 @@ if src is not None:
                             page_kit.plain(row["deal_id"])
                             or page_kit.plain(row["session_id"])
                             or page_kit.plain(row["file"]),
-                            page_kit.t("line_n", n=line) if line is not None else None,
-                            page_kit.plain(row["player"]),
+                            place_of(row) or None,
                         )
                         if part is not None
                     )
+                    who = page_kit.plain(row["player"])
+                    where += f" · {player_links.player_md(str(who))}" if who is not None else ""
                     rule = page_kit.plain(row["rule"])
                     named = rule_label(rule, page_kit.lang()) if isinstance(rule, str) else ""
                     ruled = f" · {page_kit.t('rule_ref', rule=md(named))}" if named else ""
@@ -277,7 +289,9 @@ if src is not None:
         presets = presets_for(chosen, listed)  # a three-player session under three-seat rules only
         if st.session_state.get(RESCORE_RULES_KEY) not in presets:
             st.session_state[RESCORE_RULES_KEY] = "chengdu" if "chengdu" in presets else presets[0]
-        rules = right.selectbox(page_kit.t("rescore_rules"), presets, key=RESCORE_RULES_KEY)
+        lang = page_kit.lang()
+        rules = right.selectbox(page_kit.t("rescore_rules"), presets, key=RESCORE_RULES_KEY,
+                                format_func=lambda p: rule_set_name(p, lang))  # fmt: skip
         st.page_link(
             page_kit.PAGES["session"], label=page_kit.t("session_open"), icon=":material/receipt_long:",
             query_params={"session": chosen},

@@ -8,6 +8,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import cached_queries, charts, page_kit
+from dashboard.player_links import player_link
 from dashboard.safe_text import md
 from dashboard.term_labels import reason_label
 
@@ -54,6 +55,10 @@ if src is not None:
         left, right = st.columns(2)
         payer = left.selectbox(page_kit.t("payer"), players, key=FROM_KEY)
         payee = right.selectbox(page_kit.t("payee"), players, key=TO_KEY)
+        with left:  # each name a link to the player's own page
+            player_link(payer)
+        with right:
+            player_link(payee)
         pair = flows[(flows["from_player"] == payer) & (flows["to_player"] == payee)]
         st.subheader(f"{page_kit.t('deals_behind')}: {md(payer)} → {md(payee)}")
         if pair.empty:

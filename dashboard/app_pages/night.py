@@ -26,6 +26,7 @@ from dashboard.night import (
     transfer_lines,
     transfers_frame,
 )
+from dashboard.player_links import linked, player_column
 from dashboard.session_result import csv_bytes
 
 CLUB_KEY = "night_club"
@@ -88,7 +89,7 @@ def show(night: Night) -> None:
     named = night.names()
     config: dict[str, object] = {
         "place": page_kit.t("session_place"),
-        "player": page_kit.t("player"),
+        "player": player_column(page_kit.t("player")),  # each name a link to the player's page
         "points": page_kit.t("session_total"),
         "yuan": st.column_config.NumberColumn(page_kit.t("yuan_column"), format="%.2f"),
         "fee": st.column_config.NumberColumn(page_kit.t("money_fee_column"), format="%.2f"),
@@ -99,7 +100,9 @@ def show(night: Night) -> None:
         config[f"yuan_{sid}"] = st.column_config.NumberColumn(
             f"{name} · {page_kit.t('yuan_unit')}", format="%.2f"
         )
-    page_kit.dataframe(players, hide_index=True, column_config=config, key="night_players")
+    page_kit.dataframe(
+        linked(players, club=night.club), hide_index=True, column_config=config, key="night_players"
+    )
     st.subheader(page_kit.t("settle_title"))
     lines = transfer_lines(night, lang)
     if lines:

@@ -7,6 +7,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, export, page_kit
+from dashboard.player_links import player_link
 from dashboard.term_labels import pattern_label
 
 st.title(page_kit.t("page_patterns"))
@@ -21,6 +22,7 @@ if src is not None:
         rates = rates.assign(label=[pattern_label(p, lang) for p in rates["pattern"]])
         players = sorted({str(p) for p in rates["player"]})
         chosen = st.selectbox(page_kit.t("choose_player"), players, key="patterns_player")
+        player_link(chosen)  # the name, a link to the player's own page
         mine = rates[rates["player"] == chosen].sort_values(["kind", "rate"], ascending=[True, False])
         st.caption(
             page_kit.t(

@@ -13,14 +13,17 @@ from analytics.queries import Filters
 from analytics.roster import guests_split
 from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit, table_size
+from dashboard.player_links import linked, player_column
 from dashboard.safe_text import md
 from dashboard.session_result import session_url
 from dashboard.term_labels import win_kind_label
 
 PLAYER_KEY = "player_choice"
+#: the player this page last put in the address: another one there is a link just followed
+WRITTEN_KEY = "player_written"
 #: leaderboard columns: (column, label key, kind)
 BOARD: tuple[tuple[str, str, str], ...] = (
-    ("player", "player", "text"),
+    ("player", "player", "player"),
     ("deals", "deals", "int"),
     ("wins", "wins", "int"),
     ("win_rate", "win_rate", "pct"),
@@ -67,6 +70,8 @@ def column_config(kind: str, title: str) -> Any:
         return st.column_config.NumberColumn(title, format="%.2f")
     if kind == "int":
         return st.column_config.NumberColumn(title, format="%d")
+    if kind == "player":  # the name, a link to the player's own page (shareable)
+        return player_column(title)
     return st.column_config.TextColumn(title)
 
 
@@ -106,6 +111,23 @@ def show_nights(nights: pd.DataFrame) -> None:
     ):
         with tab:
             page_kit.dataframe(rows[order], hide_index=True, column_config=config, key=key)
+
+
+def named_player(src: cached_queries.Source, asked: str, players: list[str], club: str | None) -> str | None:
+    """The player a link names: a player as listed, or a name as written (a session's, a
+    night's) that the club (the link's, or the filter's) makes one; a bare name of several
+    clubs' players is said to be ambiguous."""
+    if asked in players:
+        return asked
+    named = cached_queries.query("players_named", Filters(player=asked), src=src)
+    if club is not None:
+        named = named[named["club"] == club]
+    if len(named) == 1:
+        return str(named["player"].iloc[0])
+    if len(named) > 1:
+        which = ", ".join(str(p) for p in named["player"])
+        st.warning(page_kit.t("ambiguous_player", name=asked, players=which), icon=":material/group:")
+    return None
 
 
 def comparison(stats: pd.DataFrame, row: pd.Series) -> pd.DataFrame:
@@ -153,8 +175,9 @@ if src is not None:
         percent = [col for col, _, kind in board if kind == "pct"]
         config = {col: column_config(kind, page_kit.t(key)) for col, key, kind in board}
         export.table(
-            page_kit.as_percent(ranked[columns], percent),
+            linked(page_kit.as_percent(ranked[columns], percent)),
             "leaderboard",
+            full=page_kit.as_percent(ranked[columns], percent),  # the CSV: names, not links
             column_config=config,
             key="leaderboard",
         )
@@ -165,24 +188,23 @@ if src is not None:
             if not part.empty:  # below the leaderboard: too few deals (规定局数), then the guests
                 st.markdown(f"**{page_kit.t(title)}**")
                 export.table(
-                    page_kit.as_percent(part[columns], percent),
+                    linked(page_kit.as_percent(part[columns], percent)),
                     name,
+                    full=page_kit.as_percent(part[columns], percent),
                     column_config=config,
                     key=name.replace("-", "_"),
                 )
         players = sorted(str(p) for p in stats["player"])
-        asked = st.query_params.get("player")
-        if asked is not None and asked not in players:  # a bare name of several clubs' players?
-            named = cached_queries.query("players_named", Filters(player=asked), src=src)
-            if len(named) > 1:
-                which = ", ".join(str(p) for p in named["player"])
-                st.warning(page_kit.t("ambiguous_player", name=asked, players=which), icon=":material/group:")
-        if asked in players and st.session_state.get(PLAYER_KEY) is None:
-            st.session_state[PLAYER_KEY] = asked
+        given = st.query_params.get("player")
+        asked = given if given is None else named_player(src, given, players, filters.club)
+        chosen_before = st.session_state.get(PLAYER_KEY)
+        if asked in players and (chosen_before is None or given != st.session_state.get(WRITTEN_KEY)):
+            st.session_state[PLAYER_KEY] = asked  # a name's link just followed
         if st.session_state.get(PLAYER_KEY) not in players:
             st.session_state[PLAYER_KEY] = players[0]
         chosen = st.selectbox(page_kit.t("choose_player"), players, key=PLAYER_KEY)
         st.query_params["player"] = chosen
+        st.session_state[WRITTEN_KEY] = chosen
         row = stats[stats["player"] == chosen].iloc[0]
         st.header(md(chosen))
         cols = st.columns(5)

@@ -15,6 +15,7 @@ from analytics import rating
 from analytics.roster import guests_split
 from analytics.seasons import split_ranked
 from dashboard import cached_queries, charts, export, page_kit
+from dashboard.player_links import linked, player_column, player_link
 
 #: the table's columns: (column, label key, kind)
 COLUMNS: tuple[tuple[str, str, str], ...] = (
@@ -60,7 +61,7 @@ if src is not None:
         percent = [col for col, _, kind in shown if kind == "pct"]
         config = {
             col: (
-                st.column_config.TextColumn(page_kit.t(key))
+                player_column(page_kit.t(key))  # the name, a link to the player's page
                 if kind == "text"
                 else page_kit.pct_column(page_kit.t(key))
                 if kind == "pct"
@@ -69,8 +70,9 @@ if src is not None:
             for col, key, kind in shown
         }
         export.table(
-            page_kit.as_percent(ranked, percent), "placements", key="ratings_table", column_config=config
-        )
+            linked(page_kit.as_percent(ranked, percent)), "placements", key="ratings_table",
+            full=page_kit.as_percent(ranked, percent), column_config=config,
+        )  # fmt: skip
         for part, title, name in (
             (unranked, "not_ranked_title", "not_ranked"),
             (guests, "guests_title", "guests"),
@@ -78,8 +80,8 @@ if src is not None:
             if not part.empty:  # below the ratings: too few deals (规定局数), then the guests
                 st.markdown(f"**{page_kit.t(title)}**")
                 export.table(
-                    page_kit.as_percent(part, percent), "placements-" + name.replace("_", "-"),
-                    key="ratings_" + name, column_config=config,
+                    linked(page_kit.as_percent(part, percent)), "placements-" + name.replace("_", "-"),
+                    key="ratings_" + name, column_config=config, full=page_kit.as_percent(part, percent),
                 )  # fmt: skip
         daily = cached_queries.daily_ratings(filters, src=src)
         if not daily.empty:
@@ -93,12 +95,13 @@ if src is not None:
                 columns = ["player", "sessions", "avg_placement", *rates]
                 st.markdown(f"**{page_kit.t('seats_n', n=size)}**")
                 export.table(
-                    page_kit.as_percent(at_size[columns], rates), f"placements-{size}-players",
-                    key=f"ratings_by_table_{size}",
+                    linked(page_kit.as_percent(at_size[columns], rates)), f"placements-{size}-players",
+                    key=f"ratings_by_table_{size}", full=page_kit.as_percent(at_size[columns], rates),
                     column_config={
                         col: page_kit.pct_column(page_kit.t(col)) if col in rates
                         else st.column_config.NumberColumn(page_kit.t(col), format=FORMATS["num"])
-                        if col == "avg_placement" else page_kit.t(col)
+                        if col == "avg_placement" else player_column(page_kit.t(col))
+                        if col == "player" else page_kit.t(col)
                         for col in columns
                     },
                 )  # fmt: skip
@@ -107,6 +110,7 @@ if src is not None:
             page_kit.chart(charts.placement_chart(placements, page_kit.tr(), places))
         players = sorted(str(p) for p in placements["player"])
         chosen = st.selectbox(page_kit.t("choose_player"), players, key="ratings_player")
+        player_link(chosen)  # the name, a link to the player's own page
         mine = cached_queries.rating_history(filters, src=src, player=chosen).iloc[::-1]
         st.subheader(page_kit.t("sessions_of", player=chosen))
         every = mine[["session_id", "played_date", "placement", "net", "change", "rating"]]

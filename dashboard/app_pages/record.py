@@ -469,4 +469,4 @@ else:
         if URL_RECORD in st.query_params:
             del st.query_params[URL_RECORD]
         st.rerun()
-    st.caption(page_kit.t("record_draft_kept", path=md(f"drafts/{safe_name(session.session_id)}.json")))
+    st.caption(page_kit.t("record_draft_kept", path=f"`drafts/{safe_name(session.session_id)}.json`"))

@@ -14,6 +14,7 @@ from dashboard import cached_queries, page_kit, visitor
 from dashboard.deal_steps import DealReplay, Step, StepFinding
 from dashboard.finding_html import finding_html
 from dashboard.findings_view import seat_base
+from dashboard.review_view import show_step_review
 from dashboard.safe_text import md
 from dashboard.term_labels import (
     code_label,
@@ -132,11 +133,15 @@ def choose_deal(src: cached_queries.Source) -> str | None:
 
 def opening_step(replay: DealReplay, line: int | None) -> int:
     """Where a link opens a deal: at the finding of ``line`` (the one clicked in the
-    audit), else at the first finding."""
+    audit), else at the step of ``line`` (a decision the Review page lists), else at the
+    first finding."""
     found = replay.finding_steps()
     if line is not None:
         for step in replay.steps:
             if any(f.line == line for f in step.findings):
+                return step.index
+        for step in replay.steps:
+            if step.line == line:
                 return step.index
     return found[0] if found else 0
 
@@ -152,13 +157,14 @@ def finding_block(finding: StepFinding, players: list[str], first: int) -> str:
     return f'<div class="cm-finding" role="alert"><b>{head}</b> ({escape(line + rule)}): {message}</div>'
 
 
-def show(replay: DealReplay) -> None:
+def show(replay: DealReplay, src: cached_queries.Source) -> None:
     """The page for one deal: its header, the step controls, the board at the chosen step,
     then the ledger so far beside every finding of the deal."""
     keep_step_in_range(replay)
     st.caption(deal_caption(replay))
     index = step_controls(replay)
     show_board(replay, index)
+    show_step_review(replay, index, src)  # 复盘: the mover's shanten, a discard's verdict
     left, right = st.columns([3, 2])
     with left:
         show_ledger(replay, index)
@@ -344,4 +350,4 @@ if src is not None:
         elif replay.error is not None or not replay.steps:
             st.error(page_kit.t("deal_cannot_replay") + md(replay.error or ""))
         else:
-            show(replay)
+            show(replay, src)

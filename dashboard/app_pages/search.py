@@ -10,7 +10,8 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, export, page_kit
-from dashboard.term_labels import pattern_label, win_kind_label
+from dashboard.player_links import linked, player_column
+from dashboard.term_labels import code_label, pattern_label, win_kind_label
 from engine.vocabulary import PATTERNS
 
 ANY = "\u0000any"
@@ -25,7 +26,7 @@ def labels(patterns: Any) -> str:
 def labels_of_codes(codes: Any) -> str:
     if codes is None or codes is pd.NA or (isinstance(codes, float) and pd.isna(codes)):
         return ""
-    return ", ".join(str(c) for c in list(codes))
+    return ", ".join(code_label(str(c), page_kit.lang()) for c in list(codes))
 
 
 def hands_table(frame: pd.DataFrame, name: str, key: str) -> None:
@@ -46,13 +47,14 @@ def hands_table(frame: pd.DataFrame, name: str, key: str) -> None:
         }
     )
     export.table(
-        shown,
+        linked(shown),
         name,
         key=key,
+        full=shown,  # the CSV: names, not links
         column_config={
             "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "played_date": st.column_config.DateColumn(page_kit.t("day"), format="YYYY-MM-DD"),
-            "player": page_kit.t("player"),
+            "player": player_column(page_kit.t("player")),
             "fan": st.column_config.NumberColumn(page_kit.t("fan"), format="%d"),
             "fan_uncapped": st.column_config.NumberColumn(page_kit.t("fan_uncapped"), format="%d"),
             "pattern": page_kit.t("pattern"),
@@ -75,14 +77,14 @@ if src is not None:
     st.caption(page_kit.t("search_help"))
     cols = st.columns(5)
     player = cols[0].selectbox(page_kit.t("player"), [ANY, *players], key="search_player",
-                               format_func=lambda v: everything if v == ANY else v)  # fmt: skip
+                               format_func=lambda v: everything if v == ANY else code_label(v, lang))  # fmt: skip
     min_fan = cols[1].number_input(
         page_kit.t("min_fan"), min_value=0, max_value=99, value=0, key="search_min_fan"
     )
     pattern = cols[2].selectbox(page_kit.t("pattern"), [ANY, *PATTERNS], key="search_pattern",
                                 format_func=lambda v: everything if v == ANY else pattern_label(v, lang))  # fmt: skip
     code = cols[3].selectbox(page_kit.t("finding_code"), [ANY, *codes], key="search_code",
-                             format_func=lambda v: everything if v == ANY else v)  # fmt: skip
+                             format_func=lambda v: everything if v == ANY else code_label(v, lang))  # fmt: skip
     min_kongs = cols[4].number_input(
         page_kit.t("min_kongs"), min_value=0, max_value=16, value=0, key="search_min_kongs"
     )

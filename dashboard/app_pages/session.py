@@ -15,6 +15,7 @@ import streamlit as st
 from dashboard import cached_queries, money_view, page_kit, visitor
 from dashboard.closing import money_of, read_closing
 from dashboard.findings_view import row_text
+from dashboard.player_links import linked, player_column
 from dashboard.session_image import session_png
 from dashboard.session_result import (
     SessionMoney,
@@ -122,13 +123,14 @@ def show_totals(result: SessionResult) -> None:
     totals = totals_frame(result, page_kit.lang())
     if "recorded" in totals and (totals["recorded"] != totals["total"]).any():
         st.warning(page_kit.t("session_recorded_differs"))
+    counted = totals.assign(seat=totals["seat"] + 1)  # seats as people count them: 1 to 4
     page_kit.dataframe(
-        totals.assign(seat=totals["seat"] + 1),  # seats as people count them: 1 to 4
+        linked(counted, club=result.club),
         hide_index=True,
         column_config={
             "place": page_kit.t("session_place"),
             "seat": page_kit.t("session_seat"),
-            "player": page_kit.t("player"),
+            "player": player_column(page_kit.t("player")),
             "total": page_kit.t("session_total"),
             "recorded": page_kit.t("recorded"),
         },
@@ -149,11 +151,11 @@ def show_settlement(result: SessionResult) -> None:
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     st.html(f'<ol class="cm-settle" data-testid="cm-settle">{items}</ol>')
     page_kit.dataframe(
-        transfers_frame(result),
+        linked(transfers_frame(result), ("payer", "payee"), result.club),
         hide_index=True,
         column_config={
-            "payer": page_kit.t("payer"),
-            "payee": page_kit.t("payee"),
+            "payer": player_column(page_kit.t("payer")),
+            "payee": player_column(page_kit.t("payee")),
             "amount": page_kit.t("amount"),
         },
         key="session_transfers",
@@ -209,12 +211,12 @@ def show_money(src: cached_queries.Source, result: SessionResult) -> SessionMone
         return None
     box = st.container(key="session_money_box")  # room above the table for its toolbar
     box.dataframe(
-        money_frame(result, money),
+        linked(money_frame(result, money), club=result.club),
         placeholder=page_kit.MISSING,
         hide_index=True,
         column_config={
             "place": page_kit.t("session_place"),
-            "player": page_kit.t("player"),
+            "player": player_column(page_kit.t("player")),
             "total": page_kit.t("session_total"),
             "yuan": st.column_config.NumberColumn(page_kit.t("yuan_column"), format="%.2f"),
             "fee": st.column_config.NumberColumn(page_kit.t("money_fee_column"), format="%.2f"),
@@ -310,13 +312,16 @@ def show_findings(src: cached_queries.Source, result: SessionResult) -> pd.DataF
         explanation=[row_text(row, page_kit.lang()) for row in found.to_dict(orient="records")],
     )
     page_kit.dataframe(
-        page_kit.blanks(table[["code_name", "replay", "line", "player", "explanation", "rule"]]),
+        linked(
+            page_kit.blanks(table[["code_name", "replay", "line", "player", "explanation", "rule"]]),
+            club=result.club,
+        ),
         hide_index=True,
         column_config={
             "code_name": page_kit.t("code"),
             "replay": st.column_config.LinkColumn(page_kit.t("deal"), display_text=page_kit.REPLAY_TEXT),
             "line": page_kit.t("line"),
-            "player": page_kit.t("player"),
+            "player": player_column(page_kit.t("player")),
             "explanation": st.column_config.TextColumn(page_kit.t("message"), width="large"),
             "rule": page_kit.t("rule"),
         },
@@ -344,7 +349,7 @@ def print_html(result: SessionResult, findings: pd.DataFrame) -> str:
     )
     found_rows = (
         "".join(
-            f"<tr><td>{escape(str(r['code']))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
+            f"<tr><td>{escape(code_label(str(r['code']), lang))}</td><td>{escape(str(r['deal_id'] or ''))}</td>"
             f"<td>{escape(row_text(r, lang))}</td></tr>"
             for r in findings.to_dict(orient="records")
         )

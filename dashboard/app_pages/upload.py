@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Final
 
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import page_kit, visitor
 from dashboard.access import foreign_clubs
-from dashboard.findings_view import finding_said, named_voice, seat_base
+from dashboard.findings_view import finding_place, finding_said, named_voice, seat_base
 from dashboard.ingest_report import ingest_text
 from dashboard.safe_text import md
 from dashboard.term_labels import code_label
@@ -112,6 +113,42 @@ def validated(sha: str, name: str, payload: bytes) -> ValidationReport:
     return report
 
 
+#: the files the uploader takes
+TYPES: Final = ("jsonl", "gz", "csv", "xlsx")
+
+
+def css_text(text: str) -> str:
+    """``text`` as a CSS string (for ``content``)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def uploader_words() -> str:
+    """Streamlit's uploader says "Upload" and "200MB per file • JSONL, ..." in English
+    whatever the page's language (its widgets are not localised): on a 中文 page its own
+    words are hidden and ours drawn in their place (CSS ``content``)."""
+    limit = int(st.get_option("server.maxUploadSize"))
+    limits = page_kit.t("upload_limits", size=limit, types="、".join(t.upper() for t in TYPES))
+    zone = '[data-testid="stFileUploaderDropzone"]'
+    return (
+        f"<style>{zone} button [data-testid='stMarkdownContainer'],"
+        f"{zone} [data-testid='stFileUploaderDropzoneInstructions'] span{{display:none}}"
+        f"{zone} button > div::after{{content:{css_text(page_kit.t('upload_choose'))};margin-left:0.25rem}}"
+        f"{zone} [data-testid='stFileUploaderDropzoneInstructions'] > div::after"
+        f"{{content:{css_text(limits)};font-size:0.875rem;opacity:0.7}}</style>"
+    )
+
+
+def deal_places(report: ValidationReport) -> dict[int, tuple[int, int]]:
+    """Each tile deal's finding (by id) -> its deal's line and number in its session."""
+    numbers: dict[str | None, int] = {}
+    out: dict[int, tuple[int, int]] = {}
+    for deal in report.deals:
+        numbers[deal.session_id] = numbers.get(deal.session_id, 0) + 1
+        if deal.record == "tiles":
+            out.update((id(f), (deal.line, numbers[deal.session_id])) for f in deal.findings)
+    return out
+
+
 def show_report(report: ValidationReport) -> None:
     summary = report.summary()
     cols = st.columns(5)
@@ -167,14 +204,16 @@ def show_report(report: ValidationReport) -> None:
     }
     for session in report.sessions:  # a wrong session total names the players too
         voiced.update((id(f), (session.players, seat_base(None, f.file))) for f in session.findings)
+    placed = deal_places(report)
     for number, finding in enumerate(report.all_findings()):
         if number >= EXPLAINED:
             break
         names, first = voiced.get(id(finding), ((), seat_base(None, finding.file)))
         voice = named_voice(names, first)
-        # a sheet counts rows (docs/score-sheets.md), a log lines
-        counted = "row_n" if seat_base(None, finding.file) == 1 else "line_n"
-        where = page_kit.t(counted, n=finding.line) if finding.line is not None else finding.file or ""
+        # a sheet counts rows (docs/score-sheets.md), a tile deal its steps, a log lines
+        deal_line, deal_no = placed.get(id(finding), (None, None))
+        rows = seat_base(None, finding.file) == 1
+        where = finding_place(finding.line, deal_line, deal_no, rows, page_kit.lang()) or finding.file or ""
         if finding.seat is None:
             seat = ""
         elif voice is not None and voice.name(finding.seat) is not None:
@@ -230,7 +269,7 @@ def show_ingested(sha: str, report: ValidationReport, done: dict[str, str]) -> N
     st.markdown(plain)
     if details:
         with st.expander(page_kit.t("ingest_details")):
-            st.code(details, language="text")
+            st.text(details)  # not st.code: nothing to copy, and no English "Copy" button
     flagged = [d.session_id for d in report.deals if d.findings and d.session_id]
     sessions = [s.session_id for s in report.sessions if s.session_id]
     target = next(iter(flagged or sessions), None)
@@ -257,7 +296,9 @@ allowed = may_write(words("token"), words("token_help"), words("read_only"), TOK
 if token is not None and not allowed:
     st.info(page_kit.t("token_first"), icon=":material/lock:")
     st.stop()
-upload = st.file_uploader(page_kit.t("upload_label"), type=["jsonl", "gz", "csv", "xlsx"], key=UPLOAD_KEY)
+upload = st.file_uploader(page_kit.t("upload_label"), type=list(TYPES), key=UPLOAD_KEY)
+if page_kit.lang() == "zh":
+    st.html(uploader_words())
 if upload is not None:
     if not allowed and upload.size > READ_ONLY_LIMIT:  # read-only: validate small files only
         st.error(page_kit.t("upload_too_big_read_only", limit=mb(READ_ONLY_LIMIT), size=mb(upload.size)))

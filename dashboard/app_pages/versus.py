@@ -11,6 +11,7 @@ import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
 from dashboard import cached_queries, charts, export, page_kit, table_size
+from dashboard.player_links import linked, player_column, player_link
 
 A_KEY, B_KEY = "versus_a", "versus_b"
 #: compared statistics: (column, label key, kind)
@@ -68,6 +69,10 @@ if src is not None:
                 B_KEY, players, st.query_params.get("b"), met[0] if met else players[players[0] == first]
             )
         st.query_params["a"], st.query_params["b"] = first, second
+        with left:  # each name a link to the player's own page
+            player_link(first)
+        with right:
+            player_link(second)
         if first == second:
             st.info(page_kit.t("versus_same"))
         else:
@@ -114,12 +119,14 @@ if src is not None:
                 with right:
                     page_kit.chart(charts.versus_chart(chart_frame, page_kit.tr()))
         st.subheader(page_kit.t("mate_records_title", player=first))
+        mates = page_kit.as_percent(records.drop(columns=["player"]), ["placed_above_rate"])
         export.table(
-            page_kit.as_percent(records.drop(columns=["player"]), ["placed_above_rate"]),
+            linked(mates, ("mate",)),
             f"tablemates-{first}",
+            full=mates,  # the CSV: names, not links
             key="versus_mates",
             column_config={
-                "mate": page_kit.t("tablemate"),
+                "mate": player_column(page_kit.t("tablemate")),
                 "deals": st.column_config.NumberColumn(page_kit.t("deals_together"), format="%d"),
                 "sessions": st.column_config.NumberColumn(page_kit.t("sessions_together"), format="%d"),
                 "placed_above": st.column_config.NumberColumn(page_kit.t("placed_above_short"), format="%d"),

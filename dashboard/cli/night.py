@@ -58,7 +58,7 @@ def night(
     except ValueError:
         raise fail(f"--date {day!r} is not a date (YYYY-MM-DD)") from None
     _require_warehouse(warehouse)
-    analytics = Analytics(warehouse, materialize=False)
+    analytics = Analytics(warehouse, kept_only=True)  # the marts the pages keep, never a build
     try:
         clubs = sorted({str(c) for c in analytics.query("filter_options")["club"].dropna()})
         if club not in clubs:

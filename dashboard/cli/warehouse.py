@@ -29,6 +29,8 @@ from dashboard.cli.options import (
     set_limits,
 )
 
+REVIEW_HELP = "Then review the stored deals not reviewed yet (chuanma review --warehouse DIR --store)."
+
 
 def ingest(
     paths: Annotated[
@@ -52,10 +54,13 @@ def ingest(
     max_inflated_mb: MaxInflatedOption = None,
     max_line_kb: MaxLineOption = None,
     wait: WaitOption = DEFAULT_WAIT_S,
+    review: Annotated[bool, typer.Option("--review", help=REVIEW_HELP)] = False,
+    lang: LangOption = "en",
 ) -> None:
     """Validate logs and store them in the warehouse: every deal ok, findings or invalid,
     lines of no deal and conflicting duplicates in quarantine; files already ingested
     (same sha256) are skipped. Small batches are merged at the end (see warehouse compact).
+    The review (复盘) is a step of its own after this one: --review runs it right after.
     When another writer (a page's save, an upload, another ingest) holds the warehouse,
     this one waits its turn, up to --wait seconds.
 
@@ -97,11 +102,29 @@ def ingest(
     if summary.read_nothing:
         names = ", ".join(f.file for f in summary.files)
         raise fail(f"{names}: nothing to read (no deal, no session: empty or no record)")
-    if as_json:
+    if review:  # the review step, after the ingest's own lock is released
+        _echo_with_review(summary, warehouse, workers, wait, as_json, lang)
+    elif as_json:
         typer.echo(json.dumps(summary.to_json(), ensure_ascii=False))
     else:
         echo_text(ingest_text(summary))
     raise typer.Exit(summary.exit_code)
+
+
+def _echo_with_review(
+    summary: IngestSummary, warehouse: Path, workers: int | None, wait: float, as_json: bool, lang: str
+) -> None:
+    """``ingest --review``: the review step, then the ingest's report with its line (its
+    object under ``review`` in the JSON)."""
+    from dashboard.cli.review_store import run_store, store_text
+    from dashboard.ingest_report import ingest_text
+
+    reviewed = run_store(warehouse, workers, wait, bar=not as_json)
+    if as_json:
+        typer.echo(json.dumps({**summary.to_json(), "review": reviewed.to_json()}, ensure_ascii=False))
+        return
+    echo_text(ingest_text(summary))
+    typer.echo(store_text(reviewed, language_or_fail(lang)))
 
 
 def _echo_notes(summary: IngestSummary) -> None:
@@ -179,7 +202,7 @@ def stats(
         chosen = season_or_fail(warehouse, season, club)
         first, last = chosen.first, chosen.last
     filters = Filters(player, club, first, last, rules, tuple(with_players or ()), seats)
-    analytics = Analytics(warehouse, materialize=False)  # one query: read the Parquet once
+    analytics = Analytics(warehouse, kept_only=True)  # the marts the pages keep, never a build
     _warn_if_roster_unreadable(analytics)
     try:
         frame = analytics.player_table(filters)  # player_stats + placements and rating (added keys)

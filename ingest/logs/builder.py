@@ -71,7 +71,7 @@ from ingest.logs.line_parser import (
     record_event,
     show_value,
 )
-from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, PLAY_TEXTS
 from ingest.logs.records import DiscardRec, DrawRec, PlayRecord
 
 #: a fast-read record's tile by name: the 27 kinds and the 红中 (``7z``, ``中``; whether
@@ -374,6 +374,25 @@ class LogBuilder:
             self._end_session(n, text, parsed)
         else:
             self._outside(n, text, parsed)
+
+    def feed_play(self, n: int, code: int) -> None:
+        """A plain draw, discard or pong a converter made (``ingest.platforms``), as its play
+        code (:mod:`ingest.logs.play_lines`): what :meth:`feed` makes of its line, without
+        writing the JSON and reading it back (most of a platform record's lines)."""
+        text = PLAY_TEXTS[code]
+        assert text is not None
+        deal = self.deal
+        if deal is None:
+            self.feed(n, text)
+            return
+        kind, seat, tile = code & 3, (code >> 2) & 3, code >> 4
+        if kind == KIND_DRAW:
+            deal.events.append(Draw(seat, tile, n))
+        elif kind == KIND_DISCARD:
+            deal.events.append(Discard(seat, tile, n))
+        else:
+            deal.events.append(Pong(seat, tile, n))
+        deal.keep(n, text)
 
     def bad_line(self, n: int, text: str, message: Text) -> None:
         """A line that could not even be decoded as text: a finding wherever it falls."""

@@ -39,6 +39,7 @@ from engine.events import (
     Void,
 )
 from engine.messages import Text, article, in_rows, say, words
+from engine.read_templates import json_error
 from engine.tiles import ALL_TILES, SUITS, WILD, WILD_NAMES, TileError, parse_tile, parse_tiles, tile_name
 from ingest.logs.records import (
     FIELD_MEANINGS,
@@ -441,7 +442,7 @@ class LineParser:
         try:
             obj = msgspec.json.decode(text)
         except DECODE_ERRORS as err:
-            said = say("read_not_json", line=n, error=str(err))
+            said = say("read_not_json", line=n, error=json_error(str(err)))
             return ParsedLine(None, None, [self.finding("bad_record", n, said)])
         if not isinstance(obj, dict):
             said = say("read_not_object", line=n, got=_json_kind(obj))

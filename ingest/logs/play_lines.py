@@ -37,6 +37,19 @@ def play_code(kind: int, seat: int, tile: int) -> int:
     return tile * 16 + seat * 4 + kind
 
 
+def _play_text(code: int) -> str:
+    tile = code >> 4
+    return (
+        f'{{"type":"{KINDS[code & 3]}","seat":{(code >> 2) & 3},"tile":"{tile % 9 + 1}{"mps"[tile // 9]}"}}'
+    )
+
+
+#: the line of each play code, as the writer (and msgspec) write it, by code (None: no code)
+PLAY_TEXTS: Final[tuple[str | None, ...]] = tuple(
+    _play_text(code) if code & 3 < len(KINDS) else None for code in range(27 * 16)
+)
+
+
 # (ingest/replay/fast_check.py and ingest/logs/builder.py, compiled, unpack a code inline)
 def code_kind(code: int) -> int:
     return code & 3

@@ -62,21 +62,22 @@ class Rng:
         s1 = _splitmix32(s0)
         s2 = _splitmix32(s1)
         s3 = _splitmix32(s2)
-        self.s = [s0, s1, s2, s3]
+        # four attributes, not a list: no list made and unpacked a call (a wall is 107 calls)
+        self.s0, self.s1, self.s2, self.s3 = s0, s1, s2, s3
 
     def next(self) -> int:
         """A uint32. The state stays unsigned, so JavaScript's ``Math.imul`` and ``>>> 0``
         are the low 32 bits of the product: one mask each, no sign to restore."""
-        s0, s1, s2, s3 = self.s
+        s0, s1, s2, s3 = self.s0, self.s1, self.s2, self.s3
         x = (s1 * 5) & MASK
         result = ((((x << 7) | (x >> 25)) & MASK) * 9) & MASK
         t = (s1 << 9) & MASK
         s2 ^= s0
         s3 ^= s1
-        s1 ^= s2
-        s0 ^= s3
-        s2 ^= t
-        self.s = [s0, s1, s2, ((s3 << 11) | (s3 >> 21)) & MASK]
+        self.s1 = s1 ^ s2
+        self.s0 = s0 ^ s3
+        self.s2 = s2 ^ t
+        self.s3 = ((s3 << 11) | (s3 >> 21)) & MASK
         return result
 
     def next_int(self, n: int) -> int:

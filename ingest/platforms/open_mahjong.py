@@ -14,19 +14,22 @@ Line numbers: a round's line is ``N × 1000``, its tick ``k`` (1-based) is line
 
 from __future__ import annotations
 
-import json
 from pathlib import PurePath
 from typing import Any, Final
 
 from engine.messages import Text, say, words
+from engine.table import FOUR_SEAT_TABLE
+from engine.tiles import tile_name as kind_name
 from ingest.logs.builder import LogFile
-from ingest.platforms.emit import Converted, finding, log_of
+from ingest.logs.line_parser import TILE_IDS
+from ingest.logs.play_lines import KIND_DISCARD, KIND_DRAW, KIND_PONG, code_tile, play_code
+from ingest.platforms.emit import Converted, finding, log_of, parse_document
 from ingest.platforms.open_mahjong_rules import KNOBS, SUB_RULES, UnknownFan, patterns_of, rules_of
 from ingest.platforms.voids import infer_void
 
 SUIT_OF: Final = {1: "m", 2: "p", 3: "s"}  # 11-19 万, 21-29 饼, 31-39 条
 ROUND_LINES: Final = 1000
-WALL: Final = 55
+WALL: Final = FOUR_SEAT_TABLE.wall_size  # the tiles after the deal at the four-seat table (55)
 HU_TICKS: Final = frozenset({"hu_self", "hu_first", "hu_second", "hu_third"})
 SILENT: Final = frozenset({"ca", "end"})  # display only / end of round
 PENALTY_ACTIVE_PIG: Final = 24  # 主动花猪 pays it to nobody (SichuanGameState.py)
@@ -99,7 +102,7 @@ class _Round:
         self.deal_id = deal_id
         self.base = number * ROUND_LINES
         self.bloody = bloody
-        self.events: list[tuple[int, dict[str, Any]]] = []
+        self.events: list[tuple[int, dict[str, Any] | int]] = []  # an int: a play code
         self.won: list[int] = []
         self.hu_lines: list[dict[str, Any]] = []
         self.settled: dict[int, list[int]] = {}  # winner -> settle_hu changes
@@ -128,23 +131,36 @@ class _Round:
         self.events.append((line, obj))
         return obj
 
+    def play(self, line: int, kind: int, seat: int, tile: object) -> None:
+        """A draw, discard or pong as its play code: read with no JSON in between."""
+        name = tile_name(tile)
+        self.events.append((line, play_code(kind, seat, TILE_IDS[name])))
+
+    def last_tile(self) -> str | None:
+        """The tile of the last event (a self-drawn win's, where its tick names none)."""
+        last = self.events[-1][1]
+        if isinstance(last, int):
+            return kind_name(code_tile(last))
+        tile = last.get("tile")
+        return tile if isinstance(tile, str) else None
+
     def tick(self, line: int, tick: list[Any]) -> None:
         code = tick[0]
         if code in ("d", "gd"):
             seat = self.turn if code == "gd" else self.next_seat(self.after)
             self.turn = seat
             self.draws.append((code == "gd", len(self.events)))
-            self.emit(line, {"type": "draw", "seat": seat, "tile": tile_name(tick[1])})
+            self.play(line, KIND_DRAW, seat, tick[1])
             if code == "d":
                 self.last_kong = None
         elif code == "c":
             tile = tile_name(tick[1])
-            self.emit(line, {"type": "discard", "seat": self.turn, "tile": tile})
+            self.play(line, KIND_DISCARD, self.turn, tick[1])
             self.last_discard = (self.turn, tile)
             self.after = self.turn
         elif code == "p":
             self.turn = seat_of(tick[2])
-            self.emit(line, {"type": "pong", "seat": self.turn, "tile": tile_name(tick[1])})
+            self.play(line, KIND_PONG, self.turn, tick[1])
         elif code in ("g", "ag", "jg"):
             if code == "g":
                 self.turn = seat_of(tick[2])
@@ -175,7 +191,7 @@ class _Round:
         changes = four_ints(tick[4], "the win's point changes") if len(tick) > 4 else [0, 0, 0, 0]
         win: dict[str, Any] = {"type": "hu", "seat": winner}
         if code == "hu_self":
-            win["tile"] = tile_name(tick[5]) if len(tick) > 5 else self.events[-1][1].get("tile")
+            win["tile"] = tile_name(tick[5]) if len(tick) > 5 else self.last_tile()
             win["from"] = None
         else:
             robbed = (
@@ -337,7 +353,7 @@ def _convert_round(
         text = say("open_mahjong_wall", round=key, left=len(wall), wall=WALL)
         out.note(deal_id, finding("bad_record", base, out.name, text))
     out.add(base, deal)
-    events = [obj for _, obj in rnd.events]
+    events = [obj for _, obj in rnd.events]  # dicts and play codes
     for seat in range(4):
         guess = infer_void(seat, hands[seat], events, discard_first=KNOBS["void_discard_first"])
         out.add(base, {"type": "void", "seat": seat, "suit": guess.suit})
@@ -396,7 +412,7 @@ def convert_open_mahjong(data: bytes, name: str) -> Converted:
     """A record's bytes as log lines and findings (one finding when it is no record)."""
     out = Converted(name)
     try:
-        record = json.loads(data.decode("utf-8-sig"))
+        record = parse_document(data)
         title, rounds = record["game_title"], record["game_round"]
         if not isinstance(title, dict) or not isinstance(rounds, dict):
             raise TypeError("game_title and game_round must be objects")

@@ -13,9 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
+
+from engine.tiles import tile_name as kind_name
+from ingest.logs.play_lines import KINDS
 
 SUITS = "mps"
+
+
+_NAMES: Final = tuple(kind_name(t) for t in range(27))
 
 
 @dataclass(frozen=True)
@@ -31,7 +37,7 @@ class Inferred:
 
 
 def infer_void(
-    seat: int, hand: Sequence[str], events: Sequence[dict[str, Any]], discard_first: bool = False
+    seat: int, hand: Sequence[str], events: Sequence[dict[str, Any] | int], discard_first: bool = False
 ) -> Inferred:
     """The void suit of ``seat`` given its dealt ``hand`` and the deal's events in order;
     ``discard_first``: the seat could not discard another suit while it held its void.
@@ -52,12 +58,19 @@ def infer_void(
     banned: set[str] = set()
     first_discard: dict[str, int] = {}
     for i, event in enumerate(events):
-        if event.get("seat") != seat:
-            continue
-        tile = event.get("tile")
-        if not isinstance(tile, str):
-            continue
-        kind = event.get("type")
+        if isinstance(event, int):  # a play code: read in place (a dict each would cost more)
+            if (
+                event >> 2
+            ) & 3 != seat:  # code_seat, code_kind, code_tile inline (play_lines is not compiled)
+                continue
+            kind: Any = KINDS[event & 3]
+            tile: Any = _NAMES[event >> 4]
+        else:
+            if event.get("seat") != seat:
+                continue
+            kind, tile = event.get("type"), event.get("tile")
+            if not isinstance(tile, str):
+                continue
         suit = tile[-1]
         if kind == "draw":
             held[tile] = held.get(tile, 0) + 1
@@ -69,7 +82,8 @@ def infer_void(
             take(tile, 1)
         elif kind in ("pong", "kong"):
             banned.add(suit)
-            take(tile, {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[str(event.get("kind", kind))])
+            how = kind if isinstance(event, int) else str(event.get("kind", kind))
+            take(tile, {"pong": 2, "exposed": 3, "concealed": 4, "added": 1}[how])
         elif kind == "hu":
             banned.add(suit)
             banned.update(s for s, n in in_suit.items() if n)

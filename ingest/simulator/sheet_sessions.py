@@ -4,7 +4,7 @@ The demo warehouse should hold both kinds of record (tile logs and 记分 sheets
 page shows statistics over both. A session picked here has every deal replaced by its
 sheet version (:func:`ingest.simulator.sheet_version.sheet_version`, with the recorder's claims,
 so its points and totals are what the tile deal scored). The pick has its own random
-stream: without sheet sessions the simulator writes the same bytes as before.
+stream, so that a run without sheet sessions deals the same from the same seed.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from ingest.warehouse.lock import IngestLock
 from ingest.warehouse.recovery import verify_parts
 
 #: names at the warehouse's top that a backup leaves out (rebuilt, or a dead writer's)
-LEFT_OUT = frozenset({LOCK, STAGING, "marts.lock"})
+LEFT_OUT = frozenset({LOCK, STAGING, "marts.lock", "footers.json"})  # footers.json: read again
 
 
 @dataclass(frozen=True)

@@ -441,7 +441,7 @@ def _start_worker() -> None:
     """A pool worker's first step. pyarrow looks for pandas at its first ``pa.array`` of
     a Python list (to tell pandas objects apart) and imports it: CPU and memory spent in
     every worker, for nothing a worker converts. Shown no pandas that once, pyarrow
-    never looks again; ``import pandas`` itself works as before."""
+    never looks again; ``import pandas`` itself still works."""
     if "pandas" in sys.modules:
         return
     finder = _NoPandas()
@@ -458,8 +458,8 @@ def runner(
 ) -> Iterator[Runner]:
     """The runner for ``--workers N`` / ``--scheduler ADDR``; the processes it starts are
     ended on the way out, so no worker process outlives the ingest. ``dask_local`` runs
-    the local workers on a Dask ``LocalCluster`` instead of a process pool (what ingest
-    did before; kept for ``bench/ingest.py`` to compare)."""
+    the local workers on a Dask ``LocalCluster`` instead of a process pool (slower; kept
+    so ``bench/ingest.py`` can compare the two)."""
     if scheduler is None and workers == 0:
         yield InProcess()
         return

@@ -52,7 +52,7 @@ from ingest.warehouse.stored import StoredIds, keep, keep_catalog, take, take_ca
 
 DEFAULT_BATCH_MB: Final = 64  # of log files as stored (gzip or not): about 90,000 gzip'd deals
 #: tables whose rows belong to one deal and go when the deal is a duplicate
-_DEAL_TABLES: Final = ("deals", "seats", "events", "ledger", "findings", "quarantine")
+_DEAL_TABLES: Final = ("deals", "seats", "events", "ledger", "findings", "quarantine", "reviews")
 
 
 class IngestInterrupted(WarehouseError):

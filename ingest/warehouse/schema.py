@@ -179,6 +179,45 @@ SCHEMAS: Final[dict[str, pa.Schema]] = {
             ("message_values", _STR),
         ]
     ),
+    # 复盘 (ingest/review): one row a seat of a complete deal, the per-player review figures
+    # counted at ingest (a score sheet's: its points only, ``tiles`` false), read by the
+    # review mart (analytics/sql/20_marts.sql mart_review_seats); none in older batches
+    "reviews": pa.schema(
+        [
+            ("deal_id", _STR),
+            ("month", _STR),
+            ("seat", _I8),
+            ("player", _STR),
+            ("tiles", _BOOL),
+            ("why", _STR),  # why a deal has no decisions: "score_sheet"; null for a tile deal
+            ("discards", _I16),
+            ("best", _I16),  # discards among the best
+            ("loss", _I32),  # the summed loss of its discards
+            ("backward", _I16),
+            ("voids", _I8),
+            ("void_agree", _I8),
+            ("start_shanten", _I8),  # the hand as dealt; null for a score sheet
+            ("deal_ins", _I8),
+            ("deal_ins_not_ready", _I8),
+            ("forced_deal_ins", _I8),
+            ("passes", _I8),
+            ("passed_fan", _I16),
+            ("passed_then_won", _I8),
+            ("passed_then_won_fan", _I16),
+            ("worst_line", _I32),  # its costliest discard (the first of the highest loss)
+            ("worst_tile", _STR),
+            ("worst_best", _STRS),
+            ("worst_loss", _I16),
+            ("money_wins", _I32),  # its points by source (ingest.review.deal_review.MONEY_KEYS)
+            ("money_deal_ins", _I32),
+            ("money_self_draws", _I32),
+            ("money_kongs", _I32),
+            ("money_call_transfer", _I32),
+            ("money_cha_jiao", _I32),
+            ("money_flower_pig", _I32),
+            ("money_refunds", _I32),
+        ]
+    ),
     "quarantine": pa.schema(
         [
             ("month", _STR),

@@ -1,7 +1,8 @@
 -- The deals not replayed to their end (status invalid) under the shared filters, each with
 -- the finding that stopped it: the deal's last error finding (the illegal event, the
 -- missing deal_end), else its session's rules finding (rule 'rules': none of its deals
--- was replayed). At most $limit rows, the latest first (the count is apart).
+-- was replayed). At most $limit rows, the latest first (the count is apart); deal_no is the
+-- deal's number in its session (from 1), for "deal 3, step 12".
 with deal_stop as (
     select
         deal_id,
@@ -36,6 +37,10 @@ select
     d.played_date,
     d.file,
     d.line as deal_line,
+    (
+        select count(*) from stg_deals as n
+        where n.session_id = d.session_id and n.line <= d.line
+    ) as deal_no,
     coalesce(ds.code, ss.code) as code,
     coalesce(ds.line, ss.line) as line,
     coalesce(ds.message, ss.message) as message,
