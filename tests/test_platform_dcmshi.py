@@ -181,13 +181,13 @@ def test_a_record_without_a_seed_is_set_aside() -> None:
 
 def test_rules_come_from_the_config() -> None:
     record = _records()[0]
-    header = convert_dcmshi(json.dumps(record).encode(), "one.json").lines[0][1]
+    header = convert_dcmshi(json.dumps(record).encode(), "one.json").objects()[0][1]
     rules = header["rules"]
     assert (rules["preset"], rules["max_fan"], rules["void_discard_first"]) == ("novikov", 4, True)
     assert rules["flower_pig_payment"] == 0 and rules["fan"] == {"tianhu": "cap", "dihu": "cap"}
     record["config"] |= {"fanCap": 2, "enableFlowerPig": True, "voidDiscardRule": "lenient", "turbo": True}
     converted = convert_dcmshi(json.dumps(record).encode(), "one.json")
-    rules = converted.lines[0][1]["rules"]
+    rules = converted.objects()[0][1]["rules"]
     assert (rules["max_fan"], rules["flower_pig_payment"], rules["void_discard_first"]) == (3, "cap", False)
     assert sorted(f.code for deal, f in converted.findings if deal is None) == [
         "platform_rule",
