@@ -27,6 +27,29 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("; ".join(stale) + f": {STALE_ADVICE}")
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make test`` spreads the tests over the cores (pytest-xdist, ``--dist loadgroup``):
+    the tests of a module that share a fixture built once per module (a warehouse, a corpus)
+    go to one worker together, so it is built once, not once per worker; the others go one
+    by one wherever a worker is free. Runs before xdist reads the groups (tryfirst)."""
+    for item in items:
+        if isinstance(item, pytest.Function) and _shares_a_module_fixture(item):
+            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
+
+
+def _shares_a_module_fixture(item: pytest.Function) -> bool:
+    """Whether the test uses a fixture kept beyond one test and built for its module: scoped
+    to a class, module or package, or to the session but defined in a test module."""
+    for definitions in item._fixtureinfo.name2fixturedefs.values():
+        for definition in definitions:
+            if definition.scope in ("class", "module", "package"):
+                return True
+            if definition.scope == "session" and definition.baseid.endswith(".py"):
+                return True
+    return False
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     terminalreporter.write_line(_which_code())
 
