@@ -60,6 +60,9 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 #: a word as the rules count them: a run of letters, digits, ``_ - .`` holding 3 letters
 TOKEN = re.compile(r"\.?[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 LETTERS = re.compile(r"[A-Za-z]{3}")
+#: an id of digits and hex letters (a batch's ``20261207-...-6add742f``): data, whatever
+#: word its letters happen to spell
+HEX_ID = re.compile(r"(?=.*[0-9])[0-9a-f_.\-]+")
 #: ASCII words a 中文 page may show, with why (see the module's docstring)
 ZH_ALLOWED = {
     "CSV": "a file type, so named in Chinese too",
@@ -192,7 +195,7 @@ def english_words(text: str, data: set[str], terms: list[tuple[str, str, str]]) 
         if token.startswith("."):
             continue  # a file's ending: what its name ends with
         token = token.strip(".-")
-        if not LETTERS.search(token) or token in data or token in ZH_ALLOWED:
+        if not LETTERS.search(token) or token in data or token in ZH_ALLOWED or HEX_ID.fullmatch(token):
             continue
         base = token.split("+", 1)[0]
         if token in ids_named or base in ids_named:

@@ -175,5 +175,5 @@ def test_overview_and_audit_show_them_apart(
     (table,) = [t.value for t in at.dataframe if "code_name" in t.value.columns and "replay" in t.value.columns
                 and "explanation" in t.value.columns and "session_id" in t.value.columns]  # fmt: skip
     assert sorted(table["deal_id"]) == ["cha-jiao-1", "pass-any-1"]
-    stops = dict(zip(table["deal_id"], table["line"], strict=True))
-    assert stops == {"cha-jiao-1": 1, "pass-any-1": 2}
+    stops = dict(zip(table["deal_id"], table["place"], strict=True))
+    assert stops == {"cha-jiao-1": "line 1", "pass-any-1": "deal 1, its start"}  # where each stops

@@ -101,7 +101,7 @@ def test_the_upload_page_replaces_a_torn_file(tmp_path: Path, monkeypatch: pytes
     at.button(key="upload_ingest").click().run()
     assert not at.exception and path.read_bytes() == data
     assert statuses(warehouse) == {"kong-bloom-1": "ok"}
-    (report,) = [c.value for c in at.code]  # the ingest's summary, without the folder
+    (report,) = [t.value for t in at.text]  # the ingest's summary, without the folder
     assert "<warehouse>" in report and str(tmp_path) not in report
 
 
