@@ -1,7 +1,7 @@
 """复盘 on the replay page: at each step the mover's shanten and effective tiles (the
 engine's :func:`engine.shanten.analyse_shanten` on the tiles the board shows) and, for a
 discard, the verdict the review gives it (the best discards and the loss:
-:func:`analytics.review.deal_review`, the same rows as ``chuanma review``)."""
+:func:`dashboard.review_report.deal_review`, the same rows as ``chuanma review``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from engine.tiles import COPIES, NUM_KINDS, WILD, tile_name
 
 @st.cache_data(show_spinner=False, max_entries=128)
 def _deal_rows(path: str, version: str, deal_id: str) -> list[dict[str, Any]]:
-    from analytics.review import deal_review
+    from dashboard.review_report import deal_review
 
     found = deal_review(cached_queries._analytics(path), deal_id)
     return [] if found is None else list(found["rows"])

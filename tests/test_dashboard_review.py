@@ -16,8 +16,8 @@ from test_dashboard_added import assert_in_language, deal_of, names, open_in, wo
 from test_dashboard_apptest import APP, TIMEOUT, frame
 
 from analytics.queries import Analytics, Filters
-from analytics.review import STORE_COMMAND, deal_review
-from analytics.review_store import store_reviews
+from dashboard.review_report import STORE_COMMAND, deal_review
+from dashboard.stored_reviews import store_reviews
 from dashboard.warehouse_location import WAREHOUSE_ENV
 
 

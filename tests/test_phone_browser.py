@@ -122,9 +122,13 @@ def test_a_code_blocks_copy_button_speaks_chinese_on_a_chinese_page(chromium: Pa
                 page.goto(f"{server}/session?lang={lang}")
                 block = page.locator('[data-testid="stCode"]').first
                 block.wait_for()
+                block.evaluate("e => e.scrollIntoView({block: 'center'})")  # clear of the sticky header
                 block.hover()
                 button = block.locator("button").first
-                button.hover()
+                button.wait_for()
+                box = button.bounding_box()  # the mouse moved there, not Playwright's scroll to it
+                assert box is not None
+                page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
                 tip = {"zh": "复制", "en": "Copy to clipboard"}[lang]
                 page.get_by_text(tip, exact=True).last.wait_for()  # the tooltip, once it shows
                 shown = page.locator("body").inner_text()

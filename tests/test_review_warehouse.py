@@ -18,7 +18,7 @@ import pytest
 from test_api import CLI, Server, call, start
 
 from analytics.queries import Analytics, Filters
-from analytics.review import deal_review, warehouse_review
+from dashboard.review_report import deal_review, warehouse_review
 
 REVIEW = Path(__file__).parent / "golden" / "review"
 

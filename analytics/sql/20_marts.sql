@@ -107,7 +107,7 @@ cross join mart_shared_names as n
 where d.is_complete and s.player is not null;
 
 -- 复盘: the review rows stored (the reviews table, one row a seat, written by the review
--- step after ingest: analytics/review_store.py), kept as a table keyed by deal_id.
+-- step after ingest: dashboard/stored_reviews.py), kept as a table keyed by deal_id.
 create or replace view mart_reviews as
 select * exclude (month, player) from raw_reviews;
 

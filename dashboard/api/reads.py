@@ -250,7 +250,7 @@ def deal_review(request: Request, grant: Viewer, deal_id: str) -> dict[str, Any]
     """Each decision of the deal judged (as ``chuanma review --json`` gives a deal: every
     discard beside the best, 定缺, 换三张, wins passed, deal-ins, the wall's end) and each
     seat's points by source; a score sheet's deal has its points only (``why``)."""
-    from analytics.review import deal_review as review_of
+    from dashboard.review_report import deal_review as review_of
 
     with state_of(request).reading() as analytics:
         header = analytics.page("deal_header", deal_id=deal_id)
@@ -273,8 +273,8 @@ def player_review(
     of its ``deals`` newest deals under the filters, and the deals not reviewed yet with
     the command that reviews them (``not_reviewed``: ``deals``, ``command``, ``message``
     in en and zh)."""
-    from analytics.review import warehouse_review
     from dashboard.cli.review import pending_message
+    from dashboard.review_report import warehouse_review
 
     club = scoped(grant, club)
     with state_of(request).reading() as analytics:

@@ -12,8 +12,8 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 import streamlit as st
 
-from analytics.review import STORE_COMMAND
 from dashboard import cached_queries, page_kit
+from dashboard.review_report import STORE_COMMAND
 
 PLAYER_PARAM = "player"
 MONEY = ("wins", "deal_ins", "self_draws", "kongs", "call_transfer", "cha_jiao", "flower_pig", "refunds")

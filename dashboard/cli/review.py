@@ -98,9 +98,9 @@ def review(
 
 
 def _stored(root: Path, player: str | None, club: str | None) -> dict[str, Any]:
-    """The review of a warehouse's stored deals (analytics/review.py), or exit 2."""
+    """The review of a warehouse's stored deals (dashboard/review_report.py), or exit 2."""
     from analytics.queries import Analytics, Filters
-    from analytics.review import warehouse_review
+    from dashboard.review_report import warehouse_review
     from ingest.warehouse import WarehouseError
 
     if not (root / "catalog.json").is_file():

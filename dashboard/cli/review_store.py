@@ -1,5 +1,5 @@
 """``chuanma review --warehouse DIR --store`` and ``chuanma ingest --review``: the review
-step after ingest (analytics/review_store.py), with a progress bar on stderr."""
+step after ingest (dashboard/stored_reviews.py), with a progress bar on stderr."""
 
 from __future__ import annotations
 
@@ -12,17 +12,17 @@ import typer
 from dashboard.cli.options import fail
 
 if TYPE_CHECKING:
-    from analytics.review_store import StoreSummary
+    from dashboard.stored_reviews import StoreSummary
 
 
 def store_bar() -> Any:
-    """A :class:`analytics.review_store.StoreProgress` that draws a rich bar on a terminal,
+    """A :class:`dashboard.stored_reviews.StoreProgress` that draws a rich bar on a terminal,
     plain lines with ``CHUANMA_PROGRESS=lines``, else nothing."""
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from analytics.review_store import StoreProgress
     from dashboard.cli.warehouse_reports import ProgressLines, progress_style
+    from dashboard.stored_reviews import StoreProgress
 
     class Bar(StoreProgress):
         def __init__(self) -> None:
@@ -66,7 +66,7 @@ def store_bar() -> Any:
 
 def run_store(warehouse: Path, workers: int | None, wait: float, *, bar: bool = True) -> StoreSummary:
     """Run the review step, or exit 2 (no warehouse, locked, unwritable)."""
-    from analytics.review_store import StoreProgress, store_reviews
+    from dashboard.stored_reviews import StoreProgress, store_reviews
     from ingest.warehouse import WarehouseError
 
     if not (warehouse / "catalog.json").is_file():

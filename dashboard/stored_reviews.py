@@ -30,7 +30,7 @@ from typing import Any, Final
 import duckdb
 import pyarrow as pa  # type: ignore[import-untyped]
 
-from analytics.review import NO_RULES, Transfer
+from dashboard.review_report import NO_RULES, Transfer
 from ingest.review.deal_review import DealJudge, DealReview, money_of
 from ingest.review.seat_rows import SCORE_SHEET, seat_rows
 from ingest.warehouse.batches import BatchWriter

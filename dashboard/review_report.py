@@ -2,7 +2,7 @@
 (:meth:`ingest.review.ReviewReport.to_json`), from what ingest stored.
 
 Each player's summary is read from the figures the review step kept
-(``analytics/review_store.py``, ``chuanma review --warehouse DIR --store``;
+(``dashboard/stored_reviews.py``, ``chuanma review --warehouse DIR --store``;
 ``mart_review_seats``, ``analytics/sql/queries/player_review.sql``): never recomputed. The
 deals that step has not reached yet are counted (``not_reviewed``) with the command that
 reviews them. A deal's decisions are the engine's
