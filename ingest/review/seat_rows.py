@@ -23,21 +23,9 @@ SCORE_SHEET: Final = "score_sheet"
 
 def dealt_shanten(start: DealStart, rules: Rules) -> list[int]:
     """The luck of the deal: each seat's shanten as dealt (before 换三张 and 定缺)."""
-    from engine.shanten import Hand13, situation
-    from engine.tiles import NUM_KINDS, WILD
+    from ingest.review.deal_review import dealt_shantens
 
-    sit = situation(rules, (), None, wild=bool(rules.wild_tiles))
-    out = []
-    for tiles in start.hands:
-        counts = [0] * NUM_KINDS
-        wilds = 0
-        for tile in tiles:
-            if tile == WILD:
-                wilds += 1
-            else:
-                counts[tile] += 1
-        out.append(Hand13(counts, sit, wilds).shanten())
-    return out
+    return dealt_shantens(start.hands, rules)
 
 
 def _worst(rows: Sequence[dict[str, Any]]) -> tuple[int | None, str | None, list[str] | None, int | None]:
