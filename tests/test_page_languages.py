@@ -60,9 +60,9 @@ CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 #: a word as the rules count them: a run of letters, digits, ``_ - .`` holding 3 letters
 TOKEN = re.compile(r"\.?[A-Za-z0-9_][A-Za-z0-9_.\-]*")
 LETTERS = re.compile(r"[A-Za-z]{3}")
-#: an id of digits and hex letters (a batch's ``20261207-...-6add742f``): data, whatever
+#: an id of digits and hex letters (a batch's ``20261207T234311-dac31ff5``): data, whatever
 #: word its letters happen to spell
-HEX_ID = re.compile(r"(?=.*[0-9])[0-9a-f_.\-]+")
+HEX_ID = re.compile(r"(?=.*[0-9])(?:[0-9]{8}T[0-9]{6}-)?[0-9a-f_.\-]+")
 #: ASCII words a 中文 page may show, with why (see the module's docstring)
 ZH_ALLOWED = {
     "CSV": "a file type, so named in Chinese too",
