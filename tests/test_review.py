@@ -168,12 +168,16 @@ def test_a_deals_sums_are_its_rows_counted_one_by_one() -> None:
     """The review adds a deal's rows up per seat in compiled code (deal_review.seat_sums,
     PlayerTally.add_sums): the same tallies as PlayerTally.count a row at a time, over a
     simulated club's deals (every kind of row) and the hand-written deal."""
-    from bench.validate_floor import corpus
+    from ingest.logs.writer import log_lines, write_lines
     from ingest.review import PlayerTally
     from ingest.review.deal_review import ROW_SUMS, seat_sums
+    from ingest.simulator.simulate import ClubPlan, simulate_club
 
     with tempfile.TemporaryDirectory() as folder:
-        path = corpus(40, 0.0, Path(folder), "online")
+        path = Path(folder) / "club.jsonl"  # a simulated club of 40 deals at the online table
+        write_lines(
+            log_lines(simulate_club(ClubPlan(sessions=5, deals_per_session=8, seed=7, rules="online"))), path
+        )
         deals = review_paths([path, GOLDEN]).deals
     kinds = {row["kind"] for deal in deals for row in deal["rows"]}
     assert {"discard", "void", "deal_in", "pass"} <= kinds
