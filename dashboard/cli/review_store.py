@@ -4,7 +4,6 @@ step after ingest (dashboard/stored_reviews.py), with a progress bar on stderr."
 from __future__ import annotations
 
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -16,52 +15,17 @@ if TYPE_CHECKING:
 
 
 def store_bar() -> Any:
-    """A :class:`dashboard.stored_reviews.StoreProgress` that draws a rich bar on a terminal,
-    plain lines with ``CHUANMA_PROGRESS=lines``, else nothing."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from dashboard.cli.warehouse_reports import ProgressLines, progress_style
+    """A :class:`dashboard.stored_reviews.StoreProgress` drawn as ingest's is
+    (:class:`dashboard.cli.warehouse_reports.CliProgress`): a rich bar on a terminal, plain
+    lines with ``CHUANMA_PROGRESS=lines``, else nothing."""
+    from dashboard.cli.warehouse_reports import CliProgress
     from dashboard.stored_reviews import StoreProgress
 
-    class Bar(StoreProgress):
-        def __init__(self) -> None:
-            style = progress_style(True)
-            columns = (TextColumn("review"), BarColumn(), MofNCompleteColumn(), TextColumn("deals"))
-            self.bar = (
-                Progress(*columns, TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-                if style == "bar"
-                else None
-            )
-            self.task = self.bar.add_task("review", total=0) if self.bar is not None else None
-            self.lines = ProgressLines("review", "deals") if style == "lines" else None
-
-        def __enter__(self) -> Bar:
-            if self.bar is not None:
-                self.bar.start()
-            return self
-
-        def __exit__(
-            self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
-        ) -> None:
-            if self.bar is not None:
-                self.bar.stop()
-            if self.lines is not None and kind is None:
-                self.lines.print()
-
+    class Bar(CliProgress, StoreProgress):
         def total(self, deals: int) -> None:
-            if self.bar is not None and self.task is not None:
-                self.bar.update(self.task, total=deals)
-            if self.lines is not None:
-                self.lines.update(total=deals)
+            self.add_total(deals)  # told once, from nothing
 
-        def advance(self, deals: int) -> None:
-            if self.bar is not None and self.task is not None:
-                self.bar.advance(self.task, deals)
-            if self.lines is not None:
-                self.lines.update(done=self.lines.done + deals)
-
-    return Bar()
+    return Bar(what="review", unit="deals")
 
 
 def run_store(warehouse: Path, workers: int | None, wait: float, *, bar: bool = True) -> StoreSummary:

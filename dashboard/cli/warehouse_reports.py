@@ -71,12 +71,13 @@ class CliProgress(IngestProgress):
     """A rich bar on stderr when stderr is a terminal, plain lines when
     ``CHUANMA_PROGRESS=lines`` asks for them, else nothing (logs stay clean)."""
 
-    def __init__(self, *, enabled: bool = True) -> None:
+    def __init__(self, *, enabled: bool = True, what: str = "ingest", unit: str = "chunks") -> None:
         self.style = progress_style(enabled)
         self.enabled = self.style == "bar"
+        self.what, self.unit = what, unit
         self.bar: Progress | None = None
         self.task: TaskID | None = None
-        self.lines = ProgressLines("ingest", "chunks") if self.style == "lines" else None
+        self.lines = ProgressLines(what, unit) if self.style == "lines" else None
 
     def __enter__(self) -> CliProgress:
         if self.enabled:
@@ -84,13 +85,13 @@ class CliProgress(IngestProgress):
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
-                TextColumn("chunks"),
+                TextColumn(self.unit),
                 TimeElapsedColumn(),
                 console=Console(stderr=True),
                 transient=True,
             )
             self.bar.start()
-            self.task = self.bar.add_task("ingest", total=0)
+            self.task = self.bar.add_task(self.what, total=0)
         return self
 
     def __exit__(

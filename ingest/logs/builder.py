@@ -260,19 +260,24 @@ def _revived(
     return deal_log
 
 
+def _play_event(code: int, n: int) -> PlayEvent:
+    """The draw, discard or pong of a play code on line ``n`` (code_kind, code_seat and
+    code_tile inline: play_lines is not compiled)."""
+    kind, seat, tile = code & 3, (code >> 2) & 3, code >> 4
+    if kind == KIND_DRAW:
+        return Draw(seat, tile, n)
+    if kind == KIND_DISCARD:
+        return Discard(seat, tile, n)
+    return Pong(seat, tile, n)
+
+
 def _events_of(records: list[PlayRecord], first: int) -> list[PlayEvent]:
     """The events of records read on consecutive lines from ``first``, as ``LogBuilder.feed`` makes them."""
     events: list[PlayEvent] = []
     n = first
     for rec in records:
-        if isinstance(rec, int):  # code_kind, code_seat, code_tile inline (play_lines is not compiled)
-            kind, seat, tile = rec & 3, (rec >> 2) & 3, rec >> 4
-            if kind == KIND_DRAW:
-                events.append(Draw(seat, tile, n))
-            elif kind == KIND_DISCARD:
-                events.append(Discard(seat, tile, n))
-            else:
-                events.append(Pong(seat, tile, n))
+        if isinstance(rec, int):
+            events.append(_play_event(rec, n))
         elif isinstance(rec, DrawRec):
             events.append(Draw(rec.seat, _READ_TILES[rec.tile], n))
         elif isinstance(rec, DiscardRec):
@@ -385,13 +390,7 @@ class LogBuilder:
         if deal is None:
             self.feed(n, text)
             return
-        kind, seat, tile = code & 3, (code >> 2) & 3, code >> 4
-        if kind == KIND_DRAW:
-            deal.events.append(Draw(seat, tile, n))
-        elif kind == KIND_DISCARD:
-            deal.events.append(Discard(seat, tile, n))
-        else:
-            deal.events.append(Pong(seat, tile, n))
+        deal.events.append(_play_event(code, n))
         deal.keep(n, text)
 
     def bad_line(self, n: int, text: str, message: Text) -> None:

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from engine.compiled import c_extension
+from engine.tiles import tile_name
 from ingest.logs.records import PlayRecord
 
 KIND_DRAW: Final = 0
@@ -38,10 +39,7 @@ def play_code(kind: int, seat: int, tile: int) -> int:
 
 
 def _play_text(code: int) -> str:
-    tile = code >> 4
-    return (
-        f'{{"type":"{KINDS[code & 3]}","seat":{(code >> 2) & 3},"tile":"{tile % 9 + 1}{"mps"[tile // 9]}"}}'
-    )
+    return f'{{"type":"{KINDS[code & 3]}","seat":{(code >> 2) & 3},"tile":"{tile_name(code >> 4)}"}}'
 
 
 #: the line of each play code, as the writer (and msgspec) write it, by code (None: no code)

@@ -13,6 +13,7 @@ from typing import Any
 from engine.rules import Rules
 from ingest.review.deal_review import (
     MONEY_KEYS,
+    ROW_SUMS,
     DealJudge,
     DealReview,
     dealt_shantens,
@@ -72,19 +73,8 @@ class PlayerTally:
     def add_sums(self, sums: list[int]) -> None:
         """A deal's rows of this player's at once, as :func:`ingest.review.deal_review.seat_sums`
         adds them up (the same as :meth:`count` a row at a time)."""
-        self.discards += sums[0]
-        self.best += sums[1]
-        self.loss += sums[2]
-        self.backward += sums[3]
-        self.voids += sums[4]
-        self.void_agree += sums[5]
-        self.deal_ins += sums[6]
-        self.deal_ins_not_ready += sums[7]
-        self.forced_deal_ins += sums[8]
-        self.passes += sums[9]
-        self.passed_fan += sums[10]
-        self.passed_then_won += sums[11]
-        self.passed_then_won_fan += sums[12]
+        for name, value in zip(ROW_SUMS, sums, strict=True):
+            setattr(self, name, getattr(self, name) + value)
 
     def summary(self) -> dict[str, Any]:
         def pct(part: int, whole: int) -> float | None:
